@@ -1,0 +1,67 @@
+/**
+ * The normalized turn model: every transcript format (an `opencode export`, pi, Claude Code, OpenHands,
+ * SWE-agent) is read into this shape, and the engine replays it through the same pass as a live session.
+ *
+ * A turn is one source record. `index` is that record's number exactly as `traces/SOURCES.md` defines it per
+ * format, so "turn K" in any output names the same record in the source file.
+ */
+
+export type TranscriptFormat = "opencode-export" | "pi" | "claude-code" | "openhands" | "swe-agent"
+
+/** `tool` turns carry results of calls made in an earlier assistant turn. */
+export type TurnRole = "user" | "assistant" | "tool"
+
+export type TextPart = {
+  type: "text"
+  text: string
+  /** Text the harness inserted rather than a person or the model wrote (e.g. file contents, reminders). */
+  synthetic?: boolean
+}
+
+export type ReasoningPart = { type: "reasoning"; text: string }
+
+export type ToolCallPart = {
+  type: "tool-call"
+  callId: string
+  tool: string
+  /** The arguments as the model sent them (usually an object). */
+  input: unknown
+}
+
+export type ToolResultPart = {
+  type: "tool-result"
+  callId: string
+  tool: string
+  output: string
+  isError: boolean
+}
+
+export type FilePart = { type: "file"; mime: string; filename: string; url: string }
+
+export type TurnPart = TextPart | ReasoningPart | ToolCallPart | ToolResultPart | FilePart
+
+export type Turn = {
+  /** The source record index (see the module comment). Strictly increasing within a transcript. */
+  index: number
+  role: TurnRole
+  /** Epoch milliseconds, when the source has a timestamp. */
+  time: number | null
+  parts: TurnPart[]
+}
+
+export type ModelRef = { providerID: string; modelID: string }
+
+export type Transcript = {
+  format: TranscriptFormat
+  /** The file as given (without a `#N` suffix). */
+  file: string
+  /** The selected trajectory of a multi-trajectory file, null for single-trajectory formats. */
+  trajectory: number | null
+  /** A stable identifier for the session (the source's own id when it has one). */
+  id: string
+  /** The model that produced most assistant turns, when known. */
+  model: ModelRef | null
+  /** The system prompt, when the source records one (SWE-agent, OpenHands). */
+  system: string | null
+  turns: Turn[]
+}
