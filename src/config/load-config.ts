@@ -1,0 +1,185 @@
+import { parse as parseJsonc, printParseErrorCode, type ParseError } from "jsonc-parser"
+import type { z } from "zod"
+import { ConfigSchema, defaultConfig, type Config } from "./schema.js"
+import { getPath, isJsonObject, leafPaths, mergeDeep, withoutPath, type JsonObject } from "./json-path.js"
+
+export type ConfigScope = "user" | "project" | "explicit"
+
+/** A place a config file may be, lowest precedence first in `configLocations`. */
+export type ConfigLocation = { file: string; scope: ConfigScope }
+
+/** A problem with a config file or value. The plugin always goes on, with defaults where a value was refused. */
+export type ConfigDiagnostic = {
+  severity: "error" | "warning"
+  file: string
+  /** The dotted key, or null when the whole file was refused. */
+  key: string | null
+  /** The refused value as JSON, or null. */
+  value: string | null
+  expected: string
+  /** One line naming the file, the key, the value and what was expected. */
+  message: string
+}
+
+export type LoadedConfig = {
+  config: Config
+  /** For every leaf key of the effective config, the file it came from, or "default". */
+  sources: Record<string, string>
+  /** The files that were read, lowest precedence first. */
+  files: ConfigLocation[]
+  diagnostics: ConfigDiagnostic[]
+}
+
+/** Reads a file's text, or returns null when it does not exist. May throw for other I/O errors. */
+export type ReadText = (file: string) => string | null
+
+const FILE_NAMES = ["magic-context.jsonc", "magic-context.json"] as const
+
+/**
+ * Where config files are looked for, lowest precedence first: the user's OpenCode config dir, then the project
+ * (the worktree root and the instance directory; in each, `.opencode/` before the root), then an explicit file.
+ */
+export function configLocations(options: {
+  userConfigDir: string
+  directory?: string
+  worktree?: string
+  explicitFile?: string
+}): ConfigLocation[][] {
+  const join = (dir: string, name: string): string => `${dir.replace(/\/+$/, "")}/${name}`
+  const inDir = (dir: string, scope: ConfigScope): ConfigLocation[] => FILE_NAMES.map((name) => ({ file: join(dir, name), scope }))
+  const groups: ConfigLocation[][] = [inDir(options.userConfigDir, "user")]
+  const projectDirs = [options.worktree, options.directory].filter((dir): dir is string => Boolean(dir))
+  const seen = new Set<string>()
+  for (const dir of projectDirs) {
+    if (seen.has(dir)) continue
+    seen.add(dir)
+    groups.push(inDir(join(dir, ".opencode"), "project"), inDir(dir, "project"))
+  }
+  if (options.explicitFile) groups.push([{ file: options.explicitFile, scope: "explicit" }])
+  return groups
+}
+
+/**
+ * Loads and merges the config files. Each group is one location (first existing name wins); later groups
+ * override earlier ones key by key. A file that is not valid JSONC is skipped whole; a value that does not fit
+ * the schema is dropped from its file (the next lower file or the default applies) and reported.
+ */
+export function loadConfig(options: { locations: ConfigLocation[][]; readText: ReadText }): LoadedConfig {
+  const diagnostics: ConfigDiagnostic[] = []
+  const files: ConfigLocation[] = []
+  let merged: JsonObject = {}
+  const sources: Record<string, string> = {}
+
+  for (const group of options.locations) {
+    const found = readFirst(group, options.readText, diagnostics)
+    if (!found) continue
+    files.push(found.location)
+    const layer = validLayer(found.location.file, found.text, diagnostics)
+    merged = mergeDeep(merged, layer)
+    for (const path of leafPaths(layer)) sources[path.join(".")] = found.location.file
+  }
+
+  const parsed = ConfigSchema.safeParse(merged)
+  const config = parsed.success ? parsed.data : defaultConfig()
+  const effectiveSources: Record<string, string> = {}
+  for (const path of leafPaths(withoutSchemaKey(config as JsonObject))) {
+    const key = path.join(".")
+    effectiveSources[key] = sources[key] ?? "default"
+  }
+  return { config, sources: effectiveSources, files, diagnostics }
+}
+
+function readFirst(
+  group: ConfigLocation[],
+  readText: ReadText,
+  diagnostics: ConfigDiagnostic[],
+): { location: ConfigLocation; text: string } | null {
+  for (const location of group) {
+    try {
+      const text = readText(location.file)
+      if (text !== null) return { location, text }
+    } catch (error) {
+      const problem = error instanceof Error ? error.message : String(error)
+      diagnostics.push(fileDiagnostic(location.file, `a readable file (${problem})`, `${location.file}: cannot read: ${problem}`))
+    }
+  }
+  return null
+}
+
+/** The parts of one file that fit the schema; everything refused is reported. */
+function validLayer(file: string, text: string, diagnostics: ConfigDiagnostic[]): JsonObject {
+  const errors: ParseError[] = []
+  const value: unknown = parseJsonc(text, errors, { allowTrailingComma: true, disallowComments: false })
+  if (errors.length > 0) {
+    const first = errors[0] as ParseError
+    const { line, column } = lineAndColumn(text, first.offset)
+    diagnostics.push(
+      fileDiagnostic(
+        file,
+        "valid JSONC (JSON with comments)",
+        `${file}:${line}:${column}: not valid JSONC (${printParseErrorCode(first.error)}); the whole file is ignored`,
+      ),
+    )
+    return {}
+  }
+  if (!isJsonObject(value)) {
+    diagnostics.push(fileDiagnostic(file, "an object", `${file}: expected an object at the top level; the whole file is ignored`))
+    return {}
+  }
+  let layer: JsonObject = value
+  // Each round removes at least one refused value, so this ends; the bound guards against a schema bug.
+  for (let round = 0; round < 100; round += 1) {
+    const result = ConfigSchema.safeParse(layer)
+    if (result.success) return layer
+    for (const issue of result.error.issues) {
+      for (const path of issuePaths(issue)) {
+        const refused = getPath(layer, path)
+        diagnostics.push(valueDiagnostic(file, path, refused, expectedText(issue)))
+        layer = withoutPath(layer, path)
+      }
+    }
+  }
+  return {}
+}
+
+function issuePaths(issue: z.core.$ZodIssue): PropertyKey[][] {
+  if (issue.code === "unrecognized_keys") return issue.keys.map((key) => [...issue.path, key])
+  return [issue.path]
+}
+
+function expectedText(issue: z.core.$ZodIssue): string {
+  if (issue.code === "unrecognized_keys") return "no such key (check the spelling against docs/configuration.md)"
+  if (issue.code === "invalid_value") return `one of ${issue.values.map((value) => JSON.stringify(value)).join(", ")}`
+  if (issue.code === "invalid_type") return `a value of type ${issue.expected}`
+  return issue.message.replace(/^Invalid input: /, "").replace(/^Too (small|big): /, "")
+}
+
+function valueDiagnostic(file: string, path: PropertyKey[], value: unknown, expected: string): ConfigDiagnostic {
+  const key = path.map(String).join(".")
+  const shown = value === undefined ? "undefined" : (JSON.stringify(value) ?? String(value))
+  const clipped = shown.length > 80 ? `${shown.slice(0, 77)}...` : shown
+  return {
+    severity: "error",
+    file,
+    key,
+    value: clipped,
+    expected,
+    message: `${file}: key "${key}" has value ${clipped}, expected ${expected}; this value is ignored (a lower-precedence file or the default applies)`,
+  }
+}
+
+function fileDiagnostic(file: string, expected: string, message: string): ConfigDiagnostic {
+  return { severity: "error", file, key: null, value: null, expected, message }
+}
+
+function lineAndColumn(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, offset)
+  const line = before.split("\n").length
+  const column = offset - before.lastIndexOf("\n")
+  return { line, column }
+}
+
+function withoutSchemaKey(config: JsonObject): JsonObject {
+  const { $schema: _ignored, ...rest } = config
+  return rest
+}

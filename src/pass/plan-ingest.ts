@@ -1,0 +1,157 @@
+import type { TokenCounter } from "../tokens/token-counter.js"
+import { contentHash } from "../transcript/content-hash.js"
+import { isFinalPart, isInlinedFile, type HostMessage, type HostPart } from "../transcript/host-message.js"
+import { partText } from "../transcript/part-content.js"
+import { tagPrefix } from "../transcript/tag-format.js"
+import { listTrackables } from "../transcript/trackables.js"
+import type { KnownPart, PartKind, SessionState, TagRecord } from "./session-state.js"
+
+export type NewMessage = { id: string; seq: number; role: string; createdAt: number | null; infoJson: string }
+
+export type NewPart = KnownPart & {
+  id: string
+  position: number
+  type: string
+  tool: string | null
+  status: string | null
+  contentJson: string
+  /** True when the part was stored before in a non-final state and now reached its final content. */
+  replacesNonFinal: boolean
+}
+
+/** Everything one pass adds to the store. Empty lists when the pass saw nothing new. */
+export type IngestPlan = {
+  sessionId: string
+  messages: NewMessage[]
+  parts: NewPart[]
+  tags: TagRecord[]
+  nextTag: number
+  nextSeq: number
+}
+
+/**
+ * Decides what of `messages` is new: messages never stored, parts never stored or that just became final, and
+ * tags for trackable items that have none. Known material is skipped by id, never by looking at its text, so a
+ * tool output that itself contains `§5§` cannot be mistaken for a tagged item. Counts tokens of new parts only.
+ */
+export function planIngest(options: { state: SessionState; messages: HostMessage[]; counter: TokenCounter }): IngestPlan {
+  const { state, messages, counter } = options
+  let nextTag = state.nextTag
+  let nextSeq = state.nextSeq
+  const plan: IngestPlan = { sessionId: state.sessionId, messages: [], parts: [], tags: [], nextTag, nextSeq }
+  const seenInPlan = new Set<string>()
+
+  for (const message of messages) {
+    const info = message.info
+    if (!state.messages.has(info.id) && !seenInPlan.has(info.id)) {
+      seenInPlan.add(info.id)
+      plan.messages.push({
+        id: info.id,
+        seq: nextSeq,
+        role: info.role,
+        createdAt: info.time?.created ?? null,
+        infoJson: JSON.stringify(info),
+      })
+      nextSeq += 1
+    }
+
+    let changed = false
+    const kinds = partKinds(message)
+    message.parts.forEach((part, position) => {
+      const known = state.parts.get(part.id)
+      const final = isFinalPart(part)
+      if (known && (known.final || !final)) return
+      if (seenInPlan.has(part.id)) return
+      seenInPlan.add(part.id)
+      changed = true
+      const contentJson = JSON.stringify(part)
+      const text = partText(part)
+      plan.parts.push({
+        id: part.id,
+        messageId: info.id,
+        position,
+        type: part.type,
+        kind: kinds[position] ?? "none",
+        tool: part.type === "tool" ? part.tool : null,
+        status: part.type === "tool" ? part.state.status : null,
+        final,
+        hash: contentHash(contentJson),
+        contentJson,
+        tokens: counter.count(text.content),
+        callTokens: counter.count(text.call),
+        replacesNonFinal: known !== undefined,
+      })
+    })
+    if (!changed) continue
+
+    for (const trackable of listTrackables(message)) {
+      if (state.tagsByPart.has(trackable.partId) || seenInPlan.has(`tag:${trackable.partId}`)) continue
+      seenInPlan.add(`tag:${trackable.partId}`)
+      plan.tags.push({
+        tag: nextTag,
+        kind: trackable.kind,
+        messageId: info.id,
+        partId: trackable.partId,
+        tool: trackable.tool,
+        status: "live",
+        prefixTokens: counter.count(tagPrefix(nextTag)),
+      })
+      nextTag += 1
+    }
+  }
+  plan.nextTag = nextTag
+  plan.nextSeq = nextSeq
+  return plan
+}
+
+/** True when the plan adds nothing. */
+export function isEmptyPlan(plan: IngestPlan): boolean {
+  return plan.messages.length === 0 && plan.parts.length === 0 && plan.tags.length === 0
+}
+
+/** Folds a written plan into the in-memory state. */
+export function applyPlanToState(state: SessionState, plan: IngestPlan): void {
+  for (const message of plan.messages) state.messages.add(message.id)
+  for (const part of plan.parts) {
+    const { messageId, kind, final, hash, tokens, callTokens } = part
+    state.parts.set(part.id, { messageId, kind, final, hash, tokens, callTokens })
+  }
+  for (const tag of plan.tags) {
+    state.tagsByPart.set(tag.partId, tag)
+    state.tagsByNumber.set(tag.tag, tag)
+  }
+  state.nextTag = plan.nextTag
+  state.nextSeq = plan.nextSeq
+}
+
+/** The composition kind of each part of a message (what the model reads it as). */
+export function partKinds(message: HostMessage): PartKind[] {
+  const parts = message.parts
+  const kinds: PartKind[] = parts.map((part) => basicKind(part, message.info.role))
+  parts.forEach((part, index) => {
+    if (part.type !== "file" || !isInlinedFile(part)) return
+    for (let cursor = index - 1; cursor >= 0; cursor -= 1) {
+      const previous = parts[cursor]
+      if (!previous || previous.type !== "text" || !previous.synthetic) break
+      kinds[cursor] = "file"
+    }
+  })
+  return kinds
+}
+
+function basicKind(part: HostPart, role: string): PartKind {
+  switch (part.type) {
+    case "text":
+    case "compaction":
+    case "subtask":
+      return role === "user" ? "user" : "assistant"
+    case "reasoning":
+      return "reasoning"
+    case "tool":
+      return "tool"
+    case "file":
+      return "file"
+    default:
+      return "none"
+  }
+}

@@ -1,0 +1,49 @@
+/**
+ * The driver seam: the six things the store needs from SQLite. Inside OpenCode (Bun) it is backed by
+ * `bun:sqlite`; under Node (tests, CLI, lab) by `better-sqlite3`. Nothing outside `store/` sees a driver.
+ */
+
+export type SqlValue = string | number | bigint | null | Uint8Array
+export type SqlParams = Record<string, SqlValue> | SqlValue[]
+export type Row = Record<string, SqlValue>
+
+export type RunResult = { changes: number; lastInsertRowid: number }
+
+export interface Statement {
+  get(params?: SqlParams): Row | undefined
+  all(params?: SqlParams): Row[]
+  run(params?: SqlParams): RunResult
+}
+
+export interface Database {
+  /** Which driver backs this connection. */
+  readonly driver: "bun:sqlite" | "better-sqlite3"
+  exec(sql: string): void
+  prepare(sql: string): Statement
+  /** Runs `fn` inside one transaction (BEGIN IMMEDIATE ... COMMIT, ROLLBACK on throw). Not reentrant. */
+  transaction<T>(fn: () => T): T
+  close(): void
+}
+
+/** Adds the explicit BEGIN IMMEDIATE / COMMIT transaction both drivers share. */
+export function wrapTransactions(base: Omit<Database, "transaction">): Database {
+  let depth = 0
+  return {
+    ...base,
+    transaction<T>(fn: () => T): T {
+      if (depth > 0) throw new Error("store transactions are not reentrant")
+      depth += 1
+      base.exec("BEGIN IMMEDIATE")
+      try {
+        const value = fn()
+        base.exec("COMMIT")
+        return value
+      } catch (error) {
+        base.exec("ROLLBACK")
+        throw error
+      } finally {
+        depth -= 1
+      }
+    },
+  }
+}

@@ -1,0 +1,52 @@
+import { PluginError } from "../plugin-error.js"
+import type { Database } from "./driver.js"
+import { MIGRATIONS, assertMonotonic, type Migration } from "./migrations/index.js"
+
+/** Reads `PRAGMA user_version`. */
+export function readSchemaVersion(db: Database): number {
+  const row = db.prepare("PRAGMA user_version").get()
+  return Number(row?.["user_version"] ?? 0)
+}
+
+/**
+ * Brings the schema up to the newest version, one transaction per migration. A database written by a newer
+ * version of magic-context is refused with `db_from_future` rather than read with the wrong schema.
+ */
+export function migrate(
+  db: Database,
+  options: { file: string; migrations?: readonly Migration[]; upTo?: number },
+): { from: number; to: number } {
+  const migrations = options.migrations ?? MIGRATIONS
+  assertMonotonic(migrations)
+  const newest = migrations[migrations.length - 1]?.version ?? 0
+  const target = options.upTo ?? newest
+  const from = readSchemaVersion(db)
+  if (from > newest) {
+    throw new PluginError(
+      "db_from_future",
+      `${options.file} has schema version ${from}, but this magic-context understands versions up to ${newest}. ` +
+        `It was written by a newer magic-context: upgrade magic-context, or point database.path at another file.`,
+      { file: options.file, version: from, supported: newest },
+    )
+  }
+  for (const migration of migrations) {
+    if (migration.version <= from || migration.version > target) continue
+    try {
+      db.transaction(() => {
+        migration.up(db)
+        db.exec(`PRAGMA user_version = ${migration.version}`)
+      })
+    } catch (error) {
+      throw new PluginError(
+        "migration_failed",
+        `${options.file}: migration to schema version ${migration.version} failed: ${errorMessage(error)}`,
+        { file: options.file, version: migration.version },
+      )
+    }
+  }
+  return { from, to: Math.max(from, Math.min(target, newest)) }
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}

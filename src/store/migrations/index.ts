@@ -1,0 +1,19 @@
+import type { Database } from "../driver.js"
+import { migrateTo0001 } from "./0001-initial.js"
+
+export type Migration = { version: number; up: (db: Database) => void }
+
+/** Every schema version, in order. Append only; never edit a migration that has shipped. */
+export const MIGRATIONS: readonly Migration[] = [{ version: 1, up: migrateTo0001 }]
+
+/** The schema version this code writes. */
+export const SCHEMA_VERSION: number = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0
+
+/** Throws when the registry is not strictly increasing from 1 (a programming error). */
+export function assertMonotonic(migrations: readonly Migration[]): void {
+  migrations.forEach((migration, index) => {
+    if (migration.version !== index + 1) {
+      throw new Error(`migration registry out of order at position ${index}: version ${migration.version}`)
+    }
+  })
+}

@@ -1,0 +1,60 @@
+import { chmodSync, existsSync, mkdirSync } from "node:fs"
+import { dirname } from "node:path"
+import { PluginError } from "../plugin-error.js"
+import type { Database } from "./driver.js"
+import { migrate } from "./migrate.js"
+
+export const MEMORY_DATABASE = ":memory:"
+
+/**
+ * Opens (creating if needed) the store at `file` with the driver of the running runtime (`bun:sqlite` inside
+ * OpenCode, `better-sqlite3` under Node), applies the connection settings and migrates the schema.
+ * A new file and its folder are created readable by the owner only.
+ */
+export async function openDatabase(file: string): Promise<Database> {
+  const isFile = file !== MEMORY_DATABASE
+  const isNew = isFile && !existsSync(file)
+  if (isFile) mkdirSync(dirname(file), { recursive: true, mode: 0o700 })
+  const db = await openWithRuntimeDriver(file)
+  try {
+    if (isNew) chmodSync(file, 0o600)
+    applyConnectionSettings(db, isFile)
+    migrate(db, { file })
+    return db
+  } catch (error) {
+    db.close()
+    if (error instanceof PluginError) throw error
+    throw new PluginError("db_open_failed", `${file}: cannot use this file as the magic-context store: ${message(error)}`, {
+      file,
+    })
+  }
+}
+
+/** True when running inside Bun (OpenCode's plugin runtime). */
+export function isBunRuntime(): boolean {
+  return typeof process !== "undefined" && typeof process.versions?.["bun"] === "string"
+}
+
+async function openWithRuntimeDriver(file: string): Promise<Database> {
+  try {
+    if (isBunRuntime()) {
+      const { openBunDatabase } = await import("./driver-bun.js")
+      return openBunDatabase(file)
+    }
+    const { openNodeDatabase } = await import("./driver-node.js")
+    return openNodeDatabase(file)
+  } catch (error) {
+    throw new PluginError("db_open_failed", `${file}: cannot open the database: ${message(error)}`, { file })
+  }
+}
+
+function applyConnectionSettings(db: Database, isFile: boolean): void {
+  if (isFile) db.exec("PRAGMA journal_mode = WAL")
+  db.exec("PRAGMA busy_timeout = 5000")
+  db.exec("PRAGMA foreign_keys = ON")
+  db.exec("PRAGMA synchronous = NORMAL")
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}

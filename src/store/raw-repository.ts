@@ -1,0 +1,41 @@
+import type { Database } from "./driver.js"
+import { statement } from "./statements.js"
+
+export type RawPart = {
+  messageId: string
+  id: string
+  position: number
+  type: string
+  final: boolean
+  content: unknown
+  tokens: number
+  callTokens: number
+}
+
+/** The pristine stored parts of a session in conversation order (message sequence, then position). */
+export function readRawParts(db: Database, sessionId: string): RawPart[] {
+  return statement(
+    db,
+    `SELECT p.message_id, p.id, p.position, p.type, p.final, p.content_json, p.tokens, p.call_tokens
+     FROM parts p JOIN messages m ON m.session_id = p.session_id AND m.id = p.message_id
+     WHERE p.session_id = ? ORDER BY m.seq, p.position`,
+  )
+    .all([sessionId])
+    .map((row) => ({
+      messageId: String(row["message_id"]),
+      id: String(row["id"]),
+      position: Number(row["position"]),
+      type: String(row["type"]),
+      final: Number(row["final"]) === 1,
+      content: JSON.parse(String(row["content_json"])) as unknown,
+      tokens: Number(row["tokens"]),
+      callTokens: Number(row["call_tokens"]),
+    }))
+}
+
+/** Row counts per table for one session (diagnostics and tests). */
+export function countSessionRows(db: Database, sessionId: string): { messages: number; parts: number; tags: number; passes: number } {
+  const count = (table: string): number =>
+    Number(statement(db, `SELECT COUNT(*) AS n FROM ${table} WHERE session_id = ?`).get([sessionId])?.["n"] ?? 0)
+  return { messages: count("messages"), parts: count("parts"), tags: count("tags"), passes: count("passes") }
+}

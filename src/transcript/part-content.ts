@@ -1,0 +1,45 @@
+import { COMPACTION_PROMPT_TEXT, INTERRUPTED_TOOL_TEXT, type HostPart } from "./host-message.js"
+
+/** The text of a part as the model reads it (before any plugin rendering), split into call and content. */
+export type PartText = { content: string; call: string }
+
+/**
+ * Mirrors how OpenCode turns a part into model input: text and reasoning as written, a tool as its call
+ * (name + JSON input) and its result (output, error text, or the interrupted marker), a compaction part as
+ * the question OpenCode substitutes. Parts the model never reads have empty text.
+ */
+export function partText(part: HostPart): PartText {
+  switch (part.type) {
+    case "text":
+      return { content: part.ignored ? "" : part.text, call: "" }
+    case "reasoning":
+      return { content: part.text, call: "" }
+    case "tool":
+      return { content: toolResultText(part), call: `${part.tool} ${stableJson(part.state.input)}` }
+    case "compaction":
+      return { content: COMPACTION_PROMPT_TEXT, call: "" }
+    case "subtask":
+      return { content: part.prompt, call: "" }
+    default:
+      return { content: "", call: "" }
+  }
+}
+
+function toolResultText(part: Extract<HostPart, { type: "tool" }>): string {
+  const state = part.state
+  if (state.status === "completed") return state.output
+  if (state.status === "error") return state.error
+  return INTERRUPTED_TOOL_TEXT
+}
+
+/** JSON with object keys in sorted order, so equal values always serialize to the same bytes. */
+export function stableJson(value: unknown): string {
+  return JSON.stringify(sortKeys(value)) ?? "null"
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys)
+  if (value === null || typeof value !== "object") return value
+  const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+  return Object.fromEntries(entries.map(([key, inner]) => [key, sortKeys(inner)]))
+}

@@ -1,0 +1,23 @@
+/** The tag marker character (U+00A7 SECTION SIGN). */
+export const TAG_SIGN = "§"
+
+/** The prefix rendered before a tagged item: `§N§ `. A pure function of the tag number. */
+export function tagPrefix(tag: number): string {
+  return `${TAG_SIGN}${tag}${TAG_SIGN} `
+}
+
+/**
+ * Tag echoes models write into their own text: `§12§`, with stray spaces (`§ 12 §`), doubled signs (`§§12§§`),
+ * brackets or backticks around them (`[§12§]`, `` `§12§` ``), and the HTML entity spelling (`&sect;12&sect;`).
+ * A lone section reference such as "see § 4.2" has no closing sign and is left alone.
+ */
+const TAG_ECHO = /[[(`]?(?:§|&sect;)+[ \t]*\d{1,9}[ \t]*(?:§|&sect;)+[\])`]?[ \t]?/g
+
+/**
+ * Removes tag echoes from text the model wrote, so tags never leak into the stored transcript as if they were
+ * content. Only model-written text goes through here; tool outputs are never rewritten.
+ */
+export function stripTagEchoes(text: string): string {
+  if (!text.includes(TAG_SIGN) && !text.includes("&sect;")) return text
+  return text.replace(TAG_ECHO, "")
+}
