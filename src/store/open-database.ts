@@ -20,6 +20,7 @@ export async function openDatabase(file: string): Promise<Database> {
     if (isNew) chmodSync(file, 0o600)
     applyConnectionSettings(db, isFile)
     migrate(db, { file })
+    recordOpener(db)
     return db
   } catch (error) {
     db.close()
@@ -46,6 +47,14 @@ async function openWithRuntimeDriver(file: string): Promise<Database> {
   } catch (error) {
     throw new PluginError("db_open_failed", `${file}: cannot open the database: ${message(error)}`, { file })
   }
+}
+
+/** Notes which runtime and driver last opened the store (doctor and the end-to-end test read it). */
+function recordOpener(db: Database): void {
+  const runtime = isBunRuntime() ? `bun ${process.versions["bun"]}` : `node ${process.versions.node}`
+  db.prepare("INSERT INTO meta (key, value) VALUES ('last_opened_by', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run([
+    `${db.driver} on ${runtime}`,
+  ])
 }
 
 function applyConnectionSettings(db: Database, isFile: boolean): void {

@@ -7,6 +7,11 @@ import type { Database } from "../driver.js"
  */
 export function migrateTo0001(db: Database): void {
   db.exec(`
+    CREATE TABLE meta (
+      key TEXT PRIMARY KEY,
+      value TEXT NOT NULL
+    ) STRICT;
+
     CREATE TABLE sessions (
       id TEXT PRIMARY KEY,
       source TEXT NOT NULL CHECK (source IN ('opencode', 'replay')),

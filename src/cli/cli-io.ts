@@ -1,0 +1,12 @@
+/** What a CLI command may touch: its arguments, environment, working directory and two output streams. */
+export type CliIo = {
+  args: string[]
+  env: Record<string, string | undefined>
+  cwd: string
+  stdout: (line: string) => void
+  stderr: (line: string) => void
+}
+
+/** Exit codes: 0 success, 1 the command ran and found a problem, 2 the command line was wrong. */
+export const EXIT = { ok: 0, problem: 1, usage: 2 } as const
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT]

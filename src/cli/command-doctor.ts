@@ -1,0 +1,147 @@
+import { parseArgs } from "node:util"
+import { readConfigFiles } from "../config/read-config-files.js"
+import { defaultDatabasePath } from "../store/database-path.js"
+import { migrate, readSchemaVersion } from "../store/migrate.js"
+import { SCHEMA_VERSION } from "../store/migrations/index.js"
+import { openDatabase } from "../store/open-database.js"
+import { createTokenCounterPool } from "../tokens/tiktoken-counter.js"
+import { EXIT, type CliIo, type ExitCode } from "./cli-io.js"
+import { inspectOpenCodeInstall } from "./opencode-install.js"
+
+export const DOCTOR_HELP = `magic-context doctor [--json] [--directory DIR]
+
+Checks an install: the OpenCode config entry, the magic-context config files, the database, the token
+counter and OpenCode's own compaction settings. Exits 1 when a check fails.`
+
+export type CheckStatus = "ok" | "warn" | "fail"
+export type Check = { name: string; status: CheckStatus; detail: string[] }
+
+/** `magic-context doctor`. */
+export async function commandDoctor(io: CliIo): Promise<ExitCode> {
+  const parsed = parseArgs({
+    args: io.args,
+    options: { json: { type: "boolean" }, directory: { type: "string" }, help: { type: "boolean" } },
+  })
+  if (parsed.values.help) {
+    io.stdout(DOCTOR_HELP)
+    return EXIT.ok
+  }
+  const directory = parsed.values.directory ?? io.cwd
+  const checks = await runChecks(directory, io.env)
+  if (parsed.values.json) io.stdout(JSON.stringify({ checks }, null, 2))
+  else printChecks(io, checks)
+  return checks.some((check) => check.status === "fail") ? EXIT.problem : EXIT.ok
+}
+
+/** Runs every check; a check that throws is reported as failed, never thrown. */
+export async function runChecks(directory: string, env: Record<string, string | undefined>): Promise<Check[]> {
+  const loaded = readConfigFiles({ directory, env })
+  const checks: Check[] = [checkPluginEntry(directory, env)]
+  checks.push({
+    name: "magic-context config",
+    status: loaded.diagnostics.length > 0 ? "fail" : "ok",
+    detail: [
+      loaded.files.length > 0 ? `files: ${loaded.files.map((location) => location.file).join(", ")}` : "no config file (defaults apply)",
+      ...loaded.diagnostics.map((diagnostic) => diagnostic.message),
+    ],
+  })
+  checks.push(await checkDatabase(loaded.config.database.path ?? defaultDatabasePath(env)))
+  checks.push(checkTokenizer())
+  checks.push(checkHostCompaction(directory, env))
+  return checks
+}
+
+function checkPluginEntry(directory: string, env: Record<string, string | undefined>): Check {
+  const install = inspectOpenCodeInstall({ directory, env })
+  const unreadable = install.unreadable.map((entry) => `${entry.file}: ${entry.problem}`)
+  if (install.pluginReferences.length > 0) {
+    return {
+      name: "OpenCode plugin entry",
+      status: unreadable.length > 0 ? "warn" : "ok",
+      detail: [...install.pluginReferences.map((ref) => `${ref.file}: ${ref.entry}`), ...unreadable],
+    }
+  }
+  return {
+    name: "OpenCode plugin entry",
+    status: "fail",
+    detail: [
+      `no OpenCode config for ${directory} loads magic-context`,
+      'add "plugin": ["magic-context"] to opencode.json (or a file: path to a checkout\'s dist/index.js)',
+      ...unreadable,
+    ],
+  }
+}
+
+async function checkDatabase(file: string): Promise<Check> {
+  try {
+    const db = await openDatabase(file)
+    try {
+      db.transaction(() => {
+        db.exec("CREATE TEMP TABLE IF NOT EXISTS doctor_probe (x INTEGER)")
+        db.exec("INSERT INTO doctor_probe VALUES (1)")
+        db.exec("DROP TABLE doctor_probe")
+      })
+      migrate(db, { file })
+      const sessions = Number(db.prepare("SELECT COUNT(*) AS n FROM sessions").get()?.["n"] ?? 0)
+      return {
+        name: "database",
+        status: "ok",
+        detail: [`${file} (${db.driver}), schema version ${readSchemaVersion(db)} of ${SCHEMA_VERSION}, ${sessions} sessions`],
+      }
+    } finally {
+      db.close()
+    }
+  } catch (error) {
+    return { name: "database", status: "fail", detail: [error instanceof Error ? error.message : String(error)] }
+  }
+}
+
+function checkTokenizer(): Check {
+  const pool = createTokenCounterPool()
+  try {
+    const detail = (["o200k_base", "cl100k_base"] as const).map((encoding) => {
+      const started = performance.now()
+      const tokens = pool.counterFor(encoding).count("hello world")
+      return `${encoding}: loads, "hello world" = ${tokens} tokens (${Math.round(performance.now() - started)} ms to load)`
+    })
+    return { name: "token counter", status: "ok", detail }
+  } catch (error) {
+    return { name: "token counter", status: "fail", detail: [error instanceof Error ? error.message : String(error)] }
+  } finally {
+    pool.dispose()
+  }
+}
+
+function checkHostCompaction(directory: string, env: Record<string, string | undefined>): Check {
+  const { compaction } = inspectOpenCodeInstall({ directory, env })
+  const detail = [
+    `compaction.auto = ${compaction.auto} (${compaction.autoSource})`,
+    `compaction.prune = ${compaction.prune} (${compaction.pruneSource})`,
+  ]
+  if (compaction.prune) {
+    detail.push(
+      "prune permanently clears old tool outputs in OpenCode's own database; magic-context reclaims them",
+      'reversibly instead. Recommended: "compaction": { "auto": false, "prune": false }',
+    )
+    return { name: "OpenCode compaction", status: "warn", detail }
+  }
+  if (compaction.auto) {
+    detail.push(
+      "OpenCode's own summary still runs when the window fills. That works as a safety net, but it replaces",
+      'the history magic-context keeps. Recommended: "compaction": { "auto": false, "prune": false }',
+    )
+    return { name: "OpenCode compaction", status: "warn", detail }
+  }
+  return { name: "OpenCode compaction", status: "ok", detail }
+}
+
+function printChecks(io: CliIo, checks: Check[]): void {
+  const mark: Record<CheckStatus, string> = { ok: "ok  ", warn: "warn", fail: "FAIL" }
+  for (const check of checks) {
+    io.stdout(`[${mark[check.status]}] ${check.name}`)
+    for (const line of check.detail) io.stdout(`       ${line}`)
+  }
+  const failed = checks.filter((check) => check.status === "fail").length
+  io.stdout("")
+  io.stdout(failed === 0 ? "magic-context looks ready." : `${failed} check(s) failed.`)
+}

@@ -1,0 +1,48 @@
+import { commandConfig, CONFIG_HELP } from "./command-config.js"
+import { commandDoctor, DOCTOR_HELP } from "./command-doctor.js"
+import { commandReplay, REPLAY_HELP } from "./command-replay.js"
+import { EXIT, type CliIo, type ExitCode } from "./cli-io.js"
+
+const COMMANDS: Record<string, { run: (io: CliIo) => Promise<ExitCode>; summary: string; help: string }> = {
+  replay: { run: commandReplay, summary: "run the engine over a recorded transcript, print per-turn composition", help: REPLAY_HELP },
+  doctor: { run: commandDoctor, summary: "check the install: OpenCode entry, config, database, tokenizer, compaction", help: DOCTOR_HELP },
+  config: { run: commandConfig, summary: "print the effective config and where each value came from", help: CONFIG_HELP },
+}
+
+/** The top-level help text. */
+export function mainHelp(): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length))
+  return [
+    "magic-context: progressive-fidelity context management for OpenCode",
+    "",
+    "usage: magic-context <command> [options]",
+    "",
+    ...Object.entries(COMMANDS).map(([name, command]) => `  ${name.padEnd(width)}  ${command.summary}`),
+    "",
+    "magic-context <command> --help shows a command's options.",
+    "Example: magic-context replay fixtures/opencode-session/session.json",
+  ].join("\n")
+}
+
+/** Runs the CLI; returns the exit code. Usage errors exit 2, a command that found a problem exits 1. */
+export async function runCli(io: CliIo): Promise<ExitCode> {
+  const [name, ...rest] = io.args
+  if (!name || name === "--help" || name === "-h" || name === "help") {
+    io.stdout(mainHelp())
+    return name ? EXIT.ok : EXIT.usage
+  }
+  const command = COMMANDS[name]
+  if (!command) {
+    io.stderr(`unknown command "${name}"\n\n${mainHelp()}`)
+    return EXIT.usage
+  }
+  try {
+    return await command.run({ ...io, args: rest })
+  } catch (error) {
+    if (error instanceof TypeError && "code" in error && String(error.code).startsWith("ERR_PARSE_ARGS")) {
+      io.stderr(`${error.message}\n\n${command.help}`)
+      return EXIT.usage
+    }
+    throw error
+  }
+}

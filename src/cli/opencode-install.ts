@@ -1,0 +1,105 @@
+import { existsSync, readdirSync, readFileSync } from "node:fs"
+import { join } from "node:path"
+import { parse as parseJsonc, type ParseError } from "jsonc-parser"
+import { isJsonObject, mergeDeep, type JsonObject } from "../config/json-path.js"
+import { userConfigDir } from "../config/read-config-files.js"
+
+/** What doctor learns about how OpenCode is set up for this project. */
+export type OpenCodeInstall = {
+  /** OpenCode config files found, lowest precedence first. */
+  configFiles: string[]
+  /** Files that could not be parsed. */
+  unreadable: { file: string; problem: string }[]
+  /** Where magic-context is referenced: a `plugin` entry (file: entry) or a local plugin file. */
+  pluginReferences: { file: string; entry: string }[]
+  /** The merged `compaction` settings, with env overrides applied. */
+  compaction: { auto: boolean; prune: boolean; autoSource: string; pruneSource: string }
+}
+
+const CONFIG_NAMES = ["config.json", "opencode.json", "opencode.jsonc"]
+
+/** Reads the OpenCode config files that apply to `directory` (global, project, `OPENCODE_CONFIG*`). */
+export function inspectOpenCodeInstall(options: { directory: string; env: Record<string, string | undefined> }): OpenCodeInstall {
+  const { directory, env } = options
+  const globalDir = userConfigDir(env)
+  const candidates = [
+    ...CONFIG_NAMES.map((name) => join(globalDir, name)),
+    ...(env["OPENCODE_CONFIG"] ? [env["OPENCODE_CONFIG"]] : []),
+    ...["opencode.json", "opencode.jsonc"].map((name) => join(directory, name)),
+    ...["opencode.json", "opencode.jsonc"].map((name) => join(directory, ".opencode", name)),
+  ]
+  const install: OpenCodeInstall = {
+    configFiles: [],
+    unreadable: [],
+    pluginReferences: [],
+    compaction: { auto: true, prune: false, autoSource: "OpenCode default", pruneSource: "OpenCode default" },
+  }
+  const layers: { file: string; value: JsonObject }[] = []
+  for (const file of candidates) {
+    if (!existsSync(file)) continue
+    const value = parseConfig(file, readFileSync(file, "utf8"), install)
+    if (value) layers.push({ file, value })
+  }
+  const inline = env["OPENCODE_CONFIG_CONTENT"]
+  if (inline) {
+    const value = parseConfig("OPENCODE_CONFIG_CONTENT", inline, install)
+    if (value) layers.push({ file: "OPENCODE_CONFIG_CONTENT", value })
+  }
+
+  let merged: JsonObject = {}
+  for (const layer of layers) {
+    install.configFiles.push(layer.file)
+    merged = mergeDeep(merged, layer.value)
+    const compaction = layer.value["compaction"]
+    if (isJsonObject(compaction)) {
+      if (typeof compaction["auto"] === "boolean") install.compaction.autoSource = layer.file
+      if (typeof compaction["prune"] === "boolean") install.compaction.pruneSource = layer.file
+    }
+    const plugins = layer.value["plugin"]
+    if (!Array.isArray(plugins)) continue
+    for (const entry of plugins) {
+      const name = Array.isArray(entry) ? entry[0] : entry
+      if (typeof name === "string" && isMagicContextEntry(name)) install.pluginReferences.push({ file: layer.file, entry: name })
+    }
+  }
+  const compaction = isJsonObject(merged["compaction"]) ? merged["compaction"] : {}
+  if (typeof compaction["auto"] === "boolean") install.compaction.auto = compaction["auto"]
+  if (typeof compaction["prune"] === "boolean") install.compaction.prune = compaction["prune"]
+  if (env["OPENCODE_DISABLE_AUTOCOMPACT"]) {
+    install.compaction.auto = false
+    install.compaction.autoSource = "OPENCODE_DISABLE_AUTOCOMPACT"
+  }
+  if (env["OPENCODE_DISABLE_PRUNE"]) {
+    install.compaction.prune = false
+    install.compaction.pruneSource = "OPENCODE_DISABLE_PRUNE"
+  }
+  for (const dir of [globalDir, join(directory, ".opencode")]) {
+    for (const sub of ["plugin", "plugins"]) install.pluginReferences.push(...localPluginFiles(join(dir, sub)))
+  }
+  return install
+}
+
+/** True for a `plugin` entry that names this package: `magic-context`, `magic-context@1.2.3` or a path to it. */
+export function isMagicContextEntry(entry: string): boolean {
+  if (entry === "magic-context" || entry.startsWith("magic-context@")) return true
+  return /magic-context/.test(entry) && (entry.startsWith("file:") || entry.startsWith(".") || entry.startsWith("/"))
+}
+
+function parseConfig(file: string, text: string, install: OpenCodeInstall): JsonObject | null {
+  const errors: ParseError[] = []
+  const value: unknown = parseJsonc(text, errors, { allowTrailingComma: true })
+  if (errors.length > 0 || !isJsonObject(value)) {
+    install.unreadable.push({ file, problem: errors.length > 0 ? `not valid JSONC at offset ${errors[0]?.offset}` : "not an object" })
+    return null
+  }
+  return value
+}
+
+function localPluginFiles(dir: string): { file: string; entry: string }[] {
+  if (!existsSync(dir)) return []
+  return readdirSync(dir)
+    .filter((name) => /\.(ts|js|mjs)$/.test(name))
+    .map((name) => join(dir, name))
+    .filter((file) => /magic-context/.test(readFileSync(file, "utf8")))
+    .map((file) => ({ file, entry: "local plugin file" }))
+}

@@ -1,0 +1,72 @@
+import { applyEdits } from "../plugin/apply-edits.js"
+import type { Composition } from "../render/composition.js"
+import type { Database } from "../store/driver.js"
+import type { TokenCounter } from "../tokens/token-counter.js"
+import { createHostTranscriptBuilder } from "../transcript/host-transcript-builder.js"
+import type { HostMessage } from "../transcript/host-message.js"
+import type { Transcript } from "../transcript/turn-model.js"
+import { runPass, type Clock } from "./run-pass.js"
+import { createSessionRegistry } from "./session-registry.js"
+
+/** What the engine did before one model call of a replayed transcript. */
+export type ReplayTurn = {
+  /** The source record index of the assistant turn this prompt was sent for. */
+  turn: number
+  pass: "replay"
+  /** Messages in the prompt. */
+  messages: number
+  /** Tokens of the rendered prompt by kind; `fixed` is the transcript's system prompt when it records one. */
+  tokens: Composition & { fixed: number }
+  /** Tags assigned in this pass. */
+  newTags: number[]
+  /** Tags in the session so far. */
+  tagCount: number
+  /** The rendered prompt, for callers that inspect it (the Lab); not printed by the CLI. */
+  prompt: HostMessage[]
+}
+
+/**
+ * Runs the engine over a transcript as if it were the live session: before every assistant turn (a model call)
+ * one pass runs over the messages of all earlier turns, exactly as the transform hook would, and the rendered
+ * prompt is measured. Calls `onTurn` for each pass, in order.
+ */
+export function replayTranscript(options: {
+  transcript: Transcript
+  db: Database
+  counter: TokenCounter
+  clock: Clock
+  onTurn: (turn: ReplayTurn) => void
+}): { passes: number; sessionId: string } {
+  const { transcript, db, counter, clock, onTurn } = options
+  const sessionId = `replay:${transcript.format}:${transcript.id}${transcript.trajectory === null ? "" : `#${transcript.trajectory}`}`
+  const registry = createSessionRegistry({ db, now: () => clock.now() })
+  const state = registry.stateFor(
+    { id: sessionId, source: "replay", projectId: null, directory: null, title: transcript.file },
+    counter,
+  )
+  const builder = createHostTranscriptBuilder(transcript, sessionId)
+  const fixed = counter.count(transcript.system ?? "")
+  let passes = 0
+
+  for (const turn of transcript.turns) {
+    if (turn.role === "assistant") {
+      const messages = builder.snapshot()
+      if (messages.length > 0) {
+        const result = runPass({ db, state, messages, counter, clock, trigger: "replay", tagsVisible: true })
+        applyEdits(messages, result.edits)
+        passes += 1
+        onTurn({
+          turn: turn.index,
+          pass: "replay",
+          messages: messages.length,
+          tokens: { ...result.composition, fixed, total: result.composition.total + fixed },
+          newTags: result.newTags,
+          tagCount: state.nextTag - 1,
+          prompt: messages,
+        })
+      }
+    }
+    builder.append(turn)
+  }
+  return { passes, sessionId }
+}

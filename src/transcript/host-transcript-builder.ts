@@ -1,0 +1,149 @@
+import type { AssistantMessage, Part, ToolPart, UserMessage } from "@opencode-ai/sdk"
+import type { HostMessage } from "./host-message.js"
+import type { ModelRef, ToolCallPart, ToolResultPart, Transcript, Turn, TurnPart } from "./turn-model.js"
+
+/**
+ * Rebuilds the OpenCode message list a live session would have had, one transcript turn at a time, so the
+ * engine can replay any transcript through the same pass as a live session. Ids are derived from the turn
+ * index, so the same transcript always gives the same messages.
+ */
+export type HostTranscriptBuilder = {
+  append(turn: Turn): void
+  /** Fresh copies of the messages so far, as OpenCode hands them to the transform (safe to mutate). */
+  snapshot(): HostMessage[]
+}
+
+/** Creates a builder for `transcript`; `sessionID` names the replayed session. */
+export function createHostTranscriptBuilder(transcript: Transcript, sessionID: string): HostTranscriptBuilder {
+  const model: ModelRef = transcript.model ?? { providerID: "replay", modelID: "unknown" }
+  const messages: HostMessage[] = []
+  const toolParts = new Map<string, ToolPart>()
+  let lastUserId = ""
+
+  const base = (turn: Turn, role: string): { id: string; created: number } => ({
+    id: `msg_${role}_${String(turn.index).padStart(7, "0")}`,
+    created: turn.time ?? turn.index,
+  })
+
+  const appendUser = (turn: Turn): void => {
+    const { id, created } = base(turn, "user")
+    const info: UserMessage = { id, sessionID, role: "user", time: { created }, agent: "build", model }
+    lastUserId = id
+    messages.push({ info, parts: convertParts(turn, id) })
+  }
+
+  const appendAssistant = (turn: Turn): void => {
+    const { id, created } = base(turn, "assistant")
+    const info: AssistantMessage = {
+      id,
+      sessionID,
+      role: "assistant",
+      time: { created, completed: created },
+      parentID: lastUserId,
+      modelID: model.modelID,
+      providerID: model.providerID,
+      mode: "build",
+      path: { cwd: "/", root: "/" },
+      cost: 0,
+      tokens: { input: 0, output: 0, reasoning: 0, cache: { read: 0, write: 0 } },
+    }
+    messages.push({ info, parts: convertParts(turn, id) })
+  }
+
+  const convertParts = (turn: Turn, messageID: string): Part[] => {
+    const at = turn.time ?? turn.index
+    const parts: Part[] = []
+    turn.parts.forEach((part, position) => {
+      const existing = part.type === "tool-result" ? toolParts.get(part.callId) : undefined
+      if (existing && part.type === "tool-result") {
+        complete(existing, part, at)
+        return
+      }
+      const id = `prt_${String(turn.index).padStart(7, "0")}_${String(position).padStart(3, "0")}`
+      const converted = convertPart(part, { id, sessionID, messageID, created: at })
+      if (converted.type === "tool") toolParts.set(converted.callID, converted)
+      parts.push(converted)
+    })
+    return parts
+  }
+
+  const appendResults = (turn: Turn): void => {
+    const orphans: TurnPart[] = []
+    for (const part of turn.parts) {
+      if (part.type !== "tool-result") continue
+      const tool = toolParts.get(part.callId)
+      if (tool) complete(tool, part, turn.time ?? turn.index)
+      else orphans.push(part)
+    }
+    if (orphans.length > 0) appendAssistant({ ...turn, parts: orphans })
+  }
+
+  return {
+    append(turn) {
+      if (turn.role === "user") appendUser(turn)
+      else if (turn.role === "assistant") appendAssistant(turn)
+      else appendResults(turn)
+    },
+    snapshot() {
+      return messages.map((message) => ({ info: { ...message.info }, parts: message.parts.map(copyPart) }))
+    },
+  }
+}
+
+function convertPart(
+  part: TurnPart,
+  ids: { id: string; sessionID: string; messageID: string; created: number },
+): Part {
+  const { id, sessionID, messageID, created } = ids
+  switch (part.type) {
+    case "text":
+      return { id, sessionID, messageID, type: "text", text: part.text, ...(part.synthetic ? { synthetic: true } : {}) }
+    case "reasoning":
+      return { id, sessionID, messageID, type: "reasoning", text: part.text, time: { start: created, end: created } }
+    case "file":
+      return { id, sessionID, messageID, type: "file", mime: part.mime, filename: part.filename, url: part.url }
+    case "tool-call":
+      return {
+        id,
+        sessionID,
+        messageID,
+        type: "tool",
+        callID: part.callId,
+        tool: part.tool,
+        state: { status: "running", input: toolInput(part), time: { start: created } },
+      }
+    case "tool-result": {
+      // A result with no earlier call (orphan): keep it as a finished call with an unknown input.
+      const tool: ToolPart = {
+        id,
+        sessionID,
+        messageID,
+        type: "tool",
+        callID: part.callId,
+        tool: part.tool,
+        state: { status: "running", input: {}, time: { start: created } },
+      }
+      complete(tool, part, created)
+      return tool
+    }
+  }
+}
+
+function complete(tool: ToolPart, result: ToolResultPart, at: number): void {
+  const input = tool.state.input
+  const start = tool.state.status === "pending" ? at : tool.state.time.start
+  tool.state = result.isError
+    ? { status: "error", input, error: result.output, time: { start, end: at } }
+    : { status: "completed", input, output: result.output, title: tool.tool, metadata: {}, time: { start, end: at } }
+}
+
+function toolInput(part: ToolCallPart): Record<string, unknown> {
+  const input = part.input
+  if (input !== null && typeof input === "object" && !Array.isArray(input)) return input as Record<string, unknown>
+  return { input }
+}
+
+function copyPart(part: Part): Part {
+  if (part.type === "tool") return { ...part, state: { ...part.state } } as Part
+  return { ...part }
+}

@@ -1,0 +1,195 @@
+import { z } from "zod"
+import type { ModelRef, Transcript, Turn, TurnPart } from "../turn-model.js"
+import { toEpochMs } from "./epoch-ms.js"
+import { pickMajorityModel } from "./majority-model.js"
+import { omittedDataUrl } from "./omitted-data-url.js"
+import { parseJson, parseRecord, splitJsonLines, type RecordLocation } from "./parse-record.js"
+import { assertSingleTrajectory } from "./single-trajectory.js"
+
+/**
+ * Reads a Claude Code session (JSONL, one content block per `assistant` record). Turn K is line K.
+ *
+ * Mapping decisions:
+ * - All assistant records of one model response (same `message.id`) form ONE assistant turn indexed by the first
+ *   record's line. Claude Code writes parallel tool calls as call, result, call, result, ...; the later calls of the
+ *   response still join that first turn, and each `tool_result` record stays its own `tool` turn after it.
+ * - `progress`, `file-history-snapshot`, `queue-operation`, `system` (including `compact_boundary`) and `summary`
+ *   records, and record types added by later versions, are not turns. Queued user messages that Claude Code delivered
+ *   mid-response live only in `queue-operation` records and are therefore not turns either.
+ * - `isSidechain` records belong to a subagent's own conversation, not the main context: skipped.
+ * - `isApiErrorMessage` assistant records are error notices Claude Code writes itself (model `<synthetic>`): skipped.
+ * - `isMeta` user records are text the harness injects (caveats, skill bodies); the model sees them, so they are user
+ *   turns with `synthetic` text.
+ * - The `isCompactSummary` record after a compaction is the continuation summary the model resumes from: a normal
+ *   user text turn.
+ * - A user record with `tool_result` blocks is a `tool` turn; any text blocks beside them are kept as synthetic text.
+ */
+export function importClaudeCode(text: string, options: { file: string; trajectory?: number }): Transcript {
+  assertSingleTrajectory("claude-code", options)
+  const file = options.file
+  const turns: Turn[] = []
+  const assistantModels: ModelRef[] = []
+  const toolNames = new Map<string, string>()
+  let sessionId: string | null = null
+  let openResponse: { messageId: string; turn: Turn } | null = null
+
+  for (const { line, text: lineText } of splitJsonLines(text)) {
+    const location: RecordLocation = { file, record: line }
+    const record = parseRecord(RecordSchema, parseJson(lineText, location), location)
+    sessionId ??= record.sessionId ?? null
+    if (record.type !== "user" && record.type !== "assistant") continue
+    if (record.isSidechain === true) continue
+    const time = toEpochMs(record.timestamp)
+
+    if (record.type === "assistant") {
+      if (record.isApiErrorMessage === true) continue
+      const message = parseRecord(AssistantMessageSchema, record.message, location, ["message"])
+      const parts = convertAssistantBlocks(message.content, { location, toolNames })
+      if (openResponse !== null && openResponse.messageId === message.id) {
+        openResponse.turn.parts.push(...parts)
+        continue
+      }
+      const turn: Turn = { index: line, role: "assistant", time, parts }
+      turns.push(turn)
+      openResponse = { messageId: message.id, turn }
+      if (message.model !== undefined && message.model !== "<synthetic>") {
+        assistantModels.push({ providerID: "anthropic", modelID: message.model })
+      }
+      continue
+    }
+
+    const message = parseRecord(UserMessageSchema, record.message, location, ["message"])
+    const synthetic = record.isMeta === true
+    const turn = convertUserMessage(message.content, { index: line, time, synthetic, location, toolNames })
+    if (turn === null) continue
+    // A user text turn ends the model response; tool results belong to it and keep it open.
+    if (turn.role === "user") openResponse = null
+    turns.push(turn)
+  }
+
+  // One model response whose records all carried skipped block types leaves an empty turn behind.
+  const contentTurns = turns.filter((turn) => turn.parts.length > 0)
+  return {
+    format: "claude-code",
+    file,
+    trajectory: null,
+    id: sessionId ?? file,
+    model: pickMajorityModel(assistantModels),
+    system: null,
+    turns: contentTurns,
+  }
+}
+
+const RecordSchema = z.looseObject({
+  type: z.string(),
+  sessionId: z.string().optional(),
+  timestamp: z.string().optional(),
+  isSidechain: z.boolean().optional(),
+  isMeta: z.boolean().optional(),
+  isApiErrorMessage: z.boolean().optional(),
+  message: z.unknown().optional(),
+})
+
+const BlockSchema = z.looseObject({ type: z.string() })
+
+const AssistantMessageSchema = z.looseObject({
+  id: z.string(),
+  model: z.string().optional(),
+  content: z.array(BlockSchema),
+})
+
+const UserMessageSchema = z.looseObject({ content: z.union([z.string(), z.array(BlockSchema)]) })
+
+const TextBlockSchema = z.looseObject({ text: z.string() })
+const ThinkingBlockSchema = z.looseObject({ thinking: z.string() })
+const ToolUseBlockSchema = z.looseObject({ id: z.string(), name: z.string(), input: z.unknown() })
+const MediaBlockSchema = z.looseObject({
+  source: z.looseObject({ media_type: z.string().optional(), data: z.string().optional(), url: z.string().optional() }),
+})
+const ToolResultBlockSchema = z.looseObject({
+  tool_use_id: z.string(),
+  content: z.union([z.string(), z.array(BlockSchema)]).optional(),
+  is_error: z.boolean().optional(),
+})
+
+type Block = z.output<typeof BlockSchema>
+
+function convertAssistantBlocks(
+  blocks: ReadonlyArray<Block>,
+  context: { location: RecordLocation; toolNames: Map<string, string> },
+): TurnPart[] {
+  return blocks.flatMap((block, blockIndex): TurnPart[] => {
+    const check = <Schema extends z.ZodType>(schema: Schema): z.output<Schema> =>
+      parseRecord(schema, block, context.location, ["message", "content", blockIndex])
+    if (block.type === "text") return [{ type: "text", text: check(TextBlockSchema).text }]
+    if (block.type === "thinking") return [{ type: "reasoning", text: check(ThinkingBlockSchema).thinking }]
+    if (block.type === "tool_use") {
+      const toolUse = check(ToolUseBlockSchema)
+      context.toolNames.set(toolUse.id, toolUse.name)
+      return [{ type: "tool-call", callId: toolUse.id, tool: toolUse.name, input: toolUse.input }]
+    }
+    // redacted_thinking carries no readable text; server-side tool blocks are not produced by this harness's tools.
+    return []
+  })
+}
+
+function convertUserMessage(
+  content: string | ReadonlyArray<Block>,
+  context: {
+    index: number
+    time: number | null
+    synthetic: boolean
+    location: RecordLocation
+    toolNames: Map<string, string>
+  },
+): Turn | null {
+  const turn = { index: context.index, time: context.time }
+  if (typeof content === "string") return { ...turn, role: "user", parts: [textPart(content, context.synthetic)] }
+  const hasToolResults = content.some((block) => block.type === "tool_result")
+  const parts = content.flatMap((block, blockIndex): TurnPart[] => {
+    const check = <Schema extends z.ZodType>(schema: Schema): z.output<Schema> =>
+      parseRecord(schema, block, context.location, ["message", "content", blockIndex])
+    if (block.type === "text") return [textPart(check(TextBlockSchema).text, context.synthetic || hasToolResults)]
+    if (block.type === "image" || block.type === "document") return [mediaPart(check(MediaBlockSchema), block.type)]
+    // Other block types carry nothing this model has a part for; they are left out.
+    if (block.type !== "tool_result") return []
+    const result = check(ToolResultBlockSchema)
+    // An orphan result (its tool_use is not in the file) keeps its call id and gets the tool name "unknown"; the
+    // converter downstream tolerates results without a call.
+    const tool = context.toolNames.get(result.tool_use_id) ?? "unknown"
+    return [
+      {
+        type: "tool-result",
+        callId: result.tool_use_id,
+        tool,
+        output: toolResultOutput(result.content),
+        isError: result.is_error === true,
+      },
+    ]
+  })
+  if (parts.length === 0) return null
+  return { ...turn, role: hasToolResults ? "tool" : "user", parts }
+}
+
+function textPart(text: string, synthetic: boolean): TurnPart {
+  return synthetic ? { type: "text", text, synthetic: true } : { type: "text", text }
+}
+
+function mediaPart(block: z.output<typeof MediaBlockSchema>, kind: string): TurnPart {
+  const mime = block.source.media_type ?? (kind === "image" ? "image/*" : "application/octet-stream")
+  const url = block.source.url ?? omittedDataUrl(mime, block.source.data?.length ?? 0)
+  return { type: "file", mime, filename: kind, url }
+}
+
+function toolResultOutput(content: string | ReadonlyArray<Block> | undefined): string {
+  if (content === undefined) return ""
+  if (typeof content === "string") return content
+  return content
+    .map((block) => {
+      if (block.type !== "text") return `[${block.type}]`
+      const text = TextBlockSchema.safeParse(block)
+      return text.success ? text.data.text : "[text]"
+    })
+    .join("\n")
+}
+

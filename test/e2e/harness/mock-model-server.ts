@@ -1,0 +1,130 @@
+import { createServer, type Server } from "node:http"
+import type { AddressInfo } from "node:net"
+
+/** One chat-completions request as the mock received it. */
+export type RecordedRequest = {
+  n: number
+  body: ChatRequest
+}
+
+export type ChatMessage = {
+  role: "system" | "user" | "assistant" | "tool"
+  content?: string | { type: string; text?: string }[] | null
+  tool_calls?: { id: string; function: { name: string; arguments: string } }[]
+  tool_call_id?: string
+}
+
+export type ChatRequest = {
+  model: string
+  messages: ChatMessage[]
+  tools?: { function: { name: string } }[]
+  stream?: boolean
+}
+
+/** What the mock answers: text, or one tool call. `promptTokens` sets the reported usage. */
+export type MockReply =
+  | { kind: "text"; text: string; promptTokens?: number }
+  | { kind: "tool"; name: string; args: Record<string, unknown>; promptTokens?: number }
+
+/** Decides the reply to a request; must be deterministic in the request for reproducible runs. */
+export type MockScript = (request: ChatRequest, n: number) => MockReply
+
+export type MockModelServer = {
+  url: string
+  requests: RecordedRequest[]
+  close(): Promise<void>
+}
+
+/** The text of a chat message's content, parts joined by newlines. */
+export function messageText(message: ChatMessage): string {
+  const content = message.content
+  if (typeof content === "string") return content
+  if (Array.isArray(content)) return content.map((part) => part.text ?? "").join("\n")
+  return ""
+}
+
+/** True for the title-generation request OpenCode sends on the first step (no tools, fixed prompt). */
+export function isTitleRequest(request: ChatRequest): boolean {
+  return (request.tools ?? []).length === 0 && request.messages.some((message) => messageText(message).includes("Generate a title"))
+}
+
+/**
+ * A deterministic OpenAI-compatible chat-completions server on 127.0.0.1 (a free port). Streams SSE like a real
+ * provider, reports usage, and records every request body for assertions.
+ */
+export async function startMockModelServer(script: MockScript): Promise<MockModelServer> {
+  const requests: RecordedRequest[] = []
+  let count = 0
+  const server: Server = createServer((request, response) => {
+    let raw = ""
+    request.on("data", (chunk: Buffer) => (raw += chunk.toString("utf8")))
+    request.on("end", () => {
+      if (request.method === "GET" && request.url?.endsWith("/models")) {
+        response.writeHead(200, { "content-type": "application/json" })
+        response.end(JSON.stringify({ object: "list", data: [{ id: "mock-model", object: "model", owned_by: "mock" }] }))
+        return
+      }
+      if (request.method !== "POST" || !request.url?.endsWith("/chat/completions")) {
+        response.writeHead(404)
+        response.end("not found")
+        return
+      }
+      count += 1
+      const n = count
+      let body: ChatRequest
+      try {
+        body = JSON.parse(raw) as ChatRequest
+      } catch {
+        response.writeHead(400)
+        response.end("bad json")
+        return
+      }
+      requests.push({ n, body })
+      let reply: MockReply
+      try {
+        reply = script(body, n)
+      } catch (error) {
+        reply = { kind: "text", text: `MOCK-SCRIPT-ERROR ${String(error)}` }
+      }
+      stream(response, reply, n, body)
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  const port = (server.address() as AddressInfo).port
+  return {
+    url: `http://127.0.0.1:${port}/v1`,
+    requests,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  }
+}
+
+function stream(
+  response: import("node:http").ServerResponse,
+  reply: MockReply,
+  n: number,
+  body: ChatRequest,
+): void {
+  const base = { id: `chatcmpl-${n}`, object: "chat.completion.chunk", created: 1_700_000_000 + n, model: body.model }
+  const send = (payload: unknown): void => void response.write(`data: ${JSON.stringify(payload)}\n\n`)
+  const promptTokens = reply.promptTokens ?? 100 + n
+  const usage = { prompt_tokens: promptTokens, completion_tokens: 10, total_tokens: promptTokens + 10 }
+  response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" })
+  if (reply.kind === "tool") {
+    const call = { index: 0, id: `call_${n}`, type: "function", function: { name: reply.name, arguments: "" } }
+    send({ ...base, choices: [{ index: 0, delta: { role: "assistant", content: null, tool_calls: [call] }, finish_reason: null }] })
+    send({
+      ...base,
+      choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: JSON.stringify(reply.args) } }] }, finish_reason: null }],
+    })
+    send({ ...base, choices: [{ index: 0, delta: {}, finish_reason: "tool_calls" }] })
+  } else {
+    send({ ...base, choices: [{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }] })
+    for (const piece of reply.text.match(/[\s\S]{1,16}/g) ?? []) {
+      send({ ...base, choices: [{ index: 0, delta: { content: piece }, finish_reason: null }] })
+    }
+    send({ ...base, choices: [{ index: 0, delta: {}, finish_reason: "stop" }] })
+  }
+  send({ ...base, choices: [], usage })
+  response.write("data: [DONE]\n\n")
+  response.end()
+}
