@@ -1,0 +1,70 @@
+import type { HostMessage } from "../src/transcript/host-message.js"
+
+/**
+ * A deterministic synthetic OpenCode session: each exchange is a user message, an assistant message with a text
+ * part and a tool call (read, bash or grep, with outputs of realistic and varied size), so `messageCount`
+ * messages hold roughly the mix of a real coding session.
+ */
+export function syntheticSession(options: { messageCount: number; sessionID?: string }): HostMessage[] {
+  const sessionID = options.sessionID ?? "ses_bench"
+  const messages: HostMessage[] = []
+  let seed = 12345
+  const random = (): number => {
+    seed = (seed * 1103515245 + 12345) % 2147483648
+    return seed / 2147483648
+  }
+  const words = ["config", "render", "session", "token", "cache", "prefix", "parse", "error", "module", "export", "const", "return"]
+  const prose = (count: number): string =>
+    Array.from({ length: count }, () => words[Math.floor(random() * words.length)]).join(" ")
+  for (let index = 0; messages.length < options.messageCount; index += 1) {
+    const userId = `msg_u${String(index).padStart(6, "0")}`
+    messages.push({
+      info: { id: userId, sessionID, role: "user", time: { created: index * 1000 }, agent: "build", model: { providerID: "anthropic", modelID: "claude-sonnet-4-5" } },
+      parts: [{ id: `prt_u${index}`, sessionID, messageID: userId, type: "text", text: prose(20 + Math.floor(random() * 60)) }],
+    })
+    if (messages.length >= options.messageCount) break
+    const assistantId = `msg_a${String(index).padStart(6, "0")}`
+    const tool = (["read", "bash", "grep"] as const)[index % 3] ?? "read"
+    const outputWords = tool === "read" ? 400 + Math.floor(random() * 1600) : 50 + Math.floor(random() * 400)
+    messages.push({
+      info: {
+        id: assistantId,
+        sessionID,
+        role: "assistant",
+        time: { created: index * 1000 + 500, completed: index * 1000 + 900 },
+        parentID: userId,
+        modelID: "claude-sonnet-4-5",
+        providerID: "anthropic",
+        mode: "build",
+        path: { cwd: "/repo", root: "/repo" },
+        cost: 0,
+        tokens: { input: 0, output: 0, reasoning: 0, cache: { read: 0, write: 0 } },
+      },
+      parts: [
+        { id: `prt_a${index}_t`, sessionID, messageID: assistantId, type: "text", text: prose(30 + Math.floor(random() * 90)) },
+        {
+          id: `prt_a${index}_c`,
+          sessionID,
+          messageID: assistantId,
+          type: "tool",
+          callID: `call_${index}`,
+          tool,
+          state: {
+            status: "completed",
+            input: { filePath: `/repo/src/file-${index}.ts` },
+            output: prose(outputWords),
+            title: tool,
+            metadata: {},
+            time: { start: index * 1000 + 600, end: index * 1000 + 800 },
+          },
+        },
+      ],
+    })
+  }
+  return messages
+}
+
+/** Fresh copies, as OpenCode hands them to the transform on every call. */
+export function freshCopies(messages: readonly HostMessage[]): HostMessage[] {
+  return structuredClone(messages) as HostMessage[]
+}
