@@ -1,8 +1,8 @@
 import { fileURLToPath } from "node:url"
 
-/** Absolute path of a real trace in the shared `traces/raw` folder next to the repository. */
+/** Absolute path of a real trace bundled in `fixtures/traces/raw`. */
 export function tracePath(name: string): string {
-  return fileURLToPath(new URL(`../../../shared/traces/raw/${name}`, import.meta.url))
+  return fileURLToPath(new URL(`../../fixtures/traces/raw/${name}`, import.meta.url))
 }
 
 /** Absolute path of a sample checked in under `test/transcript/samples`. */
