@@ -1,0 +1,31 @@
+import { DRAIN_EXIT_MARGIN_POINTS, DRAIN_LATCH_MS, type Band } from "./bands.js"
+
+/** The emergency drain: started by the force band, held until usage is well below the threshold or 30 minutes. */
+export type DrainState = { active: false } | { active: true; startedAt: number }
+
+export type DrainTransition = "started" | "continued" | "ended-below-target" | "ended-latch" | "idle"
+
+/**
+ * The next drain state. A force or emergency band starts the drain (or keeps it); once active it ends only when
+ * usage is at least DRAIN_EXIT_MARGIN_POINTS below the execute threshold, or when DRAIN_LATCH_MS has passed.
+ */
+export function nextDrainState(options: {
+  drain: DrainState
+  band: Band
+  usagePercent: number
+  thresholdPercent: number
+  now: number
+}): { drain: DrainState; transition: DrainTransition } {
+  const { drain, band, usagePercent, thresholdPercent, now } = options
+  const pressured = band === "force" || band === "emergency"
+  if (!drain.active) {
+    if (!pressured) return { drain, transition: "idle" }
+    return { drain: { active: true, startedAt: now }, transition: "started" }
+  }
+  if (now - drain.startedAt >= DRAIN_LATCH_MS && !pressured) return { drain: { active: false }, transition: "ended-latch" }
+  if (now - drain.startedAt >= DRAIN_LATCH_MS) return { drain: { active: true, startedAt: now }, transition: "started" }
+  if (usagePercent <= thresholdPercent - DRAIN_EXIT_MARGIN_POINTS) {
+    return { drain: { active: false }, transition: "ended-below-target" }
+  }
+  return { drain, transition: "continued" }
+}
