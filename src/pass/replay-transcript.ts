@@ -19,7 +19,7 @@ export type ReplayTurn = {
   tokens: Composition & { fixed: number }
   /** Tags assigned in this pass. */
   newTags: number[]
-  /** Tags in the session so far. */
+  /** Tags on the items of this prompt: the session's tags up to this turn, also when the store already held more. */
   tagCount: number
   /** The rendered prompt, for callers that inspect it (the Lab); not printed by the CLI. */
   prompt: HostMessage[]
@@ -53,6 +53,10 @@ export function replayTranscript(options: {
       const messages = builder.snapshot()
       if (messages.length > 0) {
         const result = runPass({ db, state, messages, counter, clock, trigger: "replay", tagsVisible: true })
+        const tagCount = messages.reduce(
+          (sum, message) => sum + message.parts.filter((part) => state.tagsByPart.has(part.id)).length,
+          0,
+        )
         applyEdits(messages, result.edits)
         passes += 1
         onTurn({
@@ -61,7 +65,7 @@ export function replayTranscript(options: {
           messages: messages.length,
           tokens: { ...result.composition, fixed, total: result.composition.total + fixed },
           newTags: result.newTags,
-          tagCount: state.nextTag - 1,
+          tagCount,
           prompt: messages,
         })
       }

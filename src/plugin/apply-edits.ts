@@ -34,7 +34,9 @@ function prepare(messages: HostMessage[], edit: Edit): () => void {
       return () => undefined
     }
     case "insert-text": {
-      if (!part) throw new Error(`edit refers to part ${edit.partIndex} of message ${edit.messageIndex}, which is missing`)
+      if (!part || part.id !== edit.beforePartId) {
+        throw new Error(`edit expected to insert before part ${edit.beforePartId}, found ${part ? `part ${part.id}` : "nothing"}`)
+      }
       const inserted: HostPart = {
         id: edit.newPartId,
         sessionID: part.sessionID,

@@ -17,6 +17,7 @@ export type ErrorLog = {
 /** Creates an error log; `hostLog` forwards one line to OpenCode's log and must not throw synchronously. */
 export function createErrorLog(options: { now: () => number; hostLog: (message: string) => void }): ErrorLog {
   const memory: ErrorRecord[] = []
+  const unsaved: ErrorRecord[] = []
   let db: Database | null = null
   return {
     record({ hook, sessionId, error }) {
@@ -30,6 +31,10 @@ export function createErrorLog(options: { now: () => number; hostLog: (message: 
       }
       memory.unshift(entry)
       if (memory.length > MEMORY_LIMIT) memory.pop()
+      if (!db) {
+        unsaved.push(entry)
+        if (unsaved.length > MEMORY_LIMIT) unsaved.shift()
+      }
       try {
         if (db) recordError(db, entry)
       } catch {
@@ -44,6 +49,12 @@ export function createErrorLog(options: { now: () => number; hostLog: (message: 
     recent: () => memory,
     attach(connection) {
       db = connection
+      // Errors from before the store opened (a hook that failed first) are written now, oldest first.
+      try {
+        for (const entry of unsaved.splice(0)) recordError(connection, entry)
+      } catch {
+        // The store cannot take them; they stay in the in-memory ring.
+      }
     },
   }
 }

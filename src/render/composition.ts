@@ -1,5 +1,5 @@
 import type { PartKind, SessionState } from "../pass/session-state.js"
-import type { HostMessage } from "../transcript/host-message.js"
+import { isFinalPart, type HostMessage } from "../transcript/host-message.js"
 
 /** Tokens of a rendered prompt by kind of material (the message list only; the system prompt is separate). */
 export type Composition = {
@@ -46,7 +46,8 @@ export function measureComposition(options: {
       } else if (known.kind !== "none") {
         composition[FIELD_BY_KIND[known.kind]] += known.tokens
       }
-      if (!tagsRendered) continue
+      // A tool that has not finished gets no prefix written (see plugin/apply-edits.ts), so none is counted.
+      if (!tagsRendered || !isFinalPart(part)) continue
       const tag = state.tagsByPart.get(part.id)
       if (tag) composition.tags += tag.prefixTokens
     }

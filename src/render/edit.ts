@@ -8,5 +8,5 @@ export type Edit =
   | { type: "prefix-text"; messageIndex: number; partIndex: number; partId: string; prefix: string }
   /** Write `prefix` before a finished tool's output (or error text). */
   | { type: "prefix-tool-output"; messageIndex: number; partIndex: number; partId: string; prefix: string }
-  /** Insert a new synthetic text part before `partIndex`. */
-  | { type: "insert-text"; messageIndex: number; partIndex: number; newPartId: string; text: string }
+  /** Insert a new synthetic text part before part `partIndex`, which must be `beforePartId`. */
+  | { type: "insert-text"; messageIndex: number; partIndex: number; beforePartId: string; newPartId: string; text: string }

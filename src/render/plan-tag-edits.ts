@@ -32,8 +32,9 @@ export function planTagEdits(options: { messages: readonly HostMessage[]; tagsBy
             type: "insert-text",
             messageIndex,
             partIndex: target,
+            beforePartId: trackable.render.partId,
             newPartId: `${trackable.partId}-tag`,
-            text: prefix.trimEnd(),
+            text: prefix,
           })
           break
       }

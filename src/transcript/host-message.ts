@@ -11,6 +11,9 @@ export type HostFilePart = FilePart
 /** What OpenCode sends the model for a tool whose call has not finished (see OPENCODE-NOTES §1.4). */
 export const INTERRUPTED_TOOL_TEXT = "[Tool execution was interrupted]"
 
+/** What OpenCode sends the model for a finished tool whose output it pruned (`state.time.compacted` set). */
+export const PRUNED_TOOL_TEXT = "[Old tool result content cleared]"
+
 /** What OpenCode sends the model for a user `compaction` part. */
 export const COMPACTION_PROMPT_TEXT = "What did we do so far?"
 

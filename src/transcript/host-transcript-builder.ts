@@ -9,7 +9,11 @@ import type { ModelRef, ToolCallPart, ToolResultPart, Transcript, Turn, TurnPart
  */
 export type HostTranscriptBuilder = {
   append(turn: Turn): void
-  /** Fresh copies of the messages so far, as OpenCode hands them to the transform (safe to mutate). */
+  /**
+   * Copies of the messages so far, as OpenCode hands them to the transform. Each message, part and tool state is
+   * a new object, so the edits a pass applies (text, tool output, the parts array) never reach the builder;
+   * deeper values (`info.time`, tool inputs, metadata) are shared and must not be mutated.
+   */
   snapshot(): HostMessage[]
 }
 

@@ -1,11 +1,11 @@
-import { COMPACTION_PROMPT_TEXT, INTERRUPTED_TOOL_TEXT, type HostPart } from "./host-message.js"
+import { COMPACTION_PROMPT_TEXT, INTERRUPTED_TOOL_TEXT, PRUNED_TOOL_TEXT, type HostPart } from "./host-message.js"
 
 /** The text of a part as the model reads it (before any plugin rendering), split into call and content. */
 export type PartText = { content: string; call: string }
 
 /**
  * Mirrors how OpenCode turns a part into model input: text and reasoning as written, a tool as its call
- * (name + JSON input) and its result (output, error text, or the interrupted marker), a compaction part as
+ * (name + JSON input) and its result (output, the pruned marker, error text, or the interrupted marker), a compaction part as
  * the question OpenCode substitutes. Parts the model never reads have empty text.
  */
 export function partText(part: HostPart): PartText {
@@ -27,7 +27,7 @@ export function partText(part: HostPart): PartText {
 
 function toolResultText(part: Extract<HostPart, { type: "tool" }>): string {
   const state = part.state
-  if (state.status === "completed") return state.output
+  if (state.status === "completed") return state.time.compacted ? PRUNED_TOOL_TEXT : state.output
   if (state.status === "error") return state.error
   return INTERRUPTED_TOOL_TEXT
 }

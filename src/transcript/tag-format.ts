@@ -11,7 +11,11 @@ export function tagPrefix(tag: number): string {
  * brackets or backticks around them (`[§12§]`, `` `§12§` ``), and the HTML entity spelling (`&sect;12&sect;`).
  * A lone section reference such as "see § 4.2" has no closing sign and is left alone.
  */
-const TAG_ECHO = /[[(`]?(?:§|&sect;)+[ \t]*\d{1,9}[ \t]*(?:§|&sect;)+[\])`]?[ \t]?/g
+const SIGN = "(?:§|&sect;)"
+// The closing signs stop where the next echo's opening sign begins (`§12§§13§` is two echoes).
+const ECHO = `${SIGN}+[ \\t]*\\d{1,9}[ \\t]*${SIGN}+(?!\\d{1,9}[ \\t]*${SIGN})`
+// A bracket or backtick is removed only as a matching pair around the echo, so "(see §12§)" keeps its ")".
+const TAG_ECHO = new RegExp(`(?:\\[${ECHO}\\]|\\(${ECHO}\\)|\`${ECHO}\`|${ECHO})[ \\t]?`, "g")
 
 /**
  * Removes tag echoes from text the model wrote, so tags never leak into the stored transcript as if they were

@@ -23,7 +23,7 @@ export type TagPlacement =
 
 /**
  * Lists the trackable items of one message, in part order:
- * - the message itself, on its first text part that a person or the model wrote (not ignored, not file content);
+ * - the message itself, on one text part (see `messageCarrier`);
  * - every tool part (its output);
  * - every file attachment. OpenCode inlines a text file as synthetic text parts directly before the file part;
  *   those parts belong to the file, and the file's tag is written on the first of them.
@@ -40,12 +40,11 @@ export function listTrackables(message: HostMessage): Trackable[] {
     }
   })
 
+  const carrier = messageCarrier(parts, fileRunOwner)
   const trackables: Trackable[] = []
-  let messageTagged = false
   for (const [index, part] of parts.entries()) {
     if (part.type === "text") {
-      if (messageTagged || part.ignored || fileRunOwner.has(part.id) || part.text.length === 0) continue
-      messageTagged = true
+      if (part.id !== carrier) continue
       trackables.push({ kind: "message", partId: part.id, tool: null, render: { type: "text", partId: part.id } })
       continue
     }
@@ -54,12 +53,25 @@ export function listTrackables(message: HostMessage): Trackable[] {
       continue
     }
     if (part.type === "file") {
-      const carrier = firstRunPart(parts, index, fileRunOwner)
-      const render: TagPlacement = carrier ? { type: "text", partId: carrier } : { type: "before-file", partId: part.id }
+      const first = firstRunPart(parts, index, fileRunOwner)
+      const render: TagPlacement = first ? { type: "text", partId: first } : { type: "before-file", partId: part.id }
       trackables.push({ kind: "file", partId: part.id, tool: null, render })
     }
   }
   return trackables
+}
+
+/**
+ * The text part that carries the message's tag: the first non-empty, not ignored text part that is not a file's
+ * inlined content, preferring text a person or the model wrote over synthetic text (reminders, continuations);
+ * a message made only of synthetic text is tagged on its first synthetic part.
+ */
+function messageCarrier(parts: HostMessage["parts"], fileRunOwner: Map<string, string>): string | null {
+  const candidates = parts.filter(
+    (part) => part.type === "text" && !part.ignored && part.text.length > 0 && !fileRunOwner.has(part.id),
+  )
+  const authored = candidates.find((part) => part.type === "text" && !part.synthetic)
+  return (authored ?? candidates[0])?.id ?? null
 }
 
 function firstRunPart(parts: HostMessage["parts"], fileIndex: number, owner: Map<string, string>): string | null {

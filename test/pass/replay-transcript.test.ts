@@ -1,0 +1,158 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { replayTranscript, type ReplayTurn } from "../../src/pass/replay-transcript.js"
+import type { Database } from "../../src/store/driver.js"
+import { countSessionRows } from "../../src/store/raw-repository.js"
+import { loadSessionState } from "../../src/store/session-repository.js"
+import { createTokenCounterPool, type TokenCounterPool } from "../../src/tokens/tiktoken-counter.js"
+import type { TokenCounter } from "../../src/tokens/token-counter.js"
+import { createHostTranscriptBuilder } from "../../src/transcript/host-transcript-builder.js"
+import { readTranscript } from "../../src/transcript/read-transcript.js"
+import { listTrackables } from "../../src/transcript/trackables.js"
+import type { Transcript } from "../../src/transcript/turn-model.js"
+import { fixedClock, memoryStore, wordCounter } from "../helpers/host-messages.js"
+import { tracePath } from "../transcript/trace-path.js"
+
+const SWE_AGENT = tracePath("sweagent-gpt4-pydicom-1458.traj")
+const PI = tracePath("pi-sonnet45-large-session.jsonl")
+
+let pool: TokenCounterPool
+let counter: TokenCounter
+
+beforeAll(() => {
+  pool = createTokenCounterPool()
+  counter = pool.counterFor("o200k_base")
+})
+
+afterAll(() => {
+  pool.dispose()
+})
+
+const replay = (transcript: Transcript, db: Database, tokens: TokenCounter = counter) => {
+  const turns: ReplayTurn[] = []
+  const onTurn = (turn: ReplayTurn): void => void turns.push(turn)
+  const outcome = replayTranscript({ transcript, db, counter: tokens, clock: fixedClock, onTurn })
+  return { ...outcome, turns }
+}
+
+/** What a replayed turn says, without the tags it happened to assign. */
+const comparable = (turn: ReplayTurn) => ({ ...turn, newTags: undefined, prompt: JSON.stringify(turn.prompt) })
+
+describe("replayTranscript", () => {
+  describe("on a SWE-agent trajectory", () => {
+    let transcript: Transcript
+    let db: Database
+    let first: ReturnType<typeof replay>
+
+    beforeAll(async () => {
+      transcript = readTranscript(SWE_AGENT)
+      db = await memoryStore()
+      first = replay(transcript, db)
+    })
+
+    afterAll(() => {
+      db.close()
+    })
+
+    it("runs one pass before every assistant turn, named by its source index", () => {
+      const assistantTurns = transcript.turns.filter((turn) => turn.role === "assistant").map((turn) => turn.index)
+      expect(assistantTurns).toHaveLength(12)
+      expect(first.passes).toBe(12)
+      expect(first.turns.map((turn) => turn.turn)).toEqual(assistantTurns)
+      expect(first.turns.every((turn) => turn.pass === "replay")).toBe(true)
+      expect(first.sessionId).toBe("replay:swe-agent:sweagent-gpt4-pydicom-1458")
+    })
+
+    it("sends every earlier turn's message and never loses tokens while nothing is reduced", () => {
+      for (const [index, turn] of first.turns.entries()) {
+        const previous = first.turns[index - 1]
+        if (!previous) continue
+        expect(turn.messages).toBeGreaterThan(previous.messages)
+        expect(turn.tokens.total).toBeGreaterThanOrEqual(previous.tokens.total)
+        expect(turn.tagCount).toBeGreaterThanOrEqual(previous.tagCount)
+      }
+    })
+
+    it("counts the system prompt as fixed tokens on top of the messages", () => {
+      const fixed = counter.count(transcript.system ?? "")
+      expect(fixed).toBeGreaterThan(0)
+      for (const turn of first.turns) {
+        expect(turn.tokens.fixed).toBe(fixed)
+        const { total, fixed: system, ...kinds } = turn.tokens
+        expect(total).toBe(system + Object.values(kinds).reduce((sum, value) => sum + value, 0))
+      }
+    })
+
+    it("assigns every tag once, in order, and reports the running count", () => {
+      const assigned = first.turns.flatMap((turn) => turn.newTags)
+      expect(assigned).toEqual(Array.from({ length: assigned.length }, (_, index) => index + 1))
+      for (const turn of first.turns) expect(turn.tagCount).toBe(turn.newTags.at(-1) ?? turn.tagCount)
+      expect(first.turns.at(-1)?.tagCount).toBe(assigned.length)
+    })
+
+    it("renders each tool output with its tag", () => {
+      const last = first.turns.at(-1)
+      const tools = last?.prompt.flatMap((message) => message.parts).filter((part) => part.type === "tool") ?? []
+      expect(tools).toHaveLength(11)
+      for (const part of tools) {
+        if (part.state.status !== "completed") throw new Error(`tool ${part.id} is ${part.state.status}`)
+        expect(part.state.output).toMatch(/^§\d+§ /)
+      }
+    })
+
+    it("gives identical turns and stores nothing new when replayed into the same store again", () => {
+      const rowsBefore = countSessionRows(db, first.sessionId)
+      const second = replay(transcript, db)
+      expect(second.sessionId).toBe(first.sessionId)
+      expect(second.turns.map(comparable)).toEqual(first.turns.map(comparable))
+      expect(second.turns.every((turn) => turn.newTags.length === 0)).toBe(true)
+      expect(countSessionRows(db, first.sessionId)).toEqual({ ...rowsBefore, passes: rowsBefore.passes + 12 })
+    })
+
+    it("renders the same prompts into a fresh store", async () => {
+      const other = await memoryStore()
+      const again = replay(transcript, other)
+      expect(again.turns.map((turn) => JSON.stringify(turn))).toEqual(first.turns.map((turn) => JSON.stringify(turn)))
+      other.close()
+    })
+  })
+
+  describe("on a large pi session", () => {
+    it("tags each trackable exactly once, every tool call included", async () => {
+      const transcript = readTranscript(PI)
+      const db = await memoryStore()
+      // Word counts keep this large replay fast; the tokenizer does not affect tagging.
+      const { turns, sessionId, passes } = replay(transcript, db, wordCounter)
+
+      const builder = createHostTranscriptBuilder(transcript, sessionId)
+      const expected: { turn: number; trackables: number; tools: string[] }[] = []
+      for (const turn of transcript.turns) {
+        if (turn.role === "assistant") {
+          const messages = builder.snapshot()
+          if (messages.length > 0) {
+            const trackables = messages.flatMap((message) => listTrackables(message))
+            const tools = trackables
+              .filter((trackable) => trackable.kind === "tool")
+              .map((trackable) => trackable.partId)
+            expect(new Set(trackables.map((trackable) => trackable.partId)).size).toBe(trackables.length)
+            expected.push({ turn: turn.index, trackables: trackables.length, tools })
+          }
+        }
+        builder.append(turn)
+      }
+
+      expect(passes).toBe(expected.length)
+      expect(passes).toBeGreaterThan(100)
+      expect(turns.map((turn) => [turn.turn, turn.tagCount])).toEqual(
+        expected.map((entry) => [entry.turn, entry.trackables]),
+      )
+
+      const state = loadSessionState(db, sessionId, () => 0)
+      const toolTags = [...state.tagsByPart.values()].filter((tag) => tag.kind === "tool")
+      const lastTools = expected.at(-1)?.tools ?? []
+      expect(lastTools.length).toBeGreaterThan(100)
+      expect(toolTags.map((tag) => tag.partId).sort()).toEqual([...lastTools].sort())
+      expect([...state.tagsByNumber.keys()]).toEqual(Array.from({ length: state.tagsByNumber.size }, (_, i) => i + 1))
+      db.close()
+    })
+  })
+})

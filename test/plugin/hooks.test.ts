@@ -1,0 +1,236 @@
+import type { Hooks } from "@opencode-ai/plugin"
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { afterEach, beforeEach, describe, expect, it } from "vitest"
+import { defaultConfig, type Config } from "../../src/config/schema.js"
+import { createErrorLog, type ErrorLog } from "../../src/plugin/error-log.js"
+import { createHooks } from "../../src/plugin/hooks.js"
+import { createPluginRuntime, type PluginRuntime } from "../../src/plugin/plugin-runtime.js"
+import { listErrors } from "../../src/store/error-repository.js"
+import { openDatabase } from "../../src/store/open-database.js"
+import { listPasses } from "../../src/store/pass-repository.js"
+import { countSessionRows } from "../../src/store/raw-repository.js"
+import type { HostMessage } from "../../src/transcript/host-message.js"
+import {
+  assistantMessage,
+  completed,
+  mediaFile,
+  partById,
+  text,
+  tool,
+  userMessage,
+  visibleText,
+} from "../helpers/host-messages.js"
+
+const SESSION = "ses_hooks"
+
+const session = (): HostMessage[] => [
+  userMessage({ id: "msg_001", sessionID: SESSION, parts: [text("u1", "read a.txt"), mediaFile("f1", "shot.png")] }),
+  assistantMessage({
+    id: "msg_002",
+    sessionID: SESSION,
+    parts: [text("a1", "reading"), tool("t1", "read", completed({ path: "a.txt" }, "§5§ contents"))],
+  }),
+]
+
+type Harness = { hooks: Hooks; runtime: PluginRuntime; errors: ErrorLog; hostLines: string[]; dbFile: string }
+
+let directory: string
+let harnesses: Harness[] = []
+
+beforeEach(() => {
+  directory = mkdtempSync(join(tmpdir(), "magic-context-hooks-"))
+  harnesses = []
+})
+
+afterEach(async () => {
+  for (const harness of harnesses) await harness.hooks.dispose?.()
+  rmSync(directory, { recursive: true, force: true })
+})
+
+const harness = (options: { dbFile?: string; faults?: string[]; enabled?: boolean } = {}): Harness => {
+  const dbFile = options.dbFile ?? join(directory, "store", "magic-context.db")
+  const base = defaultConfig()
+  const config: Config = { ...base, enabled: options.enabled ?? true, database: { path: dbFile } }
+  const hostLines: string[] = []
+  const errors = createErrorLog({ now: () => 1_000, hostLog: (line) => hostLines.push(line) })
+  const runtime = createPluginRuntime({
+    config,
+    configDiagnostics: [],
+    errors,
+    faults: new Set(options.faults ?? []),
+    env: {},
+    now: () => 1_000,
+  })
+  const hooks = createHooks({ runtime, projectId: "proj", directory: "/work" })
+  const created = { hooks, runtime, errors, hostLines, dbFile }
+  harnesses.push(created)
+  return created
+}
+
+/** A path where a directory stands, so SQLite cannot open it. */
+const directoryInsteadOfStore = (dir: string): Promise<string> => {
+  const path = join(dir, "is-a-directory")
+  mkdirSync(path)
+  return Promise.resolve(path)
+}
+
+/** A store whose schema version is newer than this code understands. */
+const storeFromTheFuture = async (dir: string): Promise<string> => {
+  const path = join(dir, "future.db")
+  const db = await openDatabase(path)
+  db.exec("PRAGMA user_version = 99")
+  db.close()
+  return path
+}
+
+const transform = async (hooks: Hooks, messages: HostMessage[]): Promise<HostMessage[]> => {
+  const hook = hooks["experimental.chat.messages.transform"]
+  if (!hook) throw new Error("transform hook missing")
+  await hook({}, { messages })
+  return messages
+}
+
+const complete = async (hooks: Hooks, body: string): Promise<string> => {
+  const hook = hooks["experimental.text.complete"]
+  if (!hook) throw new Error("text hook missing")
+  const output = { text: body }
+  await hook({ sessionID: SESSION, messageID: "msg_003", partID: "prt_x" }, output)
+  return output.text
+}
+
+describe("createHooks", () => {
+  describe("experimental.chat.messages.transform", () => {
+    it("writes the tags into OpenCode's messages in place and stores the session", async () => {
+      const { hooks, runtime, dbFile } = harness()
+      const messages = session()
+      const output = { messages }
+      const hook = hooks["experimental.chat.messages.transform"]
+      await hook?.({}, output)
+      expect(output.messages).toBe(messages)
+      expect(visibleText(partById(messages, "u1"))).toBe("§1§ read a.txt")
+      expect(messages[0]?.parts.map((part) => part.id)).toEqual(["u1", "f1-tag", "f1"])
+      expect(visibleText(partById(messages, "a1"))).toBe("§3§ reading")
+      expect(visibleText(partById(messages, "t1"))).toBe("§4§ §5§ contents")
+      expect(existsSync(dbFile)).toBe(true)
+      const db = await runtime.database()
+      expect(countSessionRows(db, SESSION)).toEqual({ messages: 2, parts: 4, tags: 4, passes: 1 })
+    })
+
+    it("renders fresh copies of the same messages identically and stores nothing new", async () => {
+      const { hooks, runtime } = harness()
+      const first = await transform(hooks, session())
+      const second = await transform(hooks, session())
+      expect(JSON.stringify(second)).toBe(JSON.stringify(first))
+      const db = await runtime.database()
+      expect(countSessionRows(db, SESSION)).toEqual({ messages: 2, parts: 4, tags: 4, passes: 2 })
+    })
+
+    it("keeps the tags across a restart of the plugin", async () => {
+      const first = harness()
+      const before = await transform(first.hooks, session())
+      await first.hooks.dispose?.()
+      harnesses = harnesses.filter((entry) => entry !== first)
+      const second = harness({ dbFile: first.dbFile })
+      const after = await transform(second.hooks, session())
+      expect(JSON.stringify(after)).toBe(JSON.stringify(before))
+      expect(second.errors.recent()).toEqual([])
+    })
+
+    it("leaves the messages byte-identical and records the error when the pass fails", async () => {
+      const { hooks, runtime, errors, hostLines } = harness({ faults: ["transform"] })
+      const messages = session()
+      const before = JSON.stringify(messages)
+      await expect(transform(hooks, messages)).resolves.toBe(messages)
+      expect(JSON.stringify(messages)).toBe(before)
+      expect(errors.recent()).toHaveLength(1)
+      expect(errors.recent()[0]).toMatchObject({
+        hook: "experimental.chat.messages.transform",
+        sessionId: SESSION,
+        code: "fault_injected",
+      })
+      const db = await runtime.database()
+      expect(listErrors(db)).toEqual([
+        expect.objectContaining({ hook: "experimental.chat.messages.transform", code: "fault_injected" }),
+      ])
+      expect(hostLines).toEqual([expect.stringContaining("experimental.chat.messages.transform failed open")])
+    })
+
+    it.each([
+      ["a directory", "db_open_failed", directoryInsteadOfStore],
+      ["a store from a newer version", "db_from_future", storeFromTheFuture],
+    ])("passes the messages through untouched when the store is %s", async (_name, code, makePath) => {
+      const { hooks, errors } = harness({ dbFile: await makePath(directory) })
+      for (let attempt = 0; attempt < 2; attempt += 1) {
+        const messages = session()
+        const before = JSON.stringify(messages)
+        await expect(transform(hooks, messages)).resolves.toBe(messages)
+        expect(JSON.stringify(messages)).toBe(before)
+      }
+      expect(errors.recent().map((entry) => entry.code)).toEqual([code, code])
+    })
+
+    it("does nothing and stores nothing when the plugin is disabled", async () => {
+      const { hooks, errors, dbFile } = harness({ enabled: false })
+      const messages = session()
+      const before = JSON.stringify(messages)
+      await transform(hooks, messages)
+      expect(JSON.stringify(messages)).toBe(before)
+      expect(await complete(hooks, "§1§ echo")).toBe("§1§ echo")
+      expect(existsSync(dbFile)).toBe(false)
+      expect(errors.recent()).toEqual([])
+    })
+
+    it("ignores an empty message list", async () => {
+      const { hooks, errors, dbFile } = harness()
+      await transform(hooks, [])
+      expect(errors.recent()).toEqual([])
+      expect(existsSync(dbFile)).toBe(false)
+    })
+  })
+
+  describe("experimental.text.complete", () => {
+    it("strips tag echoes from the model's text", async () => {
+      const { hooks } = harness()
+      expect(await complete(hooks, "§3§ Done. I read `§4§` and [§5§] as asked (see § 4.2).")).toBe(
+        "Done. I read and as asked (see § 4.2).",
+      )
+      expect(await complete(hooks, "no tags here")).toBe("no tags here")
+    })
+
+    it("leaves the text as it was when stripping fails", async () => {
+      const { hooks, errors } = harness({ faults: ["text"] })
+      expect(await complete(hooks, "§3§ Done.")).toBe("§3§ Done.")
+      expect(errors.recent()[0]).toMatchObject({
+        hook: "experimental.text.complete",
+        sessionId: SESSION,
+        code: "fault_injected",
+      })
+    })
+  })
+
+  describe("experimental.session.compacting", () => {
+    it("marks the next pass of that session as a compaction pass, once", async () => {
+      const { hooks, runtime } = harness()
+      await transform(hooks, session())
+      await hooks["experimental.session.compacting"]?.({ sessionID: SESSION }, { context: [] })
+      await transform(hooks, session())
+      await transform(hooks, session())
+      const db = await runtime.database()
+      expect(listPasses(db, SESSION).reverse().map((pass) => [pass.seq, pass.trigger])).toEqual([
+        [1, "transform"],
+        [2, "compaction"],
+        [3, "transform"],
+      ])
+    })
+
+    it("does not mark the passes of other sessions", async () => {
+      const { hooks, runtime } = harness()
+      await hooks["experimental.session.compacting"]?.({ sessionID: "ses_other" }, { context: [] })
+      await transform(hooks, session())
+      const db = await runtime.database()
+      expect(listPasses(db, SESSION).map((pass) => pass.trigger)).toEqual(["transform"])
+    })
+  })
+})
