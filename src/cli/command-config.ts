@@ -3,7 +3,7 @@ import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
 import { GENERATED_FILES, configExampleJsonc, configJsonSchema, configReferenceMarkdown } from "../config/generate-config-docs.js"
-import { getPath } from "../config/json-path.js"
+import { getPath, leafPaths } from "../config/json-path.js"
 import { readConfigFiles } from "../config/read-config-files.js"
 import { EXIT, type CliIo, type ExitCode } from "./cli-io.js"
 import { formatTable } from "./format-table.js"
@@ -66,11 +66,11 @@ export async function commandConfig(io: CliIo): Promise<ExitCode> {
       : "no config file found; every key has its default",
   )
   io.stdout("")
-  const rows = Object.entries(loaded.sources).map(([key, source]) => [
-    key,
-    JSON.stringify(getPath(loaded.config, key.split("."))),
-    source,
-  ])
+  // Walk the config's own paths: a model pattern such as "openai/gpt-4.1" holds a dot, so a dotted key cannot be split.
+  const rows = leafPaths(loaded.config)
+    .map((path) => ({ path, key: path.join(".") }))
+    .filter(({ key }) => key in loaded.sources)
+    .map(({ path, key }) => [key, JSON.stringify(getPath(loaded.config, path)), loaded.sources[key] ?? "default"])
   for (const line of formatTable(["key", "value", "source"], rows)) io.stdout(line)
   if (loaded.diagnostics.length > 0) {
     io.stderr("")

@@ -151,7 +151,10 @@ function expectedText(issue: z.core.$ZodIssue): string {
   if (issue.code === "unrecognized_keys") return "no such key (check the spelling against docs/configuration.md)"
   if (issue.code === "invalid_value") return `one of ${issue.values.map((value) => JSON.stringify(value)).join(", ")}`
   if (issue.code === "invalid_type") return `a value of type ${issue.expected}`
-  return issue.message.replace(/^Invalid input: /, "").replace(/^Too (small|big): /, "")
+  return issue.message
+    .replace(/^Invalid input: /, "")
+    .replace(/^Too (small|big): /, "")
+    .replace(/^expected /, "")
 }
 
 function valueDiagnostic(file: string, path: PropertyKey[], value: unknown, expected: string): ConfigDiagnostic {

@@ -14,7 +14,7 @@ export const MEMORY_DATABASE = ":memory:"
 export async function openDatabase(file: string): Promise<Database> {
   const isFile = file !== MEMORY_DATABASE
   const isNew = isFile && !existsSync(file)
-  if (isFile) mkdirSync(dirname(file), { recursive: true, mode: 0o700 })
+  if (isFile) createFolder(file)
   const db = await openWithRuntimeDriver(file)
   try {
     if (isNew) chmodSync(file, 0o600)
@@ -26,6 +26,16 @@ export async function openDatabase(file: string): Promise<Database> {
     db.close()
     if (error instanceof PluginError) throw error
     throw new PluginError("db_open_failed", `${file}: cannot use this file as the magic-context store: ${message(error)}`, {
+      file,
+    })
+  }
+}
+
+function createFolder(file: string): void {
+  try {
+    mkdirSync(dirname(file), { recursive: true, mode: 0o700 })
+  } catch (error) {
+    throw new PluginError("db_open_failed", `${file}: cannot create the folder of the store: ${message(error)}`, {
       file,
     })
   }

@@ -1,0 +1,173 @@
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs"
+import { homedir } from "node:os"
+import { join } from "node:path"
+import BetterSqlite3 from "better-sqlite3"
+import { afterEach, beforeEach, describe, expect, it } from "vitest"
+import type { Check } from "../../src/cli/command-doctor.js"
+import { SCHEMA_VERSION } from "../../src/store/migrations/index.js"
+import { runCliCaptured } from "../helpers/run-cli.js"
+import { createTempDirs, createTempHome, type TempHome } from "../helpers/temp-dirs.js"
+
+const CHECK_NAMES = [
+  "OpenCode plugin entry",
+  "magic-context config",
+  "database",
+  "token counter",
+  "OpenCode compaction",
+]
+const REAL_DEFAULT_STORE = join(homedir(), ".local", "share", "magic-context", "magic-context.db")
+
+const dirs = createTempDirs()
+let home: TempHome
+let project: string
+let realStoreBefore: number | null
+
+beforeEach(() => {
+  home = createTempHome(dirs)
+  project = dirs.make("project")
+  realStoreBefore = existsSync(REAL_DEFAULT_STORE) ? statSync(REAL_DEFAULT_STORE).mtimeMs : null
+})
+
+afterEach(() => {
+  dirs.cleanup()
+  // Whatever a test did, the user's real store is neither created nor written.
+  expect(existsSync(REAL_DEFAULT_STORE) ? statSync(REAL_DEFAULT_STORE).mtimeMs : null).toBe(realStoreBefore)
+})
+
+function write(file: string, value: unknown): string {
+  mkdirSync(join(file, ".."), { recursive: true })
+  writeFileSync(file, typeof value === "string" ? value : JSON.stringify(value, null, 2))
+  return file
+}
+
+async function doctorJson(env: Record<string, string> = {}): Promise<{ code: number; checks: Record<string, Check> }> {
+  const { code, io } = await runCliCaptured(["doctor", "--json", "--directory", project], {
+    env: { ...home.env, ...env },
+    cwd: dirs.make("elsewhere"),
+  })
+  const parsed = JSON.parse(io.stdoutText()) as { checks: Check[] }
+  expect(parsed.checks.map((check) => check.name)).toEqual(CHECK_NAMES)
+  return { code, checks: Object.fromEntries(parsed.checks.map((check) => [check.name, check])) }
+}
+
+const READY = { plugin: ["magic-context"], compaction: { auto: false, prune: false } }
+
+describe("commandDoctor", () => {
+  it("fails the plugin entry check in a project without OpenCode config and says what to add", async () => {
+    const { code, io } = await runCliCaptured(["doctor"], { env: home.env, cwd: project })
+    expect(code).toBe(1)
+    const text = io.stdoutText()
+    expect(io.out[0]).toBe("[FAIL] OpenCode plugin entry")
+    expect(text).toContain(`no OpenCode config for ${project} loads magic-context`)
+    expect(text).toContain('add "plugin": ["magic-context"] to opencode.json')
+    expect(io.out.at(-1)).toBe("1 check(s) failed.")
+  })
+
+  it("passes every check with the plugin entry and compaction off; the store goes in XDG_DATA_HOME", async () => {
+    const opencodeJson = write(join(project, "opencode.json"), READY)
+    const { code, io } = await runCliCaptured(["doctor", "--directory", project], { env: home.env, cwd: home.home })
+    expect(code).toBe(0)
+    const store = join(home.dataHome, "magic-context", "magic-context.db")
+    expect(io.out.filter((line) => line.startsWith("["))).toEqual(CHECK_NAMES.map((name) => `[ok  ] ${name}`))
+    const text = io.stdoutText()
+    expect(text).toContain(`${opencodeJson}: magic-context`)
+    expect(text).toContain("no config file (defaults apply)")
+    expect(text).toContain(
+      `${store} (better-sqlite3), schema version ${SCHEMA_VERSION} of ${SCHEMA_VERSION}, 0 sessions`,
+    )
+    expect(text).toMatch(/o200k_base: loads, "hello world" = 2 tokens/)
+    expect(text).toMatch(/cl100k_base: loads, "hello world" = 2 tokens/)
+    expect(text).toContain(`compaction.auto = false (${opencodeJson})`)
+    expect(text).toContain(`compaction.prune = false (${opencodeJson})`)
+    expect(io.out.at(-1)).toBe("magic-context looks ready.")
+    expect(existsSync(store)).toBe(true)
+    expect(statSync(store).mode & 0o777).toBe(0o600)
+    expect(readdirSync(home.home)).toEqual([])
+  })
+
+  it("passes with --json and reports each check's status", async () => {
+    write(
+      join(project, ".opencode", "opencode.jsonc"),
+      `{ "plugin": [["magic-context", {}]], // tuple form\n "compaction": { "auto": false, "prune": false } }`,
+    )
+    const { code, checks } = await doctorJson()
+    expect(code).toBe(0)
+    expect(Object.values(checks).map((check) => check.status)).toEqual(["ok", "ok", "ok", "ok", "ok"])
+  })
+
+  it("finds the plugin entry in the user's global OpenCode config", async () => {
+    const global = write(join(home.configHome, "opencode", "opencode.json"), { plugin: ["magic-context@0.1.0"] })
+    const { checks } = await doctorJson()
+    expect(checks["OpenCode plugin entry"]).toEqual({
+      name: "OpenCode plugin entry",
+      status: "ok",
+      detail: [`${global}: magic-context@0.1.0`],
+    })
+  })
+
+  it("warns when OpenCode's prune is on", async () => {
+    const file = write(join(project, "opencode.json"), { ...READY, compaction: { auto: false, prune: true } })
+    const { code, checks } = await doctorJson()
+    expect(code).toBe(0)
+    expect(checks["OpenCode compaction"]?.status).toBe("warn")
+    expect(checks["OpenCode compaction"]?.detail[1]).toBe(`compaction.prune = true (${file})`)
+    expect(checks["OpenCode compaction"]?.detail.join("\n")).toContain(
+      'Recommended: "compaction": { "auto": false, "prune": false }',
+    )
+  })
+
+  it("warns when OpenCode's automatic compaction is left at its default", async () => {
+    write(join(project, "opencode.json"), { plugin: ["magic-context"] })
+    const { checks } = await doctorJson()
+    expect(checks["OpenCode compaction"]?.status).toBe("warn")
+    expect(checks["OpenCode compaction"]?.detail[0]).toBe("compaction.auto = true (OpenCode default)")
+  })
+
+  it("takes auto compaction as off from OPENCODE_DISABLE_AUTOCOMPACT", async () => {
+    write(join(project, "opencode.json"), { plugin: ["magic-context"], compaction: { auto: true, prune: false } })
+    const { checks } = await doctorJson({ OPENCODE_DISABLE_AUTOCOMPACT: "1" })
+    expect(checks["OpenCode compaction"]?.status).toBe("ok")
+    expect(checks["OpenCode compaction"]?.detail[0]).toBe("compaction.auto = false (OPENCODE_DISABLE_AUTOCOMPACT)")
+  })
+
+  it("fails the database check with a clear message for a store written by a newer version", async () => {
+    write(join(project, "opencode.json"), READY)
+    const store = join(dirs.make("store"), "future.db")
+    const raw = new BetterSqlite3(store)
+    raw.pragma(`user_version = ${SCHEMA_VERSION + 1}`)
+    raw.close()
+    write(join(project, "magic-context.jsonc"), { database: { path: store } })
+
+    const { code, checks } = await doctorJson()
+    expect(code).toBe(1)
+    expect(checks["database"]?.status).toBe("fail")
+    expect(checks["database"]?.detail).toEqual([
+      `${store} has schema version ${SCHEMA_VERSION + 1}, but this magic-context understands versions up to ` +
+        `${SCHEMA_VERSION}. It was written by a newer magic-context: upgrade magic-context, ` +
+        "or point database.path at another file.",
+    ])
+    expect(checks["magic-context config"]?.status).toBe("ok")
+    const check = new BetterSqlite3(store, { readonly: true })
+    expect(check.pragma("user_version", { simple: true })).toBe(SCHEMA_VERSION + 1)
+    check.close()
+    expect(existsSync(join(home.dataHome, "magic-context"))).toBe(false)
+  })
+
+  it("fails the config check for a bad magic-context value", async () => {
+    write(join(project, "opencode.json"), READY)
+    const file = write(join(project, "magic-context.jsonc"), { tokeniser: {} })
+    const { code, checks } = await doctorJson()
+    expect(code).toBe(1)
+    expect(checks["magic-context config"]?.status).toBe("fail")
+    expect(checks["magic-context config"]?.detail[0]).toBe(`files: ${file}`)
+    expect(checks["magic-context config"]?.detail[1]).toContain(`${file}: key "tokeniser"`)
+  })
+
+  it("warns about an OpenCode config it cannot parse next to a valid plugin entry", async () => {
+    write(join(project, "opencode.json"), READY)
+    const broken = write(join(project, ".opencode", "opencode.json"), "{ nope")
+    const { checks } = await doctorJson()
+    expect(checks["OpenCode plugin entry"]?.status).toBe("warn")
+    expect(checks["OpenCode plugin entry"]?.detail[1]).toMatch(new RegExp(`^${broken}: not valid JSONC`))
+  })
+})

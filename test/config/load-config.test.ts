@@ -1,0 +1,331 @@
+import { describe, expect, it } from "vitest"
+import { configLocations, loadConfig, type LoadedConfig, type ReadText } from "../../src/config/load-config.js"
+import { defaultConfig } from "../../src/config/schema.js"
+
+const USER = "/cfg/opencode/magic-context.jsonc"
+const WORKTREE_DOT = "/repo/.opencode/magic-context.jsonc"
+const WORKTREE = "/repo/magic-context.jsonc"
+const DIRECTORY_DOT = "/repo/pkg/.opencode/magic-context.jsonc"
+const DIRECTORY = "/repo/pkg/magic-context.jsonc"
+const EXPLICIT = "/tmp/extra.jsonc"
+
+/** Lowest precedence first. */
+const LAYERS = [USER, WORKTREE_DOT, WORKTREE, DIRECTORY_DOT, DIRECTORY, EXPLICIT]
+
+const LOCATIONS = configLocations({
+  userConfigDir: "/cfg/opencode",
+  worktree: "/repo",
+  directory: "/repo/pkg",
+  explicitFile: EXPLICIT,
+})
+
+const DEFAULT_SOURCES = {
+  enabled: "default",
+  "database.path": "default",
+  "tokenizer.encoding": "default",
+  "tokenizer.models": "default",
+}
+
+function load(files: Record<string, string>, readText?: ReadText): LoadedConfig {
+  const texts = new Map(Object.entries(files))
+  return loadConfig({ locations: LOCATIONS, readText: readText ?? ((file) => texts.get(file) ?? null) })
+}
+
+describe("configLocations", () => {
+  it("lists the user dir, the worktree, the directory and the explicit file, lowest precedence first", () => {
+    expect(LOCATIONS).toEqual([
+      [
+        { file: "/cfg/opencode/magic-context.jsonc", scope: "user" },
+        { file: "/cfg/opencode/magic-context.json", scope: "user" },
+      ],
+      [
+        { file: "/repo/.opencode/magic-context.jsonc", scope: "project" },
+        { file: "/repo/.opencode/magic-context.json", scope: "project" },
+      ],
+      [
+        { file: "/repo/magic-context.jsonc", scope: "project" },
+        { file: "/repo/magic-context.json", scope: "project" },
+      ],
+      [
+        { file: "/repo/pkg/.opencode/magic-context.jsonc", scope: "project" },
+        { file: "/repo/pkg/.opencode/magic-context.json", scope: "project" },
+      ],
+      [
+        { file: "/repo/pkg/magic-context.jsonc", scope: "project" },
+        { file: "/repo/pkg/magic-context.json", scope: "project" },
+      ],
+      [{ file: "/tmp/extra.jsonc", scope: "explicit" }],
+    ])
+  })
+
+  it("looks in a directory once when it is also the worktree, ignoring trailing slashes", () => {
+    const locations = configLocations({ userConfigDir: "/cfg/opencode/", worktree: "/repo", directory: "/repo" })
+    expect(locations.flat().map((location) => location.file)).toEqual([
+      "/cfg/opencode/magic-context.jsonc",
+      "/cfg/opencode/magic-context.json",
+      "/repo/.opencode/magic-context.jsonc",
+      "/repo/.opencode/magic-context.json",
+      "/repo/magic-context.jsonc",
+      "/repo/magic-context.json",
+    ])
+  })
+})
+
+describe("loadConfig", () => {
+  it("gives the defaults, all from \"default\", when no file exists", () => {
+    const loaded = load({})
+    expect(loaded).toEqual({ config: defaultConfig(), sources: DEFAULT_SOURCES, files: [], diagnostics: [] })
+    expect(loaded.config).toEqual({
+      enabled: true,
+      database: { path: null },
+      tokenizer: { encoding: "auto", models: {} },
+    })
+  })
+
+  it.each(LAYERS.map((file, index) => [file, index]))("lets %s override every lower file", (winner, index) => {
+    const present = LAYERS.slice(0, index + 1)
+    const files = present.map((file) => [file, JSON.stringify({ database: { path: `${file}.db` } })])
+    const loaded = load(Object.fromEntries(files))
+    expect(loaded.config.database.path).toBe(`${winner}.db`)
+    expect(loaded.sources["database.path"]).toBe(winner)
+    expect(loaded.files.map((location) => location.file)).toEqual(present)
+    expect(loaded.diagnostics).toEqual([])
+  })
+
+  it("merges key by key: a key set only in a lower file survives a higher file", () => {
+    const loaded = load({
+      [USER]: JSON.stringify({ enabled: false, tokenizer: { encoding: "cl100k_base" } }),
+      [DIRECTORY]: JSON.stringify({ database: { path: "/data/project.db" } }),
+      [EXPLICIT]: JSON.stringify({ tokenizer: { models: { "anthropic/*": "o200k_base" } } }),
+    })
+    expect(loaded.config).toEqual({
+      enabled: false,
+      database: { path: "/data/project.db" },
+      tokenizer: { encoding: "cl100k_base", models: { "anthropic/*": "o200k_base" } },
+    })
+    expect(loaded.sources).toEqual({
+      enabled: USER,
+      "database.path": DIRECTORY,
+      "tokenizer.encoding": USER,
+      "tokenizer.models.anthropic/*": EXPLICIT,
+    })
+  })
+
+  it("merges tokenizer.models pattern by pattern across files", () => {
+    const loaded = load({
+      [USER]: JSON.stringify({ tokenizer: { models: { "anthropic/*": "cl100k_base", "google/*": "cl100k_base" } } }),
+      [WORKTREE]: JSON.stringify({ tokenizer: { models: { "google/*": "o200k_base" } } }),
+    })
+    expect(loaded.config.tokenizer.models).toEqual({ "anthropic/*": "cl100k_base", "google/*": "o200k_base" })
+    expect(loaded.sources["tokenizer.models.anthropic/*"]).toBe(USER)
+    expect(loaded.sources["tokenizer.models.google/*"]).toBe(WORKTREE)
+  })
+
+  it("accepts comments and trailing commas", () => {
+    const text = `// user settings
+{
+  /* the store */
+  "database": { "path": "/x.db", },
+  "enabled": false, // off for now
+}
+`
+    const loaded = load({ [USER]: text })
+    expect(loaded.diagnostics).toEqual([])
+    expect(loaded.config).toMatchObject({ enabled: false, database: { path: "/x.db" } })
+  })
+
+  it("accepts and ignores $schema", () => {
+    const loaded = load({ [WORKTREE]: JSON.stringify({ $schema: "./schema.json", enabled: false }) })
+    expect(loaded.diagnostics).toEqual([])
+    expect(loaded.sources).toEqual({ ...DEFAULT_SOURCES, enabled: WORKTREE })
+  })
+
+  it("ignores a whole file that is not valid JSONC and names the file, line and column", () => {
+    const broken = '{\n  "enabled": false\n  "database": { "path": "/broken.db" }\n}\n'
+    const loaded = load({ [USER]: JSON.stringify({ tokenizer: { encoding: "cl100k_base" } }), [DIRECTORY]: broken })
+    expect(loaded.config).toEqual({ ...defaultConfig(), tokenizer: { encoding: "cl100k_base", models: {} } })
+    expect(loaded.sources).toEqual({ ...DEFAULT_SOURCES, "tokenizer.encoding": USER })
+    expect(loaded.diagnostics).toHaveLength(1)
+    expect(loaded.diagnostics[0]).toMatchObject({ severity: "error", file: DIRECTORY, key: null, value: null })
+    expect(loaded.diagnostics[0]?.message).toBe(
+      `${DIRECTORY}:3:3: not valid JSONC (CommaExpected); the whole file is ignored`,
+    )
+  })
+
+  it.each([
+    ["an unclosed object", '{ "enabled": true', "1:18"],
+    ["an empty file", "", "1:1"],
+    ["a stray word", '{\n\n    nope: 1\n}', "3:5"],
+  ])("reports %s with its position", (_label, text, position) => {
+    const loaded = load({ [WORKTREE]: text })
+    expect(loaded.config).toEqual(defaultConfig())
+    expect(loaded.diagnostics.map((diagnostic) => diagnostic.message)).toEqual([
+      expect.stringMatching(
+        new RegExp(`^${WORKTREE}:${position}: not valid JSONC \\(\\w+\\); the whole file is ignored$`),
+      ),
+    ])
+  })
+
+  it.each([["[1, 2]"], ['"enabled"'], ["42"], ["null"], ["true"]])("refuses the top-level value %s", (text) => {
+    const loaded = load({ [USER]: JSON.stringify({ enabled: false }), [WORKTREE]: text })
+    expect(loaded.config.enabled).toBe(false)
+    expect(loaded.diagnostics).toEqual([
+      {
+        severity: "error",
+        file: WORKTREE,
+        key: null,
+        value: null,
+        expected: "an object",
+        message: `${WORKTREE}: expected an object at the top level; the whole file is ignored`,
+      },
+    ])
+  })
+
+  it.each([
+    ["a wrong type", { enabled: "yes" }, "enabled", '"yes"', "a value of type boolean"],
+    [
+      "a bad enum value",
+      { tokenizer: { encoding: "p50k_base" } },
+      "tokenizer.encoding",
+      '"p50k_base"',
+      'one of "auto", "o200k_base", "cl100k_base"',
+    ],
+    ["an empty database path", { database: { path: "" } }, "database.path", '""', "string to have >=1 characters"],
+    ["a number for the database path", { database: { path: 5 } }, "database.path", "5", "a value of type string"],
+    ["a section that is not an object", { database: "x.db" }, "database", '"x.db"', "a value of type object"],
+    [
+      "a bad encoding in tokenizer.models",
+      { tokenizer: { models: { "anthropic/*": "p50k_base" } } },
+      "tokenizer.models.anthropic/*",
+      '"p50k_base"',
+      'one of "o200k_base", "cl100k_base"',
+    ],
+  ])("drops %s alone and says what was expected", (_label, content, key, shown, expected) => {
+    const loaded = load({ [DIRECTORY]: JSON.stringify({ ...content, $schema: "x" }) })
+    expect(loaded.config).toEqual({ ...defaultConfig(), $schema: "x" })
+    expect(loaded.sources).toEqual(DEFAULT_SOURCES)
+    expect(loaded.diagnostics).toHaveLength(1)
+    const diagnostic = loaded.diagnostics[0]
+    expect(diagnostic).toMatchObject({ severity: "error", file: DIRECTORY, key, value: shown, expected })
+    expect(diagnostic?.message).toBe(
+      `${DIRECTORY}: key "${key}" has value ${shown}, expected ${expected}; ` +
+        "this value is ignored (a lower-precedence file or the default applies)",
+    )
+    expect(diagnostic?.message).not.toContain("expected expected")
+  })
+
+  it("keeps a file's valid values when another of its values is refused", () => {
+    const loaded = load({
+      [DIRECTORY]: JSON.stringify({
+        enabled: false,
+        tokenizer: { encoding: "bogus", models: { "openai/*": "cl100k_base" } },
+      }),
+    })
+    expect(loaded.config).toEqual({
+      enabled: false,
+      database: { path: null },
+      tokenizer: { encoding: "auto", models: { "openai/*": "cl100k_base" } },
+    })
+    expect(loaded.sources).toEqual({
+      enabled: DIRECTORY,
+      "database.path": "default",
+      "tokenizer.encoding": "default",
+      "tokenizer.models.openai/*": DIRECTORY,
+    })
+    expect(loaded.diagnostics.map((diagnostic) => diagnostic.key)).toEqual(["tokenizer.encoding"])
+  })
+
+  it("falls back to the lower file's value when a higher file's value is refused", () => {
+    const loaded = load({
+      [USER]: JSON.stringify({ tokenizer: { encoding: "cl100k_base" }, database: { path: "/user.db" } }),
+      [DIRECTORY]: JSON.stringify({ tokenizer: { encoding: 7 }, database: { path: "" } }),
+    })
+    expect(loaded.config.tokenizer.encoding).toBe("cl100k_base")
+    expect(loaded.config.database.path).toBe("/user.db")
+    expect(loaded.sources["tokenizer.encoding"]).toBe(USER)
+    expect(loaded.sources["database.path"]).toBe(USER)
+    const keys = loaded.diagnostics.map((diagnostic) => diagnostic.key).sort()
+    expect(keys).toEqual(["database.path", "tokenizer.encoding"])
+  })
+
+  it("reports and ignores an unknown key, at the top level and in a section", () => {
+    const loaded = load({
+      [WORKTREE]: JSON.stringify({
+        tokeniser: { encoding: "cl100k_base" },
+        database: { file: "/x.db" },
+        enabled: false,
+      }),
+    })
+    expect(loaded.config).toEqual({ ...defaultConfig(), enabled: false })
+    expect(loaded.sources).toEqual({ ...DEFAULT_SOURCES, enabled: WORKTREE })
+    const byKey = Object.fromEntries(loaded.diagnostics.map((diagnostic) => [diagnostic.key, diagnostic]))
+    expect(Object.keys(byKey).sort()).toEqual(["database.file", "tokeniser"])
+    expect(byKey["tokeniser"]).toMatchObject({
+      file: WORKTREE,
+      value: '{"encoding":"cl100k_base"}',
+      expected: "no such key (check the spelling against docs/configuration.md)",
+    })
+    expect(byKey["tokeniser"]?.message).toContain(`${WORKTREE}: key "tokeniser" has value {"encoding":"cl100k_base"}`)
+    expect(byKey["database.file"]?.message).toContain('key "database.file" has value "/x.db", expected no such key')
+  })
+
+  it("clips a long refused value in the message", () => {
+    const loaded = load({ [USER]: JSON.stringify({ enabled: "y".repeat(200) }) })
+    const value = loaded.diagnostics[0]?.value ?? ""
+    expect(value).toHaveLength(80)
+    expect(value.endsWith("...")).toBe(true)
+    expect(value.startsWith(`"yyy`)).toBe(true)
+  })
+
+  it("prefers magic-context.jsonc over magic-context.json in the same directory", () => {
+    const loaded = load({
+      "/repo/magic-context.jsonc": JSON.stringify({ enabled: false }),
+      "/repo/magic-context.json": JSON.stringify({ database: { path: "/from-json.db" } }),
+    })
+    expect(loaded.files).toEqual([{ file: "/repo/magic-context.jsonc", scope: "project" }])
+    expect(loaded.config).toEqual({ ...defaultConfig(), enabled: false })
+  })
+
+  it("reads magic-context.json when there is no .jsonc", () => {
+    const loaded = load({ "/repo/pkg/.opencode/magic-context.json": JSON.stringify({ enabled: false }) })
+    expect(loaded.files).toEqual([{ file: "/repo/pkg/.opencode/magic-context.json", scope: "project" }])
+    expect(loaded.sources["enabled"]).toBe("/repo/pkg/.opencode/magic-context.json")
+  })
+
+  it("reports a read error other than not-found and goes on with the defaults", () => {
+    const loaded = load({}, (file) => {
+      if (file === WORKTREE) throw new Error("EACCES: permission denied, open '/repo/magic-context.jsonc'")
+      return null
+    })
+    expect(loaded.config).toEqual(defaultConfig())
+    expect(loaded.files).toEqual([])
+    expect(loaded.diagnostics).toEqual([
+      {
+        severity: "error",
+        file: WORKTREE,
+        key: null,
+        value: null,
+        expected: "a readable file (EACCES: permission denied, open '/repo/magic-context.jsonc')",
+        message: `${WORKTREE}: cannot read: EACCES: permission denied, open '/repo/magic-context.jsonc'`,
+      },
+    ])
+  })
+
+  it("reads each location only until a file is found", () => {
+    const asked: string[] = []
+    loadConfig({
+      locations: configLocations({ userConfigDir: "/u", directory: "/d" }),
+      readText: (file) => {
+        asked.push(file)
+        return file === "/u/magic-context.jsonc" ? "{}" : null
+      },
+    })
+    expect(asked).toEqual([
+      "/u/magic-context.jsonc",
+      "/d/.opencode/magic-context.jsonc",
+      "/d/.opencode/magic-context.json",
+      "/d/magic-context.jsonc",
+      "/d/magic-context.json",
+    ])
+  })
+})

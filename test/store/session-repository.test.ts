@@ -1,0 +1,215 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest"
+import { emptySessionState } from "../../src/pass/session-state.js"
+import type { Database } from "../../src/store/driver.js"
+import { writeIngestPlan } from "../../src/store/ingest-repository.js"
+import { recordPass, type PassRecord } from "../../src/store/pass-repository.js"
+import { ensureSession, listSessions, loadSessionState } from "../../src/store/session-repository.js"
+import { ingestPlan, newMessage, newTag, newTextPart, newToolPart } from "../helpers/ingest-plan-builder.js"
+import { openMemoryStore, replaySession } from "../helpers/store-database.js"
+
+function pass(sessionId: string, seq: number): PassRecord {
+  return {
+    sessionId,
+    seq,
+    startedAt: 1_000 + seq,
+    durationMs: 1.5,
+    trigger: "replay",
+    decision: "replay",
+    band: null,
+    usageTokens: null,
+    windowTokens: null,
+    messageCount: 0,
+    newParts: 0,
+    newTags: 0,
+    renderedTokens: null,
+    renderedHash: null,
+    firstDivergence: null,
+    detail: {},
+    error: null,
+  }
+}
+
+describe("ensureSession", () => {
+  let db: Database
+
+  beforeEach(async () => {
+    db = await openMemoryStore()
+  })
+
+  afterEach(() => {
+    db.close()
+  })
+
+  it("creates the session row with fresh counters", () => {
+    ensureSession(db, { id: "s1", source: "opencode", projectId: "p1", directory: "/repo", title: "Fix it" }, 42)
+    expect(db.prepare("SELECT * FROM sessions").all()).toEqual([
+      {
+        id: "s1",
+        source: "opencode",
+        project_id: "p1",
+        directory: "/repo",
+        title: "Fix it",
+        next_tag: 1,
+        next_seq: 1,
+        created_at: 42,
+        updated_at: 42,
+      },
+    ])
+  })
+
+  it("keeps an existing session as it is", () => {
+    ensureSession(db, replaySession("s1", { title: "first" }), 1)
+    ensureSession(db, replaySession("s1", { title: "second", source: "opencode" }), 2)
+    expect(db.prepare("SELECT source, title, created_at, updated_at FROM sessions").all()).toEqual([
+      { source: "replay", title: "first", created_at: 1, updated_at: 1 },
+    ])
+  })
+})
+
+describe("loadSessionState", () => {
+  let db: Database
+
+  beforeEach(async () => {
+    db = await openMemoryStore()
+  })
+
+  afterEach(() => {
+    db.close()
+  })
+
+  it("returns an empty state for a session the store has never seen", () => {
+    expect(loadSessionState(db, "nobody", () => 4)).toEqual(emptySessionState("nobody"))
+  })
+
+  it("restores counters, part token counts and tags exactly", () => {
+    ensureSession(db, replaySession("s1"), 1)
+    ensureSession(db, replaySession("other"), 1)
+    const plan = ingestPlan({
+      sessionId: "s1",
+      messages: [newMessage({ id: "m1", seq: 1 }), newMessage({ id: "m2", seq: 2, role: "assistant" })],
+      parts: [
+        newTextPart({ id: "p1", messageId: "m1", text: "please fix", tokens: 11 }),
+        newTextPart({ id: "p2", messageId: "m2", text: "on it", kind: "assistant", tokens: 7 }),
+        newToolPart({
+          id: "p3",
+          messageId: "m2",
+          position: 1,
+          tool: "bash",
+          status: "completed",
+          tokens: 120,
+          callTokens: 9,
+        }),
+        newToolPart({
+          id: "p4",
+          messageId: "m2",
+          position: 2,
+          tool: "read",
+          status: "running",
+          tokens: 0,
+          callTokens: 5,
+        }),
+      ],
+      tags: [
+        newTag({ tag: 1, partId: "p1", messageId: "m1" }),
+        newTag({ tag: 2, partId: "p2", messageId: "m2" }),
+        newTag({ tag: 3, partId: "p3", messageId: "m2", kind: "tool", tool: "bash" }),
+      ],
+      nextTag: 4,
+      nextSeq: 3,
+    })
+    writeIngestPlan(db, plan, 10)
+    db.exec("UPDATE tags SET status = 'dropped' WHERE tag = 2")
+    recordPass(db, pass("s1", 1))
+    recordPass(db, pass("s1", 2))
+    recordPass(db, pass("other", 9))
+
+    const state = loadSessionState(db, "s1", (tag) => 100 + tag)
+
+    expect(state.sessionId).toBe("s1")
+    expect({ nextTag: state.nextTag, nextSeq: state.nextSeq, nextPass: state.nextPass }).toEqual({
+      nextTag: 4,
+      nextSeq: 3,
+      nextPass: 3,
+    })
+    expect([...state.messages].sort()).toEqual(["m1", "m2"])
+    expect(Object.fromEntries(state.parts)).toEqual({
+      p1: { messageId: "m1", kind: "user", final: true, hash: plan.parts[0]?.hash, tokens: 11, callTokens: 0 },
+      p2: { messageId: "m2", kind: "assistant", final: true, hash: plan.parts[1]?.hash, tokens: 7, callTokens: 0 },
+      p3: { messageId: "m2", kind: "tool", final: true, hash: plan.parts[2]?.hash, tokens: 120, callTokens: 9 },
+      p4: { messageId: "m2", kind: "tool", final: false, hash: plan.parts[3]?.hash, tokens: 0, callTokens: 5 },
+    })
+    const tag = (tag: number, kind: string, messageId: string, tool: string | null, status: string) => ({
+      tag,
+      kind,
+      messageId,
+      partId: `p${tag}`,
+      tool,
+      status,
+      prefixTokens: 100 + tag,
+    })
+    const tag1 = tag(1, "message", "m1", null, "live")
+    const tag2 = tag(2, "message", "m2", null, "dropped")
+    const tag3 = tag(3, "tool", "m2", "bash", "live")
+    expect([...state.tagsByNumber.entries()]).toEqual([
+      [1, tag1],
+      [2, tag2],
+      [3, tag3],
+    ])
+    expect(Object.fromEntries(state.tagsByPart)).toEqual({ p1: tag1, p2: tag2, p3: tag3 })
+    expect(state.tagsByPart.get("p3")).toBe(state.tagsByNumber.get(3))
+  })
+
+  it("starts passes at 1 for a stored session without passes", () => {
+    ensureSession(db, replaySession("s1"), 1)
+    expect(loadSessionState(db, "s1", () => 0).nextPass).toBe(1)
+  })
+})
+
+describe("listSessions", () => {
+  let db: Database
+
+  beforeEach(async () => {
+    db = await openMemoryStore()
+  })
+
+  afterEach(() => {
+    db.close()
+  })
+
+  it("lists sessions newest first with their row counts", () => {
+    ensureSession(db, replaySession("old", { directory: "/a", title: "Old" }), 1)
+    ensureSession(db, replaySession("new"), 5)
+    ensureSession(db, replaySession("tie-b"), 3)
+    ensureSession(db, replaySession("tie-a"), 3)
+    writeIngestPlan(
+      db,
+      ingestPlan({
+        sessionId: "old",
+        messages: [newMessage({ id: "m1", seq: 1 })],
+        parts: [newTextPart({ id: "p1", messageId: "m1", text: "hi" })],
+        tags: [newTag({ tag: 1, partId: "p1", messageId: "m1" })],
+      }),
+      9,
+    )
+    recordPass(db, pass("old", 1))
+
+    const sessions = listSessions(db)
+    expect(sessions.map((session) => session.id)).toEqual(["old", "new", "tie-a", "tie-b"])
+    expect(sessions[0]).toEqual({
+      id: "old",
+      source: "replay",
+      directory: "/a",
+      title: "Old",
+      messages: 1,
+      tags: 1,
+      passes: 1,
+      updatedAt: 9,
+    })
+    expect(sessions[1]).toMatchObject({ id: "new", directory: null, title: null, messages: 0, tags: 0, passes: 0 })
+  })
+
+  it("returns at most `limit` sessions", () => {
+    for (const id of ["a", "b", "c"]) ensureSession(db, replaySession(id), 1)
+    expect(listSessions(db, 2).map((session) => session.id)).toEqual(["a", "b"])
+  })
+})
