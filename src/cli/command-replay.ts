@@ -1,3 +1,4 @@
+import { existsSync, realpathSync } from "node:fs"
 import { resolve } from "node:path"
 import { parseArgs } from "node:util"
 import { readConfigFiles } from "../config/read-config-files.js"
@@ -41,7 +42,7 @@ export async function commandReplay(io: CliIo): Promise<ExitCode> {
     return EXIT.usage
   }
   const dbFile = parsed.values.db ? resolve(io.cwd, parsed.values.db) : MEMORY_DATABASE
-  if (dbFile === defaultDatabasePath(io.env)) {
+  if (dbFile !== MEMORY_DATABASE && sameFile(dbFile, defaultDatabasePath(io.env))) {
     io.stderr(`replay never writes to the live store (${dbFile}); give another --db path or none`)
     return EXIT.usage
   }
@@ -80,6 +81,12 @@ export async function commandReplay(io: CliIo): Promise<ExitCode> {
   } finally {
     pool.dispose()
   }
+}
+
+/** True when two paths name the same file, following symbolic links where the files exist. */
+function sameFile(first: string, second: string): boolean {
+  const real = (path: string): string => (existsSync(path) ? realpathSync(path) : path)
+  return real(first) === real(second)
 }
 
 /** The per-turn JSON record (stable field order). */

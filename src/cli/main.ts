@@ -27,9 +27,13 @@ export function mainHelp(): string {
 /** Runs the CLI; returns the exit code. Usage errors exit 2, a command that found a problem exits 1. */
 export async function runCli(io: CliIo): Promise<ExitCode> {
   const [name, ...rest] = io.args
-  if (!name || name === "--help" || name === "-h" || name === "help") {
+  if (!name) {
+    io.stderr(mainHelp())
+    return EXIT.usage
+  }
+  if (name === "--help" || name === "-h" || name === "help") {
     io.stdout(mainHelp())
-    return name ? EXIT.ok : EXIT.usage
+    return EXIT.ok
   }
   const command = COMMANDS[name]
   if (!command) {

@@ -62,9 +62,9 @@ export function configExampleJsonc(): string {
   const lines = [
     "// magic-context configuration: every key, set to its default. Copy to ~/.config/opencode/magic-context.jsonc",
     "// (all projects) or to <project>/.opencode/magic-context.jsonc, and keep only what you change.",
-    "// Generated from src/config/schema.ts by `npm run generate`.",
+    "// Generated from src/config/schema.ts by `npm run generate`. For completion in an editor, add",
+    '// "$schema": "<path to the magic-context package>/schema/magic-context.schema.json".',
     "{",
-    '  "$schema": "./node_modules/magic-context/schema/magic-context.schema.json",',
   ]
   const root = rootNode()
   lines.push(...objectLines(root, [], 1))

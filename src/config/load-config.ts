@@ -1,4 +1,4 @@
-import { parse as parseJsonc, printParseErrorCode, type ParseError } from "jsonc-parser"
+import { parse as parseJsonc, printParseErrorCode, stripComments, type ParseError } from "jsonc-parser"
 import type { z } from "zod"
 import { ConfigSchema, defaultConfig, type Config } from "./schema.js"
 import { getPath, isJsonObject, leafPaths, mergeDeep, withoutPath, type JsonObject } from "./json-path.js"
@@ -108,6 +108,8 @@ function readFirst(
 
 /** The parts of one file that fit the schema; everything refused is reported. */
 function validLayer(file: string, text: string, diagnostics: ConfigDiagnostic[]): JsonObject {
+  // A file with nothing but whitespace and comments sets nothing (a user may comment everything out).
+  if (stripComments(text).trim().length === 0) return {}
   const errors: ParseError[] = []
   const value: unknown = parseJsonc(text, errors, { allowTrailingComma: true, disallowComments: false })
   if (errors.length > 0) {

@@ -17,7 +17,7 @@ export type ReplayTurn = {
   messages: number
   /** Tokens of the rendered prompt by kind; `fixed` is the transcript's system prompt when it records one. */
   tokens: Composition & { fixed: number }
-  /** Tags assigned in this pass. */
+  /** Tags that appear in this prompt and not in the previous one (on a fresh store: the tags this pass assigned). */
   newTags: number[]
   /** Tags on the items of this prompt: the session's tags up to this turn, also when the store already held more. */
   tagCount: number
@@ -47,16 +47,18 @@ export function replayTranscript(options: {
   const builder = createHostTranscriptBuilder(transcript, sessionId)
   const fixed = counter.count(transcript.system ?? "")
   let passes = 0
+  let previousTags = new Set<number>()
 
   for (const turn of transcript.turns) {
     if (turn.role === "assistant") {
       const messages = builder.snapshot()
       if (messages.length > 0) {
         const result = runPass({ db, state, messages, counter, clock, trigger: "replay", tagsVisible: true })
-        const tagCount = messages.reduce(
-          (sum, message) => sum + message.parts.filter((part) => state.tagsByPart.has(part.id)).length,
-          0,
+        const promptTags = messages.flatMap((message) =>
+          message.parts.flatMap((part) => state.tagsByPart.get(part.id)?.tag ?? []),
         )
+        const newTags = promptTags.filter((tag) => !previousTags.has(tag)).sort((a, b) => a - b)
+        previousTags = new Set(promptTags)
         applyEdits(messages, result.edits)
         passes += 1
         onTurn({
@@ -64,8 +66,8 @@ export function replayTranscript(options: {
           pass: "replay",
           messages: messages.length,
           tokens: { ...result.composition, fixed, total: result.composition.total + fixed },
-          newTags: result.newTags,
-          tagCount,
+          newTags,
+          tagCount: promptTags.length,
           prompt: messages,
         })
       }

@@ -1,6 +1,6 @@
 import { PluginError } from "../plugin-error.js"
 import type { Database } from "./driver.js"
-import { MIGRATIONS, assertMonotonic, type Migration } from "./migrations/index.js"
+import { MIGRATIONS, SCHEMA_VERSION, assertMonotonic, type Migration } from "./migrations/index.js"
 
 /** Reads `PRAGMA user_version`. */
 export function readSchemaVersion(db: Database): number {
@@ -21,14 +21,7 @@ export function migrate(
   const newest = migrations[migrations.length - 1]?.version ?? 0
   const target = options.upTo ?? newest
   const from = readSchemaVersion(db)
-  if (from > newest) {
-    throw new PluginError(
-      "db_from_future",
-      `${options.file} has schema version ${from}, but this magic-context understands versions up to ${newest}. ` +
-        `It was written by a newer magic-context: upgrade magic-context, or point database.path at another file.`,
-      { file: options.file, version: from, supported: newest },
-    )
-  }
+  assertNotFromFuture(db, options.file, newest)
   for (const migration of migrations) {
     if (migration.version <= from || migration.version > target) continue
     try {
@@ -45,6 +38,18 @@ export function migrate(
     }
   }
   return { from, to: Math.max(from, Math.min(target, newest)) }
+}
+
+/** Throws `db_from_future` when the store's schema is newer than the newest version this code knows. */
+export function assertNotFromFuture(db: Database, file: string, newest: number = SCHEMA_VERSION): void {
+  const version = readSchemaVersion(db)
+  if (version <= newest) return
+  throw new PluginError(
+    "db_from_future",
+    `${file} has schema version ${version}, but this magic-context understands versions up to ${newest}. ` +
+      `It was written by a newer magic-context: upgrade magic-context, or point database.path at another file.`,
+    { file, version, supported: newest },
+  )
 }
 
 function errorMessage(error: unknown): string {

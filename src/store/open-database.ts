@@ -2,7 +2,7 @@ import { chmodSync, existsSync, mkdirSync } from "node:fs"
 import { dirname } from "node:path"
 import { PluginError } from "../plugin-error.js"
 import type { Database } from "./driver.js"
-import { migrate } from "./migrate.js"
+import { assertNotFromFuture, migrate } from "./migrate.js"
 
 export const MEMORY_DATABASE = ":memory:"
 
@@ -18,6 +18,9 @@ export async function openDatabase(file: string): Promise<Database> {
   const db = await openWithRuntimeDriver(file)
   try {
     if (isNew) chmodSync(file, 0o600)
+    db.exec("PRAGMA busy_timeout = 5000")
+    // Refuse a store from a newer version before anything (such as the journal mode) touches its file.
+    assertNotFromFuture(db, file)
     applyConnectionSettings(db, isFile)
     migrate(db, { file })
     recordOpener(db)
@@ -69,7 +72,6 @@ function recordOpener(db: Database): void {
 
 function applyConnectionSettings(db: Database, isFile: boolean): void {
   if (isFile) db.exec("PRAGMA journal_mode = WAL")
-  db.exec("PRAGMA busy_timeout = 5000")
   db.exec("PRAGMA foreign_keys = ON")
   db.exec("PRAGMA synchronous = NORMAL")
 }

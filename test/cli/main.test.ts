@@ -40,10 +40,11 @@ describe("runCli", () => {
     expect(io.err).toEqual([])
   })
 
-  it("prints the help and exits 2 without a command", async () => {
+  it("prints the help on stderr and exits 2 without a command", async () => {
     const { code, io } = await run()
     expect(code).toBe(2)
-    expect(io.stdoutText()).toBe(mainHelp())
+    expect(io.out).toEqual([])
+    expect(io.stderrText()).toBe(mainHelp())
   })
 
   it("names an unknown command, prints the help and exits 2", async () => {

@@ -154,7 +154,6 @@ describe("loadConfig", () => {
 
   it.each([
     ["an unclosed object", '{ "enabled": true', "1:18"],
-    ["an empty file", "", "1:1"],
     ["a stray word", '{\n\n    nope: 1\n}', "3:5"],
   ])("reports %s with its position", (_label, text, position) => {
     const loaded = load({ [WORKTREE]: text })
@@ -164,6 +163,17 @@ describe("loadConfig", () => {
         new RegExp(`^${WORKTREE}:${position}: not valid JSONC \\(\\w+\\); the whole file is ignored$`),
       ),
     ])
+  })
+
+  it.each([
+    ["an empty file", ""],
+    ["a file of blank lines", "\n  \n"],
+    ["a file of comments only", '// { "enabled": false }\n/* nothing yet */\n'],
+  ])("reads %s as setting nothing, without a diagnostic", (_label, text) => {
+    const loaded = load({ [USER]: JSON.stringify({ enabled: false }), [WORKTREE]: text })
+    expect(loaded.config.enabled).toBe(false)
+    expect(loaded.diagnostics).toEqual([])
+    expect(loaded.files.map((location) => location.file)).toEqual([USER, WORKTREE])
   })
 
   it.each([["[1, 2]"], ['"enabled"'], ["42"], ["null"], ["true"]])("refuses the top-level value %s", (text) => {

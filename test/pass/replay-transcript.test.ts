@@ -104,7 +104,7 @@ describe("replayTranscript", () => {
       const second = replay(transcript, db)
       expect(second.sessionId).toBe(first.sessionId)
       expect(second.turns.map(comparable)).toEqual(first.turns.map(comparable))
-      expect(second.turns.every((turn) => turn.newTags.length === 0)).toBe(true)
+      expect(second.turns.map((turn) => turn.newTags)).toEqual(first.turns.map((turn) => turn.newTags))
       expect(countSessionRows(db, first.sessionId)).toEqual({ ...rowsBefore, passes: rowsBefore.passes + 12 })
     })
 

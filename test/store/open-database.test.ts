@@ -135,6 +135,8 @@ describe("openDatabase", () => {
     try {
       const tables = check.prepare("SELECT name FROM sqlite_schema WHERE type = 'table'").all()
       expect(tables).toEqual([{ name: "newer_things" }])
+      // Refused before the connection settings: the file's journal mode was not switched to WAL.
+      expect(check.pragma("journal_mode", { simple: true })).toBe("delete")
     } finally {
       check.close()
     }
