@@ -107,30 +107,24 @@ function convertPart(
     case "file":
       return { id, sessionID, messageID, type: "file", mime: part.mime, filename: part.filename, url: part.url }
     case "tool-call":
-      return {
-        id,
-        sessionID,
-        messageID,
-        type: "tool",
-        callID: part.callId,
-        tool: part.tool,
-        state: { status: "running", input: toolInput(part), time: { start: created } },
-      }
+      return runningTool(ids, part.callId, part.tool, toolInput(part))
     case "tool-result": {
       // A result with no earlier call (orphan): keep it as a finished call with an unknown input.
-      const tool: ToolPart = {
-        id,
-        sessionID,
-        messageID,
-        type: "tool",
-        callID: part.callId,
-        tool: part.tool,
-        state: { status: "running", input: {}, time: { start: created } },
-      }
+      const tool = runningTool(ids, part.callId, part.tool, {})
       complete(tool, part, created)
       return tool
     }
   }
+}
+
+function runningTool(
+  ids: { id: string; sessionID: string; messageID: string; created: number },
+  callID: string,
+  tool: string,
+  input: Record<string, unknown>,
+): ToolPart {
+  const { id, sessionID, messageID, created } = ids
+  return { id, sessionID, messageID, type: "tool", callID, tool, state: { status: "running", input, time: { start: created } } }
 }
 
 function complete(tool: ToolPart, result: ToolResultPart, at: number): void {
