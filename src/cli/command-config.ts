@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
 import { GENERATED_FILES, configExampleJsonc, configJsonSchema, configReferenceMarkdown } from "../config/generate-config-docs.js"
 import { getPath, leafPaths } from "../config/json-path.js"
+import { isConfigError } from "../config/load-config.js"
 import { readConfigFiles } from "../config/read-config-files.js"
 import { EXIT, type CliIo, type ExitCode } from "./cli-io.js"
 import { formatTable } from "./format-table.js"
@@ -58,7 +59,7 @@ export async function commandConfig(io: CliIo): Promise<ExitCode> {
   })
   if (parsed.values.json) {
     io.stdout(JSON.stringify({ config: loaded.config, sources: loaded.sources, diagnostics: loaded.diagnostics }, null, 2))
-    return loaded.diagnostics.length > 0 ? EXIT.problem : EXIT.ok
+    return loaded.diagnostics.some(isConfigError) ? EXIT.problem : EXIT.ok
   }
   io.stdout(
     loaded.files.length > 0
@@ -75,8 +76,8 @@ export async function commandConfig(io: CliIo): Promise<ExitCode> {
   if (loaded.diagnostics.length > 0) {
     io.stderr("")
     for (const diagnostic of loaded.diagnostics) io.stderr(diagnostic.message)
-    return EXIT.problem
   }
+  if (loaded.diagnostics.some(isConfigError)) return EXIT.problem
   return EXIT.ok
 }
 

@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util"
+import { isConfigError } from "../config/load-config.js"
 import { readConfigFiles } from "../config/read-config-files.js"
 import { defaultDatabasePath } from "../store/database-path.js"
 import { migrate, readSchemaVersion } from "../store/migrate.js"
@@ -39,7 +40,7 @@ export async function runChecks(directory: string, env: Record<string, string | 
   const checks: Check[] = [checkPluginEntry(directory, env)]
   checks.push({
     name: "magic-context config",
-    status: loaded.diagnostics.length > 0 ? "fail" : "ok",
+    status: loaded.diagnostics.some(isConfigError) ? "fail" : loaded.diagnostics.length > 0 ? "warn" : "ok",
     detail: [
       loaded.files.length > 0 ? `files: ${loaded.files.map((location) => location.file).join(", ")}` : "no config file (defaults apply)",
       ...loaded.diagnostics.map((diagnostic) => diagnostic.message),

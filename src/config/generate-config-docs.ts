@@ -1,5 +1,5 @@
 import { z } from "zod"
-import { ConfigSchema, defaultConfig } from "./schema.js"
+import { ConfigSchema, DEPRECATED_KEYS, defaultConfig } from "./schema.js"
 import { getPath, isJsonObject, type JsonObject } from "./json-path.js"
 
 /** Paths of the generated files, relative to the package root. */
@@ -46,8 +46,9 @@ export function configReferenceMarkdown(): string {
     if (entry.isGroup) continue
     const key = `\`${entry.path.join(".")}\``
     const defaults = getPath(defaultConfig(), entry.path)
+    const shownDefault = defaults === undefined ? "(none)" : `\`${JSON.stringify(defaults)}\``
     const description = (entry.node.description ?? "").replace(/\|/g, "\\|")
-    lines.push(`| ${key} | ${typeText(entry.node)} | \`${JSON.stringify(defaults)}\` | ${description} |`)
+    lines.push(`| ${key} | ${typeText(entry.node)} | ${shownDefault} | ${description} |`)
   }
   const groups = entries().filter((entry) => entry.isGroup)
   if (groups.length > 0) {
@@ -74,7 +75,7 @@ export function configExampleJsonc(): string {
 
 function objectLines(node: SchemaNode, path: string[], depth: number): string[] {
   const indent = "  ".repeat(depth)
-  const keys = Object.keys(node.properties ?? {}).filter((key) => key !== "$schema")
+  const keys = Object.keys(node.properties ?? {}).filter((key) => key !== "$schema" && !(path.length === 0 && key in DEPRECATED_KEYS))
   const lines: string[] = []
   keys.forEach((key, index) => {
     const child = (node.properties ?? {})[key] as SchemaNode
@@ -119,11 +120,16 @@ function typeText(node: SchemaNode): string {
   if (Array.isArray(node["enum"])) return (node["enum"] as unknown[]).map((value) => `\`${JSON.stringify(value)}\``).join(" \\| ")
   if (Array.isArray(node["anyOf"])) return (node["anyOf"] as SchemaNode[]).map(typeText).join(" \\| ")
   if (node["type"] === "object" && isJsonObject(node["additionalProperties"])) {
-    return `map of ${typeText(node["additionalProperties"] as SchemaNode)}`
+    const value = node["additionalProperties"] as SchemaNode
+    if (isGroup(value)) return `map of { ${Object.keys(value.properties ?? {}).join(", ")} }`
+    return `map of ${typeText(value)}`
   }
+  // zod writes the safe-integer range on every integer; only bounds the schema chose are worth showing.
+  const chosen = (value: unknown): value is number => typeof value === "number" && Math.abs(value) !== Number.MAX_SAFE_INTEGER
   const bounds = [
-    typeof node["minimum"] === "number" ? `>= ${node["minimum"]}` : null,
-    typeof node["maximum"] === "number" ? `<= ${node["maximum"]}` : null,
+    chosen(node["minimum"]) ? `>= ${node["minimum"]}` : null,
+    chosen(node["exclusiveMinimum"]) ? `> ${node["exclusiveMinimum"]}` : null,
+    chosen(node["maximum"]) ? `<= ${node["maximum"]}` : null,
   ].filter(Boolean)
   const base = String(node["type"] ?? "any")
   return bounds.length > 0 ? `${base} (${bounds.join(", ")})` : base

@@ -1,6 +1,6 @@
 import { parse as parseJsonc, printParseErrorCode, stripComments, type ParseError } from "jsonc-parser"
 import type { z } from "zod"
-import { ConfigSchema, defaultConfig, type Config } from "./schema.js"
+import { ConfigSchema, DEPRECATED_KEYS, defaultConfig, type Config } from "./schema.js"
 import { getPath, isJsonObject, leafPaths, mergeDeep, withoutPath, type JsonObject } from "./json-path.js"
 
 export type ConfigScope = "user" | "project" | "explicit"
@@ -19,6 +19,11 @@ export type ConfigDiagnostic = {
   expected: string
   /** One line naming the file, the key, the value and what was expected. */
   message: string
+}
+
+/** True when a diagnostic means a value or file was refused (warnings only advise). */
+export function isConfigError(diagnostic: ConfigDiagnostic): boolean {
+  return diagnostic.severity === "error"
 }
 
 export type LoadedConfig = {
@@ -75,6 +80,11 @@ export function loadConfig(options: { locations: ConfigLocation[][]; readText: R
     if (!found) continue
     files.push(found.location)
     const layer = validLayer(found.location.file, found.text, diagnostics)
+    for (const [key, advice] of Object.entries(DEPRECATED_KEYS)) {
+      if (!(key in layer)) continue
+      const message = `${found.location.file}: key "${key}" ${advice}`
+      diagnostics.push({ severity: "warning", file: found.location.file, key, value: JSON.stringify(layer[key]), expected: "nothing", message })
+    }
     merged = mergeDeep(merged, layer)
     for (const path of leafPaths(layer)) sources[path.join(".")] = found.location.file
   }

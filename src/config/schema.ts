@@ -1,6 +1,27 @@
 import { z } from "zod"
 import { ENCODINGS } from "../tokens/token-counter.js"
 
+/** A duration such as "5m", "90s", "1h" or "250ms". */
+export const DURATION_PATTERN = /^\d+(ms|s|m|h)$/
+
+const thresholdPercent = z
+  .number()
+  .min(20)
+  .max(92)
+  .describe("Execute threshold, percent of the usable window (context minus the output reserve).")
+
+const duration = z.string().regex(DURATION_PATTERN, 'a duration such as "5m", "90s" or "1h"')
+
+/** Per-model overrides; every field is optional and falls back to the top-level setting or the host's limits. */
+const ModelOverrideSchema = z
+  .object({
+    context: z.number().int().positive().optional().describe("Context window in tokens (overrides the host's limit)."),
+    output: z.number().int().nonnegative().optional().describe("Output reserve in tokens (overrides the host's limit)."),
+    execute_threshold: thresholdPercent.optional(),
+    cache_ttl: duration.optional().describe("How long the provider keeps a prompt cache warm for this model."),
+  })
+  .strict()
+
 /**
  * The configuration schema: the single source of the config's types, defaults, JSON Schema
  * (`schema/magic-context.schema.json`), reference (`docs/configuration.md`) and example file. Every leaf has a
@@ -47,11 +68,70 @@ export const ConfigSchema = z
       .strict()
       .prefault({})
       .describe("How tokens are counted. Each part is counted once, when it is first stored."),
+    execute_threshold: thresholdPercent
+      .default(65)
+      .describe(
+        "When context work runs: an execute pass happens once usage of the usable, output-reserved window reaches " +
+          "this percentage (a trigger, not a target; there is no landing size). The force band starts at " +
+          "max(85, threshold + 2) and the emergency band at 95; neither is configurable.",
+      ),
+    protected_tokens: z
+      .number()
+      .int()
+      .nonnegative()
+      .nullable()
+      .default(null)
+      .describe(
+        "The protected recent window, in tokens: nothing in it is dropped or reclaimed in normal operation. null " +
+          "derives it from the usable window: 16000 * (usable / 200000) ^ 0.708 (200k -> 16k, 1M -> 50k, 64k -> " +
+          "7.1k, 2M -> 81.7k), at least 2000 and at most a quarter of the window.",
+      ),
+    protected_tags: z
+      .number()
+      .int()
+      .optional()
+      .describe("Deprecated: the protected window is measured in tokens (protected_tokens). Accepted, has no effect."),
+    cache_ttl: duration
+      .default("5m")
+      .describe(
+        "How long the provider keeps a prompt cache warm. A pass after this much idle time rebuilds the cache " +
+          "anyway, so queued drops land there at no extra cost.",
+      ),
+    smart_drops: z
+      .boolean()
+      .default(false)
+      .describe(
+        "Content-aware cleanup on passes that already rebuild the cache: keeps only the newest todowrite and the " +
+          "newest three spent ctx_reduce results, drops zero-value bash_status, bash_kill and ctx_note read/dismiss " +
+          "results, and turns older edits or writes of a file into a marker with its path (the newest stays full).",
+      ),
+    history_budget: z
+      .number()
+      .min(1)
+      .max(60)
+      .default(15)
+      .describe("Compartment history budget, percent of the execute threshold's tokens (200k at 65% -> 19,500)."),
+    models: z
+      .record(z.string().min(1), ModelOverrideSchema)
+      .default({})
+      .describe(
+        'Per-model settings by pattern on "provider/model" or "model" with * wildcards, e.g. {"anthropic/claude-*": ' +
+          '{"execute_threshold": 70, "cache_ttl": "1h"}}. The first matching pattern wins.',
+      ),
   })
   .strict()
 
 /** The effective configuration, every key present. */
 export type Config = z.infer<typeof ConfigSchema>
+
+export type ModelOverride = z.infer<typeof ModelOverrideSchema>
+
+/** Keys that are still accepted but do nothing, with what to use instead. */
+export const DEPRECATED_KEYS: Readonly<Record<string, string>> = {
+  protected_tags:
+    "is deprecated and has no effect: the protected window is measured in tokens (set protected_tokens, or leave it " +
+    "null to derive it from the model's window)",
+}
 
 /** The configuration when no file sets anything. */
 export function defaultConfig(): Config {

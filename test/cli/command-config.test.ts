@@ -3,6 +3,7 @@ import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
 import { packageRoot } from "../../src/cli/command-config.js"
+import { defaultConfig } from "../../src/config/schema.js"
 import { runCliCaptured } from "../helpers/run-cli.js"
 import { createTempDirs, createTempHome, type TempHome } from "../helpers/temp-dirs.js"
 
@@ -50,6 +51,12 @@ describe("commandConfig", () => {
       "database.path       null    default",
       'tokenizer.encoding  "auto"  default',
       "tokenizer.models    {}      default",
+      "execute_threshold   65      default",
+      "protected_tokens    null    default",
+      'cache_ttl           "5m"    default',
+      "smart_drops         false   default",
+      "history_budget      15      default",
+      "models              {}      default",
     ])
   })
 
@@ -59,12 +66,13 @@ describe("commandConfig", () => {
     const { code, io } = await config()
     expect(code).toBe(0)
     expect(io.out[0]).toBe(`config files (lowest precedence first): ${file}`)
-    expect(tableRows(io.out)).toEqual([
+    expect(tableRows(io.out).slice(0, 4)).toEqual([
       ["enabled", "true", "default"],
       ["database.path", "null", "default"],
       ["tokenizer.encoding", '"cl100k_base"', file],
       ["tokenizer.models", "{}", "default"],
     ])
+    expect(tableRows(io.out).slice(4).every((row) => row[2] === "default")).toBe(true)
   })
 
   it("reads the project given with --directory and the user file under XDG_CONFIG_HOME", async () => {
@@ -77,7 +85,7 @@ describe("commandConfig", () => {
     const { code, io } = await config("--directory", other)
     expect(code).toBe(0)
     expect(io.out[0]).toBe(`config files (lowest precedence first): ${userFile}, ${projectFile}`)
-    expect(tableRows(io.out)).toEqual([
+    expect(tableRows(io.out).slice(0, 4)).toEqual([
       ["enabled", "false", userFile],
       ["database.path", '"/tmp/p.db"', projectFile],
       ["tokenizer.encoding", '"auto"', "default"],
@@ -91,7 +99,7 @@ describe("commandConfig", () => {
       '{ "tokenizer": { "models": { "openai/gpt-4.1": "cl100k_base", "anthropic/*": "o200k_base" } } }',
     )
     const { io } = await config()
-    expect(tableRows(io.out).slice(3)).toEqual([
+    expect(tableRows(io.out).slice(3, 5)).toEqual([
       ["tokenizer.models.openai/gpt-4.1", '"cl100k_base"', file],
       ["tokenizer.models.anthropic/*", '"o200k_base"', file],
     ])
@@ -102,12 +110,18 @@ describe("commandConfig", () => {
     const { code, io } = await config("--json")
     expect(code).toBe(0)
     expect(JSON.parse(io.stdoutText())).toEqual({
-      config: { enabled: false, database: { path: null }, tokenizer: { encoding: "auto", models: {} } },
+      config: { ...defaultConfig(), enabled: false },
       sources: {
         enabled: file,
         "database.path": "default",
         "tokenizer.encoding": "default",
         "tokenizer.models": "default",
+        execute_threshold: "default",
+        protected_tokens: "default",
+        cache_ttl: "default",
+        smart_drops: "default",
+        history_budget: "default",
+        models: "default",
       },
       diagnostics: [],
     })

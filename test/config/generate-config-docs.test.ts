@@ -55,7 +55,19 @@ describe("configJsonSchema", () => {
     const schema = JSON.parse(configJsonSchema()) as Record<string, unknown>
     expect(schema).toMatchObject({ title: "magic-context configuration", type: "object", additionalProperties: false })
     expect(schema["required"]).toBeUndefined()
-    expect(Object.keys(schema["properties"] as object)).toEqual(["$schema", "enabled", "database", "tokenizer"])
+    expect(Object.keys(schema["properties"] as object)).toEqual([
+      "$schema",
+      "enabled",
+      "database",
+      "tokenizer",
+      "execute_threshold",
+      "protected_tokens",
+      "protected_tags",
+      "cache_ttl",
+      "smart_drops",
+      "history_budget",
+      "models",
+    ])
   })
 
   it("ends with one newline", () => {

@@ -24,6 +24,22 @@ const DEFAULT_SOURCES = {
   "database.path": "default",
   "tokenizer.encoding": "default",
   "tokenizer.models": "default",
+  execute_threshold: "default",
+  protected_tokens: "default",
+  cache_ttl: "default",
+  smart_drops: "default",
+  history_budget: "default",
+  models: "default",
+}
+
+/** Sources of the keys these tests never set. */
+const NEW_KEY_SOURCES = {
+  execute_threshold: "default",
+  protected_tokens: "default",
+  cache_ttl: "default",
+  smart_drops: "default",
+  history_budget: "default",
+  models: "default",
 }
 
 function load(files: Record<string, string>, readText?: ReadText): LoadedConfig {
@@ -79,6 +95,12 @@ describe("loadConfig", () => {
       enabled: true,
       database: { path: null },
       tokenizer: { encoding: "auto", models: {} },
+      execute_threshold: 65,
+      protected_tokens: null,
+      cache_ttl: "5m",
+      smart_drops: false,
+      history_budget: 15,
+      models: {},
     })
   })
 
@@ -99,11 +121,13 @@ describe("loadConfig", () => {
       [EXPLICIT]: JSON.stringify({ tokenizer: { models: { "anthropic/*": "o200k_base" } } }),
     })
     expect(loaded.config).toEqual({
+      ...defaultConfig(),
       enabled: false,
       database: { path: "/data/project.db" },
       tokenizer: { encoding: "cl100k_base", models: { "anthropic/*": "o200k_base" } },
     })
     expect(loaded.sources).toEqual({
+      ...NEW_KEY_SOURCES,
       enabled: USER,
       "database.path": DIRECTORY,
       "tokenizer.encoding": USER,
@@ -232,11 +256,13 @@ describe("loadConfig", () => {
       }),
     })
     expect(loaded.config).toEqual({
+      ...defaultConfig(),
       enabled: false,
       database: { path: null },
       tokenizer: { encoding: "auto", models: { "openai/*": "cl100k_base" } },
     })
     expect(loaded.sources).toEqual({
+      ...NEW_KEY_SOURCES,
       enabled: DIRECTORY,
       "database.path": "default",
       "tokenizer.encoding": "default",
@@ -256,6 +282,21 @@ describe("loadConfig", () => {
     expect(loaded.sources["database.path"]).toBe(USER)
     const keys = loaded.diagnostics.map((diagnostic) => diagnostic.key).sort()
     expect(keys).toEqual(["database.path", "tokenizer.encoding"])
+  })
+
+  it("warns about the deprecated protected_tags and keeps its other values", () => {
+    const loaded = load({ [WORKTREE]: JSON.stringify({ protected_tags: 8, smart_drops: true }) })
+    expect(loaded.config.smart_drops).toBe(true)
+    expect(loaded.diagnostics).toEqual([
+      {
+        severity: "warning",
+        file: WORKTREE,
+        key: "protected_tags",
+        value: "8",
+        expected: "nothing",
+        message: `${WORKTREE}: key "protected_tags" is deprecated and has no effect: the protected window is measured in tokens (set protected_tokens, or leave it null to derive it from the model's window)`,
+      },
+    ])
   })
 
   it("reports and ignores an unknown key, at the top level and in a section", () => {

@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
+import { defaultConfig } from "../../src/config/schema.js"
 import { readConfigFiles, readTextIfExists, userConfigDir } from "../../src/config/read-config-files.js"
 import { createTempDirs, createTempHome } from "../helpers/temp-dirs.js"
 
@@ -61,11 +62,12 @@ describe("readConfigFiles", () => {
       { file: directoryFile, scope: "project" },
     ])
     expect(loaded.config).toEqual({
+      ...defaultConfig(),
       enabled: false,
       database: { path: "/tmp/app.db" },
       tokenizer: { encoding: "cl100k_base", models: {} },
     })
-    expect(loaded.sources).toEqual({
+    expect(loaded.sources).toMatchObject({
       enabled: userFile,
       "database.path": directoryFile,
       "tokenizer.encoding": worktreeFile,
