@@ -5,6 +5,7 @@ import { readConfigFiles } from "../config/read-config-files.js"
 import { replayTranscript, type ReplayTurn } from "../pass/replay-transcript.js"
 import { systemClock } from "../pass/system-clock.js"
 import { isPluginError } from "../plugin-error.js"
+import { fixedWindow, resolveWindow, type WindowSettings } from "../pressure/model-window.js"
 import { defaultDatabasePath } from "../store/database-path.js"
 import { MEMORY_DATABASE, openDatabase } from "../store/open-database.js"
 import { encodingForModel } from "../tokens/encoding-for-model.js"
@@ -13,24 +14,38 @@ import { readTranscript } from "../transcript/read-transcript.js"
 import { EXIT, type CliIo, type ExitCode } from "./cli-io.js"
 import { formatTable } from "./format-table.js"
 
-export const REPLAY_HELP = `magic-context replay FILE[#N] [--json] [--db PATH] [--config FILE]
+export const REPLAY_HELP = `magic-context replay FILE[#N] [--window TOKENS] [--threshold PCT] [--smart-drops] [--json]
+                     [--db PATH] [--config FILE]
 
-Runs the engine over a recorded transcript turn by turn, as if it were the live session, and prints the
-composition of the prompt before every model call: tokens by kind and the tags assigned.
+Runs the engine over a recorded transcript turn by turn, as if it were the live session, and prints what
+happens before every model call: execute or replay pass, pressure band, where the prompt's tokens go, whether
+the previous prompt stayed a byte prefix (the provider's cache), the drops that landed and the reminders.
 
-  FILE       an \`opencode export\` JSON, pi JSONL, Claude Code JSONL, OpenHands JSONL or SWE-agent .traj
-             (detected from the content); FILE#N picks the N-th (0-based) trajectory of a multi-trajectory file
-  --json     one JSON object per turn instead of the table
-  --db PATH  keep the replayed session in this SQLite file (default: a fresh in-memory database;
-             the live store is never used)
-  --config   an extra magic-context.jsonc applied over the usual files`
+  FILE           an \`opencode export\` JSON, pi JSONL, Claude Code JSONL, OpenHands JSONL or SWE-agent .traj
+                 (detected from the content); FILE#N picks the N-th (0-based) trajectory of a multi-trajectory file
+  --window N     the usable window in tokens (default: the model's window from the config's "models", else
+                 128000 minus the output reserve)
+  --threshold P  the execute threshold in percent (default: the config's execute_threshold, 65)
+  --smart-drops  turn on smart_drops for this run
+  --json         one JSON object per turn instead of the table
+  --db PATH      keep the replayed session in this SQLite file (default: a fresh in-memory database;
+                 the live store is never used)
+  --config FILE  an extra magic-context.jsonc applied over the usual files`
 
 /** `magic-context replay`. */
 export async function commandReplay(io: CliIo): Promise<ExitCode> {
   const parsed = parseArgs({
     args: io.args,
     allowPositionals: true,
-    options: { json: { type: "boolean" }, db: { type: "string" }, config: { type: "string" }, help: { type: "boolean" } },
+    options: {
+      json: { type: "boolean" },
+      db: { type: "string" },
+      config: { type: "string" },
+      window: { type: "string" },
+      threshold: { type: "string" },
+      "smart-drops": { type: "boolean" },
+      help: { type: "boolean" },
+    },
   })
   if (parsed.values.help) {
     io.stdout(REPLAY_HELP)
@@ -39,6 +54,12 @@ export async function commandReplay(io: CliIo): Promise<ExitCode> {
   const [spec, ...extra] = parsed.positionals
   if (!spec || extra.length > 0) {
     io.stderr(`replay takes exactly one transcript file\n\n${REPLAY_HELP}`)
+    return EXIT.usage
+  }
+  const windowTokens = parseNumberOption(parsed.values.window, "--window", { min: 1_000, integer: true })
+  const threshold = parseNumberOption(parsed.values.threshold, "--threshold", { min: 20, max: 92, integer: false })
+  for (const problem of [windowTokens, threshold].filter((value): value is { error: string } => typeof value === "object")) {
+    io.stderr(problem.error)
     return EXIT.usage
   }
   const dbFile = parsed.values.db ? resolve(io.cwd, parsed.values.db) : MEMORY_DATABASE
@@ -52,13 +73,17 @@ export async function commandReplay(io: CliIo): Promise<ExitCode> {
   const pool = createTokenCounterPool()
   try {
     const transcript = readTranscript(resolve(io.cwd, spec))
+    const model = transcript.model ?? { providerID: "replay", modelID: "unknown" }
     const counter = pool.counterFor(
-      encodingForModel({
-        providerID: transcript.model?.providerID,
-        modelID: transcript.model?.modelID,
-        settings: loaded.config.tokenizer,
-      }),
+      encodingForModel({ providerID: model.providerID, modelID: model.modelID, settings: loaded.config.tokenizer }),
     )
+    const window: WindowSettings =
+      typeof windowTokens === "number"
+        ? fixedWindow({ usableTokens: windowTokens, thresholdPercent: numberOrUndefined(threshold), config: loaded.config })
+        : {
+            ...resolveWindow({ providerID: model.providerID, modelID: model.modelID, hostLimits: null, config: loaded.config }),
+            ...(typeof threshold === "number" ? { thresholdPercent: threshold } : {}),
+          }
     const db = await openDatabase(dbFile)
     try {
       const rows: ReplayTurn[] = []
@@ -67,9 +92,13 @@ export async function commandReplay(io: CliIo): Promise<ExitCode> {
         db,
         counter,
         clock: systemClock,
+        window,
+        smartDrops: parsed.values["smart-drops"] === true || loaded.config.smart_drops,
         onTurn: (turn) => (parsed.values.json ? io.stdout(JSON.stringify(turnJson(turn))) : rows.push(turn)),
       })
-      if (!parsed.values.json) printTable(io, rows, { file: spec, format: transcript.format, encoding: counter.encoding, ...summary })
+      if (!parsed.values.json) {
+        printTable(io, rows, { file: spec, format: transcript.format, encoding: counter.encoding, window, ...summary })
+      }
     } finally {
       db.close()
     }
@@ -83,54 +112,89 @@ export async function commandReplay(io: CliIo): Promise<ExitCode> {
   }
 }
 
+/** The per-turn JSON record (stable field order). */
+export function turnJson(turn: ReplayTurn): Record<string, unknown> {
+  return {
+    turn: turn.turn,
+    pass: turn.pass,
+    reason: turn.reason,
+    band: turn.band,
+    usageBefore: Math.round(turn.usageBefore * 10) / 10,
+    tokens: turn.tokens,
+    prefixChanged: turn.prefixChanged,
+    firstDivergence: turn.firstDivergence,
+    dropped: turn.dropped,
+    nudge: turn.nudge,
+    messages: turn.messages,
+    newTags: turn.newTags,
+    tagCount: turn.tagCount,
+  }
+}
+
 /** True when two paths name the same file, following symbolic links where the files exist. */
 function sameFile(first: string, second: string): boolean {
   const real = (path: string): string => (existsSync(path) ? realpathSync(path) : path)
   return real(first) === real(second)
 }
 
-/** The per-turn JSON record (stable field order). */
-export function turnJson(turn: ReplayTurn): Record<string, unknown> {
-  return {
-    turn: turn.turn,
-    pass: turn.pass,
-    messages: turn.messages,
-    tokens: turn.tokens,
-    newTags: turn.newTags,
-    tagCount: turn.tagCount,
+function parseNumberOption(
+  raw: string | undefined,
+  name: string,
+  bounds: { min: number; max?: number; integer: boolean },
+): number | undefined | { error: string } {
+  if (raw === undefined) return undefined
+  const value = Number(raw)
+  const inRange = Number.isFinite(value) && value >= bounds.min && (bounds.max === undefined || value <= bounds.max)
+  if (!inRange || (bounds.integer && !Number.isInteger(value))) {
+    const range = bounds.max === undefined ? `at least ${bounds.min}` : `between ${bounds.min} and ${bounds.max}`
+    return { error: `${name} takes ${bounds.integer ? "an integer" : "a number"} ${range}, got "${raw}"` }
   }
+  return value
+}
+
+function numberOrUndefined(value: number | undefined | { error: string }): number | undefined {
+  return typeof value === "number" ? value : undefined
 }
 
 function printTable(
   io: CliIo,
   rows: ReplayTurn[],
-  meta: { file: string; format: string; encoding: string; passes: number; sessionId: string },
+  meta: { file: string; format: string; encoding: string; window: WindowSettings; passes: number; sessionId: string },
 ): void {
-  io.stdout(`${meta.file}: ${meta.format} transcript, ${meta.passes} model calls replayed, tokens counted with ${meta.encoding}`)
+  const executes = rows.filter((row) => row.pass === "execute").length
+  const busts = rows.filter((row) => row.prefixChanged).length
+  const peak = Math.max(0, ...rows.map((row) => row.usageBefore))
+  const mean = rows.length > 0 ? rows.reduce((sum, row) => sum + row.tokens.total, 0) / rows.length : 0
+  io.stdout(
+    `${meta.file}: ${meta.format} transcript, ${meta.passes} model calls replayed; usable window ` +
+      `${meta.window.usableTokens.toLocaleString("en-US")} tokens (${meta.window.source}), execute threshold ` +
+      `${meta.window.thresholdPercent}%, protected ${meta.window.protectedTokens.toLocaleString("en-US")} tokens; ` +
+      `tokens counted with ${meta.encoding}`,
+  )
   io.stdout("")
   const table = formatTable(
-    ["turn", "msgs", "total", "fixed", "user", "assistant", "reasoning", "calls", "outputs", "files", "tags", "new tags"],
+    ["turn", "pass", "band", "use%", "total", "fixed", "hist", "conv", "prot", "tool", "reclaim", "prefix", "dropped", "nudge"],
     rows.map((row) => [
       row.turn,
-      row.messages,
+      row.pass,
+      row.band,
+      Math.round(row.usageBefore),
       row.tokens.total,
       row.tokens.fixed,
-      row.tokens.user,
-      row.tokens.assistant,
-      row.tokens.reasoning,
-      row.tokens.toolCalls,
-      row.tokens.toolOutputs,
-      row.tokens.files,
-      row.tokens.tags,
-      tagRange(row.newTags),
+      row.tokens.history,
+      row.tokens.conversation,
+      row.tokens.protected,
+      row.tokens.tool,
+      row.tokens.reclaimable,
+      row.prefixChanged ? `changed@${row.firstDivergence}` : "kept",
+      row.dropped.length > 0 ? `${row.dropped.length} tags` : "-",
+      row.nudge ? `${row.nudge.level}/${row.nudge.channel}` : "-",
     ]),
   )
   for (const line of table) io.stdout(line)
-}
-
-function tagRange(tags: number[]): string {
-  if (tags.length === 0) return "-"
-  const first = tags[0] as number
-  const last = tags[tags.length - 1] as number
-  return first === last ? `§${first}§` : `§${first}§-§${last}§`
+  io.stdout("")
+  io.stdout(
+    `${executes} execute passes, ${rows.length - executes} replay passes; prefix changed on ${busts} passes; ` +
+      `mean prompt ${Math.round(mean).toLocaleString("en-US")} tokens; peak usage before a pass ${peak.toFixed(1)}%`,
+  )
 }

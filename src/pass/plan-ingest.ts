@@ -43,7 +43,7 @@ export function planIngest(options: { state: SessionState; messages: HostMessage
 
   for (const message of messages) {
     const info = message.info
-    if (!state.messages.has(info.id) && !seenInPlan.has(info.id)) {
+    if (!state.messageSeq.has(info.id) && !seenInPlan.has(info.id)) {
       seenInPlan.add(info.id)
       plan.messages.push({
         id: info.id,
@@ -94,6 +94,8 @@ export function planIngest(options: { state: SessionState; messages: HostMessage
         partId: trackable.partId,
         tool: trackable.tool,
         status: "live",
+        droppedReason: null,
+        supersededBy: null,
         prefixTokens: counter.count(tagPrefix(nextTag)),
       })
       nextTag += 1
@@ -111,7 +113,7 @@ export function isEmptyPlan(plan: IngestPlan): boolean {
 
 /** Folds a written plan into the in-memory state. */
 export function applyPlanToState(state: SessionState, plan: IngestPlan): void {
-  for (const message of plan.messages) state.messages.add(message.id)
+  for (const message of plan.messages) state.messageSeq.set(message.id, message.seq)
   for (const part of plan.parts) {
     const { messageId, kind, final, hash, tokens, callTokens } = part
     state.parts.set(part.id, { messageId, kind, final, hash, tokens, callTokens })

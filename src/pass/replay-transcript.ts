@@ -1,5 +1,7 @@
 import { applyEdits } from "../plugin/apply-edits.js"
-import type { Composition } from "../render/composition.js"
+import type { Band } from "../pressure/bands.js"
+import type { WindowSettings } from "../pressure/model-window.js"
+import type { Breakdown } from "../render/measure-prompt.js"
 import type { Database } from "../store/driver.js"
 import type { TokenCounter } from "../tokens/token-counter.js"
 import { createHostTranscriptBuilder } from "../transcript/host-transcript-builder.js"
@@ -12,11 +14,24 @@ import { createSessionRegistry } from "./session-registry.js"
 export type ReplayTurn = {
   /** The source record index of the assistant turn this prompt was sent for. */
   turn: number
-  pass: "replay"
+  /** `execute` when the pass applied work (a new epoch), `replay` when it re-rendered the same applied state. */
+  pass: "execute" | "replay"
+  /** Why the pass decided as it did (see `decidePass`). */
+  reason: string
+  band: Band
   /** Messages in the prompt. */
   messages: number
-  /** Tokens of the rendered prompt by kind; `fixed` is the transcript's system prompt when it records one. */
-  tokens: Composition & { fixed: number }
+  /** Tokens of the prompt sent, by where they go; `fixed` is the transcript's system prompt when it records one. */
+  tokens: Breakdown
+  /** Usage before the pass, as a share of the usable window (percent). */
+  usageBefore: number
+  /** True when the previous turn's prompt is not a byte prefix of this one. */
+  prefixChanged: boolean
+  /** UTF-8 byte offset of the first difference from the previous prompt (null when it is a prefix). */
+  firstDivergence: number | null
+  /** Tags whose drop landed in this pass. */
+  dropped: number[]
+  nudge: { level: string; channel: 1 | 2 } | null
   /** Tags that appear in this prompt and not in the previous one (on a fresh store: the tags this pass assigned). */
   newTags: number[]
   /** Tags on the items of this prompt: the session's tags up to this turn, also when the store already held more. */
@@ -27,17 +42,20 @@ export type ReplayTurn = {
 
 /**
  * Runs the engine over a transcript as if it were the live session: before every assistant turn (a model call)
- * one pass runs over the messages of all earlier turns, exactly as the transform hook would, and the rendered
- * prompt is measured. Calls `onTurn` for each pass, in order.
+ * one pass runs over the messages of all earlier turns, exactly as the transform hook would, against `window`,
+ * with the turn's timestamp as the time the request goes out. The recorded agent never calls ctx_reduce, so what
+ * changes the prompt here is reclaim and smart drops on execute passes. Calls `onTurn` for each pass, in order.
  */
 export function replayTranscript(options: {
   transcript: Transcript
   db: Database
   counter: TokenCounter
   clock: Clock
+  window: WindowSettings
+  smartDrops: boolean
   onTurn: (turn: ReplayTurn) => void
 }): { passes: number; sessionId: string } {
-  const { transcript, db, counter, clock, onTurn } = options
+  const { transcript, db, counter, clock, onTurn, window } = options
   const sessionId = `replay:${transcript.format}:${transcript.id}${transcript.trajectory === null ? "" : `#${transcript.trajectory}`}`
   const registry = createSessionRegistry({ db, now: () => clock.now() })
   const state = registry.stateFor(
@@ -53,7 +71,19 @@ export function replayTranscript(options: {
     if (turn.role === "assistant") {
       const messages = builder.snapshot()
       if (messages.length > 0) {
-        const result = runPass({ db, state, messages, counter, clock, trigger: "replay", tagsVisible: true })
+        const result = runPass({
+          db,
+          state,
+          messages,
+          counter,
+          clock,
+          trigger: "replay",
+          tagsVisible: true,
+          window,
+          fixedTokens: fixed,
+          now: turn.time ?? turn.index,
+          smartDrops: options.smartDrops,
+        })
         const promptTags = messages.flatMap((message) =>
           message.parts.flatMap((part) => state.tagsByPart.get(part.id)?.tag ?? []),
         )
@@ -63,9 +93,16 @@ export function replayTranscript(options: {
         passes += 1
         onTurn({
           turn: turn.index,
-          pass: "replay",
+          pass: result.decision,
+          reason: result.reason,
+          band: result.band,
           messages: messages.length,
-          tokens: { ...result.composition, fixed, total: result.composition.total + fixed },
+          tokens: result.breakdown,
+          usageBefore: (result.usageBefore / window.usableTokens) * 100,
+          prefixChanged: result.prefixChanged,
+          firstDivergence: result.firstDivergence,
+          dropped: result.dropped,
+          nudge: result.nudge,
           newTags,
           tagCount: promptTags.length,
           prompt: messages,

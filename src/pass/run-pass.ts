@@ -1,13 +1,31 @@
-import { applyPlanToState, isEmptyPlan, planIngest } from "./plan-ingest.js"
-import type { SessionState } from "./session-state.js"
+import { classifyBand, usagePercent, type Band } from "../pressure/bands.js"
+import { nextDrainState } from "../pressure/drain-latch.js"
+import { estimateUsage, reportedPromptTokens } from "../pressure/estimate-usage.js"
+import type { WindowSettings } from "../pressure/model-window.js"
+import { planNudge } from "../pressure/plan-nudge.js"
+import type { NudgeLevel } from "../pressure/nudge-band.js"
+import { buildLiveView, type LiveView } from "../reduce/live-view.js"
+import { planReclaim, type ReclaimMode } from "../reduce/plan-reclaim.js"
+import { planSmartDrops } from "../reduce/plan-smart-drops.js"
+import type { Edit } from "../render/edit.js"
+import { measurePrompt, type Breakdown } from "../render/measure-prompt.js"
+import { renderPrompt } from "../render/render-prompt.js"
+import { firstDivergence, serializeRendered } from "../render/serialize-prompt.js"
+import {
+  insertPlacement,
+  markOperationsApplied,
+  markTagsDropped,
+  saveAppliedState,
+} from "../store/applied-state-repository.js"
 import type { Database } from "../store/driver.js"
 import { writeIngestPlan } from "../store/ingest-repository.js"
 import { recordPass, type PassTrigger } from "../store/pass-repository.js"
 import type { TokenCounter } from "../tokens/token-counter.js"
+import { contentHash } from "../transcript/content-hash.js"
 import type { HostMessage } from "../transcript/host-message.js"
-import { measureComposition, type Composition } from "../render/composition.js"
-import type { Edit } from "../render/edit.js"
-import { planTagEdits } from "../render/plan-tag-edits.js"
+import { decidePass, type PassDecision } from "./decide-pass.js"
+import { applyPlanToState, isEmptyPlan, planIngest } from "./plan-ingest.js"
+import type { DropReason, SessionState } from "./session-state.js"
 
 export type Clock = { now(): number; elapsedMs(since: number): number; mark(): number }
 
@@ -19,40 +37,206 @@ export type PassOptions = {
   counter: TokenCounter
   clock: Clock
   trigger: PassTrigger
-  /** Whether `§N§` prefixes are written into the prompt. */
+  /** Whether the agent sees `§N§` tags, reduce guidance and reminders (it has the ctx_reduce tool). */
   tagsVisible: boolean
+  window: WindowSettings
+  /** Tokens of the system prompt and tool definitions. */
+  fixedTokens: number
+  /** When this request goes out (epoch ms): the prompt cache's age and the drain latch are measured against it. */
+  now: number
+  smartDrops: boolean
 }
 
 export type PassResult = {
   seq: number
   edits: Edit[]
-  composition: Composition
+  decision: PassDecision["decision"]
+  reason: PassDecision["reason"]
+  band: Band
+  usageBefore: number
+  usageAfter: number
+  breakdown: Breakdown
+  /** Tags whose drop landed in this pass. */
+  dropped: number[]
+  nudge: { level: NudgeLevel; channel: 1 | 2 } | null
+  prefixChanged: boolean
+  firstDivergence: number | null
   newTags: number[]
   newParts: number
   durationMs: number
+  /** The live view after the pass (ctx_reduce validates against it). */
+  view: LiveView
 }
 
+const KEEP_ESTIMATES = 32
+/** A drain pass must free at least the larger of these to be worth rewriting the prompt. */
+const DRAIN_MINIMUM_TOKENS = 1_000
+const DRAIN_MINIMUM_SHARE = 0.02
+
 /**
- * One pass: store what is new (raw content first, in one transaction), then render the tag prefixes and
- * measure the rendered prompt, then record the pass. Later stages (reductions, compartments) plug in between
- * render and record.
+ * One pass (seed: "Where a pass lands"): store what is new (raw first, one transaction), measure usage against
+ * the usable window, decide execute or replay, apply all due work together on an execute pass (queued drops,
+ * reclaim, smart drops: a new epoch), place reminders in the new tail, render, check the cache contract against
+ * the previous prompt, and record the pass with its decision.
  */
 export function runPass(options: PassOptions): PassResult {
-  const { db, state, messages, counter, clock, trigger, tagsVisible } = options
+  const { db, state, messages, counter, clock, trigger, tagsVisible, window, now } = options
   const started = clock.mark()
   const startedAt = clock.now()
+  const main = trigger !== "compaction"
+  const seq = state.nextPass
+  state.nextPass += 1
 
   const plan = planIngest({ state, messages: messages as HostMessage[], counter })
   if (!isEmptyPlan(plan)) {
     db.transaction(() => writeIngestPlan(db, plan, startedAt))
     applyPlanToState(state, plan)
   }
+  // Changes to the applied state outside the execute step (calibration, the drain, reminders) are saved at the end.
+  const appliedAtStart = state.applied
+  if (main) calibrate(state, messages)
 
-  const edits = tagsVisible ? planTagEdits({ messages, tagsByPart: state.tagsByPart }) : []
-  const composition = measureComposition({ messages, state, tagsRendered: tagsVisible })
+  const markerCounts = new Map<string, number>()
+  const count = (text: string): number => {
+    const known = markerCounts.get(text)
+    if (known !== undefined) return known
+    const tokens = counter.count(text)
+    markerCounts.set(text, tokens)
+    return tokens
+  }
+  const view = buildLiveView({ messages, state, protectedTokens: window.protectedTokens })
+  const measure = (): Breakdown => {
+    const reclaimableTags = new Set(planReclaim({ view, mode: "force", boundarySeq: state.applied.boundarySeq }))
+    return measurePrompt({
+      messages,
+      state,
+      view,
+      tagsVisible,
+      placements: state.applied.placements,
+      fixedTokens: options.fixedTokens,
+      historyTokens: 0,
+      reclaimableTags,
+      count,
+    })
+  }
+  const before = measure()
+  const usageBefore = estimateUsage({ promptTokens: before.total, calibrationTokens: state.applied.calibrationTokens })
+  const percentBefore = usagePercent(usageBefore, window.usableTokens)
+  const band = classifyBand({ usagePercent: percentBefore, thresholdPercent: window.thresholdPercent })
+  const drain = nextDrainState({ drain: state.applied.drain, band, usagePercent: percentBefore, thresholdPercent: window.thresholdPercent, now })
+
+  const protectionsYield = band === "emergency"
+  const landable = [...state.queued.values()].filter((drop) => {
+    const item = view.byTag.get(drop.tag)
+    return item !== undefined && item.final && (!item.protected || protectionsYield)
+  })
+  const smart = options.smartDrops ? planSmartDrops(view) : []
+  const reclaimTokens = (mode: ReclaimMode): number =>
+    planReclaim({ view, mode, boundarySeq: state.applied.boundarySeq }).reduce((sum, tag) => {
+      const item = view.byTag.get(tag)
+      return sum + (item ? item.contentTokens + item.callTokens : 0)
+    }, 0)
+  const decided: PassDecision = main
+    ? decidePass({
+        band,
+        drainActive: drain.drain.active,
+        cacheExpired: cacheExpired(messages, now, window.cacheTtlMs),
+        midTool: view.midTool,
+        work: {
+          landableDrops: landable.length,
+          readyHistory: 0,
+          reclaim: { age: reclaimTokens("age"), force: reclaimTokens("force"), emergency: reclaimTokens("emergency") },
+          smartDrops: smart.length,
+        },
+        drainMinimum: Math.max(DRAIN_MINIMUM_TOKENS, window.usableTokens * DRAIN_MINIMUM_SHARE),
+      })
+    : { decision: "replay", reason: "nothing-due", reclaim: null, applyQueued: false }
+
+  const dropped: number[] = []
+  if (decided.decision === "execute") {
+    const drops = new Map<number, { tag: number; reason: DropReason; supersededBy: number | null }>()
+    if (decided.applyQueued) for (const drop of landable) drops.set(drop.tag, { tag: drop.tag, reason: "reduce", supersededBy: null })
+    if (decided.reclaim) {
+      for (const tag of planReclaim({ view, mode: decided.reclaim, boundarySeq: state.applied.boundarySeq })) {
+        if (!drops.has(tag)) drops.set(tag, { tag, reason: "reclaim", supersededBy: null })
+      }
+    }
+    if (decided.applyQueued) for (const drop of smart) if (!drops.has(drop.tag)) drops.set(drop.tag, drop)
+    const landedOperations = decided.applyQueued ? landable.map((drop) => drop.operationId) : []
+    const nextApplied = {
+      ...state.applied,
+      epoch: state.applied.epoch + 1,
+      lastExecutePass: seq,
+      boundarySeq: view.newestSeq,
+      drain: drain.drain,
+      placements: [],
+    }
+    // Store first; memory follows only once the transaction committed.
+    db.transaction(() => {
+      markTagsDropped(db, state.sessionId, [...drops.values()], seq)
+      markOperationsApplied(db, landedOperations, seq)
+      saveAppliedState(db, state.sessionId, nextApplied, startedAt)
+    })
+    for (const drop of drops.values()) {
+      const tag = state.tagsByNumber.get(drop.tag)
+      if (!tag) continue
+      tag.status = "dropped"
+      tag.droppedReason = drop.reason
+      tag.supersededBy = drop.supersededBy
+      dropped.push(drop.tag)
+    }
+    if (decided.applyQueued) for (const drop of landable) state.queued.delete(drop.tag)
+    state.applied = nextApplied
+    dropped.sort((a, b) => a - b)
+  } else if (main && drain.transition !== "idle" && drain.transition !== "continued") {
+    state.applied = { ...state.applied, drain: drain.drain }
+  }
+
+  let nudge: PassResult["nudge"] = null
+  if (main) {
+    const newest = messages[messages.length - 1]
+    const newestTool =
+      newest?.info.role === "assistant"
+        ? [...newest.parts].reverse().find((part) => part.type === "tool" && part.state.status === "completed")
+        : undefined
+    const planned = planNudge({
+      view,
+      newestToolPartId: newestTool?.id ?? null,
+      newestMessageId: newest?.info.id ?? null,
+      applied: state.applied,
+      queued: new Set(state.queued.keys()),
+      pass: seq,
+      usagePercent: usagePercent(usageBefore, window.usableTokens),
+      tagsVisible,
+    })
+    if (planned.placements.length > 0) {
+      state.applied = {
+        ...state.applied,
+        placements: [...state.applied.placements, ...planned.placements],
+        lastNudgePass: seq,
+        lastNudgeLevel: planned.decision.level,
+      }
+      db.transaction(() => {
+        for (const placement of planned.placements) insertPlacement(db, state.sessionId, state.applied.epoch, placement)
+      })
+      nudge = { level: planned.decision.level, channel: planned.placements.some((placement) => placement.kind === "steer") ? 2 : 1 }
+    }
+  }
+  if (state.applied !== appliedAtStart) saveAppliedState(db, state.sessionId, state.applied, startedAt)
+
+  const edits = renderPrompt({ messages, state, tagsVisible, placements: state.applied.placements })
+  const after = measure()
+  const usageAfter = estimateUsage({ promptTokens: after.total, calibrationTokens: state.applied.calibrationTokens })
+  const serialized = serializeRendered(messages, edits)
+  const previous = main ? state.previousPrompt : null
+  const divergence = previous === null ? null : firstDivergence(previous, serialized)
+  if (main) {
+    state.previousPrompt = serialized
+    state.recentEstimates.push({ seq, startedAt: now, estimate: after.total })
+    if (state.recentEstimates.length > KEEP_ESTIMATES) state.recentEstimates.shift()
+  }
+
   const durationMs = clock.elapsedMs(started)
-  const seq = state.nextPass
-  state.nextPass += 1
   const newTags = plan.tags.map((tag) => tag.tag)
   recordPass(db, {
     sessionId: state.sessionId,
@@ -60,18 +244,62 @@ export function runPass(options: PassOptions): PassResult {
     startedAt,
     durationMs,
     trigger,
-    decision: "replay",
-    band: null,
-    usageTokens: composition.total,
-    windowTokens: null,
+    decision: decided.decision,
+    band,
+    usageTokens: usageBefore,
+    windowTokens: window.usableTokens,
     messageCount: messages.length,
     newParts: plan.parts.length,
     newTags: newTags.length,
-    renderedTokens: composition.total,
-    renderedHash: null,
-    firstDivergence: null,
-    detail: { composition, newTags },
+    renderedTokens: usageAfter,
+    renderedHash: contentHash(serialized),
+    firstDivergence: divergence,
+    detail: { reason: decided.reason, breakdown: after, dropped, nudge, newTags, drain: drain.transition },
     error: null,
   })
-  return { seq, edits, composition, newTags, newParts: plan.parts.length, durationMs }
+  return {
+    seq,
+    edits,
+    decision: decided.decision,
+    reason: decided.reason,
+    band,
+    usageBefore,
+    usageAfter,
+    breakdown: after,
+    dropped,
+    nudge,
+    prefixChanged: divergence !== null,
+    firstDivergence: divergence,
+    newTags,
+    newParts: plan.parts.length,
+    durationMs,
+    view,
+  }
+}
+
+/**
+ * Learns the gap between our estimate and the provider's report: when the newest assistant message carries a
+ * usage report we have not used yet, the estimate of the pass that sent its request is compared with it.
+ */
+function calibrate(state: SessionState, messages: readonly HostMessage[]): void {
+  for (let index = messages.length - 1; index >= 0; index -= 1) {
+    const info = messages[index]?.info
+    if (!info || info.role !== "assistant") continue
+    const reported = reportedPromptTokens(info.tokens)
+    if (reported <= 0) return
+    if (info.id === state.applied.calibratedMessageId) return
+    const sent = [...state.recentEstimates].reverse().find((estimate) => estimate.startedAt <= info.time.created)
+    if (!sent) return
+    state.applied = { ...state.applied, calibrationTokens: reported - sent.estimate, calibratedMessageId: info.id }
+    return
+  }
+}
+
+/** True when the provider's prompt cache has expired (no request within the TTL), or there was none yet. */
+function cacheExpired(messages: readonly HostMessage[], now: number, ttlMs: number): boolean {
+  for (let index = messages.length - 1; index >= 0; index -= 1) {
+    const info = messages[index]?.info
+    if (info?.role === "assistant") return now - info.time.created > ttlMs
+  }
+  return true
 }

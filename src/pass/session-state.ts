@@ -1,3 +1,4 @@
+import type { DrainState } from "../pressure/drain-latch.js"
 import type { TagKind } from "../transcript/trackables.js"
 
 export type PartKind = "user" | "assistant" | "reasoning" | "tool" | "file" | "none"
@@ -14,6 +15,9 @@ export type KnownPart = {
   callTokens: number
 }
 
+/** Why a tag's content left the prompt. */
+export type DropReason = "reduce" | "reclaim" | "smart" | "superseded"
+
 export type TagRecord = {
   tag: number
   kind: TagKind
@@ -21,9 +25,45 @@ export type TagRecord = {
   partId: string
   tool: string | null
   status: "live" | "dropped"
+  droppedReason: DropReason | null
+  /** For a superseded edit or write: the tag of the newest edit of the same file. */
+  supersededBy: number | null
   /** Tokens of the rendered `§N§ ` prefix. */
   prefixTokens: number
 }
+
+/** A reminder written into the prompt; replayed byte-for-byte on every pass of its epoch. */
+export type Placement = {
+  kind: "nudge" | "steer"
+  /** nudge: the tool part whose output carries it; steer: the message it is inserted after. */
+  anchorId: string
+  level: string
+  text: string
+  placedPass: number
+}
+
+/**
+ * The state a render depends on besides the messages. It changes only on execute passes (a new epoch), except
+ * that reminders may be appended to the new tail of a replay pass; so between execute passes the rendered prefix
+ * never changes.
+ */
+export type AppliedState = {
+  epoch: number
+  lastExecutePass: number | null
+  /** The newest message sequence number at the last execute pass: age-based reclaim looks only before it. */
+  boundarySeq: number
+  drain: DrainState
+  /** Provider-reported prompt tokens minus our estimate for the same request (fixed prompt, tokenizer drift). */
+  calibrationTokens: number
+  calibratedMessageId: string | null
+  lastNudgePass: number | null
+  lastNudgeLevel: string | null
+  lastReducePass: number | null
+  placements: Placement[]
+}
+
+/** A drop the agent asked for that has not landed yet. */
+export type QueuedDrop = { operationId: number; tag: number; queuedPass: number | null }
 
 /**
  * The in-memory mirror of one session's stored state. Loaded from the store once per process, then kept in
@@ -34,10 +74,33 @@ export type SessionState = {
   nextTag: number
   nextSeq: number
   nextPass: number
-  messages: Set<string>
+  /** Message id -> ingest sequence number. */
+  messageSeq: Map<string, number>
   parts: Map<string, KnownPart>
   tagsByPart: Map<string, TagRecord>
   tagsByNumber: Map<number, TagRecord>
+  applied: AppliedState
+  queued: Map<number, QueuedDrop>
+  /** The canonical serialization of the last main prompt (in memory only; used to check the cache contract). */
+  previousPrompt: string | null
+  /** Recent passes' usage estimates, to calibrate against the usage the provider reports for their requests. */
+  recentEstimates: { seq: number; startedAt: number; estimate: number }[]
+}
+
+/** The applied state of a session that has never had an execute pass. */
+export function initialAppliedState(): AppliedState {
+  return {
+    epoch: 0,
+    lastExecutePass: null,
+    boundarySeq: 0,
+    drain: { active: false },
+    calibrationTokens: 0,
+    calibratedMessageId: null,
+    lastNudgePass: null,
+    lastNudgeLevel: null,
+    lastReducePass: null,
+    placements: [],
+  }
 }
 
 /** A state for a session the store has never seen. */
@@ -47,9 +110,13 @@ export function emptySessionState(sessionId: string): SessionState {
     nextTag: 1,
     nextSeq: 1,
     nextPass: 1,
-    messages: new Set(),
+    messageSeq: new Map(),
     parts: new Map(),
     tagsByPart: new Map(),
     tagsByNumber: new Map(),
+    applied: initialAppliedState(),
+    queued: new Map(),
+    previousPrompt: null,
+    recentEstimates: [],
   }
 }

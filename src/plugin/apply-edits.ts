@@ -3,60 +3,87 @@ import type { HostMessage, HostPart } from "../transcript/host-message.js"
 
 /**
  * Applies rendered edits to the host's message list in place (the transform hook must mutate, not replace).
- * Every edit is checked against the list first; only when all of them fit is anything written, so a bad edit
- * leaves the messages exactly as they were.
+ * Every edit is resolved against the list first; only when all of them fit is anything written, so a bad edit
+ * leaves the messages exactly as they were. Content edits are applied first, then part insertions and removals,
+ * then message insertions (each after its anchor, in edit order).
  */
 export function applyEdits(messages: HostMessage[], edits: readonly Edit[]): void {
-  const writes = edits.map((edit) => prepare(messages, edit))
-  // Insertions shift later indices, so apply from the back of each message forwards.
-  const order = writes
-    .map((write, index) => ({ write, index, edit: edits[index] as Edit }))
-    .sort((a, b) => b.edit.messageIndex - a.edit.messageIndex || b.edit.partIndex - a.edit.partIndex || b.index - a.index)
-  for (const { write } of order) write()
+  const byId = new Map(messages.map((message) => [message.info.id, message]))
+  const writes = edits.map((edit) => prepare(byId, edit))
+  for (const stage of [0, 1, 2] as const) {
+    for (const write of writes) if (write.stage === stage) write.run()
+  }
+  const inserted = edits.filter((edit): edit is Extract<Edit, { type: "insert-message" }> => edit.type === "insert-message")
+  for (const edit of inserted) {
+    const at = messages.findIndex((message) => message.info.id === edit.afterMessageId)
+    let position = at + 1
+    // Several steer messages after one anchor keep their edit order.
+    while (messages[position]?.info.id.startsWith(`${edit.afterMessageId}-steer-`)) position += 1
+    messages.splice(position, 0, edit.message)
+  }
 }
 
-function prepare(messages: HostMessage[], edit: Edit): () => void {
-  const message = messages[edit.messageIndex]
-  if (!message) throw new Error(`edit refers to message ${edit.messageIndex}, but there are ${messages.length}`)
-  const part = message.parts[edit.partIndex]
+type Write = { stage: 0 | 1 | 2 | 3; run: () => void }
+
+function prepare(byId: Map<string, HostMessage>, edit: Edit): Write {
+  if (edit.type === "insert-message") {
+    if (!byId.has(edit.afterMessageId)) throw new Error(`edit inserts after message ${edit.afterMessageId}, which is missing`)
+    if (byId.has(edit.message.info.id)) throw new Error(`edit inserts message ${edit.message.info.id}, which already exists`)
+    return { stage: 3, run: () => undefined }
+  }
+  const message = byId.get(edit.messageId)
+  if (!message) throw new Error(`edit refers to message ${edit.messageId}, which is missing`)
   switch (edit.type) {
-    case "prefix-text": {
-      const text = expectPart(part, edit.partId, "text")
-      return () => {
-        text.text = edit.prefix + text.text
-      }
+    case "set-text": {
+      const part = expectPart(message, edit.partId, "text")
+      return { stage: 0, run: () => void (part.text = edit.text) }
     }
-    case "prefix-tool-output": {
-      const tool = expectPart(part, edit.partId, "tool")
-      const state = tool.state
-      if (state.status === "completed") return () => void (state.output = edit.prefix + state.output)
-      if (state.status === "error") return () => void (state.error = edit.prefix + state.error)
-      return () => undefined
+    case "set-tool-result": {
+      const part = expectPart(message, edit.partId, "tool")
+      const state = part.state
+      if (state.status === "completed") return { stage: 0, run: () => void (state.output = edit.text) }
+      if (state.status === "error") return { stage: 0, run: () => void (state.error = edit.text) }
+      throw new Error(`edit sets the result of tool part ${edit.partId}, which has not finished`)
     }
-    case "insert-text": {
-      if (!part || part.id !== edit.beforePartId) {
-        throw new Error(`edit expected to insert before part ${edit.beforePartId}, found ${part ? `part ${part.id}` : "nothing"}`)
-      }
+    case "set-tool-input": {
+      const part = expectPart(message, edit.partId, "tool")
+      // The host's state object may be shared with its own records: replace it rather than mutate its input.
+      return { stage: 0, run: () => void (part.state = { ...part.state, input: edit.input } as typeof part.state) }
+    }
+    case "insert-part": {
+      expectAnyPart(message, edit.beforePartId)
+      const first = message.parts[0]
       const inserted: HostPart = {
-        id: edit.newPartId,
-        sessionID: part.sessionID,
-        messageID: part.messageID,
+        id: edit.partId,
+        sessionID: first?.sessionID ?? message.info.sessionID,
+        messageID: message.info.id,
         type: "text",
         text: edit.text,
         synthetic: true,
       }
-      return () => void message.parts.splice(edit.partIndex, 0, inserted)
+      return {
+        stage: 1,
+        run: () => void message.parts.splice(message.parts.findIndex((part) => part.id === edit.beforePartId), 0, inserted),
+      }
+    }
+    case "remove-part": {
+      expectAnyPart(message, edit.partId)
+      return {
+        stage: 2,
+        run: () => void message.parts.splice(message.parts.findIndex((part) => part.id === edit.partId), 1),
+      }
     }
   }
 }
 
-function expectPart<T extends HostPart["type"]>(
-  part: HostPart | undefined,
-  partId: string,
-  type: T,
-): Extract<HostPart, { type: T }> {
-  if (!part || part.id !== partId || part.type !== type) {
-    throw new Error(`edit expected ${type} part ${partId}, found ${part ? `${part.type} part ${part.id}` : "nothing"}`)
-  }
+function expectAnyPart(message: HostMessage, partId: string): HostPart {
+  const part = message.parts.find((candidate) => candidate.id === partId)
+  if (!part) throw new Error(`edit refers to part ${partId} of message ${message.info.id}, which is missing`)
+  return part
+}
+
+function expectPart<T extends HostPart["type"]>(message: HostMessage, partId: string, type: T): Extract<HostPart, { type: T }> {
+  const part = expectAnyPart(message, partId)
+  if (part.type !== type) throw new Error(`edit expected ${type} part ${partId}, found a ${part.type} part`)
   return part as Extract<HostPart, { type: T }>
 }

@@ -3,7 +3,7 @@ import { readConfigFiles } from "../config/read-config-files.js"
 import { createErrorLog } from "./error-log.js"
 import { injectedFaults } from "./fault-injection.js"
 import { createHooks } from "./hooks.js"
-import { createPluginRuntime } from "./plugin-runtime.js"
+import { createPluginRuntime, type PluginRuntime } from "./plugin-runtime.js"
 
 const SERVICE = "magic-context"
 
@@ -34,5 +34,28 @@ export async function createPlugin(input: PluginInput): Promise<Hooks> {
     env,
     now: () => Date.now(),
   })
-  return createHooks({ runtime, projectId: input.project?.id ?? null, directory: input.directory ?? null })
+  let providersLoaded: Promise<void> | null = null
+  const loadProviderLimits = (): Promise<void> => {
+    providersLoaded ??= fetchProviderLimits(input, runtime).catch((error: unknown) => {
+      errors.record({ hook: "config.providers", sessionId: null, error })
+    })
+    return providersLoaded
+  }
+  return createHooks({ runtime, projectId: input.project?.id ?? null, directory: input.directory ?? null, loadProviderLimits })
+}
+
+/** How long the first pass waits for the host's provider list before falling back to the default window. */
+const PROVIDERS_TIMEOUT_MS = 3_000
+
+/** Reads every model's context and output limits from the host's provider list (once per instance). */
+async function fetchProviderLimits(input: PluginInput, runtime: PluginRuntime): Promise<void> {
+  const timeout = new Promise<null>((resolve) => setTimeout(() => resolve(null), PROVIDERS_TIMEOUT_MS))
+  const response = await Promise.race([input.client.config.providers(), timeout])
+  const providers = response?.data?.providers ?? []
+  for (const provider of providers) {
+    for (const [modelID, model] of Object.entries(provider.models ?? {})) {
+      const limit = model.limit
+      if (limit) runtime.facts.rememberLimits(provider.id, modelID, { context: limit.context, output: limit.output })
+    }
+  }
 }

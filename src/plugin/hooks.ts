@@ -1,16 +1,24 @@
 import type { Hooks } from "@opencode-ai/plugin"
 import { runPass } from "../pass/run-pass.js"
 import { systemClock } from "../pass/system-clock.js"
+import { resolveWindow } from "../pressure/model-window.js"
+import { usagePercent } from "../pressure/bands.js"
 import type { HostMessage } from "../transcript/host-message.js"
 import { stripTagEchoes } from "../transcript/tag-format.js"
 import { applyEdits } from "./apply-edits.js"
+import { compactionContext } from "./compaction-context.js"
+import { createReduceTool } from "./ctx-reduce-tool.js"
 import { maybeFail } from "./fault-injection.js"
 import type { PluginRuntime } from "./plugin-runtime.js"
+import { REDUCE_GUIDANCE } from "./reduce-guidance.js"
+import { REDUCE_TOOL, reduceToolAvailable } from "./tool-availability.js"
 
 export type HookContext = {
   runtime: PluginRuntime
   projectId: string | null
   directory: string | null
+  /** Fetches the host's model limits (the provider list) when no `chat.params` has told them yet. */
+  loadProviderLimits: () => Promise<void>
 }
 
 /**
@@ -20,7 +28,6 @@ export type HookContext = {
  */
 export function createHooks(context: HookContext): Hooks {
   const { runtime } = context
-  const compacting = new Set<string>()
 
   const guard = async (hook: string, sessionId: string | null, body: () => Promise<void> | void): Promise<void> => {
     if (!runtime.config.enabled) return
@@ -32,22 +39,82 @@ export function createHooks(context: HookContext): Hooks {
   }
 
   return {
+    config: async (hostConfig) => {
+      await guard("config", null, () => {
+        runtime.facts.hostConfig = hostConfig
+      })
+    },
+
+    tool: runtime.config.enabled ? { [REDUCE_TOOL]: createReduceTool(runtime) } : {},
+
+    "tool.definition": async (input, output) => {
+      await guard("tool.definition", null, () => {
+        const text = `${input.toolID} ${output.description} ${JSON.stringify(output.parameters ?? {})}`
+        runtime.facts.rememberToolDefinition(input.toolID, text, runtime.counterFor(null))
+      })
+    },
+
+    "chat.params": async (input) => {
+      await guard("chat.params", input.sessionID, () => {
+        const limit = input.model.limit
+        if (limit) runtime.facts.rememberLimits(input.model.providerID, input.model.id, { context: limit.context, output: limit.output })
+      })
+    },
+
     "experimental.chat.messages.transform": async (_input, output) => {
       const messages = output.messages as HostMessage[]
       const sessionId = messages[0]?.info.sessionID ?? null
       await guard("experimental.chat.messages.transform", sessionId, async () => {
         if (!sessionId) return
-        const counter = runtime.counterFor(lastUserModel(messages))
+        const user = newestUser(messages)
+        const model = user?.model ?? null
+        const counter = runtime.counterFor(model)
         const registry = await runtime.sessions()
         const state = registry.stateFor(
           { id: sessionId, source: "opencode", projectId: context.projectId, directory: context.directory, title: null },
           counter,
         )
-        const trigger = compacting.delete(sessionId) ? "compaction" : "transform"
+        const compaction = runtime.compacting.delete(sessionId)
+        const providerID = model?.providerID ?? "unknown"
+        const modelID = model?.modelID ?? "unknown"
+        if (!runtime.facts.limitsFor(providerID, modelID)) await context.loadProviderLimits()
+        const window = resolveWindow({ providerID, modelID, hostLimits: runtime.facts.limitsFor(providerID, modelID), config: runtime.config })
+        const tagsVisible = reduceToolAvailable({ hostConfig: runtime.facts.hostConfig, agent: user?.agent, promptTools: user?.tools })
         const db = await runtime.database()
-        const result = runPass({ db, state, messages, counter, clock: systemClock, trigger, tagsVisible: true })
+        const result = runPass({
+          db,
+          state,
+          messages,
+          counter,
+          clock: systemClock,
+          trigger: compaction ? "compaction" : "transform",
+          tagsVisible,
+          window,
+          fixedTokens: runtime.facts.fixedTokens(sessionId),
+          now: Date.now(),
+          smartDrops: runtime.config.smart_drops,
+        })
+        if (!compaction) {
+          runtime.lastPass.set(sessionId, {
+            view: result.view,
+            window,
+            usagePercent: usagePercent(result.usageAfter, window.usableTokens),
+            tagsVisible,
+            turnMessageId: user?.id ?? null,
+            passSeq: result.seq,
+          })
+        }
         maybeFail(runtime.faults, "transform")
         applyEdits(messages, result.edits)
+      })
+    },
+
+    "experimental.chat.system.transform": async (input, output) => {
+      const sessionId = input.sessionID ?? null
+      await guard("experimental.chat.system.transform", sessionId, () => {
+        if (!sessionId) return
+        runtime.facts.rememberSystem(sessionId, output.system, runtime.counterFor({ providerID: input.model.providerID, modelID: input.model.id }))
+        if (runtime.lastPass.get(sessionId)?.tagsVisible) output.system.push(REDUCE_GUIDANCE)
       })
     },
 
@@ -59,9 +126,17 @@ export function createHooks(context: HookContext): Hooks {
       })
     },
 
-    "experimental.session.compacting": async (input) => {
-      await guard("experimental.session.compacting", input.sessionID, () => {
-        compacting.add(input.sessionID)
+    "experimental.session.compacting": async (input, output) => {
+      await guard("experimental.session.compacting", input.sessionID, async () => {
+        runtime.compacting.add(input.sessionID)
+        const db = await runtime.database()
+        const registry = await runtime.sessions()
+        const state = registry.stateFor(
+          { id: input.sessionID, source: "opencode", projectId: context.projectId, directory: context.directory, title: null },
+          runtime.counterFor(null),
+        )
+        const extra = compactionContext({ db, state })
+        if (extra) output.context.push(extra)
       })
     },
 
@@ -71,11 +146,11 @@ export function createHooks(context: HookContext): Hooks {
   }
 }
 
-/** The model of the newest user message (OpenCode records the model a turn was asked of on the user message). */
-function lastUserModel(messages: readonly HostMessage[]): { providerID: string; modelID: string } | null {
+/** The newest user message (OpenCode records the agent, model and tool switches of a turn on it). */
+function newestUser(messages: readonly HostMessage[]): Extract<HostMessage["info"], { role: "user" }> | null {
   for (let index = messages.length - 1; index >= 0; index -= 1) {
     const info = messages[index]?.info
-    if (info?.role === "user") return info.model
+    if (info?.role === "user") return info
   }
   return null
 }

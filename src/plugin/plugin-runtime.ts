@@ -7,7 +7,21 @@ import { openDatabase } from "../store/open-database.js"
 import { encodingForModel } from "../tokens/encoding-for-model.js"
 import { createTokenCounterPool, type TokenCounterPool } from "../tokens/tiktoken-counter.js"
 import type { TokenCounter } from "../tokens/token-counter.js"
+import type { WindowSettings } from "../pressure/model-window.js"
+import type { LiveView } from "../reduce/live-view.js"
 import type { ErrorLog } from "./error-log.js"
+import { createHostFacts, type HostFacts } from "./host-facts.js"
+
+/** What the last main pass of a session saw; ctx_reduce and the system guidance read it. */
+export type LastPass = {
+  view: LiveView
+  window: WindowSettings
+  usagePercent: number
+  tagsVisible: boolean
+  /** The newest user message: the current turn, for the per-turn ctx_reduce cap. */
+  turnMessageId: string | null
+  passSeq: number
+}
 
 /** What the hooks share for the life of one OpenCode instance. */
 export type PluginRuntime = {
@@ -20,6 +34,10 @@ export type PluginRuntime = {
   database(): Promise<Database>
   sessions(): Promise<SessionRegistry>
   counterFor(model: { providerID?: string; modelID?: string } | null): TokenCounter
+  readonly facts: HostFacts
+  readonly lastPass: Map<string, LastPass>
+  /** Sessions whose next transform call comes from OpenCode's compaction. */
+  readonly compacting: Set<string>
   dispose(): void
 }
 
@@ -54,6 +72,9 @@ export function createPluginRuntime(options: {
     faults: options.faults,
     databaseFile,
     database,
+    facts: createHostFacts(),
+    lastPass: new Map(),
+    compacting: new Set(),
     async sessions() {
       if (registry) return registry
       const db = await database()

@@ -1,12 +1,20 @@
+import type { HostMessage } from "../transcript/host-message.js"
+
 /**
- * A change the renderer wants made to the host's message list. The renderer only describes edits; the shell
- * applies them (see `plugin/apply-edits.ts`), so rendering stays a pure function of state and messages.
- * Indices refer to the list as the renderer saw it.
+ * A change the renderer asks for in the host's message list, addressed by ids. The renderer only describes
+ * edits; the shell applies them all or none (`plugin/apply-edits.ts`), so rendering stays a pure function of the
+ * stored state and the messages.
  */
 export type Edit =
-  /** Write `prefix` before a text part's text. */
-  | { type: "prefix-text"; messageIndex: number; partIndex: number; partId: string; prefix: string }
-  /** Write `prefix` before a finished tool's output (or error text). */
-  | { type: "prefix-tool-output"; messageIndex: number; partIndex: number; partId: string; prefix: string }
-  /** Insert a new synthetic text part before part `partIndex`, which must be `beforePartId`. */
-  | { type: "insert-text"; messageIndex: number; partIndex: number; beforePartId: string; newPartId: string; text: string }
+  /** Replace a text part's text. */
+  | { type: "set-text"; messageId: string; partId: string; text: string }
+  /** Replace a finished tool's result: its output when completed, its error text when it failed. */
+  | { type: "set-tool-result"; messageId: string; partId: string; text: string }
+  /** Replace a tool call's input (a superseded edit keeps only its path). */
+  | { type: "set-tool-input"; messageId: string; partId: string; input: Record<string, unknown> }
+  /** Insert a synthetic text part before `beforePartId`. */
+  | { type: "insert-part"; messageId: string; beforePartId: string; partId: string; text: string }
+  /** Remove a part (a dropped media file). */
+  | { type: "remove-part"; messageId: string; partId: string }
+  /** Insert a whole message after `afterMessageId` (a steer message). */
+  | { type: "insert-message"; afterMessageId: string; message: HostMessage }

@@ -39,3 +39,16 @@ export function countSessionRows(db: Database, sessionId: string): { messages: n
     Number(statement(db, `SELECT COUNT(*) AS n FROM ${table} WHERE session_id = ?`).get([sessionId])?.["n"] ?? 0)
   return { messages: count("messages"), parts: count("parts"), tags: count("tags"), passes: count("passes") }
 }
+
+/** The user's own message texts of a session (not synthetic, not ignored), in conversation order. */
+export function readUserDirectives(db: Database, sessionId: string): string[] {
+  return statement(
+    db,
+    `SELECT p.content_json FROM parts p JOIN messages m ON m.session_id = p.session_id AND m.id = p.message_id
+     WHERE p.session_id = ? AND p.kind = 'user' AND p.type = 'text' ORDER BY m.seq, p.position`,
+  )
+    .all([sessionId])
+    .map((row) => JSON.parse(String(row["content_json"])) as { text?: string; synthetic?: boolean; ignored?: boolean })
+    .filter((part) => !part.synthetic && !part.ignored && typeof part.text === "string" && part.text.trim().length > 0)
+    .map((part) => part.text as string)
+}

@@ -1,6 +1,7 @@
-import type { KnownPart, PartKind, SessionState, TagRecord } from "../pass/session-state.js"
+import type { DropReason, KnownPart, PartKind, SessionState, TagRecord } from "../pass/session-state.js"
 import { emptySessionState } from "../pass/session-state.js"
 import type { Database } from "./driver.js"
+import { listQueuedDrops, loadAppliedState } from "./applied-state-repository.js"
 import { statement } from "./statements.js"
 
 export type SessionSource = "opencode" | "replay"
@@ -47,8 +48,8 @@ export function loadSessionState(
   const lastPass = statement(db, "SELECT MAX(seq) AS seq FROM passes WHERE session_id = ?").get([sessionId])
   state.nextPass = Number(lastPass?.["seq"] ?? 0) + 1
 
-  for (const row of statement(db, "SELECT id FROM messages WHERE session_id = ?").all([sessionId])) {
-    state.messages.add(String(row["id"]))
+  for (const row of statement(db, "SELECT id, seq FROM messages WHERE session_id = ?").all([sessionId])) {
+    state.messageSeq.set(String(row["id"]), Number(row["seq"]))
   }
   const partRows = statement(
     db,
@@ -67,7 +68,7 @@ export function loadSessionState(
   }
   const tagRows = statement(
     db,
-    "SELECT tag, kind, message_id, part_id, tool, status FROM tags WHERE session_id = ? ORDER BY tag",
+    "SELECT tag, kind, message_id, part_id, tool, status, dropped_reason, superseded_by FROM tags WHERE session_id = ? ORDER BY tag",
   ).all([sessionId])
   for (const row of tagRows) {
     const tag: TagRecord = {
@@ -77,11 +78,15 @@ export function loadSessionState(
       partId: String(row["part_id"]),
       tool: row["tool"] === null ? null : String(row["tool"]),
       status: String(row["status"]) as TagRecord["status"],
+      droppedReason: row["dropped_reason"] === null ? null : (String(row["dropped_reason"]) as DropReason),
+      supersededBy: row["superseded_by"] === null ? null : Number(row["superseded_by"]),
       prefixTokens: prefixTokens(Number(row["tag"])),
     }
     state.tagsByPart.set(tag.partId, tag)
     state.tagsByNumber.set(tag.tag, tag)
   }
+  state.applied = loadAppliedState(db, sessionId)
+  for (const drop of listQueuedDrops(db, sessionId)) state.queued.set(drop.tag, drop)
   return state
 }
 

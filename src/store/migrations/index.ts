@@ -1,10 +1,14 @@
 import type { Database } from "../driver.js"
 import { migrateTo0001 } from "./0001-initial.js"
+import { migrateTo0002 } from "./0002-context-reduction.js"
 
 export type Migration = { version: number; up: (db: Database) => void }
 
 /** Every schema version, in order. Append only; never edit a migration that has shipped. */
-export const MIGRATIONS: readonly Migration[] = [{ version: 1, up: migrateTo0001 }]
+export const MIGRATIONS: readonly Migration[] = [
+  { version: 1, up: migrateTo0001 },
+  { version: 2, up: migrateTo0002 },
+]
 
 /** The schema version this code writes. */
 export const SCHEMA_VERSION: number = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0

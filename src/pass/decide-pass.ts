@@ -1,0 +1,84 @@
+import type { Band } from "../pressure/bands.js"
+import type { ReclaimMode } from "../reduce/plan-reclaim.js"
+
+/** What is waiting to be applied, as counts. */
+export type DueWork = {
+  /** Queued ctx_reduce drops that may land now (outside the protected window, or protections yield). */
+  landableDrops: number
+  /** Compartments the historian finished that are not folded in yet (stage 4). */
+  readyHistory: number
+  /** Tokens reclaim would free in each mode. */
+  reclaim: Record<ReclaimMode, number>
+  /** Smart drops that would apply (0 when smart_drops is off). */
+  smartDrops: number
+}
+
+export type PassDecision = {
+  decision: "execute" | "replay"
+  /** One short machine-friendly reason, recorded with the pass. */
+  reason:
+    | "emergency"
+    | "force-band"
+    | "drain"
+    | "threshold-work"
+    | "cache-expired"
+    | "below-threshold"
+    | "nothing-due"
+    | "mid-tool-deferred"
+    | "waiting-for-rebuild"
+  /** Which reclaim rides this pass (null: none). */
+  reclaim: ReclaimMode | null
+  /** Queued drops land, and smart drops apply (when enabled). */
+  applyQueued: boolean
+}
+
+/**
+ * Decides whether a pass executes (applies all due work together, changing the prompt) or replays (renders the
+ * same applied state, so the previous prompt stays a byte prefix). Follows the seed's bands:
+ * - 95% and above: execute, protections yield (emergency recovery);
+ * - force band (max(85, threshold + 2)): execute now, even mid-tool, with force reclaim; the emergency drain
+ *   that this starts keeps executing while a pass would free at least `drainMinimum` tokens, until usage is 10
+ *   points under the threshold (or its 30-minute latch expires);
+ * - in any band, a pass with nothing to apply replays: an execute pass that changes nothing would only cost a
+ *   cache rewrite;
+ * - at or above the threshold: execute when work that opens a rewrite is due (queued drops, ready history) or the
+ *   prompt cache has expired anyway; age-based reclaim rides such a pass but never opens one;
+ * - below the threshold: only an expired cache lets queued drops land (no reclaim: pressure scheduled nothing).
+ * Normal operation defers an execute pass while the newest message still waits for a tool result.
+ */
+export function decidePass(options: {
+  band: Band
+  drainActive: boolean
+  cacheExpired: boolean
+  midTool: boolean
+  work: DueWork
+  /** The least a drain pass must free to be worth a cache rewrite (tokens). */
+  drainMinimum: number
+}): PassDecision {
+  const { band, drainActive, cacheExpired, midTool, work } = options
+  const opening = work.landableDrops + work.readyHistory
+  const nothing: PassDecision = { decision: "replay", reason: "nothing-due", reclaim: null, applyQueued: false }
+  if (band === "emergency") {
+    if (opening + work.smartDrops + work.reclaim.emergency === 0) return nothing
+    return { decision: "execute", reason: "emergency", reclaim: "emergency", applyQueued: true }
+  }
+  if (band === "force") {
+    if (opening + work.smartDrops + work.reclaim.force === 0) return nothing
+    return { decision: "execute", reason: "force-band", reclaim: "force", applyQueued: true }
+  }
+  if (drainActive && (opening > 0 || work.reclaim.force >= options.drainMinimum)) {
+    return { decision: "execute", reason: "drain", reclaim: "force", applyQueued: true }
+  }
+  const riding = work.reclaim.age + work.smartDrops
+  if (band === "execute") {
+    if (opening === 0 && !(cacheExpired && riding > 0)) {
+      return { ...nothing, reason: riding > 0 ? "waiting-for-rebuild" : "nothing-due" }
+    }
+    if (midTool) return { decision: "replay", reason: "mid-tool-deferred", reclaim: null, applyQueued: false }
+    return { decision: "execute", reason: opening > 0 ? "threshold-work" : "cache-expired", reclaim: "age", applyQueued: true }
+  }
+  if (cacheExpired && work.landableDrops + work.smartDrops > 0 && !midTool) {
+    return { decision: "execute", reason: "cache-expired", reclaim: null, applyQueued: true }
+  }
+  return { decision: "replay", reason: "below-threshold", reclaim: null, applyQueued: false }
+}

@@ -1,0 +1,77 @@
+import type { Config, ModelOverride } from "../config/schema.js"
+import { derivedProtectedTokens } from "../reduce/protected-window.js"
+import { parseDurationMs } from "./duration.js"
+
+/** The limits a host reports for a model. */
+export type ModelLimits = { context: number; output: number }
+
+/** OpenCode reserves at most this many output tokens when it checks for overflow (OPENCODE-NOTES §1.10). */
+export const OUTPUT_RESERVE_CAP = 32_000
+/** The context window assumed when neither the host nor the config names one. */
+export const FALLBACK_CONTEXT = 128_000
+export const FALLBACK_OUTPUT = 4_096
+
+/** Everything pressure needs to know about the active model's window. */
+export type WindowSettings = {
+  /** Context minus the output reserve: what usage percentages are of. */
+  usableTokens: number
+  contextTokens: number
+  outputReserve: number
+  thresholdPercent: number
+  cacheTtlMs: number
+  protectedTokens: number
+  /** Where the window size came from. */
+  source: "config" | "host" | "fallback" | "replay"
+}
+
+/**
+ * Resolves the window of a model: a per-model config override first (the first matching pattern), then the
+ * host's limits, then a fallback. The usable window is context minus min(output, 32,000), as OpenCode computes it.
+ */
+export function resolveWindow(options: {
+  providerID: string
+  modelID: string
+  hostLimits: ModelLimits | null
+  config: Config
+}): WindowSettings {
+  const { config, hostLimits } = options
+  const override = modelOverride(config, options.providerID, options.modelID)
+  const contextTokens = override?.context ?? hostLimits?.context ?? FALLBACK_CONTEXT
+  const output = override?.output ?? hostLimits?.output ?? FALLBACK_OUTPUT
+  const outputReserve = Math.min(output, OUTPUT_RESERVE_CAP)
+  const usableTokens = Math.max(1, contextTokens - outputReserve)
+  return {
+    usableTokens,
+    contextTokens,
+    outputReserve,
+    thresholdPercent: override?.execute_threshold ?? config.execute_threshold,
+    cacheTtlMs: parseDurationMs(override?.cache_ttl ?? config.cache_ttl),
+    protectedTokens: config.protected_tokens ?? derivedProtectedTokens(usableTokens),
+    source: override?.context !== undefined ? "config" : hostLimits ? "host" : "fallback",
+  }
+}
+
+/** A window given directly (the CLI's `--window`): the usable size, with the config's other settings. */
+export function fixedWindow(options: { usableTokens: number; thresholdPercent?: number; config: Config }): WindowSettings {
+  const { usableTokens, config } = options
+  return {
+    usableTokens,
+    contextTokens: usableTokens,
+    outputReserve: 0,
+    thresholdPercent: options.thresholdPercent ?? config.execute_threshold,
+    cacheTtlMs: parseDurationMs(config.cache_ttl),
+    protectedTokens: config.protected_tokens ?? derivedProtectedTokens(usableTokens),
+    source: "replay",
+  }
+}
+
+/** The first per-model override whose pattern matches "provider/model" or "model". */
+export function modelOverride(config: Config, providerID: string, modelID: string): ModelOverride | null {
+  const qualified = `${providerID}/${modelID}`.toLowerCase()
+  const bare = modelID.toLowerCase()
+  for (const [pattern, override] of Object.entries(config.models)) {
+    const matcher = new RegExp(`^${pattern.toLowerCase().replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*")}$`)
+    if (matcher.test(qualified) || matcher.test(bare)) return override
+  }
+  return null
+}

@@ -1,0 +1,124 @@
+import type { AppliedState, Placement } from "../pass/session-state.js"
+import { compactRanges } from "../reduce/parse-drop-ranges.js"
+import { keptNewest, MIN_RECLAIM_ARC_TOKENS } from "../reduce/plan-reclaim.js"
+import type { LiveItem, LiveView } from "../reduce/live-view.js"
+import { nudgeFor, type NudgeDecision, type NudgeLevel } from "./nudge-band.js"
+
+/** Passes between two reminders at the same level. */
+export const NUDGE_INTERVAL: Readonly<Record<Exclude<NudgeLevel, "quiet">, number>> = { gentle: 10, firm: 5, urgent: 2 }
+/** After a ctx_reduce call the agent is managing context: no reminders for this many passes. */
+export const SUPPRESS_AFTER_REDUCE_PASSES = 8
+
+const RANK: Record<NudgeLevel, number> = { quiet: 0, gentle: 1, firm: 2, urgent: 3 }
+
+/** What is reclaimable now: finished tool output outside the protected window, not queued, not kept. */
+export function reclaimableItems(view: LiveView, queued: ReadonlySet<number>): LiveItem[] {
+  const kept = keptNewest(view.items)
+  return view.items.filter(
+    (item) =>
+      item.tag.kind === "tool" &&
+      item.tag.status === "live" &&
+      item.final &&
+      !item.protected &&
+      !queued.has(item.tag.tag) &&
+      !kept.has(item.tag.tag) &&
+      item.contentTokens + item.callTokens >= MIN_RECLAIM_ARC_TOKENS,
+  )
+}
+
+export type NudgePlan = { decision: NudgeDecision; reclaimableTokens: number; placements: Placement[] }
+
+/**
+ * Decides the reminders of this pass (seed: "Read the nudge bands"). Reminders are only ever added to the new
+ * tail: channel 1 is appended to the newest finished tool result of the newest message, channel 2 is a hidden steer
+ * message after the newest message, so an earlier prompt stays a byte prefix. Quiet for agents without ctx_reduce,
+ * while the agent has drops queued, and for a few passes after it called ctx_reduce; otherwise repeated on a
+ * cadence that quickens with the level, and at once when the level rises.
+ */
+export function planNudge(options: {
+  view: LiveView
+  newestToolPartId: string | null
+  newestMessageId: string | null
+  applied: AppliedState
+  queued: ReadonlySet<number>
+  pass: number
+  usagePercent: number
+  tagsVisible: boolean
+}): NudgePlan {
+  const { view, applied, queued, pass } = options
+  const candidates = reclaimableItems(view, queued)
+  const reclaimableTokens = candidates.reduce((sum, item) => sum + item.contentTokens + item.callTokens, 0)
+  const decision = nudgeFor({ liveTailTokens: view.liveTokens, reclaimableTokens })
+  const none: NudgePlan = { decision, reclaimableTokens, placements: [] }
+  if (!options.tagsVisible || decision.level === "quiet" || queued.size > 0) return none
+  if (applied.lastReducePass !== null && pass - applied.lastReducePass < SUPPRESS_AFTER_REDUCE_PASSES) return none
+
+  const placements: Placement[] = []
+  const last = applied.lastNudgeLevel as NudgeLevel | null
+  const due =
+    applied.lastNudgePass === null ||
+    RANK[decision.level] > RANK[last ?? "quiet"] ||
+    pass - applied.lastNudgePass >= NUDGE_INTERVAL[decision.level]
+  const text = reminderText({ decision, candidates, reclaimableTokens, usagePercent: options.usagePercent })
+  if (due && options.newestToolPartId) {
+    placements.push({ kind: "nudge", anchorId: options.newestToolPartId, level: decision.level, text, placedPass: pass })
+  }
+  const steerPlaced = applied.placements.some((placement) => placement.kind === "steer")
+  if (decision.channelTwo && !steerPlaced && options.newestMessageId) {
+    placements.push({
+      kind: "steer",
+      anchorId: options.newestMessageId,
+      level: "ceiling",
+      text: steerText({ candidates, reclaimableTokens, usagePercent: options.usagePercent }),
+      placedPass: pass,
+    })
+  }
+  return { ...none, placements }
+}
+
+const OPENINGS: Record<Exclude<NudgeLevel, "quiet">, string> = {
+  gentle: "Some older tool output could be dropped.",
+  firm: "A large share of the context is older tool output you could drop.",
+  urgent: "Most of the context is older tool output: drop what you no longer need now.",
+}
+
+function reminderText(options: {
+  decision: NudgeDecision
+  candidates: LiveItem[]
+  reclaimableTokens: number
+  usagePercent: number
+}): string {
+  const { decision, candidates, reclaimableTokens } = options
+  const level = decision.level === "quiet" ? "gentle" : decision.level
+  return (
+    `<system-reminder>magic-context: ${OPENINGS[level]} ${Math.round(options.usagePercent)}% of the window is in use; ` +
+    `${kilo(reclaimableTokens)} tokens (${Math.round(decision.share * 100)}% of the conversation) are finished tool ` +
+    `output. When you no longer need an output, drop it with ctx_reduce using its tags, largest first: ` +
+    `${largest(candidates)}. Example: ctx_reduce(drop="${suggestion(candidates)}").</system-reminder>`
+  )
+}
+
+function steerText(options: { candidates: LiveItem[]; reclaimableTokens: number; usagePercent: number }): string {
+  return (
+    `<system-reminder>magic-context: the context window is ${Math.round(options.usagePercent)}% full and ` +
+    `${kilo(options.reclaimableTokens)} tokens of it are old tool output. Before you continue, call ctx_reduce for the ` +
+    `outputs you are done with (largest: ${largest(options.candidates)}), then carry on with the task.</system-reminder>`
+  )
+}
+
+function largest(candidates: LiveItem[]): string {
+  return [...candidates]
+    .sort((a, b) => b.contentTokens - a.contentTokens || a.tag.tag - b.tag.tag)
+    .slice(0, 5)
+    .map((item) => `§${item.tag.tag}§ ${item.tag.tool ?? "tool"} (${kilo(item.contentTokens)})`)
+    .join(", ")
+}
+
+function suggestion(candidates: LiveItem[]): string {
+  const top = [...candidates].sort((a, b) => b.contentTokens - a.contentTokens || a.tag.tag - b.tag.tag).slice(0, 5)
+  return compactRanges(top.map((item) => item.tag.tag))
+}
+
+function kilo(tokens: number): string {
+  return tokens >= 1000 ? `${(tokens / 1000).toFixed(1)}k` : String(tokens)
+}

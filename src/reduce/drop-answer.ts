@@ -1,0 +1,87 @@
+import type { DropClassification, DropItem } from "./classify-drop-request.js"
+import { compactRanges } from "./parse-drop-ranges.js"
+
+/** One ctx_reduce call per turn beyond this is refused: the agent is told its drops are queued and to move on. */
+export const MAX_REDUCE_CALLS_PER_TURN = 3
+/** A call whose tags hold fewer tokens than this is refused as not worth a cache rewrite. */
+export const MIN_REDUCE_TOKENS = 500
+
+/** Where the session stands, so the answer can say when queued drops land. */
+export type LandingOutlook = {
+  usagePercent: number
+  thresholdPercent: number
+  cacheTtlMinutes: number
+}
+
+export type DropVerdict =
+  | { kind: "refused"; reason: string }
+  | { kind: "accepted"; queue: number[]; classification: DropClassification }
+
+/**
+ * Decides whether a classified call is carried out. Refuses calls beyond the per-turn cap and calls that would
+ * reclaim almost nothing, so the agent cannot fall into a loop of self-compression.
+ */
+export function judgeDropRequest(options: { classification: DropClassification; callsThisTurn: number }): DropVerdict {
+  const { classification, callsThisTurn } = options
+  if (callsThisTurn >= MAX_REDUCE_CALLS_PER_TURN) {
+    return {
+      kind: "refused",
+      reason:
+        `ctx_reduce was already called ${callsThisTurn} times this turn. Drops you queued land at the next execute ` +
+        "pass; do not call it again now, continue with the task.",
+    }
+  }
+  const accepted = [...classification.queued, ...classification.deferred]
+  const tokens = sum(accepted)
+  if (accepted.length > 0 && tokens < MIN_REDUCE_TOKENS) {
+    return {
+      kind: "refused",
+      reason:
+        `the named tags hold only ${tokens} tokens, not worth rewriting the prompt for (minimum ${MIN_REDUCE_TOKENS}). ` +
+        "Drop larger finished outputs (file reads, long command output) instead.",
+    }
+  }
+  return { kind: "accepted", queue: accepted.map((item) => item.tag), classification }
+}
+
+/** The tool result the agent reads: exactly what was queued, deferred or rejected, why, and when drops land. */
+export function formatDropAnswer(options: { verdict: DropVerdict; notes: readonly string[]; outlook: LandingOutlook }): string {
+  const { verdict, notes, outlook } = options
+  if (verdict.kind === "refused") return `Refused: ${verdict.reason}`
+  const { queued, deferred, rejected } = verdict.classification
+  const lines: string[] = []
+  if (queued.length > 0) {
+    lines.push(`Queued ${describe(queued)}. ${landing(outlook)}`)
+  }
+  if (deferred.length > 0) {
+    lines.push(
+      `Deferred ${describe(deferred)}: still in the protected recent window; they land once newer work has moved ` +
+        "the window past them.",
+    )
+  }
+  for (const rejection of rejected) lines.push(`Rejected §${rejection.tag}§: ${rejection.reason}.`)
+  for (const note of notes) lines.push(`Note: ${note}.`)
+  if (queued.length === 0 && deferred.length === 0) lines.push("Nothing was queued.")
+  else lines.push("The raw content stays in magic-context's store. Do not call ctx_reduce again for these tags.")
+  return lines.join("\n")
+}
+
+function describe(items: readonly DropItem[]): string {
+  const noun = items.length === 1 ? "drop" : "drops"
+  return `${items.length} ${noun} (§${compactRanges(items.map((item) => item.tag)).replace(/,/g, "§, §")}§, ~${sum(items).toLocaleString("en-US")} tokens)`
+}
+
+function landing(outlook: LandingOutlook): string {
+  const usage = Math.round(outlook.usagePercent)
+  if (outlook.usagePercent >= outlook.thresholdPercent) {
+    return `Usage is ${usage}% of the window, above the ${outlook.thresholdPercent}% execute threshold: they land on the next model call.`
+  }
+  return (
+    `Usage is ${usage}% of the window: they land at the next execute pass, when usage reaches ` +
+    `${outlook.thresholdPercent}% or after ${outlook.cacheTtlMinutes} idle minutes (when the prompt cache has expired anyway).`
+  )
+}
+
+function sum(items: readonly DropItem[]): number {
+  return items.reduce((total, item) => total + item.tokens, 0)
+}

@@ -1,0 +1,134 @@
+import type { KnownPart, SessionState, TagRecord } from "../pass/session-state.js"
+import { isFinalPart, type HostMessage } from "../transcript/host-message.js"
+import { listTrackables } from "../transcript/trackables.js"
+
+/** One tagged item as it stands in the live message list. */
+export type LiveItem = {
+  tag: TagRecord
+  messageId: string
+  messageIndex: number
+  /** The message's ingest sequence number (0 when unknown). */
+  messageSeq: number
+  role: "user" | "assistant"
+  /** Tokens of the item's content: its text, a file's inlined content, or a tool's output. */
+  contentTokens: number
+  /** Tokens of a tool call (name and input); 0 for other items. */
+  callTokens: number
+  /** A tool part that has finished (or any other item). Unfinished tools are never dropped or reclaimed. */
+  final: boolean
+  /** The item is in the newest message of the list. */
+  newest: boolean
+  /** The item is inside the protected recent window. */
+  protected: boolean
+  /** The tool's input, for content-aware rules (smart drops); null for other items. */
+  toolInput: Record<string, unknown> | null
+}
+
+/** The live message list seen through the stored state: what can be dropped, reclaimed or nudged about. */
+export type LiveView = {
+  items: LiveItem[]
+  byTag: Map<number, LiveItem>
+  /** Tokens of every part of every live message (before rendering). */
+  liveTokens: number
+  /** Index of the oldest message inside the protected window (messages.length when the window is empty). */
+  protectedFrom: number
+  /** The newest message is an assistant message with a tool call still waiting for its result. */
+  midTool: boolean
+  newestSeq: number
+}
+
+/**
+ * Builds the live view. The protected window is measured by token mass from the newest message back: a message
+ * is protected while the messages newer than it hold fewer than `protectedTokens` tokens, so the message that
+ * crosses the line is protected whole.
+ */
+export function buildLiveView(options: {
+  messages: readonly HostMessage[]
+  state: SessionState
+  protectedTokens: number
+}): LiveView {
+  const { messages, state, protectedTokens } = options
+  const messageTokens = messages.map((message) => message.parts.reduce((sum, part) => sum + partTokens(state.parts.get(part.id)), 0))
+  let protectedFrom = messages.length
+  let newer = 0
+  for (let index = messages.length - 1; index >= 0; index -= 1) {
+    if (newer >= protectedTokens) break
+    protectedFrom = index
+    newer += messageTokens[index] ?? 0
+  }
+
+  const items: LiveItem[] = []
+  const byTag = new Map<number, LiveItem>()
+  messages.forEach((message, messageIndex) => {
+    const partsById = new Map(message.parts.map((part) => [part.id, part]))
+    const runTokens = fileRunTokens(message, state)
+    for (const trackable of listTrackables(message)) {
+      const tag = state.tagsByPart.get(trackable.partId)
+      if (!tag) continue
+      const part = partsById.get(trackable.partId)
+      const known = state.parts.get(trackable.partId)
+      const contentTokens =
+        trackable.kind === "file"
+          ? (runTokens.get(trackable.partId) ?? 0)
+          : trackable.kind === "message"
+            ? messageTextTokens(message, state, runTokens)
+            : (known?.tokens ?? 0)
+      const item: LiveItem = {
+        tag,
+        messageId: message.info.id,
+        messageIndex,
+        messageSeq: state.messageSeq.get(message.info.id) ?? 0,
+        role: message.info.role,
+        contentTokens,
+        callTokens: known?.callTokens ?? 0,
+        final: part ? isFinalPart(part) : true,
+        newest: messageIndex === messages.length - 1,
+        protected: messageIndex >= protectedFrom,
+        toolInput: part?.type === "tool" ? (part.state.input as Record<string, unknown>) : null,
+      }
+      items.push(item)
+      byTag.set(tag.tag, item)
+    }
+  })
+
+  const newestMessage = messages[messages.length - 1]
+  const midTool =
+    newestMessage?.info.role === "assistant" && newestMessage.parts.some((part) => part.type === "tool" && !isFinalPart(part))
+  return {
+    items,
+    byTag,
+    liveTokens: messageTokens.reduce((sum, tokens) => sum + tokens, 0),
+    protectedFrom,
+    midTool,
+    newestSeq: newestMessage ? (state.messageSeq.get(newestMessage.info.id) ?? 0) : 0,
+  }
+}
+
+function partTokens(known: KnownPart | undefined): number {
+  return known ? known.tokens + known.callTokens : 0
+}
+
+/** Tokens of each inlined file's synthetic content run, keyed by the file part id. */
+function fileRunTokens(message: HostMessage, state: SessionState): Map<string, number> {
+  const totals = new Map<string, number>()
+  message.parts.forEach((part, index) => {
+    if (part.type !== "file") return
+    let sum = 0
+    for (let cursor = index - 1; cursor >= 0; cursor -= 1) {
+      const previous = message.parts[cursor]
+      if (!previous || previous.type !== "text" || !previous.synthetic) break
+      sum += state.parts.get(previous.id)?.tokens ?? 0
+    }
+    totals.set(part.id, sum)
+  })
+  return totals
+}
+
+/** Tokens of a message's own text parts (not reasoning, not a file's inlined content). */
+function messageTextTokens(message: HostMessage, state: SessionState, runTokens: Map<string, number>): number {
+  const fileRunTotal = [...runTokens.values()].reduce((sum, tokens) => sum + tokens, 0)
+  const textTotal = message.parts
+    .filter((part) => part.type === "text")
+    .reduce((sum, part) => sum + (state.parts.get(part.id)?.tokens ?? 0), 0)
+  return Math.max(0, textTotal - fileRunTotal)
+}

@@ -1,0 +1,72 @@
+import type { LiveItem, LiveView } from "./live-view.js"
+
+/**
+ * How hard reclaim works. `age` is normal operation (seed: "Reclaim old tool output automatically"); `force` is
+ * the force band and the emergency drain; `emergency` is the 95% band, where the protections yield.
+ */
+export type ReclaimMode = "age" | "force" | "emergency"
+
+/** Tool arcs (call + output) below this many tokens are not worth a marker. */
+export const MIN_RECLAIM_ARC_TOKENS = 250
+/** The newest results of these tools are kept: the plan and the agent's own reductions. */
+export const KEEP_NEWEST: Readonly<Record<string, number>> = { todowrite: 1, ctx_reduce: 3 }
+/** Tool categories whose newest output keeps a reserve in the force band. */
+export const RESERVED_CATEGORIES: Readonly<Record<string, readonly string[]>> = {
+  edit: ["edit", "write", "multiedit", "apply_patch", "patch"],
+  search: ["grep", "glob", "codesearch", "websearch", "search"],
+  navigation: ["read", "list", "ls", "view"],
+}
+/** In the force band, the newest outputs of each reserved category are kept up to this share of its tokens. */
+export const RESERVED_SHARE = 0.25
+
+/**
+ * Which tool outputs reclaim takes. In every mode: only finished tool outputs, arcs of at least 250 tokens, not
+ * already dropped, never the newest todowrite or the newest three ctx_reduce results.
+ * - `age`: only output from before the last execute boundary (`boundarySeq`), outside the protected window.
+ * - `force`: any age, outside the protected window, keeping the reserved newest share of edit, search and
+ *   navigation output.
+ * - `emergency`: both protections yield; only the newest message (the results the model is about to read) stays.
+ */
+export function planReclaim(options: { view: LiveView; mode: ReclaimMode; boundarySeq: number }): number[] {
+  const { view, mode, boundarySeq } = options
+  const kept = keptNewest(view.items)
+  const reserved = mode === "force" ? reservedNewest(view.items) : new Set<number>()
+  return view.items
+    .filter((item) => {
+      if (item.tag.kind !== "tool" || item.tag.status !== "live" || !item.final) return false
+      if (item.contentTokens + item.callTokens < MIN_RECLAIM_ARC_TOKENS) return false
+      if (kept.has(item.tag.tag) || reserved.has(item.tag.tag)) return false
+      if (mode === "emergency") return !item.newest
+      if (item.protected) return false
+      return mode === "force" || item.messageSeq <= boundarySeq
+    })
+    .map((item) => item.tag.tag)
+}
+
+/** Tags of the newest results of the tools in KEEP_NEWEST. */
+export function keptNewest(items: readonly LiveItem[]): Set<number> {
+  const kept = new Set<number>()
+  for (const [tool, count] of Object.entries(KEEP_NEWEST)) {
+    items
+      .filter((item) => item.tag.tool === tool)
+      .slice(-count)
+      .forEach((item) => kept.add(item.tag.tag))
+  }
+  return kept
+}
+
+/** The newest outputs of each reserved category, up to RESERVED_SHARE of the category's tokens (at least one). */
+function reservedNewest(items: readonly LiveItem[]): Set<number> {
+  const reserved = new Set<number>()
+  for (const tools of Object.values(RESERVED_CATEGORIES)) {
+    const members = items.filter((item) => item.tag.status === "live" && item.tag.tool !== null && tools.includes(item.tag.tool))
+    const total = members.reduce((sum, item) => sum + item.contentTokens, 0)
+    let covered = 0
+    for (const [index, item] of [...members].reverse().entries()) {
+      if (index > 0 && covered >= total * RESERVED_SHARE) break
+      reserved.add(item.tag.tag)
+      covered += item.contentTokens
+    }
+  }
+  return reserved
+}

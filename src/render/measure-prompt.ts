@@ -1,0 +1,136 @@
+import type { Placement, SessionState } from "../pass/session-state.js"
+import type { LiveView } from "../reduce/live-view.js"
+import type { HostMessage } from "../transcript/host-message.js"
+import { listTrackables } from "../transcript/trackables.js"
+import { dropMarker, editedPath, itemLabel } from "./markers.js"
+import { droppedInput } from "./render-prompt.js"
+import { stableJson } from "../transcript/part-content.js"
+
+/**
+ * Where the tokens of a rendered prompt go (seed: "Where a pass lands"): the fixed prompt, compartment history,
+ * settled conversation, the protected recent window, tool output; `reclaimable` is the part of `tool` that
+ * reclaim or ctx_reduce could take now, and `tags` the part of everything spent on `§N§` prefixes.
+ */
+export type Breakdown = {
+  total: number
+  fixed: number
+  history: number
+  conversation: number
+  protected: number
+  tool: number
+  reclaimable: number
+  tags: number
+}
+
+/** Counts short rendered strings (markers, reminders); callers memoize, since the same strings recur every pass. */
+export type CountText = (text: string) => number
+
+/**
+ * Measures the prompt a render produces from stored counts: every part's count was made at ingest, prefixes at
+ * tag creation, so only markers and reminders (short, memoized by the caller) are counted here. Never
+ * re-tokenizes message content.
+ */
+export function measurePrompt(options: {
+  messages: readonly HostMessage[]
+  state: SessionState
+  view: LiveView
+  tagsVisible: boolean
+  placements: readonly Placement[]
+  fixedTokens: number
+  historyTokens: number
+  reclaimableTags: ReadonlySet<number>
+  count: CountText
+}): Breakdown {
+  const { messages, state, view, tagsVisible, placements, count } = options
+  const breakdown: Breakdown = {
+    total: 0,
+    fixed: options.fixedTokens,
+    history: options.historyTokens,
+    conversation: 0,
+    protected: 0,
+    tool: 0,
+    reclaimable: 0,
+    tags: 0,
+  }
+  const nudgeTokens = new Map<string, number>()
+  for (const placement of placements) {
+    if (placement.kind === "nudge") nudgeTokens.set(placement.anchorId, (nudgeTokens.get(placement.anchorId) ?? 0) + count(`\n\n${placement.text}`))
+  }
+
+  messages.forEach((message, index) => {
+    const isProtected = index >= view.protectedFrom
+    const tokensByPart = new Map<string, { tokens: number; isTool: boolean }>()
+    for (const part of message.parts) {
+      const known = state.parts.get(part.id)
+      const isTool = part.type === "tool" || known?.kind === "file" || part.type === "file"
+      tokensByPart.set(part.id, { tokens: known ? known.tokens + known.callTokens : 0, isTool })
+    }
+    for (const trackable of listTrackables(message)) {
+      const tag = state.tagsByPart.get(trackable.partId)
+      if (!tag) continue
+      const carrier = trackable.render.partId
+      if (tag.status === "live") {
+        const part = message.parts.find((candidate) => candidate.id === trackable.partId)
+        const finished = part?.type !== "tool" || part.state.status === "completed" || part.state.status === "error"
+        const prefix = tagsVisible && finished ? tag.prefixTokens : 0
+        breakdown.tags += prefix
+        add(tokensByPart, carrier, prefix + (nudgeTokens.get(trackable.partId) ?? 0), trackable.kind !== "message")
+        if (options.reclaimableTags.has(tag.tag)) {
+          const item = view.byTag.get(tag.tag)
+          breakdown.reclaimable += (item?.contentTokens ?? 0) + (item?.callTokens ?? 0) + prefix
+        }
+        continue
+      }
+      const subject = message.parts.find((part) => part.id === trackable.partId)
+      const marker = dropMarker({
+        tag,
+        label: itemLabel(tag, subject?.type === "file" ? (subject.filename ?? null) : null),
+        tagsVisible,
+        supersededPath: editedPath(subject),
+      })
+      const markerTokens = count(marker)
+      if (trackable.kind === "tool") {
+        const known = state.parts.get(trackable.partId)
+        const input = subject?.type === "tool" ? droppedInput(tag, subject.state.input as Record<string, unknown>, editedPath(subject)) : null
+        const call = input === null ? (known?.callTokens ?? 0) : count(`${tag.tool ?? ""} ${stableJson(input)}`)
+        tokensByPart.set(trackable.partId, { tokens: call + markerTokens, isTool: true })
+        continue
+      }
+      const covered = trackable.kind === "file" ? fileRunIds(message, trackable.partId) : messageTextIds(message)
+      for (const id of covered) tokensByPart.set(id, { tokens: 0, isTool: trackable.kind === "file" })
+      tokensByPart.set(carrier, { tokens: markerTokens, isTool: trackable.kind === "file" })
+    }
+    for (const { tokens, isTool } of tokensByPart.values()) {
+      if (isProtected) breakdown.protected += tokens
+      else if (isTool) breakdown.tool += tokens
+      else breakdown.conversation += tokens
+    }
+  })
+  for (const placement of placements) {
+    if (placement.kind !== "steer") continue
+    breakdown.protected += count(placement.text)
+  }
+  breakdown.total = breakdown.fixed + breakdown.history + breakdown.conversation + breakdown.protected + breakdown.tool
+  return breakdown
+}
+
+function add(map: Map<string, { tokens: number; isTool: boolean }>, id: string, tokens: number, isTool: boolean): void {
+  const entry = map.get(id)
+  map.set(id, { tokens: (entry?.tokens ?? 0) + tokens, isTool: entry?.isTool ?? isTool })
+}
+
+function fileRunIds(message: HostMessage, filePartId: string): string[] {
+  const index = message.parts.findIndex((part) => part.id === filePartId)
+  const ids: string[] = [filePartId]
+  for (let cursor = index - 1; cursor >= 0; cursor -= 1) {
+    const part = message.parts[cursor]
+    if (!part || part.type !== "text" || !part.synthetic) break
+    ids.push(part.id)
+  }
+  return ids
+}
+
+function messageTextIds(message: HostMessage): string[] {
+  const inFiles = new Set(message.parts.filter((part) => part.type === "file").flatMap((part) => fileRunIds(message, part.id)))
+  return message.parts.filter((part) => part.type === "text" && !inFiles.has(part.id)).map((part) => part.id)
+}

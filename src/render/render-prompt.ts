@@ -1,0 +1,147 @@
+import type { Placement, SessionState, TagRecord } from "../pass/session-state.js"
+import type { HostMessage, HostPart } from "../transcript/host-message.js"
+import { tagPrefix } from "../transcript/tag-format.js"
+import { listTrackables, type Trackable } from "../transcript/trackables.js"
+import type { Edit } from "./edit.js"
+import { compactToolInput, dropMarker, editedPath, itemLabel } from "./markers.js"
+
+/**
+ * Renders the applied state onto the live messages, as edits: each tagged item gets its `§N§ ` prefix (when tags
+ * are visible), each dropped item becomes its marker, and the reminders placed in this epoch are written where
+ * they were placed. A pure function of (messages, stored state): the same inputs always give the same edits, so
+ * between execute passes every message renders to the same bytes and the prompt only grows at its end.
+ */
+export function renderPrompt(options: {
+  messages: readonly HostMessage[]
+  state: SessionState
+  tagsVisible: boolean
+  placements: readonly Placement[]
+}): Edit[] {
+  const { messages, state, tagsVisible, placements } = options
+  const nudges = new Map<string, string[]>()
+  for (const placement of placements) {
+    if (placement.kind !== "nudge") continue
+    nudges.set(placement.anchorId, [...(nudges.get(placement.anchorId) ?? []), placement.text])
+  }
+  const edits: Edit[] = []
+  for (const message of messages) {
+    const parts = new Map(message.parts.map((part) => [part.id, part]))
+    for (const trackable of listTrackables(message)) {
+      const tag = state.tagsByPart.get(trackable.partId)
+      if (!tag) continue
+      edits.push(...renderItem({ message, parts, trackable, tag, tagsVisible, nudges: nudges.get(trackable.partId) ?? [] }))
+    }
+  }
+  for (const placement of placements) {
+    if (placement.kind !== "steer") continue
+    const steer = steerMessage(messages, placement)
+    if (steer) edits.push(steer)
+  }
+  return edits
+}
+
+function renderItem(context: {
+  message: HostMessage
+  parts: Map<string, HostPart>
+  trackable: Trackable
+  tag: TagRecord
+  tagsVisible: boolean
+  nudges: string[]
+}): Edit[] {
+  const { message, parts, trackable, tag, tagsVisible, nudges } = context
+  const messageId = message.info.id
+  const prefix = tagsVisible ? tagPrefix(tag.tag) : ""
+  const dropped = tag.status === "dropped"
+  const subject = parts.get(trackable.partId)
+
+  if (trackable.kind === "tool") {
+    if (!subject || subject.type !== "tool") return []
+    const result = subject.state
+    if (result.status !== "completed" && result.status !== "error") return []
+    const original = result.status === "completed" ? result.output : result.error
+    if (!dropped) {
+      const reminders = nudges.map((text) => `\n\n${text}`).join("")
+      if (prefix.length === 0 && reminders.length === 0) return []
+      return [{ type: "set-tool-result", messageId, partId: subject.id, text: `${prefix}${original}${reminders}` }]
+    }
+    const path = editedPath(subject)
+    const marker = dropMarker({ tag, label: itemLabel(tag, null), tagsVisible, supersededPath: path })
+    const edits: Edit[] = [{ type: "set-tool-result", messageId, partId: subject.id, text: marker }]
+    const input = droppedInput(tag, subject.state.input as Record<string, unknown>, path)
+    if (input !== null) edits.push({ type: "set-tool-input", messageId, partId: subject.id, input })
+    return edits
+  }
+
+  if (trackable.kind === "file") {
+    const file = subject && subject.type === "file" ? subject : null
+    const run = fileRun(message, trackable.partId)
+    const marker = dropMarker({ tag, label: itemLabel(tag, file?.filename ?? null), tagsVisible, supersededPath: null })
+    if (trackable.render.type === "before-file") {
+      if (!dropped) {
+        if (prefix.length === 0) return []
+        return [{ type: "insert-part", messageId, beforePartId: trackable.partId, partId: `${trackable.partId}-tag`, text: prefix }]
+      }
+      return [
+        { type: "insert-part", messageId, beforePartId: trackable.partId, partId: `${trackable.partId}-tag`, text: marker },
+        { type: "remove-part", messageId, partId: trackable.partId },
+      ]
+    }
+    const [first, ...rest] = run
+    if (!first) return []
+    if (!dropped) return prefix.length === 0 ? [] : [{ type: "set-text", messageId, partId: first.id, text: `${prefix}${first.text}` }]
+    return [
+      { type: "set-text", messageId, partId: first.id, text: marker },
+      ...rest.map((part): Edit => ({ type: "set-text", messageId, partId: part.id, text: "" })),
+    ]
+  }
+
+  const carrier = subject && subject.type === "text" ? subject : null
+  if (!carrier) return []
+  if (!dropped) return prefix.length === 0 ? [] : [{ type: "set-text", messageId, partId: carrier.id, text: `${prefix}${carrier.text}` }]
+  const marker = dropMarker({ tag, label: itemLabel(tag, null), tagsVisible, supersededPath: null })
+  const fileParts = new Set(message.parts.filter((part) => part.type === "file").flatMap((part) => fileRun(message, part.id).map((run) => run.id)))
+  return message.parts
+    .filter((part) => part.type === "text" && !fileParts.has(part.id) && part.text.length > 0)
+    .map((part): Edit => ({ type: "set-text", messageId, partId: part.id, text: part.id === carrier.id ? marker : "" }))
+}
+
+/** The input a dropped tool call is rendered with, or null when it keeps its input unchanged. */
+export function droppedInput(tag: TagRecord, input: Record<string, unknown>, path: string | null): Record<string, unknown> | null {
+  if (tag.droppedReason === "superseded" && path !== null) return { filePath: path }
+  const compact = compactToolInput(input)
+  return JSON.stringify(compact) === JSON.stringify(input) ? null : compact
+}
+
+/** The synthetic text parts that carry an inlined file's content (directly before the file part). */
+function fileRun(message: HostMessage, filePartId: string): Extract<HostPart, { type: "text" }>[] {
+  const index = message.parts.findIndex((part) => part.id === filePartId)
+  const run: Extract<HostPart, { type: "text" }>[] = []
+  for (let cursor = index - 1; cursor >= 0; cursor -= 1) {
+    const part = message.parts[cursor]
+    if (!part || part.type !== "text" || !part.synthetic) break
+    run.unshift(part)
+  }
+  return run
+}
+
+
+/** A hidden steer message (channel 2): a synthetic user message right after its anchor. */
+function steerMessage(messages: readonly HostMessage[], placement: Placement): Edit | null {
+  const anchor = messages.find((message) => message.info.id === placement.anchorId)
+  if (!anchor) return null
+  const user = [...messages].reverse().find((message) => message.info.role === "user")
+  if (!user || user.info.role !== "user") return null
+  const id = `${placement.anchorId}-steer-${placement.placedPass}`
+  const message: HostMessage = {
+    info: {
+      id,
+      sessionID: anchor.info.sessionID,
+      role: "user",
+      time: { created: anchor.info.time.created },
+      agent: user.info.agent,
+      model: user.info.model,
+    },
+    parts: [{ id: `${id}-text`, sessionID: anchor.info.sessionID, messageID: id, type: "text", text: placement.text, synthetic: true }],
+  }
+  return { type: "insert-message", afterMessageId: placement.anchorId, message }
+}
