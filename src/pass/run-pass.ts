@@ -45,7 +45,12 @@ export type PassOptions = {
   /** When this request goes out (epoch ms): the prompt cache's age and the drain latch are measured against it. */
   now: number
   smartDrops: boolean
+  /** History the historian has ready to fold in at the next execute pass (stage 4); null when none. */
+  readyHistory?: ReadyHistory | null
 }
+
+/** Compartment history ready to replace the settled conversation up to `foldThroughSeq`. */
+export type ReadyHistory = { foldThroughSeq: number; text: string; tokens: number }
 
 export type PassResult = {
   seq: number
@@ -55,6 +60,9 @@ export type PassResult = {
   band: Band
   usageBefore: number
   usageAfter: number
+  /** Where the tokens went before the pass applied anything (the applied state it started from). */
+  breakdownBefore: Breakdown
+  /** Where the tokens of the prompt sent go. */
   breakdown: Breakdown
   /** Tags whose drop landed in this pass. */
   dropped: number[]
@@ -104,22 +112,20 @@ export function runPass(options: PassOptions): PassResult {
     markerCounts.set(text, tokens)
     return tokens
   }
-  const view = buildLiveView({ messages, state, protectedTokens: window.protectedTokens })
-  const measure = (): Breakdown => {
-    const reclaimableTags = new Set(planReclaim({ view, mode: "force", boundarySeq: state.applied.boundarySeq }))
+  let view = buildLiveView({ messages, state, protectedTokens: window.protectedTokens })
+  const measure = (currentView: LiveView): Breakdown => {
+    const reclaimableTags = new Set(planReclaim({ view: currentView, mode: "force", boundarySeq: state.applied.boundarySeq }))
     return measurePrompt({
-      messages,
       state,
-      view,
+      view: currentView,
       tagsVisible,
       placements: state.applied.placements,
       fixedTokens: options.fixedTokens,
-      historyTokens: 0,
       reclaimableTags,
       count,
     })
   }
-  const before = measure()
+  const before = measure(view)
   const usageBefore = estimateUsage({ promptTokens: before.total, calibrationTokens: state.applied.calibrationTokens })
   const percentBefore = usagePercent(usageBefore, window.usableTokens)
   const band = classifyBand({ usagePercent: percentBefore, thresholdPercent: window.thresholdPercent })
@@ -131,6 +137,10 @@ export function runPass(options: PassOptions): PassResult {
     return item !== undefined && item.final && (!item.protected || protectionsYield)
   })
   const smart = options.smartDrops ? planSmartDrops(view) : []
+  // History may fold only settled conversation: never a message of the protected window.
+  const oldestProtected = view.messages[view.protectedFrom]
+  const protectedSeq = oldestProtected ? (state.messageSeq.get(oldestProtected.info.id) ?? 0) : Number.POSITIVE_INFINITY
+  const ready = options.readyHistory && options.readyHistory.foldThroughSeq < protectedSeq ? options.readyHistory : null
   const reclaimTokens = (mode: ReclaimMode): number =>
     planReclaim({ view, mode, boundarySeq: state.applied.boundarySeq }).reduce((sum, tag) => {
       const item = view.byTag.get(tag)
@@ -144,7 +154,7 @@ export function runPass(options: PassOptions): PassResult {
         midTool: view.midTool,
         work: {
           landableDrops: landable.length,
-          readyHistory: 0,
+          readyHistory: ready ? 1 : 0,
           reclaim: { age: reclaimTokens("age"), force: reclaimTokens("force"), emergency: reclaimTokens("emergency") },
           smartDrops: smart.length,
         },
@@ -169,6 +179,7 @@ export function runPass(options: PassOptions): PassResult {
       lastExecutePass: seq,
       boundarySeq: view.newestSeq,
       drain: drain.drain,
+      history: ready ? { foldedThroughSeq: ready.foldThroughSeq, text: ready.text, tokens: ready.tokens } : state.applied.history,
       placements: [],
     }
     // Store first; memory follows only once the transaction committed.
@@ -188,6 +199,7 @@ export function runPass(options: PassOptions): PassResult {
     if (decided.applyQueued) for (const drop of landable) state.queued.delete(drop.tag)
     state.applied = nextApplied
     dropped.sort((a, b) => a - b)
+    if (ready) view = buildLiveView({ messages, state, protectedTokens: window.protectedTokens })
   } else if (main && drain.transition !== "idle" && drain.transition !== "continued") {
     state.applied = { ...state.applied, drain: drain.drain }
   }
@@ -225,7 +237,7 @@ export function runPass(options: PassOptions): PassResult {
   if (state.applied !== appliedAtStart) saveAppliedState(db, state.sessionId, state.applied, startedAt)
 
   const edits = renderPrompt({ messages, state, tagsVisible, placements: state.applied.placements })
-  const after = measure()
+  const after = measure(view)
   const usageAfter = estimateUsage({ promptTokens: after.total, calibrationTokens: state.applied.calibrationTokens })
   const serialized = serializeRendered(messages, edits)
   const previous = main ? state.previousPrompt : null
@@ -265,6 +277,7 @@ export function runPass(options: PassOptions): PassResult {
     band,
     usageBefore,
     usageAfter,
+    breakdownBefore: before,
     breakdown: after,
     dropped,
     nudge,

@@ -59,8 +59,15 @@ export type AppliedState = {
   lastNudgePass: number | null
   lastNudgeLevel: string | null
   lastReducePass: number | null
+  history: FoldedHistory | null
   placements: Placement[]
 }
+
+/**
+ * Settled conversation folded into history: the messages up to `foldedThroughSeq` leave the prompt and `text` (the
+ * compartment history, stage 4) takes their place at its start.
+ */
+export type FoldedHistory = { foldedThroughSeq: number; text: string; tokens: number }
 
 /** A drop the agent asked for that has not landed yet. */
 export type QueuedDrop = { operationId: number; tag: number; queuedPass: number | null }
@@ -99,6 +106,7 @@ export function initialAppliedState(): AppliedState {
     lastNudgePass: null,
     lastNudgeLevel: null,
     lastReducePass: null,
+    history: null,
     placements: [],
   }
 }

@@ -5,30 +5,49 @@ import type { HostMessage, HostPart } from "../transcript/host-message.js"
  * Applies rendered edits to the host's message list in place (the transform hook must mutate, not replace).
  * Every edit is resolved against the list first; only when all of them fit is anything written, so a bad edit
  * leaves the messages exactly as they were. Content edits are applied first, then part insertions and removals,
- * then message insertions (each after its anchor, in edit order).
+ * then message removals, then message insertions (at the start or after their anchor, in edit order).
  */
 export function applyEdits(messages: HostMessage[], edits: readonly Edit[]): void {
   const byId = new Map(messages.map((message) => [message.info.id, message]))
-  const writes = edits.map((edit) => prepare(byId, edit))
+  const removing = new Set(edits.flatMap((edit) => (edit.type === "remove-message" ? [edit.messageId] : [])))
+  const writes = edits.map((edit) => prepare(byId, edit, removing))
   for (const stage of [0, 1, 2] as const) {
     for (const write of writes) if (write.stage === stage) write.run()
   }
+  const removed = new Set(edits.flatMap((edit) => (edit.type === "remove-message" ? [edit.messageId] : [])))
+  for (let index = messages.length - 1; index >= 0; index -= 1) {
+    if (removed.has(messages[index]?.info.id ?? "")) messages.splice(index, 1)
+  }
   const inserted = edits.filter((edit): edit is Extract<Edit, { type: "insert-message" }> => edit.type === "insert-message")
+  let atStart = 0
+  const afterAnchor = new Map<string, number>()
   for (const edit of inserted) {
-    const at = messages.findIndex((message) => message.info.id === edit.afterMessageId)
-    let position = at + 1
-    // Several steer messages after one anchor keep their edit order.
-    while (messages[position]?.info.id.startsWith(`${edit.afterMessageId}-steer-`)) position += 1
+    if (edit.afterMessageId === null) {
+      messages.splice(atStart, 0, edit.message)
+      atStart += 1
+      continue
+    }
+    const anchor = edit.afterMessageId
+    // Several messages after one anchor keep their edit order.
+    const position = messages.findIndex((message) => message.info.id === anchor) + 1 + (afterAnchor.get(anchor) ?? 0)
     messages.splice(position, 0, edit.message)
+    afterAnchor.set(anchor, (afterAnchor.get(anchor) ?? 0) + 1)
   }
 }
 
 type Write = { stage: 0 | 1 | 2 | 3; run: () => void }
 
-function prepare(byId: Map<string, HostMessage>, edit: Edit): Write {
+function prepare(byId: Map<string, HostMessage>, edit: Edit, removed: ReadonlySet<string>): Write {
   if (edit.type === "insert-message") {
-    if (!byId.has(edit.afterMessageId)) throw new Error(`edit inserts after message ${edit.afterMessageId}, which is missing`)
+    const anchor = edit.afterMessageId
+    if (anchor !== null && (!byId.has(anchor) || removed.has(anchor))) {
+      throw new Error(`edit inserts after message ${anchor}, which is missing`)
+    }
     if (byId.has(edit.message.info.id)) throw new Error(`edit inserts message ${edit.message.info.id}, which already exists`)
+    return { stage: 3, run: () => undefined }
+  }
+  if (edit.type === "remove-message") {
+    if (!byId.has(edit.messageId)) throw new Error(`edit removes message ${edit.messageId}, which is missing`)
     return { stage: 3, run: () => undefined }
   }
   const message = byId.get(edit.messageId)

@@ -30,8 +30,10 @@ export type LiveView = {
   byTag: Map<number, LiveItem>
   /** Tokens of every part of every live message (before rendering). */
   liveTokens: number
-  /** Index of the oldest message inside the protected window (messages.length when the window is empty). */
+  /** Index (in `messages`) of the oldest message inside the protected window (messages.length when it is empty). */
   protectedFrom: number
+  /** The live messages: the host's list without the messages folded into history. */
+  messages: readonly HostMessage[]
   /** The newest message is an assistant message with a tool call still waiting for its result. */
   midTool: boolean
   newestSeq: number
@@ -47,7 +49,10 @@ export function buildLiveView(options: {
   state: SessionState
   protectedTokens: number
 }): LiveView {
-  const { messages, state, protectedTokens } = options
+  const { state, protectedTokens } = options
+  // Messages folded into history are not in the prompt any more.
+  const folded = state.applied.history?.foldedThroughSeq ?? 0
+  const messages = options.messages.filter((message) => (state.messageSeq.get(message.info.id) ?? Number.POSITIVE_INFINITY) > folded)
   const messageTokens = messages.map((message) => message.parts.reduce((sum, part) => sum + partTokens(state.parts.get(part.id)), 0))
   let protectedFrom = messages.length
   let newer = 0
@@ -97,6 +102,7 @@ export function buildLiveView(options: {
   return {
     items,
     byTag,
+    messages,
     liveTokens: messageTokens.reduce((sum, tokens) => sum + tokens, 0),
     protectedFrom,
     midTool,

@@ -16,5 +16,7 @@ export type Edit =
   | { type: "insert-part"; messageId: string; beforePartId: string; partId: string; text: string }
   /** Remove a part (a dropped media file). */
   | { type: "remove-part"; messageId: string; partId: string }
-  /** Insert a whole message after `afterMessageId` (a steer message). */
-  | { type: "insert-message"; afterMessageId: string; message: HostMessage }
+  /** Insert a whole message after `afterMessageId`, or at the start when it is null (history, a steer message). */
+  | { type: "insert-message"; afterMessageId: string | null; message: HostMessage }
+  /** Remove a whole message (folded into history). */
+  | { type: "remove-message"; messageId: string }

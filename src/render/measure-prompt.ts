@@ -31,21 +31,19 @@ export type CountText = (text: string) => number
  * re-tokenizes message content.
  */
 export function measurePrompt(options: {
-  messages: readonly HostMessage[]
   state: SessionState
   view: LiveView
   tagsVisible: boolean
   placements: readonly Placement[]
   fixedTokens: number
-  historyTokens: number
   reclaimableTags: ReadonlySet<number>
   count: CountText
 }): Breakdown {
-  const { messages, state, view, tagsVisible, placements, count } = options
+  const { state, view, tagsVisible, placements, count } = options
   const breakdown: Breakdown = {
     total: 0,
     fixed: options.fixedTokens,
-    history: options.historyTokens,
+    history: state.applied.history?.tokens ?? 0,
     conversation: 0,
     protected: 0,
     tool: 0,
@@ -57,7 +55,7 @@ export function measurePrompt(options: {
     if (placement.kind === "nudge") nudgeTokens.set(placement.anchorId, (nudgeTokens.get(placement.anchorId) ?? 0) + count(`\n\n${placement.text}`))
   }
 
-  messages.forEach((message, index) => {
+  view.messages.forEach((message, index) => {
     const isProtected = index >= view.protectedFrom
     const tokensByPart = new Map<string, { tokens: number; isTool: boolean }>()
     for (const part of message.parts) {

@@ -24,7 +24,17 @@ export function renderPrompt(options: {
     nudges.set(placement.anchorId, [...(nudges.get(placement.anchorId) ?? []), placement.text])
   }
   const edits: Edit[] = []
+  const history = state.applied.history
+  const isFolded = (message: HostMessage): boolean =>
+    history !== null && (state.messageSeq.get(message.info.id) ?? Number.POSITIVE_INFINITY) <= history.foldedThroughSeq
+  const folded = messages.filter(isFolded)
+  for (const message of folded) edits.push({ type: "remove-message", messageId: message.info.id })
+  if (history !== null && folded.length > 0) {
+    const historyMessage = foldedHistoryMessage(messages, history.text, history.foldedThroughSeq)
+    if (historyMessage) edits.push({ type: "insert-message", afterMessageId: null, message: historyMessage })
+  }
   for (const message of messages) {
+    if (isFolded(message)) continue
     const parts = new Map(message.parts.map((part) => [part.id, part]))
     for (const trackable of listTrackables(message)) {
       const tag = state.tagsByPart.get(trackable.partId)
@@ -124,6 +134,18 @@ function fileRun(message: HostMessage, filePartId: string): Extract<HostPart, { 
   return run
 }
 
+
+/** The message that carries the folded history at the start of the prompt (a synthetic user message). */
+function foldedHistoryMessage(messages: readonly HostMessage[], text: string, foldedThroughSeq: number): HostMessage | null {
+  const user = [...messages].reverse().find((message) => message.info.role === "user")
+  const first = messages[0]
+  if (!user || user.info.role !== "user" || !first) return null
+  const id = `mc-history-${foldedThroughSeq}`
+  return {
+    info: { id, sessionID: first.info.sessionID, role: "user", time: { created: first.info.time.created }, agent: user.info.agent, model: user.info.model },
+    parts: [{ id: `${id}-text`, sessionID: first.info.sessionID, messageID: id, type: "text", text, synthetic: true }],
+  }
+}
 
 /** A hidden steer message (channel 2): a synthetic user message right after its anchor. */
 function steerMessage(messages: readonly HostMessage[], placement: Placement): Edit | null {

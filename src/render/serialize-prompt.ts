@@ -59,15 +59,28 @@ export function serializeRendered(messages: readonly HostMessage[], edits: reado
   const insertedBefore = new Map<string, string[]>()
   const removed = new Set<string>()
   const after = new Map<string, HostMessage[]>()
+  const atStart: HostMessage[] = []
+  const removedMessages = new Set<string>()
   for (const edit of edits) {
+    if (edit.type === "remove-message") {
+      removedMessages.add(edit.messageId)
+      continue
+    }
+    if (edit.type === "insert-message" && edit.afterMessageId === null) {
+      atStart.push(edit.message)
+      continue
+    }
     if (edit.type === "set-text" || edit.type === "set-tool-result") texts.set(edit.partId, edit.text)
     else if (edit.type === "set-tool-input") inputs.set(edit.partId, edit.input)
     else if (edit.type === "insert-part") insertedBefore.set(edit.beforePartId, [...(insertedBefore.get(edit.beforePartId) ?? []), edit.text])
     else if (edit.type === "remove-part") removed.add(edit.partId)
-    else after.set(edit.afterMessageId, [...(after.get(edit.afterMessageId) ?? []), edit.message])
+    else if (edit.type === "insert-message" && edit.afterMessageId !== null) {
+      after.set(edit.afterMessageId, [...(after.get(edit.afterMessageId) ?? []), edit.message])
+    }
   }
-  const rendered: HostMessage[] = []
+  const rendered: HostMessage[] = [...atStart]
   for (const message of messages) {
+    if (removedMessages.has(message.info.id)) continue
     const parts: HostPart[] = []
     for (const part of message.parts) {
       for (const text of insertedBefore.get(part.id) ?? []) {

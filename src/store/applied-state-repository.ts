@@ -2,9 +2,11 @@ import {
   initialAppliedState,
   type AppliedState,
   type DropReason,
+  type FoldedHistory,
   type Placement,
   type QueuedDrop,
 } from "../pass/session-state.js"
+import { z } from "zod"
 import type { Database } from "./driver.js"
 import { statement } from "./statements.js"
 
@@ -24,6 +26,7 @@ export function loadAppliedState(db: Database, sessionId: string): AppliedState 
     lastNudgePass: nullableNumber(row["last_nudge_pass"]),
     lastNudgeLevel: row["last_nudge_level"] === null ? null : String(row["last_nudge_level"]),
     lastReducePass: nullableNumber(row["last_reduce_pass"]),
+    history: row["history_json"] === null ? null : parseHistory(String(row["history_json"])),
     placements: statement(
       db,
       "SELECT kind, anchor_id, level, text, placed_pass FROM placements WHERE session_id = ? AND epoch = ? ORDER BY id",
@@ -44,15 +47,16 @@ export function saveAppliedState(db: Database, sessionId: string, applied: Appli
   statement(
     db,
     `INSERT INTO session_state (session_id, epoch, last_execute_pass, boundary_seq, drain_started_at, calibration_tokens,
-                                calibrated_message_id, last_nudge_pass, last_nudge_level, last_reduce_pass, updated_at)
+                                calibrated_message_id, last_nudge_pass, last_nudge_level, last_reduce_pass, history_json,
+                                updated_at)
      VALUES (@session_id, @epoch, @last_execute_pass, @boundary_seq, @drain_started_at, @calibration_tokens,
-             @calibrated_message_id, @last_nudge_pass, @last_nudge_level, @last_reduce_pass, @now)
+             @calibrated_message_id, @last_nudge_pass, @last_nudge_level, @last_reduce_pass, @history_json, @now)
      ON CONFLICT (session_id) DO UPDATE SET
        epoch = excluded.epoch, last_execute_pass = excluded.last_execute_pass, boundary_seq = excluded.boundary_seq,
        drain_started_at = excluded.drain_started_at, calibration_tokens = excluded.calibration_tokens,
        calibrated_message_id = excluded.calibrated_message_id, last_nudge_pass = excluded.last_nudge_pass,
        last_nudge_level = excluded.last_nudge_level, last_reduce_pass = excluded.last_reduce_pass,
-       updated_at = excluded.updated_at`,
+       history_json = excluded.history_json, updated_at = excluded.updated_at`,
   ).run({
     session_id: sessionId,
     epoch: applied.epoch,
@@ -64,6 +68,7 @@ export function saveAppliedState(db: Database, sessionId: string, applied: Appli
     last_nudge_pass: applied.lastNudgePass,
     last_nudge_level: applied.lastNudgeLevel,
     last_reduce_pass: applied.lastReducePass,
+    history_json: applied.history === null ? null : JSON.stringify(applied.history),
     now,
   })
 }
@@ -175,6 +180,15 @@ export function countReduceCalls(db: Database, sessionId: string, turnMessageId:
       ])
     : statement(db, "SELECT COUNT(*) AS n FROM reduce_calls WHERE session_id = ? AND turn_message_id IS NULL").get([sessionId])
   return Number(row?.["n"] ?? 0)
+}
+
+const FoldedHistorySchema = z.object({ foldedThroughSeq: z.number().int(), text: z.string(), tokens: z.number().int() })
+
+/** Reads the stored history back through its schema; a record that does not fit is a store error, said plainly. */
+function parseHistory(json: string): FoldedHistory {
+  const parsed = FoldedHistorySchema.safeParse(JSON.parse(json))
+  if (!parsed.success) throw new Error(`session_state.history_json does not fit its schema: ${parsed.error.message}`)
+  return parsed.data
 }
 
 function nullableNumber(value: unknown): number | null {

@@ -21,6 +21,7 @@ export function migrateTo0002(db: Database): void {
       last_nudge_pass INTEGER,
       last_nudge_level TEXT,
       last_reduce_pass INTEGER,
+      history_json TEXT,
       updated_at INTEGER NOT NULL
     ) STRICT;
 
