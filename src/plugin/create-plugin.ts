@@ -20,9 +20,14 @@ export async function createPlugin(input: PluginInput): Promise<Hooks> {
   }
   const loaded = readConfigFiles({ directory: input.directory, worktree: input.worktree, env })
   for (const diagnostic of loaded.diagnostics) {
-    hostLog("error", diagnostic.message)
+    const level = diagnostic.severity === "error" ? "error" : "warn"
+    hostLog(level, diagnostic.message)
     void Promise.resolve()
-      .then(() => input.client.tui.showToast({ body: { title: SERVICE, message: diagnostic.message, variant: "error" } }))
+      .then(() =>
+        input.client.tui.showToast({
+          body: { title: SERVICE, message: diagnostic.message, variant: level === "error" ? "error" : "warning" },
+        }),
+      )
       .catch(() => undefined)
   }
   const errors = createErrorLog({ now: () => Date.now(), hostLog: (message) => hostLog("error", message) })
