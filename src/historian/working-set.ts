@@ -1,0 +1,68 @@
+import type { HostMessage } from "../transcript/host-message.js"
+
+/** What keeps the agent oriented whatever got demoted (re-derived on every execute pass). */
+export type WorkingSet = {
+  /** The newest request in the user's own words. */
+  objective: string | null
+  /** Files the session edited or wrote, in first-touch order. */
+  filesModified: string[]
+  /** Todo items not completed, from the newest todowrite. */
+  openTodos: string[]
+  /** The newest failing command and its first error line, while nothing has succeeded with it since. */
+  lastFailure: { command: string; error: string } | null
+}
+
+const FILE_WRITERS = new Set(["edit", "write", "multiedit", "apply_patch", "patch"])
+const ERROR_LINE = /\b(error|Error|ERROR|FAILED|failed|Exception|Traceback|panic|fatal)\b/
+const OBJECTIVE_CHARS = 400
+
+/**
+ * Derives the working set from the live messages: the current objective, the files modified, the open todos and
+ * the last failing command. Pure; stage 4 renders it at the top of the history so that an agent whose earlier
+ * episodes were demoted does not re-read the same files to find its place.
+ */
+export function deriveWorkingSet(messages: readonly HostMessage[]): WorkingSet {
+  let objective: string | null = null
+  const files: string[] = []
+  let openTodos: string[] = []
+  let lastFailure: WorkingSet["lastFailure"] = null
+  for (const message of messages) {
+    for (const part of message.parts) {
+      if (part.type === "text" && message.info.role === "user" && !part.synthetic && !part.ignored && part.text.trim()) {
+        objective = part.text.trim().slice(0, OBJECTIVE_CHARS)
+      }
+      if (part.type !== "tool") continue
+      const input = part.state.input as Record<string, unknown>
+      if (FILE_WRITERS.has(part.tool)) {
+        const file = input["filePath"] ?? input["file_path"] ?? input["path"]
+        if (typeof file === "string" && !files.includes(file)) files.push(file)
+      }
+      if (part.tool === "todowrite" && Array.isArray(input["todos"])) {
+        openTodos = (input["todos"] as unknown[])
+          .filter((todo): todo is Record<string, unknown> => todo !== null && typeof todo === "object")
+          .filter((todo) => todo["status"] !== "completed" && todo["status"] !== "cancelled")
+          .map((todo) => String(todo["content"] ?? ""))
+          .filter(Boolean)
+      }
+      const command = commandOf(part.tool, input)
+      if (part.state.status === "error") {
+        lastFailure = { command, error: firstLine(part.state.error) }
+        continue
+      }
+      if (part.state.status !== "completed") continue
+      const errorLine = part.state.output.split("\n").find((line) => ERROR_LINE.test(line))
+      if (part.tool === "bash" && errorLine) lastFailure = { command, error: errorLine.trim().slice(0, 300) }
+      else if (lastFailure && lastFailure.command === command) lastFailure = null
+    }
+  }
+  return { objective, filesModified: files, openTodos, lastFailure }
+}
+
+function commandOf(tool: string, input: Record<string, unknown>): string {
+  const value = input["command"] ?? input["filePath"] ?? input["path"] ?? input["pattern"]
+  return typeof value === "string" ? `${tool} ${value.split("\n")[0]?.slice(0, 200) ?? ""}` : tool
+}
+
+function firstLine(text: string): string {
+  return (text.split("\n").find((line) => line.trim()) ?? "").trim().slice(0, 300)
+}

@@ -1,0 +1,174 @@
+import { TIERS, tierRank, type Floor, type Tier } from "../historian/fidelity-types.js"
+
+/** A compartment as tier selection sees it. */
+export type SelectableCompartment = {
+  id: string
+  /** Tokens of each tier the compartment has (a tier its content does not support is absent). */
+  tiers: Partial<Record<Tier, number>>
+  /** The lowest tier its items allow (PIN facts live in the pinned ledger, so they do not hold a compartment up). */
+  floor: Floor
+  /** 0..1: how much the live tail is about this episode again (its entities reappear, or the agent expanded it). */
+  relevance: number
+  /** The tier applied at the last execute pass, or null for a new compartment. */
+  current: Tier | null
+}
+
+export type SelectionPolicy = "default" | "age-only" | "flat" | "truncation"
+
+/** One compartment's selection and why. `omitted`: not rendered at all (only the truncation policy does that). */
+export type TierChoice = { id: string; tier: Tier | "omitted"; reason: string; belowFloor: boolean }
+
+/** Demotion starts when history exceeds the budget and goes down to this share of it ... */
+export const DEMOTE_TARGET_SHARE = 0.85
+/** ... promotion starts only below this share, and stops before this one: pressure hovering at a line cannot flip tiers. */
+export const PROMOTE_START_SHARE = 0.6
+export const PROMOTE_TARGET_SHARE = 0.75
+/** A compartment this relevant is demoted last and promoted first. */
+export const RELEVANT = 0.5
+
+/**
+ * Selects one tier per compartment, deterministically and without a model, in three separate steps:
+ * 1. legal range: the tiers the compartment has, not below its floor (a policy may only choose among those);
+ * 2. desired tier: a session under budget keeps what it has (new compartments start at their most detailed legal
+ *    tier); over budget, the oldest and least relevant compartment is demoted step by step down to its floor, then
+ *    the next, until history is at DEMOTE_TARGET_SHARE of the budget; far under budget (below PROMOTE_START_SHARE), the newest and
+ *    most relevant are promoted back up while staying under PROMOTE_TARGET_SHARE. Budget pressure creates the need;
+ *    age and relevance only set the order;
+ * 3. the safe application boundary is the caller's: selections change only on execute passes.
+ * Compartments are given oldest first. The comparison policies ignore floors on purpose (to be measured).
+ */
+export function selectTiers(options: {
+  compartments: readonly SelectableCompartment[]
+  budgetTokens: number
+  policy: SelectionPolicy
+}): TierChoice[] {
+  switch (options.policy) {
+    case "default":
+      return selectByBudget(options.compartments, options.budgetTokens)
+    case "age-only":
+      return selectByAge(options.compartments)
+    case "flat":
+      return selectFlat(options.compartments, options.budgetTokens)
+    case "truncation":
+      return selectTruncated(options.compartments, options.budgetTokens)
+  }
+}
+
+/** The tiers a compartment may be shown at, most detailed first. */
+export function legalTiers(compartment: SelectableCompartment): Tier[] {
+  const available = TIERS.filter((tier) => compartment.tiers[tier] !== undefined)
+  if (compartment.floor === "none" || compartment.floor === "exact") return available
+  const floorRank = tierRank(compartment.floor)
+  const legal = available.filter((tier) => tierRank(tier) >= floorRank)
+  // A floor above every tier the content supports leaves the most detailed one.
+  return legal.length > 0 ? legal : available.slice(0, 1)
+}
+
+/** True when `tier` is below what the compartment's floor allows. */
+export function isBelowFloor(compartment: SelectableCompartment, tier: Tier | "omitted"): boolean {
+  if (compartment.floor === "none") return false
+  if (tier === "omitted") return true
+  if (compartment.floor === "exact") return false
+  return !legalTiers(compartment).includes(tier)
+}
+
+function selectByBudget(compartments: readonly SelectableCompartment[], budget: number): TierChoice[] {
+  const legal = compartments.map(legalTiers)
+  const chosen = compartments.map((compartment, index) => {
+    const options = legal[index] ?? []
+    return compartment.current !== null && options.includes(compartment.current) ? compartment.current : (options[0] ?? "anchor")
+  })
+  const reasons: string[] = compartments.map((compartment, index) =>
+    compartment.current === null ? "new" : chosen[index] === compartment.current ? "kept" : "floor",
+  )
+  const tokensOf = (index: number): number => compartments[index]?.tiers[chosen[index] as Tier] ?? 0
+  let total = compartments.reduce((sum, _, index) => sum + tokensOf(index), 0)
+
+  // Oldest first, relevant ones last.
+  const demoteOrder = compartments
+    .map((compartment, index) => ({ index, relevant: compartment.relevance >= RELEVANT }))
+    .sort((a, b) => Number(a.relevant) - Number(b.relevant) || a.index - b.index)
+    .map((entry) => entry.index)
+  if (total > budget) {
+    for (const index of demoteOrder) {
+      const options = legal[index] ?? []
+      while (total > budget * DEMOTE_TARGET_SHARE) {
+        const lower = options[options.indexOf(chosen[index] as Tier) + 1]
+        if (lower === undefined) break
+        total -= tokensOf(index)
+        chosen[index] = lower
+        total += tokensOf(index)
+        reasons[index] = "demoted: history over budget"
+      }
+    }
+  } else if (total < budget * PROMOTE_START_SHARE) {
+    const promoteOrder = [...demoteOrder].reverse()
+    let progressed = true
+    while (progressed) {
+      progressed = false
+      for (const index of promoteOrder) {
+        const options = legal[index] ?? []
+        const position = options.indexOf(chosen[index] as Tier)
+        const higher = position > 0 ? options[position - 1] : undefined
+        if (higher === undefined) continue
+        const delta = (compartments[index]?.tiers[higher] ?? 0) - tokensOf(index)
+        if (total + delta > budget * PROMOTE_TARGET_SHARE) continue
+        chosen[index] = higher
+        total += delta
+        reasons[index] = compartments[index]?.current === null ? "new" : "promoted: room in the budget"
+        progressed = true
+      }
+    }
+  }
+  return compartments.map((compartment, index) => ({
+    id: compartment.id,
+    tier: chosen[index] as Tier,
+    reason: compartment.relevance >= RELEVANT && reasons[index] === "kept" ? "kept: relevant again" : (reasons[index] ?? "kept"),
+    belowFloor: isBelowFloor(compartment, chosen[index] as Tier),
+  }))
+}
+
+/** The naive baseline the seed names: older is automatically shorter, whatever the floors or the budget. */
+function selectByAge(compartments: readonly SelectableCompartment[]): TierChoice[] {
+  const count = compartments.length
+  return compartments.map((compartment, index) => {
+    const age = count - 1 - index
+    const wanted: Tier = age < 2 ? "full" : age < 4 ? "dense" : age < 8 ? "compact" : "anchor"
+    const tier = nearestAvailable(compartment, wanted)
+    return { id: compartment.id, tier, reason: `age ${age}`, belowFloor: isBelowFloor(compartment, tier) }
+  })
+}
+
+/** One uniform level for everything settled: the most detailed tier at which the whole history fits. */
+function selectFlat(compartments: readonly SelectableCompartment[], budget: number): TierChoice[] {
+  const level =
+    TIERS.find((tier) => compartments.reduce((sum, compartment) => sum + (compartment.tiers[nearestAvailable(compartment, tier)] ?? 0), 0) <= budget) ??
+    "anchor"
+  return compartments.map((compartment) => {
+    const tier = nearestAvailable(compartment, level)
+    return { id: compartment.id, tier, reason: `flat at ${level}`, belowFloor: isBelowFloor(compartment, tier) }
+  })
+}
+
+/** Drop the oldest: the newest compartments at their most detailed tier, as many as fit. */
+function selectTruncated(compartments: readonly SelectableCompartment[], budget: number): TierChoice[] {
+  let total = 0
+  const kept = new Set<number>()
+  for (let index = compartments.length - 1; index >= 0; index -= 1) {
+    const compartment = compartments[index] as SelectableCompartment
+    const tokens = compartment.tiers[nearestAvailable(compartment, "full")] ?? 0
+    if (total + tokens > budget) break
+    total += tokens
+    kept.add(index)
+  }
+  return compartments.map((compartment, index) => {
+    const tier = kept.has(index) ? nearestAvailable(compartment, "full") : "omitted"
+    return { id: compartment.id, tier, reason: kept.has(index) ? "newest, fits" : "truncated", belowFloor: isBelowFloor(compartment, tier) }
+  })
+}
+
+/** The wanted tier, or the nearest less detailed one the compartment has (anchor always exists). */
+function nearestAvailable(compartment: SelectableCompartment, wanted: Tier): Tier {
+  const from = TIERS.indexOf(wanted)
+  return TIERS.slice(from).find((tier) => compartment.tiers[tier] !== undefined) ?? TIERS.slice(0, from).reverse().find((tier) => compartment.tiers[tier] !== undefined) ?? "anchor"
+}
