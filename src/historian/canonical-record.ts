@@ -1,0 +1,227 @@
+import type { HostMessage, HostPart } from "../transcript/host-message.js"
+import { extractIdentifiers, isPathLike, MAX_IDENTIFIER_CHARS } from "./extract-identifiers.js"
+import { extractLocations, formatLocation } from "./extract-locations.js"
+import { isHarnessNotice, isTrivialUserText, stripFencedCode } from "./extract-patterns.js"
+import { createFactCollector, type FactCollector, type SourceRef } from "./fact-collector.js"
+import type { Fact, SourceRefs } from "./fidelity-types.js"
+import { programOf, readToolCall, type ToolCallReading } from "./read-tool-call.js"
+import { recordEntities } from "./record-entities.js"
+import { outcomeOf, type EpisodeEvent } from "./record-outcome.js"
+import { sentenceFacts, type SentenceSource } from "./sentence-facts.js"
+import { MAX_DIRECTIVE_CHARS, quote, userTextFacts } from "./user-text-facts.js"
+
+/**
+ * The deterministic historian's structured record of one compartment (an episode), extracted from the raw messages
+ * with no model. The tier views are rendered from it (render-tiers.ts), each directly from the record.
+ */
+export type CanonicalRecord = {
+  compartmentId: string
+  /** Tags and message ids the episode covers (first..last tag present). */
+  source: SourceRefs & { firstTag: number | null; lastTag: number | null }
+  /** What the user asked for in this episode, in their words (the first authored user text, trimmed to ~300 chars). */
+  objective: string | null
+  /** Every extracted fact with kind, exact text, retention, floor and source refs. */
+  facts: Fact[]
+  /** Tool calls as one-liners: tool name + key argument (path, command, pattern), status ok/error, tag. */
+  toolCalls: { tool: string; summary: string; status: "ok" | "error"; tag: number | null }[]
+  /** Assistant narrative sentences not classified as anything else (FULL only). */
+  narrative: string[]
+  /** The episode's outcome: the last assistant text's first sentence(s), or the last error if it ended failing. */
+  outcome: string | null
+  /** Canonical entity names for the anchor: files touched (basename or short path), components, top commands. */
+  entities: string[]
+}
+
+/** How much of the first user text becomes the objective. */
+export const OBJECTIVE_CHARS = 300
+
+/** An edit contributes at most this many of the code identifiers it introduced. */
+const MAX_EDIT_IDENTIFIERS = 12
+
+/** A long paste is scanned for identifiers only this far. */
+const MAX_SCANNED_USER_CHARS = 4000
+
+/**
+ * Extracts the canonical record of one compartment from its host messages. `tagOf` maps a part id to its `§N§` tag
+ * (null for parts without one; they take the tag of their message). Pure and deterministic.
+ */
+export function extractCanonicalRecord(options: {
+  compartmentId: string
+  messages: readonly HostMessage[]
+  tagOf: (partId: string) => number | null
+}): CanonicalRecord {
+  const state = createState()
+  for (const message of options.messages) {
+    const messageTag = firstTag(message, options.tagOf)
+    for (const part of message.parts) {
+      const tag = options.tagOf(part.id)
+      if (tag !== null) state.tags.push(tag)
+      const ref: SourceRef = { tag: tag ?? messageTag, messageId: message.info.id }
+      readPart(state, { part, ref, role: message.info.role })
+    }
+  }
+  return finish(state, options)
+}
+
+type State = {
+  collector: FactCollector
+  tags: number[]
+  objective: string | null
+  texts: SentenceSource[]
+  reasoning: SentenceSource[]
+  readings: ToolCallReading[]
+  toolCalls: CanonicalRecord["toolCalls"]
+  events: EpisodeEvent[]
+  openFile: { path: string; ref: SourceRef } | null
+  todos: { items: { content: string; status: string }[]; ref: SourceRef } | null
+}
+
+function createState(): State {
+  return {
+    collector: createFactCollector(),
+    tags: [],
+    objective: null,
+    texts: [],
+    reasoning: [],
+    readings: [],
+    toolCalls: [],
+    events: [],
+    openFile: null,
+    todos: null,
+  }
+}
+
+function readPart(state: State, context: { part: HostPart; ref: SourceRef; role: "user" | "assistant" }): void {
+  const { part, ref, role } = context
+  if (part.type === "text") {
+    if (part.ignored === true || part.synthetic === true || part.text.trim() === "") return
+    if (role === "user") readUserText(state, part.text, ref)
+    else readAssistantText(state, part.text, ref)
+    return
+  }
+  if (part.type === "reasoning") {
+    if (part.text.trim() !== "") state.reasoning.push({ text: part.text, ref, isLastText: false })
+    return
+  }
+  if (part.type === "tool") {
+    readTool(state, readToolCall(part), ref)
+    return
+  }
+  if (part.type === "file") {
+    const name = part.filename ?? part.mime
+    if (isPathLike(name)) state.collector.add("identifier", name, [ref])
+    state.collector.add("incidental", `attached ${name} (${part.mime})`, [ref])
+  }
+}
+
+function readUserText(state: State, text: string, ref: SourceRef): void {
+  for (const fact of userTextFacts(text)) state.collector.add(fact.kind, fact.text, [ref])
+  const trimmed = text.trim()
+  const trivial = isTrivialUserText(trimmed)
+  if (!trivial) addTextIdentifiers(state.collector, text.slice(0, MAX_SCANNED_USER_CHARS), ref)
+  if (isHarnessNotice(trimmed)) return
+  state.objective ??= quote(trimmed.replace(/\s+/g, " "), OBJECTIVE_CHARS)
+  state.events.push({ type: "user", text: trimmed, trivial, ref })
+}
+
+function readAssistantText(state: State, text: string, ref: SourceRef): void {
+  state.texts.push({ text, ref, isLastText: false })
+  addTextIdentifiers(state.collector, text, ref)
+  state.events.push({ type: "text", text })
+}
+
+function addTextIdentifiers(collector: FactCollector, text: string, ref: SourceRef): void {
+  const prose = stripFencedCode(text)
+  for (const identifier of extractIdentifiers(prose, "prose")) collector.add("identifier", identifier, [ref])
+  for (const location of extractLocations(prose)) collector.add("location", location.text, [ref])
+}
+
+function readTool(state: State, reading: ToolCallReading, ref: SourceRef): void {
+  const { collector } = state
+  state.readings.push(reading)
+  state.toolCalls.push({ tool: reading.tool, summary: reading.summary, status: reading.status, tag: ref.tag })
+  for (const path of reading.paths) if (path.length <= MAX_IDENTIFIER_CHARS) collector.add("identifier", path, [ref])
+  if (reading.command !== null) {
+    const program = programOf(reading.command)
+    if (!reading.isSearch && program.length <= MAX_IDENTIFIER_CHARS) collector.add("identifier", program, [ref])
+    for (const identifier of extractIdentifiers(reading.command, "command")) {
+      collector.add("identifier", identifier, [ref])
+    }
+  }
+  if (reading.edit !== null) {
+    const { newText, oldText } = reading.edit
+    const introduced = extractIdentifiers(newText, "code").filter((identifier) => !oldText.includes(identifier))
+    for (const identifier of introduced.slice(0, MAX_EDIT_IDENTIFIERS)) collector.add("identifier", identifier, [ref])
+  }
+  for (const location of reading.locations) collector.add("location", location.text, [ref])
+  readOpenFile(state, reading, ref)
+  if (reading.todos !== null) state.todos = { items: reading.todos, ref }
+  if (reading.noMatches) collector.add("incidental", `no matches: ${reading.summary}`, [ref])
+  if (reading.interrupted) collector.add("incidental", `interrupted: ${reading.summary}`, [ref])
+  if (reading.errorLines.length === 0) {
+    state.events.push({ type: "tool", failure: null })
+    return
+  }
+  const failure = `${reading.summary} → ${reading.errorLines.join(" | ")}`
+  collector.add("failure", failure, [ref])
+  for (const line of reading.errorLines) {
+    for (const identifier of extractIdentifiers(line, "prose")) collector.add("identifier", identifier, [ref])
+  }
+  state.events.push({ type: "tool", failure })
+}
+
+/** SWE-agent keeps one file open: `open path` sets it, `edit a:b` and `goto n` are lines of it. */
+function readOpenFile(state: State, reading: ToolCallReading, ref: SourceRef): void {
+  const opened = reading.tool === "open" ? reading.paths[0] : undefined
+  if (opened !== undefined) state.openFile = { path: opened, ref }
+  if (reading.lineRange === null || state.openFile === null) return
+  const { start, end } = reading.lineRange
+  const location = formatLocation(state.openFile.path, end > start ? { line: start, endLine: end } : { line: start })
+  state.collector.add("location", location.text, [state.openFile.ref, ref])
+}
+
+function finish(state: State, options: { compartmentId: string; messages: readonly HostMessage[] }): CanonicalRecord {
+  const { collector } = state
+  const last = state.texts.at(-1)
+  if (last !== undefined) last.isLastText = true
+  const fromText = sentenceFacts(state.texts)
+  const fromReasoning = sentenceFacts(state.reasoning)
+  for (const fact of [...fromText.facts, ...fromReasoning.facts]) collector.add(fact.kind, fact.text, fact.refs)
+  const todos = state.todos
+  for (const item of todos?.items ?? []) {
+    if (todos === null || item.status === "completed" || item.status === "cancelled") continue
+    collector.add("open_work", `todo (${item.status}): ${item.content}`, [todos.ref])
+  }
+  const lastEvent = state.events.at(-1)
+  if (lastEvent?.type === "user" && !lastEvent.trivial && lastEvent.text.length <= MAX_DIRECTIVE_CHARS) {
+    collector.add("open_work", `unanswered: ${quote(lastEvent.text, OBJECTIVE_CHARS)}`, [lastEvent.ref])
+  }
+  const facts = collector.facts()
+  const tags = [...new Set(state.tags)].sort((left, right) => left - right)
+  return {
+    compartmentId: options.compartmentId,
+    source: {
+      tags,
+      messageIds: options.messages.map((message) => message.info.id),
+      firstTag: tags[0] ?? null,
+      lastTag: tags.at(-1) ?? null,
+    },
+    objective: state.objective,
+    facts,
+    toolCalls: state.toolCalls,
+    narrative: fromText.narrative,
+    outcome: outcomeOf(state.events),
+    entities: recordEntities({
+      readings: state.readings,
+      identifiers: facts.filter((fact) => fact.kind === "identifier"),
+    }),
+  }
+}
+
+function firstTag(message: HostMessage, tagOf: (partId: string) => number | null): number | null {
+  for (const part of message.parts) {
+    const tag = tagOf(part.id)
+    if (tag !== null) return tag
+  }
+  return null
+}

@@ -1,0 +1,144 @@
+import type { CanonicalRecord } from "./canonical-record.js"
+import { criticalInvariant } from "./critical-invariant.js"
+import { locationPath } from "./extract-locations.js"
+import type { Fact, FactKind, Tier } from "./fidelity-types.js"
+import { shortenText } from "./shorten-text.js"
+
+/** Decisions, rejections, failures and open work are shortened to about this length in the compact tier. */
+export const COMPACT_FACT_CHARS = 200
+
+/** The anchor's outcome is shortened to about this length. */
+export const ANCHOR_OUTCOME_CHARS = 120
+
+/** The four tier texts of a compartment: null where a tier adds nothing; the anchor always exists. */
+export type TierTexts = Record<Tier, string | null> & { anchor: string }
+
+/**
+ * Renders the four tier views of a canonical record, each straight from the record (never from another tier's
+ * text), following SURVIVAL_CONTRACTS: full has everything; dense drops the user's words (they live in the pinned
+ * ledger), the narrative and the tool one-liners; compact shortens decisions, rejections and failures and keeps
+ * paths without line numbers; anchor is one honest line. A tier that adds nothing to the next less detailed one is
+ * null; the anchor never is. Deterministic: fixed labels, facts ordered by first tag then text, no clock.
+ */
+export function renderTiers(record: CanonicalRecord): TierTexts {
+  const invariant = criticalInvariant(record)
+  const full = render(record, fullSections(record))
+  const dense = render(record, denseSections(record, invariant))
+  const compactSections = compactBody(record)
+  const compact = render(record, [invariantSection(invariant), ...compactSections, outcomeSection(record)])
+  return {
+    full: full === dense ? null : full,
+    dense: dense === compact ? null : dense,
+    compact: compactSections.some((section) => section.lines.length > 0) ? compact : null,
+    anchor: renderAnchor(record, invariant),
+  }
+}
+
+/** `[c12 §40§–§57§]`: the compartment id and its tag range, the first line of every tier. */
+export function tierHeader(record: CanonicalRecord): string {
+  const { firstTag, lastTag } = record.source
+  if (firstTag === null || lastTag === null) return `[${record.compartmentId}]`
+  return `[${record.compartmentId} §${firstTag}§–§${lastTag}§]`
+}
+
+type Section = { label: string; lines: string[]; inline?: boolean }
+
+function render(record: CanonicalRecord, sections: readonly Section[]): string {
+  const body = sections.filter((section) => section.lines.length > 0).map(renderSection)
+  return [tierHeader(record), ...body].join("\n")
+}
+
+function renderSection(section: Section): string {
+  if (section.inline === true) return `${section.label}: ${section.lines.join(", ")}`
+  return [`${section.label}:`, ...section.lines.map((line) => `- ${line}`)].join("\n")
+}
+
+function fullSections(record: CanonicalRecord): Section[] {
+  const constraints = factsOf(record, "constraint")
+  const objectiveShown =
+    record.objective !== null && !constraints.some((fact) => fact.text.replace(/\s+/g, " ") === record.objective)
+  return [
+    { label: "Objective", lines: objectiveShown && record.objective !== null ? [record.objective] : [], inline: true },
+    { label: "User", lines: constraints.map((fact) => `${tagMark(fact)}${fact.text.replace(/\n/g, "\n  ")}`) },
+    { label: "Narrative", lines: record.narrative.map(oneLine) },
+    { label: "Tool calls", lines: record.toolCalls.map(toolCallLine) },
+    ...detailSections(record, (text) => oneLine(text)),
+    { label: "Locations", lines: texts(record, "location"), inline: true },
+    { label: "Open work", lines: texts(record, "open_work").map(oneLine) },
+    { label: "Notes", lines: texts(record, "incidental").map(oneLine) },
+    outcomeSection(record),
+  ]
+}
+
+function denseSections(record: CanonicalRecord, invariant: string | null): Section[] {
+  return [
+    invariantSection(invariant),
+    ...detailSections(record, (text) => oneLine(text)),
+    { label: "Locations", lines: texts(record, "location"), inline: true },
+    { label: "Open work", lines: texts(record, "open_work").map(oneLine) },
+    outcomeSection(record),
+  ]
+}
+
+/** The compact tier's body: shortened texts, identifiers, paths of locations not already listed, open work. */
+function compactBody(record: CanonicalRecord): Section[] {
+  const shorten = (text: string): string => shortenText(text, COMPACT_FACT_CHARS)
+  const identifiers = new Set(texts(record, "identifier"))
+  const paths = [...new Set(texts(record, "location").map(locationPath))].filter((path) => !identifiers.has(path))
+  return [
+    ...detailSections(record, shorten),
+    { label: "Locations", lines: paths, inline: true },
+    { label: "Open work", lines: texts(record, "open_work").map(shorten) },
+  ]
+}
+
+/** Failures, decisions, rejected alternatives and identifiers: the sections every tier but the anchor carries. */
+function detailSections(record: CanonicalRecord, format: (text: string) => string): Section[] {
+  return [
+    { label: "Failures", lines: texts(record, "failure").map(format) },
+    { label: "Decisions", lines: texts(record, "decision").map(format) },
+    { label: "Rejected alternatives", lines: texts(record, "rejected_alternative").map(format) },
+    { label: "Identifiers", lines: texts(record, "identifier"), inline: true },
+  ]
+}
+
+function toolCallLine(call: CanonicalRecord["toolCalls"][number]): string {
+  return `${tagPrefix(call.tag)}${call.summary} (${call.status})`
+}
+
+function invariantSection(invariant: string | null): Section {
+  return { label: "Invariant", lines: invariant === null ? [] : [invariant], inline: true }
+}
+
+function outcomeSection(record: CanonicalRecord): Section {
+  return { label: "Outcome", lines: record.outcome === null ? [] : [oneLine(record.outcome)], inline: true }
+}
+
+function renderAnchor(record: CanonicalRecord, invariant: string | null): string {
+  const outcome = shortenText(record.outcome ?? "(no outcome)", ANCHOR_OUTCOME_CHARS)
+  const clauses = [`${tierHeader(record)} ${outcome}`]
+  if (invariant !== null) clauses.push(`invariant: ${invariant}`)
+  if (record.entities.length > 0) clauses.push(`entities: ${record.entities.join(", ")}`)
+  return clauses.join("; ")
+}
+
+/** The facts of one kind in record order (first tag, then text). */
+function factsOf(record: CanonicalRecord, kind: FactKind): Fact[] {
+  return record.facts.filter((fact) => fact.kind === kind)
+}
+
+function texts(record: CanonicalRecord, kind: FactKind): string[] {
+  return factsOf(record, kind).map((fact) => fact.text)
+}
+
+function tagMark(fact: Fact): string {
+  return tagPrefix(fact.source.tags[0] ?? null)
+}
+
+function tagPrefix(tag: number | null): string {
+  return tag === null ? "" : `§${tag}§ `
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s*\n\s*/g, " ").trim()
+}

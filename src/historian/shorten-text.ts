@@ -1,0 +1,36 @@
+import { findIdentifierSpans } from "./extract-identifiers.js"
+
+/** The mark a shortened text ends with. */
+export const ELLIPSIS = "…"
+
+/**
+ * Shortens `text` to about `maxChars` at a word boundary, never cutting through an identifier (a path, a version,
+ * a backticked name): a cut that would land inside one moves before it, or after it when moving back would drop more
+ * than half the text. The result is one line (whitespace collapsed) with balanced backticks, so it can share a line
+ * with other text without a stray backtick pairing across them.
+ */
+export function shortenText(text: string, maxChars: number): string {
+  const single = balanceBackticks(text.replace(/\s+/g, " ").trim())
+  if (single.length <= maxChars) return single
+  const spans = findIdentifierSpans(single, "prose")
+  const space = single.lastIndexOf(" ", maxChars)
+  const wordCut = space > 0 ? space : maxChars
+  const inside = spans.find((span) => span.start < wordCut && wordCut < span.end)
+  const cut = inside === undefined ? wordCut : moveOutOf(inside, maxChars)
+  const head = balanceBackticks(single.slice(0, cut)).trimEnd()
+  if (head.length >= single.length) return single
+  return `${head.replace(/[\s,;:(\[{-]+$/, "")}${ELLIPSIS}`
+}
+
+/** Before the identifier when that keeps at least half the budget, else after it. */
+function moveOutOf(span: { start: number; end: number }, maxChars: number): number {
+  return span.start > maxChars / 2 ? span.start : span.end
+}
+
+/** Drops the last backtick when a text has an odd number of them. */
+function balanceBackticks(text: string): string {
+  const count = text.split("`").length - 1
+  if (count % 2 === 0) return text
+  const last = text.lastIndexOf("`")
+  return `${text.slice(0, last)}${text.slice(last + 1)}`
+}

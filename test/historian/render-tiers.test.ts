@@ -1,0 +1,173 @@
+import { describe, expect, it } from "vitest"
+import { extractCanonicalRecord, type CanonicalRecord } from "../../src/historian/canonical-record.js"
+import { TIERS, type Tier } from "../../src/historian/fidelity-types.js"
+import { ANCHOR_OUTCOME_CHARS, COMPACT_FACT_CHARS, renderTiers } from "../../src/historian/render-tiers.js"
+import type { HostMessage } from "../../src/transcript/host-message.js"
+import { assistantMessage, completed, failed, reasoning, text, tool, userMessage } from "../helpers/host-messages.js"
+import { tagMessages } from "./trace-episodes.js"
+
+function record(messages: HostMessage[], compartmentId = "c7"): CanonicalRecord {
+  return extractCanonicalRecord({ compartmentId, messages, tagOf: tagMessages(messages) })
+}
+
+const LONG_DECISION =
+  "I'll use NFKD normalization in src/slugify.js because a table of accented letters would miss characters nobody " +
+  "listed, and normalization covers every combining mark the Unicode standard defines for Latin letters without " +
+  "any maintenance burden for the project."
+
+const CONSTRAINT = "Constraint: do not change the public API of src/slugify.js"
+
+/** An episode with something for every section: user words, narrative, calls, a failure, decisions, locations. */
+function richEpisode(): HostMessage[] {
+  return [
+    userMessage({
+      id: "u1",
+      parts: [text("u1-t", `the slugify tests fail. Find out why and fix it.\n${CONSTRAINT}`)],
+    }),
+    assistantMessage({
+      id: "a1",
+      parts: [
+        text("a1-t", "Let me reproduce it first."),
+        tool(
+          "a1-x",
+          "bash",
+          completed(
+            { command: "node test/slugify.test.js" },
+            "AssertionError [ERR_ASSERTION]: Expected 'hello-world'\n    at test/slugify.test.js:4:8",
+          ),
+        ),
+        tool("a1-y", "read", completed({ filePath: "src/slugify.js", offset: 1 }, "1: export function slugify(t) {")),
+      ],
+    }),
+    assistantMessage({
+      id: "a2",
+      parts: [
+        reasoning("a2-r", "The lookup table didn't work because it misses letters."),
+        text("a2-t", `The root cause is that slugify never lower-cases its input. ${LONG_DECISION}`),
+        tool(
+          "a2-x",
+          "edit",
+          completed({ filePath: "src/slugify.js", oldString: "title", newString: 'title.normalize("NFKD")' }, "ok"),
+        ),
+        tool(
+          "a2-y",
+          "bash",
+          failed({ command: "npm run lint" }, "src/slugify.js:3:7 error: Unexpected var\nCommand exited with code 1"),
+        ),
+      ],
+    }),
+    assistantMessage({
+      id: "a3",
+      parts: [text("a3-t", "Fixed: all slugify tests pass and the public signature is unchanged.")],
+    }),
+  ]
+}
+
+function rendered(tiers: Record<Tier, string | null>): string {
+  return TIERS.map((tier) => `===== ${tier}\n${tiers[tier] ?? "(null)"}`).join("\n")
+}
+
+describe("renderTiers", () => {
+  it("renders the four tiers of an episode (golden)", async () => {
+    const tiers = renderTiers(record(richEpisode()))
+    await expect(rendered(tiers)).toMatchFileSnapshot("./__snapshots__/render-tiers.rich.txt")
+  })
+
+  it("is byte-identical when rendered twice from records extracted twice", () => {
+    const first = renderTiers(record(richEpisode()))
+    const second = renderTiers(record(richEpisode()))
+    expect(second).toEqual(first)
+  })
+
+  it("keeps the user's words, the narrative and the tool one-liners in full only", () => {
+    const tiers = renderTiers(record(richEpisode()))
+    expect(tiers.full).toContain("Constraint: do not change the public API of src/slugify.js")
+    expect(tiers.full).toContain("Let me reproduce it first.")
+    expect(tiers.full).toContain("§4§ read src/slugify.js (ok)")
+    for (const tier of ["dense", "compact"] as const) {
+      expect(tiers[tier]).not.toContain("the slugify tests fail")
+      expect(tiers[tier]).not.toContain("Let me reproduce it first.")
+      expect(tiers[tier]).not.toContain("read src/slugify.js (ok)")
+    }
+  })
+
+  it("carries the critical invariant in every tier", () => {
+    const tiers = renderTiers(record(richEpisode()))
+    for (const tier of TIERS) expect(tiers[tier]).toContain("do not change the public API of src/slugify.js")
+  })
+
+  it("keeps line numbers in dense and only paths in compact", () => {
+    const tiers = renderTiers(record(richEpisode()))
+    expect(tiers.dense).toContain("src/slugify.js:3:7")
+    expect(tiers.dense).toContain("test/slugify.test.js:4:8")
+    expect(tiers.compact).not.toMatch(/Locations:.*:\d/)
+    expect(tiers.compact).not.toContain("test/slugify.test.js:4:8")
+    expect(tiers.compact).toContain("Identifiers: ")
+    expect(tiers.compact).toContain("src/slugify.js")
+  })
+
+  it("shortens long decisions in compact without cutting through an identifier", () => {
+    const tiers = renderTiers(record(richEpisode()))
+    expect(tiers.dense).toContain(LONG_DECISION)
+    const line = tiers.compact?.split("\n").find((candidate) => candidate.startsWith("- I'll use NFKD"))
+    expect(line).toBeDefined()
+    expect(line?.length ?? 0).toBeLessThanOrEqual(COMPACT_FACT_CHARS + 3)
+    expect(line).toMatch(/…$/)
+    expect(line).toContain("src/slugify.js")
+  })
+
+  it("gives the anchor exactly its contract: id, tag range, outcome, invariant, entities", () => {
+    const anchor = renderTiers(record(richEpisode())).anchor
+    expect(anchor).toMatch(/^\[c7 §1§–§\d+§\] [^\n]+; invariant: [^\n]+; entities: [^\n]+$/)
+    expect(anchor).toBe(
+      "[c7 §1§–§8§] Fixed: all slugify tests pass and the public signature is unchanged.; " +
+        "invariant: Constraint: do not change the public API of src/slugify.js; " +
+        "entities: slugify.js, AssertionError, node, npm run lint",
+    )
+  })
+
+  it("shortens the anchor outcome and says so when there is none", () => {
+    const long = `Done and ${"verified ".repeat(30)}everything.`
+    const messages = [
+      userMessage({ id: "u1", parts: [text("u1-t", "go")] }),
+      assistantMessage({ id: "a1", parts: [text("a1-t", long)] }),
+    ]
+    const anchor = renderTiers(record(messages)).anchor
+    expect(anchor.length).toBeLessThan(ANCHOR_OUTCOME_CHARS + 60)
+    expect(anchor).toMatch(/…; invariant: go$/)
+    expect(renderTiers(record([])).anchor).toBe("[c7] (no outcome)")
+  })
+
+  it("keeps lengths monotone: full >= dense >= compact >= anchor", () => {
+    const tiers = renderTiers(record(richEpisode()))
+    const lengths = TIERS.map((tier) => tiers[tier]?.length ?? 0)
+    expect(lengths).toEqual([...lengths].sort((left, right) => right - left))
+  })
+
+  it.each([
+    [
+      "an empty episode has only its anchor",
+      [] as HostMessage[],
+      { full: null, dense: null, compact: null },
+    ],
+    [
+      "a bare 'continue' has nothing for dense or compact",
+      [userMessage({ id: "u1", parts: [text("u1-t", "continue")] })],
+      { full: "present", dense: null, compact: null },
+    ],
+    [
+      "a decision without narrative makes full equal dense and dense equal compact",
+      [assistantMessage({ id: "a1", parts: [text("a1-t", "I'll use rg because grep is slow here.")] })],
+      { full: null, dense: null, compact: "present" },
+    ],
+  ])("returns null for a tier that adds nothing: %s", (_, messages, expected) => {
+    const tiers = renderTiers(record(messages))
+    const shape = {
+      full: tiers.full === null ? null : "present",
+      dense: tiers.dense === null ? null : "present",
+      compact: tiers.compact === null ? null : "present",
+    }
+    expect(shape).toEqual(expected)
+    expect(tiers.anchor).not.toBeNull()
+  })
+})

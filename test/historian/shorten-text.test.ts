@@ -1,0 +1,34 @@
+import { describe, expect, it } from "vitest"
+import { extractIdentifiers } from "../../src/historian/extract-identifiers.js"
+import { ELLIPSIS, shortenText } from "../../src/historian/shorten-text.js"
+
+describe("shortenText", () => {
+  it("returns a short text unchanged (on one line)", () => {
+    expect(shortenText("keep\n  this", 50)).toBe("keep this")
+  })
+
+  it("cuts at a word boundary and marks the cut", () => {
+    expect(shortenText("one two three four five six", 14)).toBe(`one two three${ELLIPSIS}`)
+  })
+
+  it("moves a cut out of an identifier instead of splitting it", () => {
+    const text = "The migration in priv/repo/migrations/20260211_add_state.exs needs a SQLite-safe rewrite"
+    const short = shortenText(text, 40)
+    expect(short).toBe(`The migration in${ELLIPSIS}`)
+    const longer = shortenText(text, 70)
+    expect(longer).toBe(`The migration in priv/repo/migrations/20260211_add_state.exs needs a${ELLIPSIS}`)
+  })
+
+  it("keeps every identifier of the shortened text whole", () => {
+    const text = "Use `mix compile --force` after editing lib/spotter/transcripts/annotation.ex and bump 0.8.0 then"
+    for (const limit of [10, 20, 30, 40, 50, 60, 70, 80]) {
+      const short = shortenText(text, limit)
+      for (const identifier of extractIdentifiers(short)) expect(text).toContain(identifier)
+    }
+  })
+
+  it("never leaves an unmatched backtick", () => {
+    const unbalanced = "old_str `case TK_MATCH_CAPTURE: did not match"
+    expect(shortenText(unbalanced, 80)).toBe("old_str case TK_MATCH_CAPTURE: did not match")
+  })
+})
