@@ -10,7 +10,9 @@
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { defaultConfig } from "../src/config/schema.js"
 import { applyEdits } from "../src/plugin/apply-edits.js"
+import { fixedWindow } from "../src/pressure/model-window.js"
 import { runPass } from "../src/pass/run-pass.js"
 import { createSessionRegistry } from "../src/pass/session-registry.js"
 import { systemClock } from "../src/pass/system-clock.js"
@@ -38,9 +40,24 @@ const state = registry.stateFor({ id: "ses_bench", source: "replay", projectId: 
 const full = syntheticSession({ messageCount: MESSAGES + ROUNDS * 2 })
 const base = full.slice(0, MESSAGES)
 
+// A window no synthetic session fills, so every pass is measured without pressure work.
+const window = fixedWindow({ usableTokens: 10_000_000, config: defaultConfig() })
+
 const timePass = (messages: HostMessage[]): number => {
   const started = performance.now()
-  const result = runPass({ db, state, messages, counter, clock: systemClock, trigger: "transform", tagsVisible: true })
+  const result = runPass({
+    db,
+    state,
+    messages,
+    counter,
+    clock: systemClock,
+    trigger: "transform",
+    tagsVisible: true,
+    window,
+    fixedTokens: 0,
+    now: Date.now(),
+    smartDrops: false,
+  })
   applyEdits(messages, result.edits)
   return performance.now() - started
 }

@@ -59,10 +59,16 @@ function prepare(byId: Map<string, HostMessage>, edit: Edit, removed: ReadonlySe
     }
     case "set-tool-result": {
       const part = expectPart(message, edit.partId, "tool")
-      const state = part.state
-      if (state.status === "completed") return { stage: 0, run: () => void (state.output = edit.text) }
-      if (state.status === "error") return { stage: 0, run: () => void (state.error = edit.text) }
-      throw new Error(`edit sets the result of tool part ${edit.partId}, which has not finished`)
+      if (part.state.status !== "completed" && part.state.status !== "error") {
+        throw new Error(`edit sets the result of tool part ${edit.partId}, which has not finished`)
+      }
+      // Resolve the state when writing: a set-tool-input on the same part may have replaced the object.
+      const write = (): void => {
+        const state = part.state
+        if (state.status === "completed") state.output = edit.text
+        if (state.status === "error") state.error = edit.text
+      }
+      return { stage: 0, run: write }
     }
     case "set-tool-input": {
       const part = expectPart(message, edit.partId, "tool")

@@ -1,5 +1,5 @@
 import type { KnownPart, SessionState, TagRecord } from "../pass/session-state.js"
-import { isFinalPart, type HostMessage } from "../transcript/host-message.js"
+import { isFinalPart, isInlinedFile, type HostMessage } from "../transcript/host-message.js"
 import { listTrackables } from "../transcript/trackables.js"
 
 /** One tagged item as it stands in the live message list. */
@@ -118,7 +118,8 @@ function partTokens(known: KnownPart | undefined): number {
 function fileRunTokens(message: HostMessage, state: SessionState): Map<string, number> {
   const totals = new Map<string, number>()
   message.parts.forEach((part, index) => {
-    if (part.type !== "file") return
+    // Only an inlined file owns the text before it (as in listTrackables); a media file's note is message text.
+    if (part.type !== "file" || !isInlinedFile(part)) return
     let sum = 0
     for (let cursor = index - 1; cursor >= 0; cursor -= 1) {
       const previous = message.parts[cursor]

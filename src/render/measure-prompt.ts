@@ -1,6 +1,6 @@
 import type { Placement, SessionState } from "../pass/session-state.js"
 import type { LiveView } from "../reduce/live-view.js"
-import type { HostMessage } from "../transcript/host-message.js"
+import { isInlinedFile, type HostMessage } from "../transcript/host-message.js"
 import { listTrackables } from "../transcript/trackables.js"
 import { dropMarker, editedPath, itemLabel } from "./markers.js"
 import { droppedInput } from "./render-prompt.js"
@@ -120,6 +120,9 @@ function add(map: Map<string, { tokens: number; isTool: boolean }>, id: string, 
 function fileRunIds(message: HostMessage, filePartId: string): string[] {
   const index = message.parts.findIndex((part) => part.id === filePartId)
   const ids: string[] = [filePartId]
+  // Only an inlined file owns the text before it (as in listTrackables); a media file's note is message text.
+  const file = message.parts[index]
+  if (file?.type !== "file" || !isInlinedFile(file)) return ids
   for (let cursor = index - 1; cursor >= 0; cursor -= 1) {
     const part = message.parts[cursor]
     if (!part || part.type !== "text" || !part.synthetic) break

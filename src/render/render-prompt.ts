@@ -1,5 +1,5 @@
 import type { Placement, SessionState, TagRecord } from "../pass/session-state.js"
-import type { HostMessage, HostPart } from "../transcript/host-message.js"
+import { isInlinedFile, type HostMessage, type HostPart } from "../transcript/host-message.js"
 import { tagPrefix } from "../transcript/tag-format.js"
 import { listTrackables, type Trackable } from "../transcript/trackables.js"
 import type { Edit } from "./edit.js"
@@ -126,6 +126,9 @@ export function droppedInput(tag: TagRecord, input: Record<string, unknown>, pat
 function fileRun(message: HostMessage, filePartId: string): Extract<HostPart, { type: "text" }>[] {
   const index = message.parts.findIndex((part) => part.id === filePartId)
   const run: Extract<HostPart, { type: "text" }>[] = []
+  // Only an inlined file owns the text before it (as in listTrackables); a media file's note is message text.
+  const file = message.parts[index]
+  if (file?.type !== "file" || !isInlinedFile(file)) return run
   for (let cursor = index - 1; cursor >= 0; cursor -= 1) {
     const part = message.parts[cursor]
     if (!part || part.type !== "text" || !part.synthetic) break

@@ -12,27 +12,52 @@ const SWE_AGENT = tracePath("sweagent-gpt4-pydicom-1458.traj")
 const OPENHANDS = tracePath("openhands-llama4-ponyc.jsonl")
 const PI = tracePath("pi-sonnet45-large-session.jsonl")
 
-const TOKEN_FIELDS = ["total", "user", "assistant", "reasoning", "toolCalls", "toolOutputs", "files", "tags", "fixed"]
+const TOKEN_FIELDS = ["total", "fixed", "history", "conversation", "protected", "tool", "reclaimable", "tags"]
+const TURN_FIELDS = [
+  "turn",
+  "pass",
+  "reason",
+  "band",
+  "usageBefore",
+  "tokens",
+  "prefixChanged",
+  "firstDivergence",
+  "dropped",
+  "nudge",
+  "messages",
+  "newTags",
+  "tagCount",
+]
 const TABLE_HEADER = [
   "turn",
-  "msgs",
+  "pass",
+  "band",
+  "use%",
   "total",
   "fixed",
-  "user",
-  "assistant",
-  "reasoning",
-  "calls",
-  "outputs",
-  "files",
-  "tags",
-  "new tags",
+  "hist",
+  "conv",
+  "prot",
+  "tool",
+  "reclaim",
+  "prefix",
+  "dropped",
+  "nudge",
 ]
+const BANDS = ["below", "execute", "force", "emergency"]
 
 type TurnJson = {
   turn: number
   pass: string
-  messages: number
+  reason: string
+  band: string
+  usageBefore: number
   tokens: Record<string, number>
+  prefixChanged: boolean
+  firstDivergence: number | null
+  dropped: number[]
+  nudge: { level: string; channel: number } | null
+  messages: number
   newTags: number[]
   tagCount: number
 }
@@ -77,49 +102,30 @@ describe("commandReplay", () => {
       firstJson = { code, out: [...io.out], err: [...io.err], storeDirCreated }
     })
 
-    it("prints a table with one row per assistant turn", async () => {
+    it("prints a header, a table with one row per assistant turn and a summary", async () => {
       const { code, io } = await replay(SWE_AGENT)
       expect(code).toBe(0)
       expect(io.err).toEqual([])
       expect(io.out[0]).toBe(
-        `${SWE_AGENT}: swe-agent transcript, 12 model calls replayed, tokens counted with o200k_base`,
+        `${SWE_AGENT}: swe-agent transcript, 12 model calls replayed; usable window 123,904 tokens (fallback), ` +
+          "execute threshold 65%, protected 11,400 tokens; tokens counted with o200k_base",
       )
       expect(io.out[1]).toBe("")
-      expect(io.out[2]?.split(/ {2,}/)).toEqual(TABLE_HEADER)
-      expect(io.out[3]).toMatch(/^-+( {2}-+){11}$/)
-      const rows = io.out.slice(4).map((line) => line.trim().split(/ +/))
-      expect(rows).toHaveLength(12)
+      expect(io.out[2]?.trim().split(/ {2,}/)).toEqual(TABLE_HEADER)
+      expect(io.out[3]).toMatch(/^-+( {2}-+){13}$/)
+      const rows = io.out.slice(4, 16).map((line) => line.trim().split(/ +/))
       expect(rows.map((row) => Number(row[0]))).toEqual(assistantTurns(SWE_AGENT))
-      const ranges = rows.map((row) => row[11] ?? "")
-      let expectedFirst = 1
-      for (const range of ranges) {
-        const match = /^§(\d+)§(?:-§(\d+)§)?$/.exec(range)
-        expect(match, `new tags column "${range}"`).not.toBeNull()
-        const first = Number(match?.[1])
-        const last = Number(match?.[2] ?? match?.[1])
-        expect(first).toBe(expectedFirst)
-        expect(last).toBeGreaterThanOrEqual(first)
-        expectedFirst = last + 1
-      }
-    })
-
-    it("prints the same turns as JSON lines with --json", async () => {
-      const table = await replay(SWE_AGENT)
+      expect(rows.every((row) => row[1] === "replay" && row[11] === "kept" && row[12] === "-")).toBe(true)
+      expect(io.out[16]).toBe("")
       const turns = jsonTurns(firstJson.out)
-      const rows = table.io.out.slice(4).map((line) => line.trim().split(/ +/).slice(0, 11).map(Number))
-      expect(turns.map((turn) => [
-        turn.turn,
-        turn.messages,
-        turn.tokens["total"],
-        turn.tokens["fixed"],
-        turn.tokens["user"],
-        turn.tokens["assistant"],
-        turn.tokens["reasoning"],
-        turn.tokens["toolCalls"],
-        turn.tokens["toolOutputs"],
-        turn.tokens["files"],
-        turn.tokens["tags"],
-      ])).toEqual(rows)
+      const mean = Math.round(turns.reduce((sum, turn) => sum + (turn.tokens["total"] ?? NaN), 0) / turns.length)
+      const summary = /^0 execute passes, 12 replay passes; prefix changed on 0 passes; mean prompt ([\d,]+) tokens; peak usage before a pass (\d+\.\d)%$/.exec(
+        io.out[17] ?? "",
+      )
+      expect(summary, io.out[17]).not.toBeNull()
+      expect(summary?.[1]).toBe(mean.toLocaleString("en-US"))
+      expect(Number(summary?.[2])).toBeCloseTo(Math.max(...turns.map((turn) => turn.usageBefore)), 0)
+      expect(io.out).toHaveLength(18)
     })
 
     it("prints one JSON object per assistant turn with the documented fields", () => {
@@ -128,11 +134,22 @@ describe("commandReplay", () => {
       const turns = jsonTurns(firstJson.out)
       expect(turns).toHaveLength(12)
       for (const turn of turns) {
-        expect(Object.keys(turn)).toEqual(["turn", "pass", "messages", "tokens", "newTags", "tagCount"])
-        expect(Object.keys(turn.tokens).sort()).toEqual([...TOKEN_FIELDS].sort())
-        expect(turn.pass).toBe("replay")
-        const parts = TOKEN_FIELDS.filter((field) => field !== "total").map((field) => turn.tokens[field] ?? NaN)
-        expect(turn.tokens["total"]).toBe(parts.reduce((sum, value) => sum + value, 0))
+        expect(Object.keys(turn)).toEqual(TURN_FIELDS)
+        expect(Object.keys(turn.tokens)).toEqual(TOKEN_FIELDS)
+        expect(turn).toMatchObject({
+          pass: "replay",
+          reason: "below-threshold",
+          band: "below",
+          prefixChanged: false,
+          firstDivergence: null,
+          dropped: [],
+          nudge: null,
+        })
+        const { total, fixed, history, conversation, protected: recent, tool, reclaimable, tags } = turn.tokens
+        expect(total).toBe((fixed ?? NaN) + (history ?? NaN) + (conversation ?? NaN) + (recent ?? NaN) + (tool ?? NaN))
+        expect(reclaimable).toBeLessThanOrEqual(tool ?? NaN)
+        expect(tags).toBeGreaterThan(0)
+        expect(turn.usageBefore).toBe(Math.round(((total ?? NaN) / 123_904) * 1000) / 10)
       }
       expect(turns.map((turn) => turn.turn)).toEqual(assistantTurns(SWE_AGENT))
     })
@@ -196,6 +213,107 @@ describe("commandReplay", () => {
     })
   })
 
+  describe("with --window and --threshold", () => {
+    it("prints the same turns as the table and JSON lines, executes under pressure and keeps the prefix otherwise", async () => {
+      const table = await replay(SWE_AGENT, "--window", "12000")
+      const json = await replay(SWE_AGENT, "--window", "12000", "--json")
+      expect([table.code, json.code]).toEqual([0, 0])
+      expect(table.io.out[0]).toBe(
+        `${SWE_AGENT}: swe-agent transcript, 12 model calls replayed; usable window 12,000 tokens (replay), ` +
+          "execute threshold 65%, protected 2,183 tokens; tokens counted with o200k_base",
+      )
+      const turns = jsonTurns(json.io.out)
+      const rows = table.io.out.slice(4, 16).map((line) => line.trim().split(/ +/))
+      expect(rows.map((row) => [row[0], row[1], row[2], ...row.slice(4)])).toEqual(
+        turns.map((turn) => [
+          String(turn.turn),
+          turn.pass,
+          turn.band,
+          ...["total", "fixed", "history", "conversation", "protected", "tool", "reclaimable"].map((field) =>
+            String(turn.tokens[field]),
+          ),
+          turn.prefixChanged ? `changed@${turn.firstDivergence}` : "kept",
+          ...(turn.dropped.length > 0 ? [String(turn.dropped.length), "tags"] : ["-"]),
+          turn.nudge ? `${turn.nudge.level}/${turn.nudge.channel}` : "-",
+        ]),
+      )
+      rows.forEach(
+        (row, index) => expect(Math.abs(Number(row[3]) - (turns[index]?.usageBefore ?? NaN))).toBeLessThanOrEqual(1),
+      )
+
+      const executes = turns.filter((turn) => turn.pass === "execute")
+      expect(executes.length).toBeGreaterThan(0)
+      expect(executes.flatMap((turn) => turn.dropped).length).toBeGreaterThan(0)
+      for (const turn of turns) {
+        expect(BANDS).toContain(turn.band)
+        if (turn.pass === "replay") expect([turn.prefixChanged, turn.dropped]).toEqual([false, []])
+        if (turn.pass === "execute") expect(turn.usageBefore).toBeGreaterThanOrEqual(65)
+      }
+      expect(table.io.out[17]).toMatch(
+        new RegExp(`^${executes.length} execute passes, ${12 - executes.length} replay passes; prefix changed on ` +
+          `${turns.filter((turn) => turn.prefixChanged).length} passes;`),
+      )
+    })
+
+    it("moves the execute threshold with --threshold", async () => {
+      const { code, io } = await replay(SWE_AGENT, "--window", "12000", "--threshold", "90", "--json")
+      expect(code).toBe(0)
+      const turns = jsonTurns(io.out)
+      // At 90% the force band starts at 92%, so nothing below 90% is an execute band.
+      for (const turn of turns) {
+        if (turn.usageBefore < 90) expect(turn.band).toBe("below")
+        if (turn.usageBefore >= 90 && turn.usageBefore < 92) expect(turn.band).toBe("execute")
+      }
+      const table = await replay(SWE_AGENT, "--window", "12000", "--threshold", "90")
+      expect(table.io.out[0]).toContain("usable window 12,000 tokens (replay), execute threshold 90%")
+    })
+
+    it.each([
+      [["--window", "abc"], '--window takes an integer at least 1000, got "abc"'],
+      [["--window", "999"], '--window takes an integer at least 1000, got "999"'],
+      [["--window", "1500.5"], '--window takes an integer at least 1000, got "1500.5"'],
+      [["--threshold", "19.9"], '--threshold takes a number between 20 and 92, got "19.9"'],
+      [["--threshold", "93"], '--threshold takes a number between 20 and 92, got "93"'],
+      [["--threshold", "high"], '--threshold takes a number between 20 and 92, got "high"'],
+    ])("exits 2 on %j", async (args, message) => {
+      const { code, io } = await replay(SWE_AGENT, ...args)
+      expect(code).toBe(2)
+      expect(io.out).toEqual([])
+      expect(io.stderrText()).toBe(message)
+    })
+
+    it.each([["20"], ["92"], ["70.5"]])("accepts --threshold %s", async (threshold) => {
+      // cl100k_base builds in a tenth of o200k_base's time; the encoding does not matter here.
+      const config = join(cwd, "cl100k.jsonc")
+      writeFileSync(config, '{ "tokenizer": { "encoding": "cl100k_base" } }')
+      const { code, io } = await replay(SWE_AGENT, "--window", "1000", "--threshold", threshold, "--config", config)
+      expect(code).toBe(0)
+      expect(io.out[0]).toContain(`execute threshold ${threshold}%`)
+    })
+  })
+
+  describe("with --smart-drops", () => {
+    /** The first 40 records of the pi session: an edit of a file is superseded by a newer edit of it by turn 28. */
+    const piStart = (): string => {
+      const file = join(cwd, "pi-start.jsonl")
+      writeFileSync(file, readFileSync(PI, "utf8").split("\n").slice(0, 40).join("\n") + "\n")
+      return file
+    }
+
+    it("lands smart drops that replay without it does not, whether asked by flag or by config", async () => {
+      const file = piStart()
+      const config = join(cwd, "smart.jsonc")
+      writeFileSync(config, '{ "smart_drops": true }')
+      const plain = await replay(file, "--window", "30000", "--json")
+      const flag = await replay(file, "--window", "30000", "--json", "--smart-drops")
+      const configured = await replay(file, "--window", "30000", "--json", "--config", config)
+      const plainDropped = new Set(jsonTurns(plain.io.out).flatMap((turn) => turn.dropped))
+      const extra = jsonTurns(flag.io.out).flatMap((turn) => turn.dropped).filter((tag) => !plainDropped.has(tag))
+      expect(extra.length).toBeGreaterThan(0)
+      expect(configured.io.out).toEqual(flag.io.out)
+    })
+  })
+
   it.each([
     ["the absolute default store path", (store: string) => ({ db: store, cwd: undefined })],
     ["a relative path that resolves to it", (store: string) => ({ db: "./magic-context.db", cwd: join(store, "..") })],
@@ -253,9 +371,8 @@ describe("commandReplay", () => {
     writeFileSync(config, '{ "tokenizer": { "encoding": "cl100k_base" }, "typo": 1 }')
     const { code, io } = await replay(SWE_AGENT, "--config", config)
     expect(code).toBe(0)
-    expect(io.out[0]).toBe(
-      `${SWE_AGENT}: swe-agent transcript, 12 model calls replayed, tokens counted with cl100k_base`,
-    )
+    expect(io.out[0]?.startsWith(`${SWE_AGENT}: swe-agent transcript, 12 model calls replayed; `)).toBe(true)
+    expect(io.out[0]?.endsWith("; tokens counted with cl100k_base")).toBe(true)
     expect(io.err).toEqual([expect.stringContaining(`${config}: key "typo" has value 1, expected no such key`)])
   })
 })

@@ -1,8 +1,10 @@
 import type { AssistantMessage, Part, ToolState, UserMessage } from "@opencode-ai/sdk"
+import { defaultConfig } from "../../src/config/schema.js"
 import { createSessionRegistry } from "../../src/pass/session-registry.js"
 import type { SessionState } from "../../src/pass/session-state.js"
 import { runPass, type Clock, type PassResult } from "../../src/pass/run-pass.js"
 import { applyEdits } from "../../src/plugin/apply-edits.js"
+import { fixedWindow, type WindowSettings } from "../../src/pressure/model-window.js"
 import type { Database } from "../../src/store/driver.js"
 import { MEMORY_DATABASE, openDatabase } from "../../src/store/open-database.js"
 import type { PassTrigger } from "../../src/store/pass-repository.js"
@@ -134,6 +136,9 @@ export const wordCounter: TokenCounter = {
 /** A clock that never moves, so pass records are deterministic. */
 export const fixedClock: Clock = { now: () => 1_700_000_000_000, mark: () => 0, elapsedMs: () => 0 }
 
+/** A window so large that no pass ever reaches the execute threshold (1M usable tokens, 50k protected). */
+export const ROOMY_WINDOW: WindowSettings = fixedWindow({ usableTokens: 1_000_000, config: defaultConfig() })
+
 /** Opens a fresh, migrated in-memory store. */
 export function memoryStore(): Promise<Database> {
   return openDatabase(MEMORY_DATABASE)
@@ -182,7 +187,8 @@ export function visibleText(part: Part): string {
 
 /**
  * One transform call as the hook makes it: a pass over a fresh copy of `messages`, then the edits applied to that
- * copy. Returns the pass result and the rendered copy; `messages` itself is never touched.
+ * copy. Returns the pass result and the rendered copy; `messages` itself is never touched. Unless told otherwise the
+ * pass runs in ROOMY_WINDOW with visible tags, no fixed prompt, no smart drops and the fixed clock's time.
  */
 export function passAndRender(options: {
   db: Database
@@ -190,6 +196,11 @@ export function passAndRender(options: {
   messages: readonly HostMessage[]
   counter: TokenCounter
   trigger?: PassTrigger
+  tagsVisible?: boolean
+  window?: WindowSettings
+  fixedTokens?: number
+  now?: number
+  smartDrops?: boolean
 }): { result: PassResult; rendered: HostMessage[] } {
   const rendered = freshCopy(options.messages)
   const result = runPass({
@@ -199,7 +210,11 @@ export function passAndRender(options: {
     counter: options.counter,
     clock: fixedClock,
     trigger: options.trigger ?? "transform",
-    tagsVisible: true,
+    tagsVisible: options.tagsVisible ?? true,
+    window: options.window ?? ROOMY_WINDOW,
+    fixedTokens: options.fixedTokens ?? 0,
+    now: options.now ?? fixedClock.now(),
+    smartDrops: options.smartDrops ?? false,
   })
   applyEdits(rendered, result.edits)
   return { result, rendered }

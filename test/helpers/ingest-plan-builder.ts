@@ -81,6 +81,8 @@ export function newTag(options: {
   kind?: TagKind
   tool?: string | null
   status?: "live" | "dropped"
+  droppedReason?: TagRecord["droppedReason"]
+  supersededBy?: number | null
   prefixTokens?: number
 }): TagRecord {
   return {
@@ -90,6 +92,8 @@ export function newTag(options: {
     partId: options.partId,
     tool: options.tool ?? null,
     status: options.status ?? "live",
+    droppedReason: options.droppedReason ?? null,
+    supersededBy: options.supersededBy ?? null,
     prefixTokens: options.prefixTokens ?? 4,
   }
 }

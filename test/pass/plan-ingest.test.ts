@@ -184,7 +184,10 @@ describe("applyPlanToState", () => {
     const state = emptySessionState(TEST_SESSION)
     const plan = planIngest({ state, messages: conversation(), counter: wordCounter })
     applyPlanToState(state, plan)
-    expect([...state.messages]).toEqual(["msg_u1", "msg_a1"])
+    expect([...state.messageSeq]).toEqual([
+      ["msg_u1", 1],
+      ["msg_a1", 2],
+    ])
     expect([...state.parts.keys()]).toEqual(["u1", "f1-c0", "f1", "r1", "a1", "t1"])
     expect(state.parts.get("t1")).toEqual({
       messageId: "msg_a1",

@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { replayTranscript, type ReplayTurn } from "../../src/pass/replay-transcript.js"
+import { defaultConfig } from "../../src/config/schema.js"
+import { fixedWindow, type WindowSettings } from "../../src/pressure/model-window.js"
 import type { Database } from "../../src/store/driver.js"
+import { readRawParts } from "../../src/store/raw-repository.js"
 import { countSessionRows } from "../../src/store/raw-repository.js"
 import { loadSessionState } from "../../src/store/session-repository.js"
 import { createTokenCounterPool, type TokenCounterPool } from "../../src/tokens/tiktoken-counter.js"
@@ -9,7 +12,7 @@ import { createHostTranscriptBuilder } from "../../src/transcript/host-transcrip
 import { readTranscript } from "../../src/transcript/read-transcript.js"
 import { listTrackables } from "../../src/transcript/trackables.js"
 import type { Transcript } from "../../src/transcript/turn-model.js"
-import { fixedClock, memoryStore, wordCounter } from "../helpers/host-messages.js"
+import { fixedClock, memoryStore, ROOMY_WINDOW, wordCounter } from "../helpers/host-messages.js"
 import { tracePath } from "../transcript/trace-path.js"
 
 const SWE_AGENT = tracePath("sweagent-gpt4-pydicom-1458.traj")
@@ -27,10 +30,16 @@ afterAll(() => {
   pool.dispose()
 })
 
-const replay = (transcript: Transcript, db: Database, tokens: TokenCounter = counter) => {
+const replay = (
+  transcript: Transcript,
+  db: Database,
+  tokens: TokenCounter = counter,
+  window: WindowSettings = ROOMY_WINDOW,
+  smartDrops = false,
+) => {
   const turns: ReplayTurn[] = []
   const onTurn = (turn: ReplayTurn): void => void turns.push(turn)
-  const outcome = replayTranscript({ transcript, db, counter: tokens, clock: fixedClock, onTurn })
+  const outcome = replayTranscript({ transcript, db, counter: tokens, clock: fixedClock, window, smartDrops, onTurn })
   return { ...outcome, turns }
 }
 
@@ -58,7 +67,8 @@ describe("replayTranscript", () => {
       expect(assistantTurns).toHaveLength(12)
       expect(first.passes).toBe(12)
       expect(first.turns.map((turn) => turn.turn)).toEqual(assistantTurns)
-      expect(first.turns.every((turn) => turn.pass === "replay")).toBe(true)
+      expect(first.turns.every((turn) => turn.pass === "replay" && turn.band === "below")).toBe(true)
+      expect(first.turns.every((turn) => !turn.prefixChanged && turn.dropped.length === 0)).toBe(true)
       expect(first.sessionId).toBe("replay:swe-agent:sweagent-gpt4-pydicom-1458")
     })
 
@@ -77,8 +87,8 @@ describe("replayTranscript", () => {
       expect(fixed).toBeGreaterThan(0)
       for (const turn of first.turns) {
         expect(turn.tokens.fixed).toBe(fixed)
-        const { total, fixed: system, ...kinds } = turn.tokens
-        expect(total).toBe(system + Object.values(kinds).reduce((sum, value) => sum + value, 0))
+        const { total, history, conversation, protected: recent, tool } = turn.tokens
+        expect(total).toBe(fixed + history + conversation + recent + tool)
       }
     })
 
@@ -113,6 +123,57 @@ describe("replayTranscript", () => {
       const again = replay(transcript, other)
       expect(again.turns.map((turn) => JSON.stringify(turn))).toEqual(first.turns.map((turn) => JSON.stringify(turn)))
       other.close()
+    })
+  })
+
+  describe("on a SWE-agent trajectory in a small window", () => {
+    const window = fixedWindow({ usableTokens: 12_000, config: defaultConfig() })
+
+    it("executes only under pressure, drops only then, and keeps the prefix on every other pass", async () => {
+      const db = await memoryStore()
+      const { turns, sessionId } = replay(readTranscript(SWE_AGENT), db, counter, window)
+      const executes = turns.filter((turn) => turn.pass === "execute")
+      expect(executes.length).toBeGreaterThan(0)
+      for (const turn of turns.filter((entry) => entry.pass === "replay")) {
+        expect(turn.prefixChanged).toBe(false)
+        expect(turn.dropped).toEqual([])
+      }
+      for (const turn of executes) {
+        expect(["force", "emergency", "execute"]).toContain(turn.band)
+        expect(turn.usageBefore).toBeGreaterThanOrEqual(window.thresholdPercent)
+        // Dropping older output rewrites the middle of the prompt: the cache is rebuilt on purpose.
+        if (turn.dropped.length > 0) expect(turn.prefixChanged).toBe(true)
+      }
+      // Every dropped tool output renders as its marker from then on; the store keeps the raw output.
+      const dropped = executes.flatMap((turn) => turn.dropped)
+      expect(dropped.length).toBeGreaterThan(0)
+      const last = turns.at(-1)
+      const outputs = new Map(
+        last?.prompt
+          .flatMap((message) => message.parts)
+          .flatMap((part) =>
+            part.type === "tool" && part.state.status === "completed" ? [[part.id, part.state.output] as const] : [],
+          ),
+      )
+      const state = loadSessionState(db, sessionId, () => 0)
+      const raw = new Map(readRawParts(db, sessionId).map((part) => [part.id, part.content]))
+      for (const tag of dropped) {
+        const record = state.tagsByNumber.get(tag)
+        expect(record?.status).toBe("dropped")
+        expect(outputs.get(record?.partId ?? "")).toBe(`[dropped §${tag}§ ${record?.tool} output]`)
+        expect(JSON.stringify(raw.get(record?.partId ?? ""))).not.toContain("[dropped")
+      }
+      db.close()
+    })
+
+    it("replays the same decisions into a fresh store", async () => {
+      const one = await memoryStore()
+      const two = await memoryStore()
+      const first = replay(readTranscript(SWE_AGENT), one, counter, window)
+      const second = replay(readTranscript(SWE_AGENT), two, counter, window)
+      expect(second.turns.map((turn) => JSON.stringify(turn))).toEqual(first.turns.map((turn) => JSON.stringify(turn)))
+      one.close()
+      two.close()
     })
   })
 

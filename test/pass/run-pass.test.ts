@@ -1,9 +1,11 @@
 import type { Part } from "@opencode-ai/sdk"
 import fc from "fast-check"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
+import { defaultConfig } from "../../src/config/schema.js"
 import { runPass } from "../../src/pass/run-pass.js"
 import type { SessionState } from "../../src/pass/session-state.js"
 import { applyEdits } from "../../src/plugin/apply-edits.js"
+import { fixedWindow } from "../../src/pressure/model-window.js"
 import type { Database } from "../../src/store/driver.js"
 import { listPasses } from "../../src/store/pass-repository.js"
 import { countSessionRows, readRawParts } from "../../src/store/raw-repository.js"
@@ -26,6 +28,7 @@ import {
   passAndRender,
   pending,
   reasoning,
+  ROOMY_WINDOW,
   running,
   sessionState,
   storedContentJson,
@@ -122,27 +125,70 @@ describe("runPass", () => {
     expect(visibleText(partById(rendered, "prt_t2"))).toBe("§6§ make: *** no rule")
   })
 
-  it("counts tokens with the real tokenizer and measures the composition", () => {
+  it("counts tokens with the real tokenizer once, at ingest", () => {
     const messages = firstExchange()
-    const { result } = passAndRender({ db, state, messages, counter })
+    passAndRender({ db, state, messages, counter })
     const raw = new Map(readRawParts(db, TEST_SESSION).map((part) => [part.id, part]))
     expect(raw.get("prt_u1")?.tokens).toBe(counter.count("Please fix the bug in a.txt"))
     expect(raw.get("prt_t1")?.callTokens).toBe(counter.count('read {"path":"a.txt"}'))
     expect(raw.get("prt_t2")?.tokens).toBe(counter.count("make: *** no rule"))
+  })
 
-    const prefixes = [1, 2, 3, 4, 5, 6].reduce((sum, tag) => sum + counter.count(tagPrefix(tag)), 0)
-    expect(result.composition).toEqual({
-      user: counter.count("Please fix the bug in a.txt"),
-      files: counter.count("Called read") + counter.count("line 1\n"),
-      reasoning: counter.count("Let me look."),
-      assistant: counter.count("Reading the file."),
-      toolCalls: counter.count('read {"path":"a.txt"}') + counter.count('bash {"command":"make"}'),
-      toolOutputs: counter.count("line 1\n") + counter.count("make: *** no rule"),
-      tags: prefixes,
-      total: expect.any(Number),
+  it.each([
+    ["inside the protected window", 50_000],
+    ["outside the protected window", 0],
+  ])("measures where the tokens go with everything %s", (where, protectedTokens) => {
+    const window = fixedWindow({
+      usableTokens: 1_000_000,
+      config: { ...defaultConfig(), protected_tokens: protectedTokens },
     })
-    const { total, ...kinds } = result.composition
-    expect(total).toBe(Object.values(kinds).reduce((sum, value) => sum + value, 0))
+    const { result } = passAndRender({ db, state, messages: firstExchange(), counter, window, fixedTokens: 77 })
+    const prefix = (tag: number): number => counter.count(tagPrefix(tag))
+    // Conversation: the user's and the assistant's text and the reasoning, with the two message tags.
+    const conversation =
+      counter.count("Please fix the bug in a.txt") +
+      counter.count("Reading the file.") +
+      counter.count("Let me look.") +
+      prefix(1) +
+      prefix(4)
+    // Tool output: the inlined file and the image (tags 2 and 3), two tool arcs (call and result, tags 5 and 6).
+    const tool =
+      counter.count("Called read") +
+      counter.count("line 1\n") +
+      counter.count('read {"path":"a.txt"}') +
+      counter.count("line 1\n") +
+      counter.count('bash {"command":"make"}') +
+      counter.count("make: *** no rule") +
+      [2, 3, 5, 6].reduce((sum, tag) => sum + prefix(tag), 0)
+    const inside = where === "inside the protected window"
+    expect(result.breakdown).toEqual({
+      total: 77 + conversation + tool,
+      fixed: 77,
+      history: 0,
+      conversation: inside ? 0 : conversation,
+      protected: inside ? conversation + tool : 0,
+      tool: inside ? 0 : tool,
+      reclaimable: 0,
+      tags: [1, 2, 3, 4, 5, 6].reduce((sum, tag) => sum + prefix(tag), 0),
+    })
+    expect(result.breakdownBefore).toEqual(result.breakdown)
+    expect(result.usageBefore).toBe(result.breakdown.total)
+    expect(result.usageAfter).toBe(result.breakdown.total)
+  })
+
+  it("counts no prefix for a tool that has not finished and no output but its call", () => {
+    const messages = [
+      userMessage({ id: "msg_001", parts: [text("u1", "run it")] }),
+      assistantMessage({ id: "msg_002", parts: [tool("t1", "bash", running({ command: "make" }))] }),
+    ]
+    const { result } = passAndRender({ db, state, messages, counter })
+    expect(result.breakdown.tags).toBe(counter.count(tagPrefix(1)))
+    expect(result.breakdown.protected).toBe(
+      counter.count("run it") +
+        counter.count(tagPrefix(1)) +
+        counter.count('bash {"command":"make"}') +
+        counter.count(INTERRUPTED_TOOL_TEXT),
+    )
   })
 
   it("records the pass", () => {
@@ -156,18 +202,29 @@ describe("runPass", () => {
   })
 
   it("stores tags but plans no edits when tags are not visible", () => {
-    const messages = freshCopy(firstExchange())
-    const options = { db, state, messages, counter, clock: fixedClock, trigger: "transform" as const }
-    const result = runPass({ ...options, tagsVisible: false })
+    const { result, rendered } = passAndRender({ db, state, messages: firstExchange(), counter, tagsVisible: false })
     expect(result.edits).toEqual([])
-    expect(result.composition.tags).toBe(0)
+    expect(result.breakdown.tags).toBe(0)
+    expect(JSON.stringify(rendered)).toBe(JSON.stringify(firstExchange()))
     expect(storedTags(db).size).toBe(6)
   })
 
   it("leaves the messages it is given untouched", () => {
     const messages = firstExchange()
     const before = JSON.stringify(messages)
-    runPass({ db, state, messages, counter, clock: fixedClock, trigger: "transform", tagsVisible: true })
+    runPass({
+      db,
+      state,
+      messages,
+      counter,
+      clock: fixedClock,
+      trigger: "transform",
+      tagsVisible: true,
+      window: ROOMY_WINDOW,
+      fixedTokens: 0,
+      now: fixedClock.now(),
+      smartDrops: false,
+    })
     expect(JSON.stringify(messages)).toBe(before)
   })
 
@@ -185,7 +242,7 @@ describe("runPass", () => {
       expect(storedTags(db)).toEqual(tagsAfterFirst)
       expect(storedContentJson(db)).toEqual(contentAfterFirst)
       expect(JSON.stringify(second.rendered)).toBe(JSON.stringify(first.rendered))
-      expect(second.result.composition).toEqual(first.result.composition)
+      expect(second.result.breakdown).toEqual(first.result.breakdown)
     })
 
     it("stores nothing new after the state is reloaded from the store", () => {
@@ -197,7 +254,7 @@ describe("runPass", () => {
       expect(second.result.newParts).toBe(0)
       expect(second.result.seq).toBe(2)
       expect(JSON.stringify(second.rendered)).toBe(JSON.stringify(first.rendered))
-      expect(second.result.composition).toEqual(first.result.composition)
+      expect(second.result.breakdown).toEqual(first.result.breakdown)
     })
   })
 
@@ -325,7 +382,7 @@ describe("runPass", () => {
       expect(JSON.stringify(two.rendered)).toBe(JSON.stringify(one.rendered))
       expect(JSON.stringify(three.rendered)).toBe(JSON.stringify(one.rendered))
       expect(two.result.edits).toEqual(one.result.edits)
-      expect(two.result.composition).toEqual(one.result.composition)
+      expect(two.result.breakdown).toEqual(one.result.breakdown)
       otherDb.close()
     })
   })

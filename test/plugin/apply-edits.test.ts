@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest"
 import { applyEdits } from "../../src/plugin/apply-edits.js"
 import type { Edit } from "../../src/render/edit.js"
+import type { HostMessage } from "../../src/transcript/host-message.js"
 import {
   assistantMessage,
   completed,
@@ -15,158 +16,304 @@ import {
   visibleText,
 } from "../helpers/host-messages.js"
 
-const session = () => [
+const session = (): HostMessage[] => [
   userMessage({ id: "msg_u1", parts: [text("u1", "hello"), mediaFile("f1", "a.png"), mediaFile("f2", "b.png")] }),
   assistantMessage({
     id: "msg_a1",
     parts: [
       text("a1", "answer"),
-      tool("t1", "read", completed({}, "output")),
-      tool("t2", "bash", failed({}, "error text")),
+      tool("t1", "read", completed({ path: "a.txt" }, "output")),
+      tool("t2", "bash", failed({ command: "make" }, "error text")),
       tool("t3", "bash", running()),
     ],
   }),
+  userMessage({ id: "msg_u2", parts: [text("u2", "thanks")] }),
 ]
 
+/** A synthetic user message, as the renderer inserts for history or a steer message. */
+const inserted = (id: string, body: string): HostMessage => userMessage({
+  id,
+  parts: [text(`${id}-text`, body, { synthetic: true })],
+})
+
+const ids = (messages: readonly HostMessage[]): string[] => messages.map((message) => message.info.id)
+
+const toolPart = (messages: readonly HostMessage[], id: string) => {
+  const part = partById(messages, id)
+  if (part.type !== "tool") throw new Error(`${id} is not a tool`)
+  return part
+}
+
 describe("applyEdits", () => {
-  it("prefixes text, tool outputs and tool errors in place", () => {
+  it("sets text, tool outputs and tool errors in place", () => {
     const messages = session()
     applyEdits(messages, [
-      { type: "prefix-text", messageIndex: 0, partIndex: 0, partId: "u1", prefix: "§1§ " },
-      { type: "prefix-tool-output", messageIndex: 1, partIndex: 1, partId: "t1", prefix: "§2§ " },
-      { type: "prefix-tool-output", messageIndex: 1, partIndex: 2, partId: "t2", prefix: "§3§ " },
+      { type: "set-text", messageId: "msg_u1", partId: "u1", text: "§1§ hello" },
+      { type: "set-tool-result", messageId: "msg_a1", partId: "t1", text: "§5§ output" },
+      { type: "set-tool-result", messageId: "msg_a1", partId: "t2", text: "[dropped §6§ bash output]" },
     ])
     expect(visibleText(partById(messages, "u1"))).toBe("§1§ hello")
-    expect(visibleText(partById(messages, "t1"))).toBe("§2§ output")
-    expect(visibleText(partById(messages, "t2"))).toBe("§3§ error text")
+    expect(visibleText(partById(messages, "t1"))).toBe("§5§ output")
+    expect(toolPart(messages, "t2").state).toMatchObject({ status: "error", error: "[dropped §6§ bash output]" })
   })
 
-  it("writes nothing into a tool that has not finished", () => {
+  it("replaces a tool's input with a new state object and keeps the rest of the state", () => {
     const messages = session()
-    const before = JSON.stringify(messages)
-    applyEdits(messages, [
-      { type: "prefix-tool-output", messageIndex: 1, partIndex: 3, partId: "t3", prefix: "§4§ " },
-    ])
-    expect(JSON.stringify(messages)).toBe(before)
+    const original = toolPart(messages, "t1").state
+    applyEdits(
+      messages,
+      [{ type: "set-tool-input", messageId: "msg_a1", partId: "t1", input: { path: "[9 chars dropped]" } }],
+    )
+    const state = toolPart(messages, "t1").state
+    expect(state).not.toBe(original)
+    expect(original.input).toEqual({ path: "a.txt" })
+    expect(state).toEqual({ ...original, input: { path: "[9 chars dropped]" } })
   })
 
-  it("inserts a synthetic text part right before the file part", () => {
+  it.each<[string, Edit[]]>([
+    [
+      "result first",
+      [
+        { type: "set-tool-result", messageId: "msg_a1", partId: "t1", text: "[dropped]" },
+        { type: "set-tool-input", messageId: "msg_a1", partId: "t1", input: { path: "x" } },
+      ],
+    ],
+    [
+      "input first",
+      [
+        { type: "set-tool-input", messageId: "msg_a1", partId: "t1", input: { path: "x" } },
+        { type: "set-tool-result", messageId: "msg_a1", partId: "t1", text: "[dropped]" },
+      ],
+    ],
+  ])("applies both the result and the input of one tool whatever their order (%s)", (_order, edits) => {
     const messages = session()
-    applyEdits(messages, [{ type: "insert-text", messageIndex: 0, partIndex: 1, beforePartId: "f1", newPartId: "f1-tag", text: "§2§" }])
+    applyEdits(messages, edits)
+    expect(toolPart(messages, "t1").state).toMatchObject({
+      status: "completed",
+      output: "[dropped]",
+      input: { path: "x" },
+    })
+  })
+
+  it("inserts a synthetic text part right before its part", () => {
+    const messages = session()
+    applyEdits(
+      messages,
+      [{ type: "insert-part", messageId: "msg_u1", beforePartId: "f1", partId: "f1-tag", text: "§2§ " }],
+    )
     expect(messages[0]?.parts.map((part) => part.id)).toEqual(["u1", "f1-tag", "f1", "f2"])
     expect(messages[0]?.parts[1]).toEqual({
       id: "f1-tag",
       sessionID: "ses_test",
       messageID: "msg_u1",
       type: "text",
-      text: "§2§",
+      text: "§2§ ",
       synthetic: true,
     })
-  })
-
-  it.each([
-    ["in edit order", [0, 1, 2]],
-    ["in reverse order", [2, 1, 0]],
-    ["shuffled", [1, 2, 0]],
-  ])("keeps every target right with several inserts and a prefix in one message (%s)", (_name, order) => {
-    const edits: Edit[] = [
-      { type: "insert-text", messageIndex: 0, partIndex: 1, beforePartId: "f1", newPartId: "f1-tag", text: "§2§" },
-      { type: "prefix-text", messageIndex: 0, partIndex: 0, partId: "u1", prefix: "§1§ " },
-      { type: "insert-text", messageIndex: 0, partIndex: 2, beforePartId: "f2", newPartId: "f2-tag", text: "§3§" },
-    ]
-    const messages = session()
-    applyEdits(messages, order.map((index) => edits[index] as Edit))
-    expect(messages[0]?.parts.map((part) => [part.id, part.type === "text" ? part.text : null])).toEqual([
-      ["u1", "§1§ hello"],
-      ["f1-tag", "§2§"],
-      ["f1", null],
-      ["f2-tag", "§3§"],
-      ["f2", null],
-    ])
   })
 
   it("keeps the order of two inserts before the same part", () => {
     const messages = session()
     applyEdits(messages, [
-      { type: "insert-text", messageIndex: 0, partIndex: 1, beforePartId: "f1", newPartId: "first", text: "1" },
-      { type: "insert-text", messageIndex: 0, partIndex: 1, beforePartId: "f1", newPartId: "second", text: "2" },
+      { type: "insert-part", messageId: "msg_u1", beforePartId: "f1", partId: "first", text: "1" },
+      { type: "insert-part", messageId: "msg_u1", beforePartId: "f1", partId: "second", text: "2" },
     ])
     expect(messages[0]?.parts.map((part) => part.id)).toEqual(["u1", "first", "second", "f1", "f2"])
   })
 
-  it("inserts before the right part in every message", () => {
-    const messages = [
-      userMessage({ id: "m0", parts: [mediaFile("x0", "a.png")] }),
-      userMessage({ id: "m1", parts: [text("y", "t"), mediaFile("x1", "b.png")] }),
-    ]
+  it("replaces a dropped media file by its marker: insert before it, then remove it", () => {
+    const messages = session()
     applyEdits(messages, [
-      { type: "insert-text", messageIndex: 1, partIndex: 1, beforePartId: "x1", newPartId: "x1-tag", text: "§2§" },
-      { type: "insert-text", messageIndex: 0, partIndex: 0, beforePartId: "x0", newPartId: "x0-tag", text: "§1§" },
+      { type: "remove-part", messageId: "msg_u1", partId: "f1" },
+      {
+        type: "insert-part",
+        messageId: "msg_u1",
+        beforePartId: "f1",
+        partId: "f1-tag",
+        text: "[dropped §2§ file a.png]",
+      },
     ])
-    expect(messages.map((message) => message.parts.map((part) => part.id))).toEqual([
-      ["x0-tag", "x0"],
-      ["y", "x1-tag", "x1"],
+    expect(messages[0]?.parts.map((part) => [part.id, part.type === "text" ? part.text : part.type])).toEqual([
+      ["u1", "hello"],
+      ["f1-tag", "[dropped §2§ file a.png]"],
+      ["f2", "file"],
     ])
   })
+
+  it.each([
+    ["in edit order", [0, 1, 2, 3]],
+    ["in reverse order", [3, 2, 1, 0]],
+    ["shuffled", [2, 0, 3, 1]],
+  ])("keeps every target right with inserts, a removal and a text edit in one message (%s)", (_name, order) => {
+    const edits: Edit[] = [
+      { type: "insert-part", messageId: "msg_u1", beforePartId: "f1", partId: "f1-tag", text: "§2§ " },
+      { type: "set-text", messageId: "msg_u1", partId: "u1", text: "§1§ hello" },
+      {
+        type: "insert-part",
+        messageId: "msg_u1",
+        beforePartId: "f2",
+        partId: "f2-tag",
+        text: "[dropped §3§ file b.png]",
+      },
+      { type: "remove-part", messageId: "msg_u1", partId: "f2" },
+    ]
+    const messages = session()
+    applyEdits(messages, order.map((index) => edits[index] as Edit))
+    expect(messages[0]?.parts.map((part) => [part.id, part.type === "text" ? part.text : null])).toEqual([
+      ["u1", "§1§ hello"],
+      ["f1-tag", "§2§ "],
+      ["f1", null],
+      ["f2-tag", "[dropped §3§ file b.png]"],
+    ])
+  })
+
+  it("removes whole messages", () => {
+    const messages = session()
+    applyEdits(messages, [
+      { type: "remove-message", messageId: "msg_u1" },
+      { type: "remove-message", messageId: "msg_a1" },
+    ])
+    expect(ids(messages)).toEqual(["msg_u2"])
+  })
+
+  it("inserts messages at the start in edit order, after the removed ones are gone", () => {
+    const messages = session()
+    applyEdits(messages, [
+      { type: "insert-message", afterMessageId: null, message: inserted("history", "so far") },
+      { type: "remove-message", messageId: "msg_u1" },
+      { type: "insert-message", afterMessageId: null, message: inserted("second", "then") },
+    ])
+    expect(ids(messages)).toEqual(["history", "second", "msg_a1", "msg_u2"])
+    expect(visibleText(partById(messages, "history-text"))).toBe("so far")
+  })
+
+  it("inserts messages after their anchor, several after one anchor in edit order", () => {
+    const messages = session()
+    applyEdits(messages, [
+      { type: "insert-message", afterMessageId: "msg_a1", message: inserted("steer-1", "one") },
+      { type: "insert-message", afterMessageId: "msg_u2", message: inserted("steer-end", "end") },
+      { type: "insert-message", afterMessageId: "msg_a1", message: inserted("steer-2", "two") },
+    ])
+    expect(ids(messages)).toEqual(["msg_u1", "msg_a1", "steer-1", "steer-2", "msg_u2", "steer-end"])
+  })
+
+  it("writes content edits into a message that a later insertion moves", () => {
+    const messages = session()
+    applyEdits(messages, [
+      { type: "insert-message", afterMessageId: null, message: inserted("history", "so far") },
+      { type: "set-text", messageId: "msg_u1", partId: "u1", text: "§1§ hello" },
+    ])
+    expect(ids(messages)).toEqual(["history", "msg_u1", "msg_a1", "msg_u2"])
+    expect(visibleText(partById(messages, "u1"))).toBe("§1§ hello")
+  })
+
+  const good: Edit[] = [
+    { type: "set-text", messageId: "msg_u1", partId: "u1", text: "§1§ hello" },
+    { type: "insert-part", messageId: "msg_u1", beforePartId: "f1", partId: "f1-tag", text: "§2§ " },
+    { type: "set-tool-result", messageId: "msg_a1", partId: "t1", text: "§5§ output" },
+    { type: "set-tool-input", messageId: "msg_a1", partId: "t2", input: {} },
+    { type: "remove-part", messageId: "msg_u1", partId: "f2" },
+    { type: "insert-message", afterMessageId: null, message: inserted("history", "so far") },
+    { type: "insert-message", afterMessageId: "msg_a1", message: inserted("steer", "drop things") },
+    { type: "remove-message", messageId: "msg_u2" },
+  ]
 
   it.each<[string, Edit, string]>([
     [
-      "a prefix-text on the wrong part id",
-      { type: "prefix-text", messageIndex: 1, partIndex: 0, partId: "u1", prefix: "§9§ " },
-      "edit expected text part u1, found text part a1",
+      "a set-text on an unknown message",
+      { type: "set-text", messageId: "msg_x", partId: "u1", text: "x" },
+      "edit refers to message msg_x, which is missing",
     ],
     [
-      "a prefix-text on a tool part",
-      { type: "prefix-text", messageIndex: 1, partIndex: 1, partId: "t1", prefix: "§9§ " },
-      "edit expected text part t1, found tool part t1",
+      "a set-text on a part of another message",
+      { type: "set-text", messageId: "msg_a1", partId: "u1", text: "x" },
+      "edit refers to part u1 of message msg_a1, which is missing",
     ],
     [
-      "a prefix-tool-output on a text part",
-      { type: "prefix-tool-output", messageIndex: 0, partIndex: 0, partId: "u1", prefix: "§9§ " },
-      "edit expected tool part u1, found text part u1",
+      "a set-text on a tool part",
+      { type: "set-text", messageId: "msg_a1", partId: "t1", text: "x" },
+      "edit expected text part t1, found a tool part",
     ],
     [
-      "a part index past the end",
-      { type: "prefix-text", messageIndex: 0, partIndex: 7, partId: "u1", prefix: "§9§ " },
-      "found nothing",
+      "a set-tool-result on a text part",
+      { type: "set-tool-result", messageId: "msg_u1", partId: "u1", text: "x" },
+      "edit expected tool part u1, found a text part",
     ],
     [
-      "a message index past the end",
-      { type: "prefix-text", messageIndex: 5, partIndex: 0, partId: "u1", prefix: "§9§ " },
-      "edit refers to message 5, but there are 2",
+      "a set-tool-result on a tool that has not finished",
+      { type: "set-tool-result", messageId: "msg_a1", partId: "t3", text: "x" },
+      "edit sets the result of tool part t3, which has not finished",
     ],
     [
-      "an insert past the end",
-      { type: "insert-text", messageIndex: 0, partIndex: 3, beforePartId: "f1", newPartId: "x", text: "§9§" },
-      "edit expected to insert before part f1, found nothing",
+      "a set-tool-input on a file part",
+      { type: "set-tool-input", messageId: "msg_u1", partId: "f1", input: {} },
+      "edit expected tool part f1, found a file part",
     ],
     [
-      "an insert whose target part moved",
-      { type: "insert-text", messageIndex: 0, partIndex: 2, beforePartId: "f1", newPartId: "x", text: "§9§" },
-      "edit expected to insert before part f1, found part f2",
+      "an insert-part before a missing part",
+      { type: "insert-part", messageId: "msg_u1", beforePartId: "gone", partId: "x", text: "x" },
+      "edit refers to part gone of message msg_u1, which is missing",
+    ],
+    [
+      "a remove-part of a missing part",
+      { type: "remove-part", messageId: "msg_a1", partId: "f1" },
+      "edit refers to part f1 of message msg_a1, which is missing",
+    ],
+    [
+      "a remove-message of a missing message",
+      { type: "remove-message", messageId: "msg_x" },
+      "edit removes message msg_x, which is missing",
+    ],
+    [
+      "an insert-message after a missing message",
+      { type: "insert-message", afterMessageId: "msg_x", message: inserted("late", "x") },
+      "edit inserts after message msg_x, which is missing",
+    ],
+    [
+      "an insert-message after a message being removed",
+      { type: "insert-message", afterMessageId: "msg_u2", message: inserted("late", "x") },
+      "edit inserts after message msg_u2, which is missing",
+    ],
+    [
+      "an insert-message whose id already exists",
+      { type: "insert-message", afterMessageId: null, message: inserted("msg_a1", "x") },
+      "edit inserts message msg_a1, which already exists",
     ],
   ])("throws on %s and changes nothing", (_name, bad, message) => {
+    for (const edits of [[...good, bad], [bad, ...good]]) {
+      const messages = session()
+      const before = structuredClone(messages)
+      const beforeJson = JSON.stringify(messages)
+      const toolStates = (): unknown[] =>
+        messages.flatMap((entry) => entry.parts).map((part) => (part.type === "tool" ? part.state : null))
+      const states = toolStates()
+      expect(() => applyEdits(messages, edits)).toThrow(message)
+      expect(messages).toEqual(before)
+      expect(JSON.stringify(messages)).toBe(beforeJson)
+      // Not even a replaced state object: the host's objects are exactly the ones it passed.
+      expect(toolStates()).toEqual(states)
+      messages
+        .flatMap((entry) => entry.parts)
+        .forEach((part, index) => {
+          if (part.type === "tool") expect(part.state).toBe(states[index])
+        })
+    }
+  })
+
+  it("applies the good edits of that list when nothing is wrong", () => {
     const messages = session()
-    const before = structuredClone(messages)
-    const good: Edit[] = [
-      { type: "prefix-text", messageIndex: 0, partIndex: 0, partId: "u1", prefix: "§1§ " },
-      { type: "insert-text", messageIndex: 0, partIndex: 1, beforePartId: "f1", newPartId: "f1-tag", text: "§2§" },
-      { type: "prefix-tool-output", messageIndex: 1, partIndex: 1, partId: "t1", prefix: "§3§ " },
-    ]
-    expect(() => applyEdits(messages, [...good, bad])).toThrow(message)
-    expect(messages).toEqual(before)
-    expect(JSON.stringify(messages)).toBe(JSON.stringify(before))
+    applyEdits(messages, good)
+    expect(ids(messages)).toEqual(["history", "msg_u1", "msg_a1", "steer"])
+    expect(messages[1]?.parts.map((part) => part.id)).toEqual(["u1", "f1-tag", "f1"])
+    expect(visibleText(partById(messages, "t1"))).toBe("§5§ output")
+    expect(toolPart(messages, "t2").state.input).toEqual({})
   })
 
   it("gives identical results on two fresh copies", () => {
-    const edits: Edit[] = [
-      { type: "prefix-text", messageIndex: 0, partIndex: 0, partId: "u1", prefix: "§1§ " },
-      { type: "insert-text", messageIndex: 0, partIndex: 2, beforePartId: "f2", newPartId: "f2-tag", text: "§2§" },
-    ]
     const first = freshCopy(session())
     const second = freshCopy(session())
-    applyEdits(first, edits)
-    applyEdits(second, edits)
+    applyEdits(first, good)
+    applyEdits(second, good)
     expect(JSON.stringify(first)).toBe(JSON.stringify(second))
   })
 

@@ -7,10 +7,12 @@ import { defaultConfig, type Config } from "../../src/config/schema.js"
 import { createErrorLog, type ErrorLog } from "../../src/plugin/error-log.js"
 import { createHooks } from "../../src/plugin/hooks.js"
 import { createPluginRuntime, type PluginRuntime } from "../../src/plugin/plugin-runtime.js"
+import { REDUCE_GUIDANCE } from "../../src/plugin/reduce-guidance.js"
 import { listErrors } from "../../src/store/error-repository.js"
 import { openDatabase } from "../../src/store/open-database.js"
 import { listPasses } from "../../src/store/pass-repository.js"
 import { countSessionRows } from "../../src/store/raw-repository.js"
+import { createTokenCounterPool } from "../../src/tokens/tiktoken-counter.js"
 import type { HostMessage } from "../../src/transcript/host-message.js"
 import {
   assistantMessage,
@@ -34,7 +36,15 @@ const session = (): HostMessage[] => [
   }),
 ]
 
-type Harness = { hooks: Hooks; runtime: PluginRuntime; errors: ErrorLog; hostLines: string[]; dbFile: string }
+type Harness = {
+  hooks: Hooks
+  runtime: PluginRuntime
+  errors: ErrorLog
+  hostLines: string[]
+  dbFile: string
+  /** How often the hooks asked for the host's provider list. */
+  providerLoads: () => number
+}
 
 let directory: string
 let harnesses: Harness[] = []
@@ -63,8 +73,13 @@ const harness = (options: { dbFile?: string; faults?: string[]; enabled?: boolea
     env: {},
     now: () => 1_000,
   })
-  const hooks = createHooks({ runtime, projectId: "proj", directory: "/work" })
-  const created = { hooks, runtime, errors, hostLines, dbFile }
+  let loads = 0
+  const loadProviderLimits = (): Promise<void> => {
+    loads += 1
+    return Promise.resolve()
+  }
+  const hooks = createHooks({ runtime, projectId: "proj", directory: "/work", loadProviderLimits })
+  const created = { hooks, runtime, errors, hostLines, dbFile, providerLoads: () => loads }
   harnesses.push(created)
   return created
 }
@@ -90,6 +105,34 @@ const transform = async (hooks: Hooks, messages: HostMessage[]): Promise<HostMes
   if (!hook) throw new Error("transform hook missing")
   await hook({}, { messages })
   return messages
+}
+
+/** The system prompt after the system transform hook for the session. */
+const systemPrompt = async (hooks: Hooks, sessionID: string | undefined = SESSION): Promise<string[]> => {
+  const hook = hooks["experimental.chat.system.transform"]
+  if (!hook) throw new Error("system hook missing")
+  const output = { system: ["You are a coding agent."] }
+  await hook(
+    { sessionID, model: { providerID: "openai", id: "gpt-4o" } } as unknown as Parameters<typeof hook>[0],
+    output,
+  )
+  return output.system
+}
+
+/** OpenCode's `chat.params` call for the session's model with the given limits. */
+const chatParams = async (hooks: Hooks, limit: { context: number; output: number }): Promise<void> => {
+  const hook = hooks["chat.params"]
+  if (!hook) throw new Error("chat.params hook missing")
+  const input = { sessionID: SESSION, agent: "build", model: { providerID: "openai", id: "gpt-4o", limit } }
+  await hook(
+    input as unknown as Parameters<typeof hook>[0],
+    { temperature: 0, topP: 1, topK: 0, maxOutputTokens: undefined, options: {} },
+  )
+}
+
+/** OpenCode's merged config, as the `config` hook hands it over. */
+const hostConfig = async (hooks: Hooks, config: Record<string, unknown>): Promise<void> => {
+  await hooks.config?.(config as Parameters<NonNullable<Hooks["config"]>>[0])
 }
 
 const complete = async (hooks: Hooks, body: string): Promise<string> => {
@@ -187,6 +230,87 @@ describe("createHooks", () => {
       await transform(hooks, [])
       expect(errors.recent()).toEqual([])
       expect(existsSync(dbFile)).toBe(false)
+    })
+  })
+
+  describe("reduce surface visibility", () => {
+    it("hides the tags from an agent whose permission denies ctx_reduce, while still storing and tagging", async () => {
+      const { hooks, runtime } = harness()
+      await hostConfig(hooks, { agent: { build: { permission: { ctx_reduce: "deny" } } } })
+      const messages = await transform(hooks, session())
+      expect(JSON.stringify(messages)).toBe(JSON.stringify(session()))
+      const db = await runtime.database()
+      expect(countSessionRows(db, SESSION)).toEqual({ messages: 2, parts: 4, tags: 4, passes: 1 })
+      expect(runtime.lastPass.get(SESSION)?.tagsVisible).toBe(false)
+      expect(await systemPrompt(hooks)).toEqual(["You are a coding agent."])
+    })
+
+    it("shows the tags to another agent of the same config", async () => {
+      const { hooks } = harness()
+      await hostConfig(hooks, { agent: { plan: { permission: { ctx_reduce: "deny" } } } })
+      const messages = await transform(hooks, session())
+      expect(visibleText(partById(messages, "u1"))).toBe("§1§ read a.txt")
+    })
+
+    it("adds the reduce guidance to the system prompt only once a pass saw an agent with ctx_reduce", async () => {
+      const { hooks } = harness()
+      expect(await systemPrompt(hooks)).toEqual(["You are a coding agent."])
+      await transform(hooks, session())
+      expect(await systemPrompt(hooks)).toEqual(["You are a coding agent.", REDUCE_GUIDANCE])
+      expect(await systemPrompt(hooks, "ses_other")).toEqual(["You are a coding agent."])
+    })
+
+    it("registers ctx_reduce only when the plugin is enabled", () => {
+      expect(Object.keys(harness().hooks.tool ?? {})).toEqual(["ctx_reduce"])
+      expect(harness({ enabled: false }).hooks.tool).toEqual({})
+    })
+  })
+
+  describe("window and fixed prompt", () => {
+    it("uses the limits chat.params reported for the model in the next pass's window", async () => {
+      const { hooks, runtime, providerLoads } = harness()
+      await chatParams(hooks, { context: 50_000, output: 8_000 })
+      await transform(hooks, session())
+      expect(runtime.lastPass.get(SESSION)?.window).toMatchObject({
+        usableTokens: 42_000,
+        contextTokens: 50_000,
+        source: "host",
+      })
+      expect(providerLoads()).toBe(0)
+    })
+
+    it("caps the output reserve at 32,000 tokens as OpenCode does", async () => {
+      const { hooks, runtime } = harness()
+      await chatParams(hooks, { context: 200_000, output: 64_000 })
+      await transform(hooks, session())
+      expect(runtime.lastPass.get(SESSION)?.window).toMatchObject({ usableTokens: 168_000, outputReserve: 32_000 })
+    })
+
+    it("asks for the provider list and falls back to 128k when no limits are known", async () => {
+      const { hooks, runtime, providerLoads } = harness()
+      await transform(hooks, session())
+      expect(providerLoads()).toBe(1)
+      expect(runtime.lastPass.get(SESSION)?.window).toMatchObject({ usableTokens: 128_000 - 4_096, source: "fallback" })
+    })
+
+    it("counts the system prompt and the tool definitions as the next pass's fixed tokens", async () => {
+      const { hooks, runtime } = harness()
+      const pool = createTokenCounterPool()
+      try {
+        const o200k = pool.counterFor("o200k_base")
+        await hooks["tool.definition"]?.(
+          { toolID: "read" },
+          { description: "Reads a file.", parameters: { type: "object" } },
+        )
+        await systemPrompt(hooks)
+        await transform(hooks, session())
+        const db = await runtime.database()
+        const [pass] = listPasses(db, SESSION)
+        const expected = o200k.count("You are a coding agent.") + o200k.count('read Reads a file. {"type":"object"}')
+        expect(pass?.detail["breakdown"]).toMatchObject({ fixed: expected })
+      } finally {
+        pool.dispose()
+      }
     })
   })
 

@@ -26,9 +26,11 @@ type SmokeResult = {
     nextTag: number
     nextSeq: number
     nextPass: number
-    messages: string[]
+    messageSeq: Record<string, number>
     parts: Record<string, unknown>
     tags: unknown[]
+    applied: unknown
+    queued: unknown[]
   }
   rawParts: unknown[]
 }
@@ -75,19 +77,56 @@ describe("openBunDatabase", () => {
 
   it("writes the ingest plan and reads the session state back", () => {
     expect(result.counts).toEqual({ messages: 2, parts: 2, tags: 2, passes: 0 })
-    expect(result.state).toMatchObject({ nextTag: 3, nextSeq: 3, nextPass: 1, messages: ["m1", "m2"] })
+    expect(result.state).toMatchObject({ nextTag: 3, nextSeq: 3, nextPass: 1, messageSeq: { m1: 1, m2: 2 } })
     expect(result.state.parts).toMatchObject({
       p1: { messageId: "m1", kind: "user", final: true, tokens: 4, callTokens: 0 },
       p2: { messageId: "m2", kind: "tool", final: true, tokens: 3, callTokens: 7 },
     })
     expect(result.state.tags).toEqual([
-      { tag: 1, kind: "message", messageId: "m1", partId: "p1", tool: null, status: "live", prefixTokens: 10 },
-      { tag: 2, kind: "tool", messageId: "m2", partId: "p2", tool: "bash", status: "live", prefixTokens: 20 },
+      {
+        tag: 1,
+        kind: "message",
+        messageId: "m1",
+        partId: "p1",
+        tool: null,
+        status: "live",
+        droppedReason: null,
+        supersededBy: null,
+        prefixTokens: 10,
+      },
+      {
+        tag: 2,
+        kind: "tool",
+        messageId: "m2",
+        partId: "p2",
+        tool: "bash",
+        status: "dropped",
+        droppedReason: "superseded",
+        supersededBy: 1,
+        prefixTokens: 20,
+      },
     ])
     expect(result.rawParts).toMatchObject([
       { id: "p1", content: { type: "text", text: "run the tests" } },
       { id: "p2", content: { type: "tool", state: { status: "completed", output: "3 passed" } } },
     ])
+  })
+
+  it("writes the applied state, queued drops and placements and reads them back", () => {
+    expect(result.state.applied).toEqual({
+      epoch: 1,
+      lastExecutePass: 1,
+      boundarySeq: 2,
+      drain: { active: true, startedAt: 2_400 },
+      calibrationTokens: -12,
+      calibratedMessageId: "m2",
+      lastNudgePass: null,
+      lastNudgeLevel: null,
+      lastReducePass: null,
+      history: { foldedThroughSeq: 1, text: "history", tokens: 1 },
+      placements: [{ kind: "nudge", anchorId: "p2", level: "firm", text: "drop §2§", placedPass: 1 }],
+    })
+    expect(result.state.queued).toEqual([{ operationId: 1, tag: 1, queuedPass: 1 }])
   })
 
   it("rolls back a transaction that throws", () => {
@@ -106,9 +145,11 @@ describe("openBunDatabase", () => {
         nextTag: state.nextTag,
         nextSeq: state.nextSeq,
         nextPass: state.nextPass,
-        messages: [...state.messages].sort(),
+        messageSeq: Object.fromEntries(state.messageSeq),
         parts: Object.fromEntries(state.parts),
         tags: [...state.tagsByNumber.values()],
+        applied: state.applied,
+        queued: [...state.queued.values()],
       }).toEqual(result.state)
       expect(db.prepare("SELECT directory, title FROM sessions WHERE id = 'bun-session'").get()).toEqual({
         directory: "/bun",

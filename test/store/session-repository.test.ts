@@ -1,5 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
-import { emptySessionState } from "../../src/pass/session-state.js"
+import { emptySessionState, initialAppliedState } from "../../src/pass/session-state.js"
+import {
+  insertPlacement,
+  markOperationsApplied,
+  queueDrops,
+  saveAppliedState,
+} from "../../src/store/applied-state-repository.js"
 import type { Database } from "../../src/store/driver.js"
 import { writeIngestPlan } from "../../src/store/ingest-repository.js"
 import { recordPass, type PassRecord } from "../../src/store/pass-repository.js"
@@ -118,7 +124,7 @@ describe("loadSessionState", () => {
       nextSeq: 3,
     })
     writeIngestPlan(db, plan, 10)
-    db.exec("UPDATE tags SET status = 'dropped' WHERE tag = 2")
+    db.exec("UPDATE tags SET status = 'dropped', dropped_reason = 'superseded', superseded_by = 3 WHERE tag = 2")
     recordPass(db, pass("s1", 1))
     recordPass(db, pass("s1", 2))
     recordPass(db, pass("other", 9))
@@ -131,7 +137,7 @@ describe("loadSessionState", () => {
       nextSeq: 3,
       nextPass: 3,
     })
-    expect([...state.messages].sort()).toEqual(["m1", "m2"])
+    expect(Object.fromEntries(state.messageSeq)).toEqual({ m1: 1, m2: 2 })
     expect(Object.fromEntries(state.parts)).toEqual({
       p1: { messageId: "m1", kind: "user", final: true, hash: plan.parts[0]?.hash, tokens: 11, callTokens: 0 },
       p2: { messageId: "m2", kind: "assistant", final: true, hash: plan.parts[1]?.hash, tokens: 7, callTokens: 0 },
@@ -145,6 +151,8 @@ describe("loadSessionState", () => {
       partId: `p${tag}`,
       tool,
       status,
+      droppedReason: status === "dropped" ? "superseded" : null,
+      supersededBy: status === "dropped" ? 3 : null,
       prefixTokens: 100 + tag,
     })
     const tag1 = tag(1, "message", "m1", null, "live")
@@ -157,6 +165,49 @@ describe("loadSessionState", () => {
     ])
     expect(Object.fromEntries(state.tagsByPart)).toEqual({ p1: tag1, p2: tag2, p3: tag3 })
     expect(state.tagsByPart.get("p3")).toBe(state.tagsByNumber.get(3))
+  })
+
+  it("restores the applied state, the current epoch's placements and the drops still queued", () => {
+    ensureSession(db, replaySession("s1"), 1)
+    writeIngestPlan(
+      db,
+      ingestPlan({
+        sessionId: "s1",
+        messages: [newMessage({ id: "m1", seq: 1 })],
+        parts: [
+          newTextPart({ id: "p1", messageId: "m1", text: "hi" }),
+          newTextPart({ id: "p2", messageId: "m1", text: "x" }),
+        ],
+        tags: [newTag({ tag: 1, partId: "p1", messageId: "m1" }), newTag({ tag: 2, partId: "p2", messageId: "m1" })],
+      }),
+      1,
+    )
+    const applied = {
+      ...initialAppliedState(),
+      epoch: 2,
+      lastExecutePass: 7,
+      boundarySeq: 1,
+      drain: { active: true as const, startedAt: 500 },
+      calibrationTokens: 321,
+      calibratedMessageId: "m1",
+      lastNudgePass: 6,
+      lastNudgeLevel: "firm",
+      lastReducePass: 5,
+      history: { foldedThroughSeq: 1, text: "so far", tokens: 2 },
+    }
+    saveAppliedState(db, "s1", applied, 9)
+    const old = { kind: "nudge" as const, anchorId: "p1", level: "gentle", text: "old epoch", placedPass: 3 }
+    const nudge = { kind: "nudge" as const, anchorId: "p1", level: "firm", text: "drop §1§", placedPass: 8 }
+    const steer = { kind: "steer" as const, anchorId: "m1", level: "ceiling", text: "steer", placedPass: 8 }
+    insertPlacement(db, "s1", 1, old)
+    insertPlacement(db, "s1", 2, nudge)
+    insertPlacement(db, "s1", 2, steer)
+    const [first, second] = queueDrops(db, "s1", [2, 1], { pass: 8, now: 10 })
+    markOperationsApplied(db, [first?.operationId ?? -1], 9)
+
+    const state = loadSessionState(db, "s1", () => 1)
+    expect(state.applied).toEqual({ ...applied, placements: [nudge, steer] })
+    expect([...state.queued.entries()]).toEqual([[1, { operationId: second?.operationId, tag: 1, queuedPass: 8 }]])
   })
 
   it("starts passes at 1 for a stored session without passes", () => {

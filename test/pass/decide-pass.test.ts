@@ -1,0 +1,221 @@
+import { describe, expect, it } from "vitest"
+import { decidePass, type DueWork, type PassDecision } from "../../src/pass/decide-pass.js"
+import type { Band } from "../../src/pressure/bands.js"
+
+type Situation = {
+  band: Band
+  drainActive?: boolean
+  cacheExpired?: boolean
+  midTool?: boolean
+  work?: Partial<Omit<DueWork, "reclaim">> & { reclaim?: Partial<DueWork["reclaim"]> }
+}
+
+const MINIMUM = 1_000
+
+function decide(situation: Situation): PassDecision {
+  const work = situation.work ?? {}
+  return decidePass({
+    band: situation.band,
+    drainActive: situation.drainActive ?? false,
+    cacheExpired: situation.cacheExpired ?? false,
+    midTool: situation.midTool ?? false,
+    work: {
+      landableDrops: work.landableDrops ?? 0,
+      readyHistory: work.readyHistory ?? 0,
+      reclaim: { age: 0, force: 0, emergency: 0, ...work.reclaim },
+      smartDrops: work.smartDrops ?? 0,
+    },
+    drainMinimum: MINIMUM,
+  })
+}
+
+const execute = (reason: PassDecision["reason"], reclaim: PassDecision["reclaim"]): PassDecision => ({
+  decision: "execute",
+  reason,
+  reclaim,
+  applyQueued: true,
+})
+const replay = (reason: PassDecision["reason"]): PassDecision => ({
+  decision: "replay",
+  reason,
+  reclaim: null,
+  applyQueued: false,
+})
+
+describe("decidePass", () => {
+  it.each<[string, Situation, PassDecision]>([
+    // 95% and above: protections yield, anything that can be freed is.
+    [
+      "emergency with reclaimable output",
+      { band: "emergency", work: { reclaim: { emergency: 1 } } },
+      execute("emergency", "emergency"),
+    ],
+    [
+      "emergency with only a queued drop",
+      { band: "emergency", work: { landableDrops: 1 } },
+      execute("emergency", "emergency"),
+    ],
+    [
+      "emergency with only ready history",
+      { band: "emergency", work: { readyHistory: 1 } },
+      execute("emergency", "emergency"),
+    ],
+    [
+      "emergency with only smart drops",
+      { band: "emergency", work: { smartDrops: 2 } },
+      execute("emergency", "emergency"),
+    ],
+    [
+      "emergency mid-tool",
+      { band: "emergency", midTool: true, work: { reclaim: { emergency: 5 } } },
+      execute("emergency", "emergency"),
+    ],
+    [
+      "emergency with nothing to apply",
+      { band: "emergency", drainActive: true, cacheExpired: true },
+      replay("nothing-due"),
+    ],
+    // The force band: execute now, even mid-tool.
+    [
+      "force band with force reclaim",
+      { band: "force", work: { reclaim: { force: 1 } } },
+      execute("force-band", "force"),
+    ],
+    [
+      "force band with only a queued drop",
+      { band: "force", work: { landableDrops: 1 } },
+      execute("force-band", "force"),
+    ],
+    ["force band with only smart drops", { band: "force", work: { smartDrops: 1 } }, execute("force-band", "force")],
+    [
+      "force band mid-tool",
+      { band: "force", midTool: true, work: { reclaim: { force: 10 } } },
+      execute("force-band", "force"),
+    ],
+    [
+      "force band with only emergency-mode reclaim",
+      { band: "force", drainActive: true, work: { reclaim: { age: 0, force: 0, emergency: 9_000 } } },
+      replay("nothing-due"),
+    ],
+    ["force band with nothing to apply", { band: "force", cacheExpired: true }, replay("nothing-due")],
+    // The emergency drain, below the force band.
+    [
+      "a drain freeing more than the minimum",
+      { band: "execute", drainActive: true, work: { reclaim: { force: 1_001 } } },
+      execute("drain", "force"),
+    ],
+    [
+      "a drain freeing exactly the minimum",
+      { band: "execute", drainActive: true, work: { reclaim: { force: MINIMUM } } },
+      execute("drain", "force"),
+    ],
+    [
+      "a drain freeing less than the minimum, with age reclaim waiting",
+      { band: "execute", drainActive: true, work: { reclaim: { age: 800, force: 999 } } },
+      replay("waiting-for-rebuild"),
+    ],
+    [
+      "a drain freeing less than the minimum, with nothing else",
+      { band: "execute", drainActive: true, work: { reclaim: { force: 999 } } },
+      replay("nothing-due"),
+    ],
+    [
+      "a drain below the threshold with a queued drop",
+      { band: "below", drainActive: true, work: { landableDrops: 1 } },
+      execute("drain", "force"),
+    ],
+    [
+      "a drain below the threshold with ready history",
+      { band: "below", drainActive: true, work: { readyHistory: 1 } },
+      execute("drain", "force"),
+    ],
+    [
+      "a drain mid-tool",
+      { band: "execute", drainActive: true, midTool: true, work: { reclaim: { force: 5_000 } } },
+      execute("drain", "force"),
+    ],
+    [
+      "a drain below the minimum below the threshold",
+      { band: "below", drainActive: true, work: { reclaim: { force: 999 } } },
+      replay("below-threshold"),
+    ],
+    // At or above the threshold: work that opens a rewrite, or an expired cache with work to ride.
+    [
+      "threshold with a queued drop",
+      { band: "execute", work: { landableDrops: 2, reclaim: { age: 300 } } },
+      execute("threshold-work", "age"),
+    ],
+    ["threshold with ready history", { band: "execute", work: { readyHistory: 1 } }, execute("threshold-work", "age")],
+    [
+      "threshold with opening work mid-tool",
+      { band: "execute", midTool: true, work: { landableDrops: 1 } },
+      replay("mid-tool-deferred"),
+    ],
+    [
+      "threshold with only age reclaim and a warm cache",
+      { band: "execute", work: { reclaim: { age: 5_000, force: 9_000 } } },
+      replay("waiting-for-rebuild"),
+    ],
+    [
+      "threshold with only smart drops and a warm cache",
+      { band: "execute", work: { smartDrops: 3 } },
+      replay("waiting-for-rebuild"),
+    ],
+    [
+      "threshold with only age reclaim and an expired cache",
+      { band: "execute", cacheExpired: true, work: { reclaim: { age: 300 } } },
+      execute("cache-expired", "age"),
+    ],
+    [
+      "threshold with only smart drops and an expired cache",
+      { band: "execute", cacheExpired: true, work: { smartDrops: 1 } },
+      execute("cache-expired", "age"),
+    ],
+    [
+      "threshold with riding work, an expired cache, mid-tool",
+      { band: "execute", cacheExpired: true, midTool: true, work: { reclaim: { age: 300 } } },
+      replay("mid-tool-deferred"),
+    ],
+    [
+      "threshold with only force reclaim (no age) and an expired cache",
+      { band: "execute", cacheExpired: true, work: { reclaim: { force: 5_000, emergency: 9_000 } } },
+      replay("nothing-due"),
+    ],
+    ["threshold with nothing and an expired cache", { band: "execute", cacheExpired: true }, replay("nothing-due")],
+    ["threshold with nothing", { band: "execute" }, replay("nothing-due")],
+    // Below the threshold: only an expired cache lets queued drops and smart drops land, without reclaim.
+    [
+      "below with queued drops and an expired cache",
+      { band: "below", cacheExpired: true, work: { landableDrops: 1 } },
+      execute("cache-expired", null),
+    ],
+    [
+      "below with smart drops and an expired cache",
+      { band: "below", cacheExpired: true, work: { smartDrops: 1 } },
+      execute("cache-expired", null),
+    ],
+    [
+      "below with queued drops, an expired cache, mid-tool",
+      { band: "below", cacheExpired: true, midTool: true, work: { landableDrops: 1 } },
+      replay("below-threshold"),
+    ],
+    [
+      "below with queued drops and a warm cache",
+      { band: "below", work: { landableDrops: 4 } },
+      replay("below-threshold"),
+    ],
+    [
+      "below with only ready history and an expired cache",
+      { band: "below", cacheExpired: true, work: { readyHistory: 1 } },
+      replay("below-threshold"),
+    ],
+    [
+      "below with only reclaim and an expired cache",
+      { band: "below", cacheExpired: true, work: { reclaim: { age: 9_000, force: 9_000, emergency: 9_000 } } },
+      replay("below-threshold"),
+    ],
+    ["below with nothing due", { band: "below", cacheExpired: true }, replay("below-threshold")],
+  ])("decides %s", (_name, situation, expected) => {
+    expect(decide(situation)).toEqual(expected)
+  })
+})

@@ -1,0 +1,150 @@
+import { describe, expect, it } from "vitest"
+import { defaultConfig, type Config } from "../../src/config/schema.js"
+import { fixedWindow, modelOverride, resolveWindow } from "../../src/pressure/model-window.js"
+
+const config = (overrides: Partial<Config> = {}): Config => ({ ...defaultConfig(), ...overrides })
+
+const CLAUDE = { context: 500_000, output: 16_000, execute_threshold: 70, cache_ttl: "1h" }
+
+describe("modelOverride", () => {
+  const models: Config["models"] = {
+    "anthropic/claude-*": CLAUDE,
+    "gpt-4.1": { context: 1_000_000 },
+    "*-mini": { execute_threshold: 50 },
+    "openai/*": { execute_threshold: 60 },
+  }
+
+  it.each<[string, string, unknown]>([
+    ["anthropic", "claude-sonnet-4", CLAUDE],
+    ["Anthropic", "Claude-Opus-4", CLAUDE],
+    ["openrouter", "gpt-4.1", { context: 1_000_000 }],
+    ["openai", "gpt-4.1", { context: 1_000_000 }],
+    ["openai", "gpt-4x1", { execute_threshold: 60 }],
+    ["openai", "o4-mini", { execute_threshold: 50 }],
+    ["google", "gemini-2.5-pro", null],
+    ["openrouter", "anthropic/claude-sonnet-4", CLAUDE],
+  ])("picks the first pattern matching %s/%s", (providerID, modelID, expected) => {
+    expect(modelOverride(config({ models }), providerID, modelID)).toEqual(expected)
+  })
+
+  it("treats regular-expression characters in a pattern literally", () => {
+    const literal = config({ models: { "a+b(c)[d]": { context: 5_000 } } })
+    expect(modelOverride(literal, "p", "a+b(c)[d]")).toEqual({ context: 5_000 })
+    expect(modelOverride(literal, "p", "aab(c)[d]")).toBeNull()
+  })
+})
+
+describe("resolveWindow", () => {
+  it("takes the context and output of the matching config override first", () => {
+    const window = resolveWindow({
+      providerID: "anthropic",
+      modelID: "claude-sonnet-4",
+      hostLimits: { context: 200_000, output: 64_000 },
+      config: config({ models: { "anthropic/*": CLAUDE } }),
+    })
+    expect(window).toEqual({
+      usableTokens: 484_000,
+      contextTokens: 500_000,
+      outputReserve: 16_000,
+      thresholdPercent: 70,
+      cacheTtlMs: 3_600_000,
+      protectedTokens: 29_912,
+      source: "config",
+    })
+  })
+
+  it("takes the host's limits when no override names a context", () => {
+    const window = resolveWindow({
+      providerID: "openai",
+      modelID: "gpt-5",
+      hostLimits: { context: 272_000, output: 16_000 },
+      config: config({ models: { "openai/*": { output: 8_000 } } }),
+    })
+    expect(window).toMatchObject({
+      usableTokens: 264_000,
+      contextTokens: 272_000,
+      outputReserve: 8_000,
+      source: "host",
+    })
+  })
+
+  it.each([
+    [200_000, 8_000, 192_000, 8_000],
+    [200_000, 32_000, 168_000, 32_000],
+    [200_000, 64_000, 168_000, 32_000],
+    [400_000, 128_000, 368_000, 32_000],
+    [10_000, 0, 10_000, 0],
+    [1_000, 4_000, 1, 4_000],
+  ])("reserves min(output, 32,000): context %i, output %i -> usable %i", (context, output, usable, reserve) => {
+    const window = resolveWindow({ providerID: "p", modelID: "m", hostLimits: { context, output }, config: config() })
+    expect([window.usableTokens, window.outputReserve]).toEqual([usable, reserve])
+  })
+
+  it("falls back to a 128k context with a 4,096-token output reserve", () => {
+    expect(resolveWindow({ providerID: "p", modelID: "m", hostLimits: null, config: config() })).toEqual({
+      usableTokens: 123_904,
+      contextTokens: 128_000,
+      outputReserve: 4_096,
+      thresholdPercent: 65,
+      cacheTtlMs: 300_000,
+      protectedTokens: 11_400,
+      source: "fallback",
+    })
+  })
+
+  it.each<[string, Partial<Config>, { thresholdPercent: number; cacheTtlMs: number; protectedTokens: number }]>([
+    ["the defaults", {}, { thresholdPercent: 65, cacheTtlMs: 300_000, protectedTokens: 16_000 }],
+    [
+      "a top-level threshold",
+      { execute_threshold: 80 },
+      { thresholdPercent: 80, cacheTtlMs: 300_000, protectedTokens: 16_000 },
+    ],
+    [
+      "a top-level cache_ttl",
+      { cache_ttl: "90s" },
+      { thresholdPercent: 65, cacheTtlMs: 90_000, protectedTokens: 16_000 },
+    ],
+    [
+      "protected_tokens",
+      { protected_tokens: 5_000 },
+      { thresholdPercent: 65, cacheTtlMs: 300_000, protectedTokens: 5_000 },
+    ],
+    ["protected_tokens 0", { protected_tokens: 0 }, { thresholdPercent: 65, cacheTtlMs: 300_000, protectedTokens: 0 }],
+    [
+      "a per-model threshold and cache_ttl over the top-level ones",
+      { execute_threshold: 80, cache_ttl: "90s", models: { "p/m": { execute_threshold: 55, cache_ttl: "1h" } } },
+      { thresholdPercent: 55, cacheTtlMs: 3_600_000, protectedTokens: 16_000 },
+    ],
+  ])("applies %s", (_name, overrides, expected) => {
+    const window = resolveWindow({
+      providerID: "p",
+      modelID: "m",
+      hostLimits: { context: 208_000, output: 8_000 },
+      config: config(overrides),
+    })
+    expect(window).toMatchObject({ usableTokens: 200_000, ...expected })
+  })
+})
+
+describe("fixedWindow", () => {
+  it("uses the given usable window with the config's other settings", () => {
+    expect(fixedWindow({ usableTokens: 200_000, config: config({ cache_ttl: "1h" }) })).toEqual({
+      usableTokens: 200_000,
+      contextTokens: 200_000,
+      outputReserve: 0,
+      thresholdPercent: 65,
+      cacheTtlMs: 3_600_000,
+      protectedTokens: 16_000,
+      source: "replay",
+    })
+  })
+
+  it("takes a threshold over the config's and keeps an explicit protected_tokens", () => {
+    const window = fixedWindow({
+      usableTokens: 12_000,
+      thresholdPercent: 90,
+      config: config({ protected_tokens: 3_000 }),
+    })
+    expect(window).toMatchObject({ thresholdPercent: 90, protectedTokens: 3_000 })
+  })
+})

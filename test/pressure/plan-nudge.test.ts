@@ -1,0 +1,163 @@
+import { describe, expect, it } from "vitest"
+import { initialAppliedState, type AppliedState } from "../../src/pass/session-state.js"
+import type { NudgeLevel } from "../../src/pressure/nudge-band.js"
+import { planNudge, reclaimableItems } from "../../src/pressure/plan-nudge.js"
+import type { LiveView } from "../../src/reduce/live-view.js"
+import type { HostMessage } from "../../src/transcript/host-message.js"
+import { assistantMessage, completed, running, text, tool, userMessage } from "../helpers/host-messages.js"
+import { liveView, markDropped, ingestedState, toks } from "../helpers/pure-session.js"
+
+const arc = (id: string, name: string, size: number): HostMessage =>
+  assistantMessage({ id: `m-${id}`, parts: [tool(id, name, completed({}, toks(size)))] })
+
+/** A live tail of `conversation` + `reclaimable` + 2,500 (the newest tool output, protected by a 2k window). */
+function viewWith(conversation: number, reclaimable: number): LiveView {
+  const messages = [
+    userMessage({ id: "u1", parts: [text("p1", toks(conversation))] }),
+    arc("r1", "read", reclaimable),
+    arc("x", "bash", 2_500),
+  ]
+  return liveView(messages, { protectedTokens: 2_000 })
+}
+
+const VIEWS: Record<Exclude<NudgeLevel, "quiet">, LiveView> = {
+  gentle: viewWith(70_000, 30_000),
+  firm: viewWith(50_000, 50_000),
+  urgent: viewWith(25_000, 45_000),
+}
+
+function plan(
+  view: LiveView,
+  options: { applied?: Partial<AppliedState>; pass?: number; queued?: number[]; tagsVisible?: boolean } = {},
+) {
+  return planNudge({
+    view,
+    newestToolPartId: "x",
+    newestMessageId: "m-x",
+    applied: { ...initialAppliedState(), ...options.applied },
+    queued: new Set(options.queued ?? []),
+    pass: options.pass ?? 20,
+    usagePercent: 36.75,
+    tagsVisible: options.tagsVisible ?? true,
+  })
+}
+
+describe("planNudge", () => {
+  it("places an urgent reminder on the newest tool output and the ceiling steer message after the newest message", () => {
+    const messages = [
+      userMessage({ id: "u1", parts: [text("p1", toks(1_000))] }),
+      arc("r1", "read", 40_000),
+      arc("r2", "read", 30_000),
+      arc("x", "bash", 2_500),
+    ]
+    const result = plan(liveView(messages, { protectedTokens: 2_000 }), { pass: 5 })
+    expect(result.decision).toEqual({ level: "urgent", share: 70_000 / 73_500, channelTwo: true })
+    expect(result.reclaimableTokens).toBe(70_000)
+    expect(result.placements).toEqual([
+      {
+        kind: "nudge",
+        anchorId: "x",
+        level: "urgent",
+        placedPass: 5,
+        text:
+          "<system-reminder>magic-context: Most of the context is older tool output: drop what you no longer " +
+          "need now. 37% of the window is in use; 70.0k tokens (95% of the conversation) are finished tool " +
+          "output. When you no longer need an output, drop it with ctx_reduce using its tags, largest first: " +
+          '§2§ read (40.0k), §3§ read (30.0k). Example: ctx_reduce(drop="2-3").</system-reminder>',
+      },
+      {
+        kind: "steer",
+        anchorId: "m-x",
+        level: "ceiling",
+        placedPass: 5,
+        text:
+          "<system-reminder>magic-context: the context window is 37% full and 70.0k tokens of it are old tool " +
+          "output. Before you continue, call ctx_reduce for the outputs you are done with (largest: §2§ read " +
+          "(40.0k), §3§ read (30.0k)), then carry on with the task.</system-reminder>",
+      },
+    ])
+  })
+
+  it.each<[NudgeLevel, string]>([
+    ["gentle", "Some older tool output could be dropped."],
+    ["firm", "A large share of the context is older tool output you could drop."],
+    ["urgent", "Most of the context is older tool output: drop what you no longer need now."],
+  ])("opens a %s reminder with its own sentence", (level, opening) => {
+    const result = plan(VIEWS[level as Exclude<NudgeLevel, "quiet">])
+    expect(result.decision.level).toBe(level)
+    expect(result.decision.channelTwo).toBe(false)
+    expect(result.placements.map((placement) => placement.kind)).toEqual(["nudge"])
+    expect(result.placements[0]?.text).toContain(`magic-context: ${opening} 37% of the window`)
+  })
+
+  it.each<[Exclude<NudgeLevel, "quiet">, NudgeLevel, number, number, boolean]>([
+    ["gentle", "gentle", 10, 19, false],
+    ["gentle", "gentle", 10, 20, true],
+    ["firm", "firm", 10, 14, false],
+    ["firm", "firm", 10, 15, true],
+    ["urgent", "urgent", 10, 11, false],
+    ["urgent", "urgent", 10, 12, true],
+    ["firm", "gentle", 10, 11, true],
+    ["urgent", "firm", 10, 11, true],
+    ["gentle", "firm", 10, 11, false],
+    ["gentle", "urgent", 10, 20, true],
+  ])("repeats a %s reminder after a %s one at pass %i on pass %i: %s", (level, lastLevel, lastPass, pass, due) => {
+    const result = plan(VIEWS[level], { applied: { lastNudgePass: lastPass, lastNudgeLevel: lastLevel }, pass })
+    expect(result.placements.length > 0).toBe(due)
+  })
+
+  it("is quiet for an agent without ctx_reduce, while drops are queued, and for 8 passes after a ctx_reduce call", () => {
+    const urgent = VIEWS.urgent
+    expect(plan(urgent, { tagsVisible: false }).placements).toEqual([])
+    expect(plan(urgent, { tagsVisible: false }).decision.level).toBe("urgent")
+    expect(plan(urgent, { queued: [99] }).placements).toEqual([])
+    expect(plan(urgent, { applied: { lastReducePass: 12 }, pass: 19 }).placements).toEqual([])
+    expect(plan(urgent, { applied: { lastReducePass: 12 }, pass: 20 }).placements).toHaveLength(1)
+  })
+
+  it("is quiet below the floors", () => {
+    expect(plan(viewWith(10_000, 40_000)).decision.level).toBe("quiet")
+    expect(plan(viewWith(10_000, 40_000)).placements).toEqual([])
+    expect(plan(viewWith(100_000, 24_000)).decision.level).toBe("quiet")
+  })
+
+  it("places the steer message once per epoch and needs an anchor for each channel", () => {
+    const ceiling = viewWith(10_000, 80_000)
+    const steer = { kind: "steer" as const, anchorId: "m-old", level: "ceiling", text: "x", placedPass: 1 }
+    expect(plan(ceiling).placements.map((placement) => placement.kind)).toEqual(["nudge", "steer"])
+    expect(plan(ceiling, { applied: { placements: [steer] } }).placements.map((placement) => placement.kind)).toEqual([
+      "nudge",
+    ])
+    const noTool = planNudge({
+      view: ceiling,
+      newestToolPartId: null,
+      newestMessageId: null,
+      applied: initialAppliedState(),
+      queued: new Set(),
+      pass: 2,
+      usagePercent: 50,
+      tagsVisible: true,
+    })
+    expect(noTool.placements).toEqual([])
+  })
+})
+
+describe("reclaimableItems", () => {
+  it("counts finished, live tool arcs of 250 tokens or more outside the protected window, not queued or kept", () => {
+    const messages = [
+      userMessage({ id: "u1", parts: [text("p1", toks(5_000))] }),
+      arc("big", "read", 5_000),
+      arc("queued", "read", 5_000),
+      arc("dropped", "read", 5_000),
+      arc("small", "bash", 249),
+      arc("todo", "todowrite", 5_000),
+      assistantMessage({ id: "m-run", parts: [tool("run", "bash", running({ note: toks(600) }))] }),
+      arc("recent", "grep", 5_000),
+    ]
+    const state = ingestedState(messages)
+    markDropped(state, "dropped")
+    const view = liveView(messages, { state, protectedTokens: 5_000 })
+    const queued = new Set([state.tagsByPart.get("queued")?.tag ?? -1])
+    expect(reclaimableItems(view, queued).map((item) => item.tag.partId)).toEqual(["big"])
+  })
+})

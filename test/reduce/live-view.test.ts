@@ -1,0 +1,205 @@
+import { describe, expect, it } from "vitest"
+import { buildLiveView } from "../../src/reduce/live-view.js"
+import type { HostMessage } from "../../src/transcript/host-message.js"
+import {
+  assistantMessage,
+  completed,
+  failed,
+  inlinedFile,
+  mediaFile,
+  pending,
+  reasoning,
+  running,
+  syntheticText,
+  text,
+  tool,
+  userMessage,
+} from "../helpers/host-messages.js"
+import { ingestedState, liveView, tagOf, tokCounter, toks } from "../helpers/pure-session.js"
+
+/** Four messages of 100, 200, 300 and 400 tokens; the third holds a tool arc of 250 (output) + 50 (call). */
+const session = (): HostMessage[] => [
+  userMessage({ id: "m1", parts: [text("p1", toks(100))] }),
+  assistantMessage({ id: "m2", parts: [text("p2", toks(150)), reasoning("r2", toks(50))] }),
+  assistantMessage({ id: "m3", parts: [tool("t3", "read", completed({ path: toks(50) }, toks(250)))] }),
+  userMessage({ id: "m4", parts: [text("p4", toks(400))] }),
+]
+
+describe("buildLiveView", () => {
+  it.each([
+    ["nothing for a zero window", 0, 4],
+    ["the newest message only when it alone fills the window", 400, 3],
+    ["the message that crosses the line, whole", 401, 2],
+    ["the crossing message when the line falls inside it", 500, 2],
+    ["up to the message that fills the window exactly", 700, 2],
+    ["one more once the window is a token larger", 701, 1],
+    ["everything for a window larger than the session", 1_000_000, 0],
+  ])("protects %s (%i tokens)", (_name, protectedTokens, protectedFrom) => {
+    const view = liveView(session(), { protectedTokens })
+    expect(view.protectedFrom).toBe(protectedFrom)
+    expect(view.items.map((item) => [item.tag.partId, item.protected])).toEqual(
+      ["p1", "p2", "t3", "p4"].map((partId, index) => [partId, index >= protectedFrom]),
+    )
+  })
+
+  it("measures the live tail by every part, reasoning and tool calls included", () => {
+    expect(liveView(session()).liveTokens).toBe(1_000)
+  })
+
+  it("describes each tagged item", () => {
+    const messages = session()
+    const state = ingestedState(messages)
+    const view = buildLiveView({ messages, state, protectedTokens: 401 })
+    expect(view.items.map((item) => ({ ...item, tag: item.tag.tag }))).toEqual([
+      {
+        tag: 1,
+        messageId: "m1",
+        messageIndex: 0,
+        messageSeq: 1,
+        role: "user",
+        contentTokens: 100,
+        callTokens: 0,
+        final: true,
+        newest: false,
+        protected: false,
+        toolInput: null,
+      },
+      {
+        tag: 2,
+        messageId: "m2",
+        messageIndex: 1,
+        messageSeq: 2,
+        role: "assistant",
+        contentTokens: 150,
+        callTokens: 0,
+        final: true,
+        newest: false,
+        protected: false,
+        toolInput: null,
+      },
+      {
+        tag: 3,
+        messageId: "m3",
+        messageIndex: 2,
+        messageSeq: 3,
+        role: "assistant",
+        contentTokens: 250,
+        callTokens: 50,
+        final: true,
+        newest: false,
+        protected: true,
+        toolInput: { path: toks(50) },
+      },
+      {
+        tag: 4,
+        messageId: "m4",
+        messageIndex: 3,
+        messageSeq: 4,
+        role: "user",
+        contentTokens: 400,
+        callTokens: 0,
+        final: true,
+        newest: true,
+        protected: true,
+        toolInput: null,
+      },
+    ])
+    expect([...view.byTag.keys()]).toEqual([1, 2, 3, 4])
+    expect(view.byTag.get(3)?.tag).toBe(tagOf(state, "t3"))
+    expect(view.newestSeq).toBe(4)
+    expect(view.messages).toEqual(messages)
+  })
+
+  it("counts a message's own text apart from its inlined file, and a media file as nothing", () => {
+    const messages = [
+      userMessage({
+        id: "m1",
+        parts: [
+          text("p1", toks(7)),
+          inlinedFile("f1", "a.txt", [toks(5), toks(3)]),
+          mediaFile("f2", "shot.png"),
+          text("p1b", toks(2)),
+        ],
+      }),
+    ]
+    const view = liveView(messages)
+    expect(view.items.map((item) => [item.tag.kind, item.tag.partId, item.contentTokens])).toEqual([
+      ["message", "p1", 9],
+      ["file", "f1", 8],
+      ["file", "f2", 0],
+    ])
+    expect(view.liveTokens).toBe(17)
+  })
+
+  it("counts the note OpenCode puts before an attached image as message text, not as the image's", () => {
+    const messages = [
+      userMessage({
+        id: "m1",
+        parts: [text("p1", toks(3)), syntheticText("note", toks(6)), mediaFile("f1", "shot.png")],
+      }),
+    ]
+    expect(liveView(messages).items.map((item) => [item.tag.partId, item.contentTokens])).toEqual([
+      ["p1", 9],
+      ["f1", 0],
+    ])
+  })
+
+  it("counts a failed tool's error text as its content", () => {
+    const messages = [assistantMessage({ id: "m1", parts: [tool("t1", "bash", failed({}, toks(12)))] })]
+    expect(liveView(messages).items[0]).toMatchObject({ contentTokens: 12, final: true })
+  })
+
+  it("leaves out the messages folded into history", () => {
+    const messages = session()
+    const state = ingestedState(messages)
+    state.applied = { ...state.applied, history: { foldedThroughSeq: 2, text: "so far", tokens: 5 } }
+    const view = buildLiveView({ messages, state, protectedTokens: 400 })
+    expect(view.messages.map((message) => message.info.id)).toEqual(["m3", "m4"])
+    expect(view.items.map((item) => [item.tag.tag, item.messageIndex, item.protected])).toEqual([
+      [3, 0, false],
+      [4, 1, true],
+    ])
+    expect(view.byTag.has(1)).toBe(false)
+    expect(view.liveTokens).toBe(700)
+    expect(view.protectedFrom).toBe(1)
+  })
+
+  it("keeps a message the store has not seen, whatever the history", () => {
+    const messages = session()
+    const state = ingestedState(messages)
+    state.applied = { ...state.applied, history: { foldedThroughSeq: 4, text: "so far", tokens: 5 } }
+    const later = [...messages, userMessage({ id: "m5", parts: [text("p5", toks(3))] })]
+    const view = buildLiveView({ messages: later, state, protectedTokens: 0 })
+    expect(view.messages.map((message) => message.info.id)).toEqual(["m5"])
+    expect(view.items).toEqual([])
+    expect(view.newestSeq).toBe(0)
+  })
+
+  it.each([
+    ["an assistant message with a running tool", [tool("t9", "bash", running())], "assistant", true],
+    ["an assistant message with a pending tool", [tool("t9", "bash", pending())], "assistant", true],
+    ["an assistant message whose tools finished", [tool("t9", "bash", completed({}, "ok"))], "assistant", false],
+    ["a user message", [text("u9", "go on")], "user", false],
+  ] as const)("reports mid-tool when the newest message is %s: %s", (_name, parts, role, midTool) => {
+    const build = role === "user" ? userMessage : assistantMessage
+    const messages = [...session(), build({ id: "m9", parts: [...parts] })]
+    expect(liveView(messages).midTool).toBe(midTool)
+  })
+
+  it("is not mid-tool for a running tool in an older message", () => {
+    const messages = [
+      assistantMessage({ id: "m1", parts: [tool("t1", "bash", running())] }),
+      userMessage({ id: "m2", parts: [text("p2", "next")] }),
+    ]
+    const view = liveView(messages)
+    expect(view.midTool).toBe(false)
+    expect(view.byTag.get(1)).toMatchObject({ final: false })
+  })
+
+  it("prefers stored counts over the live content", () => {
+    const messages = [assistantMessage({ id: "m1", parts: [syntheticText("s1", toks(4))] })]
+    const state = ingestedState(messages, tokCounter)
+    const changed = [assistantMessage({ id: "m1", parts: [syntheticText("s1", toks(40))] })]
+    expect(buildLiveView({ messages: changed, state, protectedTokens: 0 }).liveTokens).toBe(4)
+  })
+})

@@ -1,0 +1,186 @@
+import { describe, expect, it } from "vitest"
+import type { SessionState } from "../../src/pass/session-state.js"
+import { buildLiveView } from "../../src/reduce/live-view.js"
+import { keptNewest, planReclaim, type ReclaimMode } from "../../src/reduce/plan-reclaim.js"
+import type { HostMessage } from "../../src/transcript/host-message.js"
+import type { ToolState } from "@opencode-ai/sdk"
+import { assistantMessage, completed, failed, running, text, tool, userMessage } from "../helpers/host-messages.js"
+import { ingestedState, markDropped, tagOf, toks } from "../helpers/pure-session.js"
+
+/** An assistant message holding one tool arc: `output` tokens of result and `call` tokens of input. */
+function arc(
+  id: string,
+  name: string,
+  output: number,
+  options: { call?: number; state?: ToolState } = {},
+): HostMessage {
+  const input = { note: toks(options.call ?? 0) }
+  return assistantMessage({ id: `m-${id}`, parts: [tool(id, name, options.state ?? completed(input, toks(output)))] })
+}
+
+/**
+ * Every rule at once (message sequence in brackets): the execute boundary is after [14] "failed"; a 2,000-token
+ * protected window covers "recent" and the newest message.
+ */
+const rich = (): HostMessage[] => [
+  userMessage({ id: "m-u1", parts: [text("u1", toks(100))] }), // [1] a message: never reclaimed
+  arc("old-read", "read", 1_000), // [2]
+  arc("gone", "read", 1_000), // [3] dropped already
+  arc("small", "bash", 199, { call: 50 }), // [4] 249-token arc
+  arc("exact", "bash", 200, { call: 50 }), // [5] 250-token arc
+  arc("todo-old", "todowrite", 500), // [6]
+  arc("todo-new", "todowrite", 500), // [7] the newest todowrite
+  arc("red-1", "ctx_reduce", 300), // [8]
+  arc("red-2", "ctx_reduce", 300), // [9] \
+  arc("red-3", "ctx_reduce", 300), // [10] | the newest three ctx_reduce results
+  arc("red-4", "ctx_reduce", 300), // [11] /
+  arc("grep", "grep", 800), // [12] the only search output
+  arc("edit", "edit", 900), // [13] the only edit output
+  arc("failed", "bash", 0, { state: failed({}, toks(400)) }), // [14] the execute boundary
+  arc("late-read", "read", 600), // [15] the newest read
+  arc("running", "bash", 0, { state: running({ note: toks(300) }) }), // [16] unfinished
+  arc("recent", "bash", 2_000), // [17] protected
+  arc("newest", "bash", 700), // [18] protected, the newest message
+]
+
+const BOUNDARY = 14
+
+function richState(): { messages: HostMessage[]; state: SessionState } {
+  const messages = rich()
+  const state = ingestedState(messages)
+  markDropped(state, "gone")
+  return { messages, state }
+}
+
+const planned = (mode: ReclaimMode, boundarySeq = BOUNDARY, protectedTokens = 2_000): string[] => {
+  const { messages, state } = richState()
+  const view = buildLiveView({ messages, state, protectedTokens })
+  const byTag = new Map([...state.tagsByNumber.values()].map((tag) => [tag.tag, tag.partId]))
+  return planReclaim({ view, mode, boundarySeq }).map((tag) => byTag.get(tag) ?? `?${tag}`)
+}
+
+describe("planReclaim", () => {
+  it.each<[ReclaimMode, string[]]>([
+    ["age", ["old-read", "exact", "todo-old", "red-1", "grep", "edit", "failed"]],
+    ["force", ["old-read", "exact", "todo-old", "red-1", "failed"]],
+    ["emergency", ["old-read", "exact", "todo-old", "red-1", "grep", "edit", "failed", "late-read", "recent"]],
+  ])("takes in %s mode exactly %j", (mode, partIds) => {
+    expect(planned(mode)).toEqual(partIds)
+  })
+
+  it("takes nothing by age before the first execute pass", () => {
+    expect(planned("age", 0)).toEqual([])
+  })
+
+  it.each([
+    [1, []],
+    [2, ["old-read"]],
+    [4, ["old-read"]],
+    [5, ["old-read", "exact"]],
+    [17, ["old-read", "exact", "todo-old", "red-1", "grep", "edit", "failed", "late-read"]],
+  ])("takes by age only output at or before the boundary (boundary %i)", (boundarySeq, partIds) => {
+    expect(planned("age", boundarySeq)).toEqual(partIds)
+  })
+
+  it.each<[number, number, boolean]>([
+    [249, 0, false],
+    [250, 0, true],
+    [200, 49, false],
+    [200, 50, true],
+    [0, 250, true],
+  ])("counts the whole arc against the 250-token minimum (output %i + call %i: %s)", (output, call, taken) => {
+    const messages = [arc("t", "bash", output, { call }), userMessage({ id: "m-next", parts: [text("u", "next")] })]
+    const view = buildLiveView({ messages, state: ingestedState(messages), protectedTokens: 0 })
+    for (const mode of ["age", "force", "emergency"] as const) {
+      expect(planReclaim({ view, mode, boundarySeq: 9 }).length > 0).toBe(taken)
+    }
+  })
+
+  it.each<ReclaimMode>(["age", "force", "emergency"])("never takes an unfinished tool in %s mode", (mode) => {
+    expect(planned(mode)).not.toContain("running")
+    const messages = [arc("big", "bash", 0, { state: running({ note: toks(5_000) }) }), arc("after", "bash", 10)]
+    const view = buildLiveView({ messages, state: ingestedState(messages), protectedTokens: 0 })
+    expect(planReclaim({ view, mode, boundarySeq: 9 })).toEqual([])
+  })
+
+  it.each<ReclaimMode>(["age", "force", "emergency"])("keeps the newest todowrite and the newest three ctx_reduce results in %s mode", (mode) => {
+    const taken = planned(mode)
+    expect(taken).not.toContain("todo-new")
+    expect(taken.filter((partId) => partId.startsWith("red-"))).toEqual(["red-1"])
+  })
+
+  it("protects the whole protected window in age and force mode, and yields it in an emergency but for the newest message", () => {
+    expect(planned("age", 18, 1_000_000)).toEqual([])
+    expect(planned("force", 18, 1_000_000)).toEqual([])
+    expect(planned("emergency", 18, 1_000_000)).toEqual(planned("emergency", 18, 0))
+    expect(planned("emergency", 18, 0)).not.toContain("newest")
+  })
+
+  it("keeps every result of the newest message in an emergency", () => {
+    const messages = [
+      arc("old", "bash", 500),
+      assistantMessage({
+        id: "m-last",
+        parts: [tool("a", "bash", completed({}, toks(5_000))), tool("b", "read", completed({}, toks(5_000)))],
+      }),
+    ]
+    const state = ingestedState(messages)
+    const view = buildLiveView({ messages, state, protectedTokens: 0 })
+    expect(planReclaim({ view, mode: "emergency", boundarySeq: 0 })).toEqual([tagOf(state, "old").tag])
+  })
+
+  it.each<[string, number[], boolean[]]>([
+    ["the newest when it alone covers a quarter", [1_000, 1_000, 1_000, 1_000], [true, true, true, false]],
+    ["the newest when it is most of the category", [300, 300, 300, 3_000], [true, true, true, false]],
+    ["the newest outputs until they cover a quarter", [3_000, 300, 300, 300], [false, false, false, false]],
+    ["two newest when one is not enough", [500, 500, 300, 300], [true, true, false, false]],
+    ["the only output", [4_000], [false]],
+  ])("reserves %s (reads of %j, oldest first)", (_name, sizes, taken) => {
+    const messages = [
+      ...sizes.map((size, index) => arc(`r${index}`, "read", size)),
+      userMessage({ id: "m-end", parts: [text("u", "go")] }),
+    ]
+    const state = ingestedState(messages)
+    const view = buildLiveView({ messages, state, protectedTokens: 0 })
+    const force = new Set(planReclaim({ view, mode: "force", boundarySeq: 0 }))
+    expect(sizes.map((_, index) => force.has(tagOf(state, `r${index}`).tag))).toEqual(taken)
+  })
+
+  it.each([
+    ["edit", ["edit", "write", "multiedit", "apply_patch", "patch"]],
+    ["search", ["grep", "glob", "codesearch", "websearch", "search"]],
+    ["navigation", ["read", "list", "ls", "view"]],
+  ])("reserves the %s category across its tools", (_category, tools) => {
+    const messages = [...tools.map((name, index) => arc(`c${index}`, name, 1_000)), arc("bash", "bash", 1_000)]
+    const state = ingestedState(messages)
+    const view = buildLiveView({ messages, state, protectedTokens: 0 })
+    const force = planReclaim({ view, mode: "force", boundarySeq: 0 })
+    const newest = tagOf(state, `c${tools.length - 1}`).tag
+    expect(force).not.toContain(newest)
+    expect(force).toContain(tagOf(state, "c0").tag)
+    // bash has no reserve: its only output goes.
+    expect(force).toContain(tagOf(state, "bash").tag)
+  })
+
+  it("counts only live outputs toward a category's reserve", () => {
+    const messages = [
+      arc("r0", "read", 1_000),
+      arc("r1", "read", 1_000),
+      arc("r2", "read", 4_000),
+      userMessage({ id: "m-end", parts: [text("u", "go")] }),
+    ]
+    const state = ingestedState(messages)
+    markDropped(state, "r2")
+    const view = buildLiveView({ messages, state, protectedTokens: 0 })
+    expect(planReclaim({ view, mode: "force", boundarySeq: 0 })).toEqual([tagOf(state, "r0").tag])
+  })
+})
+
+describe("keptNewest", () => {
+  it("names the newest todowrite and the newest three ctx_reduce results", () => {
+    const { messages, state } = richState()
+    const view = buildLiveView({ messages, state, protectedTokens: 0 })
+    const kept = [...keptNewest(view.items)].map((tag) => state.tagsByNumber.get(tag)?.partId).sort()
+    expect(kept).toEqual(["red-2", "red-3", "red-4", "todo-new"])
+  })
+})

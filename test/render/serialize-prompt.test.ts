@@ -1,0 +1,171 @@
+import fc from "fast-check"
+import { describe, expect, it } from "vitest"
+import { applyEdits } from "../../src/plugin/apply-edits.js"
+import type { Edit } from "../../src/render/edit.js"
+import { renderPrompt } from "../../src/render/render-prompt.js"
+import { firstDivergence, serializePrompt, serializeRendered, utf8Length } from "../../src/render/serialize-prompt.js"
+import type { HostMessage } from "../../src/transcript/host-message.js"
+import {
+  assistantMessage,
+  completed,
+  failed,
+  freshCopy,
+  mediaFile,
+  reasoning,
+  running,
+  text,
+  tool,
+  userMessage,
+} from "../helpers/host-messages.js"
+import { scenarioArbitrary } from "../helpers/random-session.js"
+
+const session = (): HostMessage[] => [
+  userMessage({
+    id: "m1",
+    parts: [text("u1", "fix it"), text("i1", "hidden", { ignored: true }), mediaFile("f1", "shot.png")],
+  }),
+  assistantMessage({
+    id: "m2",
+    parts: [
+      reasoning("r1", "hm"),
+      tool("t1", "read", completed({ path: "a.ts", limit: 2 }, "line")),
+      tool("t2", "bash", failed({ command: "make" }, "boom")),
+      tool("t3", "bash", running({ command: "sleep" })),
+      (owner) => ({
+        id: "s1",
+        ...owner,
+        type: "step-finish",
+        reason: "stop",
+        cost: 0,
+        tokens: { input: 0, output: 0, reasoning: 0, cache: { read: 0, write: 0 } },
+      }),
+    ],
+  }),
+]
+
+describe("serializePrompt", () => {
+  it("writes each message's role and the visible text of its parts", () => {
+    expect(serializePrompt(session())).toBe(
+      "\u0001user\n" +
+        "\u0002text fix it\n" +
+        "\u0002file image/png shot.png\n" +
+        "\u0001assistant\n" +
+        "\u0002reasoning hm\n" +
+        '\u0002call read {"limit":2,"path":"a.ts"}\n' +
+        "\u0002tool line\n" +
+        '\u0002call bash {"command":"make"}\n' +
+        "\u0002tool boom\n" +
+        '\u0002call bash {"command":"sleep"}\n' +
+        "\u0002tool [Tool execution was interrupted]\n",
+    )
+  })
+
+  it("serializes an empty list as nothing", () => {
+    expect(serializePrompt([])).toBe("")
+  })
+
+  it("does not depend on the order of a tool input's keys", () => {
+    const reordered = session()
+    reordered[1] = assistantMessage({
+      id: "m2",
+      parts: [tool("t1", "read", completed({ limit: 2, path: "a.ts" }, "line"))],
+    })
+    const original = session()
+    original[1] = assistantMessage({
+      id: "m2",
+      parts: [tool("t1", "read", completed({ path: "a.ts", limit: 2 }, "line"))],
+    })
+    expect(serializePrompt(reordered)).toBe(serializePrompt(original))
+  })
+})
+
+describe("firstDivergence", () => {
+  it.each<[string, string, string, number | null]>([
+    ["an equal prompt", "abc", "abc", null],
+    ["a longer prompt with the same start", "abc", "abcdef", null],
+    ["an empty previous prompt", "", "abc", null],
+    ["a change at the start", "abc", "xbc", 0],
+    ["a change after ASCII", "abcd", "abXd", 2],
+    ["a change after a section sign (2 bytes)", "§1§ a", "§1§ b", 6],
+    ["a change after a euro sign (3 bytes)", "€a", "€b", 3],
+    ["a change after an emoji (4 bytes)", "😀a", "😀b", 4],
+    ["a shorter prompt", "abcdef", "abc", 3],
+  ])("finds %s", (_name, previous, current, offset) => {
+    expect(firstDivergence(previous, current)).toBe(offset)
+  })
+})
+
+describe("utf8Length", () => {
+  it.each([
+    ["", 0],
+    ["a", 1],
+    ["§", 2],
+    ["€", 3],
+    ["😀", 4],
+    ["a§€😀", 10],
+  ])("measures %j as %i bytes", (body, bytes) => {
+    expect(utf8Length(body)).toBe(bytes)
+  })
+
+  it("agrees with Node's UTF-8 encoder on well-formed text", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: "grapheme" }), (body) => {
+        expect(utf8Length(body)).toBe(Buffer.byteLength(body, "utf8"))
+      }),
+    )
+  })
+})
+
+describe("serializeRendered", () => {
+  it("serializes the messages as they are when there are no edits", () => {
+    expect(serializeRendered(session(), [])).toBe(serializePrompt(session()))
+  })
+
+  it("serializes every kind of edit as if it had been applied", () => {
+    const inserted = (id: string): HostMessage => userMessage({
+      id,
+      parts: [text(`${id}-t`, `inserted ${id}`, { synthetic: true })],
+    })
+    const edits: Edit[] = [
+      { type: "set-text", messageId: "m1", partId: "u1", text: "§1§ fix it" },
+      {
+        type: "insert-part",
+        messageId: "m1",
+        beforePartId: "f1",
+        partId: "f1-tag",
+        text: "[dropped §2§ file shot.png]",
+      },
+      { type: "remove-part", messageId: "m1", partId: "f1" },
+      { type: "set-tool-input", messageId: "m2", partId: "t1", input: { path: "a.ts" } },
+      { type: "set-tool-result", messageId: "m2", partId: "t1", text: "[dropped §3§ read output]" },
+      { type: "set-tool-result", messageId: "m2", partId: "t2", text: "§4§ boom" },
+      { type: "insert-message", afterMessageId: "m2", message: inserted("steer") },
+      { type: "insert-message", afterMessageId: null, message: inserted("history") },
+      { type: "remove-message", messageId: "m1" },
+    ]
+    const applied = freshCopy(session())
+    applyEdits(applied, edits)
+    expect(serializeRendered(session(), edits)).toBe(serializePrompt(applied))
+    expect(serializeRendered(session(), edits)).toBe(
+      "\u0001user\n\u0002text inserted history\n" +
+        "\u0001assistant\n\u0002reasoning hm\n" +
+        '\u0002call read {"path":"a.ts"}\n\u0002tool [dropped §3§ read output]\n' +
+        '\u0002call bash {"command":"make"}\n\u0002tool §4§ boom\n' +
+        '\u0002call bash {"command":"sleep"}\n\u0002tool [Tool execution was interrupted]\n' +
+        "\u0001user\n\u0002text inserted steer\n",
+    )
+  })
+
+  it("equals serializePrompt of the messages after applyEdits, for any session and rendered state", () => {
+    fc.assert(
+      fc.property(scenarioArbitrary, (scenario) => {
+        const { messages, state, tagsVisible, placements } = scenario
+        const edits = renderPrompt({ messages, state, tagsVisible, placements })
+        const applied = structuredClone(messages)
+        applyEdits(applied, edits)
+        expect(serializeRendered(messages, edits)).toBe(serializePrompt(applied))
+      }),
+      { numRuns: 300 },
+    )
+  })
+})
