@@ -1,6 +1,12 @@
 #!/usr/bin/env node
 import { runCli } from "./main.js"
 
+// A reader that stops early (`magic-context replay ... | head`) is not an error.
+process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+  if (error.code === "EPIPE") process.exit(0)
+  throw error
+})
+
 runCli({
   args: process.argv.slice(2),
   env: process.env,

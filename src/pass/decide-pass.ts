@@ -67,6 +67,7 @@ export function decidePass(options: {
     return { decision: "execute", reason: "force-band", reclaim: "force", applyQueued: true }
   }
   if (drainActive && (opening > 0 || work.reclaim.force >= options.drainMinimum)) {
+    if (midTool) return { ...nothing, reason: "mid-tool-deferred" }
     return { decision: "execute", reason: "drain", reclaim: "force", applyQueued: true }
   }
   const riding = work.reclaim.age + work.smartDrops

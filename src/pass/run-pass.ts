@@ -5,13 +5,14 @@ import type { WindowSettings } from "../pressure/model-window.js"
 import { planNudge } from "../pressure/plan-nudge.js"
 import type { NudgeLevel } from "../pressure/nudge-band.js"
 import { buildLiveView, type LiveView } from "../reduce/live-view.js"
-import { planReclaim, type ReclaimMode } from "../reduce/plan-reclaim.js"
+import { planReclaim, reclaimableItems, type ReclaimMode } from "../reduce/plan-reclaim.js"
 import { planSmartDrops } from "../reduce/plan-smart-drops.js"
 import type { Edit } from "../render/edit.js"
 import { measurePrompt, type Breakdown } from "../render/measure-prompt.js"
 import { renderPrompt } from "../render/render-prompt.js"
 import { firstDivergence, serializeRendered } from "../render/serialize-prompt.js"
 import {
+  cancelOperations,
   insertPlacement,
   markOperationsApplied,
   markTagsDropped,
@@ -114,8 +115,9 @@ export function runPass(options: PassOptions): PassResult {
   }
   let view = buildLiveView({ messages, state, protectedTokens: window.protectedTokens })
   const measure = (currentView: LiveView): Breakdown => {
-    const reclaimableTags = new Set(planReclaim({ view: currentView, mode: "force", boundarySeq: state.applied.boundarySeq }))
+    const reclaimableTags = new Set(reclaimableItems(currentView, new Set(state.queued.keys())).map((item) => item.tag.tag))
     return measurePrompt({
+      messages,
       state,
       view: currentView,
       tagsVisible,
@@ -140,7 +142,10 @@ export function runPass(options: PassOptions): PassResult {
   // History may fold only settled conversation: never a message of the protected window.
   const oldestProtected = view.messages[view.protectedFrom]
   const protectedSeq = oldestProtected ? (state.messageSeq.get(oldestProtected.info.id) ?? 0) : Number.POSITIVE_INFINITY
-  const ready = options.readyHistory && options.readyHistory.foldThroughSeq < protectedSeq ? options.readyHistory : null
+  // ... nor the newest message (even with no protected window at all, the prompt keeps its tail).
+  const newestSeq = view.newestSeq > 0 ? view.newestSeq : Number.POSITIVE_INFINITY
+  const ready =
+    options.readyHistory && options.readyHistory.foldThroughSeq < Math.min(protectedSeq, newestSeq) ? options.readyHistory : null
   const reclaimTokens = (mode: ReclaimMode): number =>
     planReclaim({ view, mode, boundarySeq: state.applied.boundarySeq }).reduce((sum, tag) => {
       const item = view.byTag.get(tag)
@@ -173,6 +178,8 @@ export function runPass(options: PassOptions): PassResult {
     }
     if (decided.applyQueued) for (const drop of smart) if (!drops.has(drop.tag)) drops.set(drop.tag, drop)
     const landedOperations = decided.applyQueued ? landable.map((drop) => drop.operationId) : []
+    // Queued drops whose material left the context (folded, or summarized by the host) can never land.
+    const stale = [...state.queued.values()].filter((drop) => !view.byTag.has(drop.tag))
     const nextApplied = {
       ...state.applied,
       epoch: state.applied.epoch + 1,
@@ -186,8 +193,10 @@ export function runPass(options: PassOptions): PassResult {
     db.transaction(() => {
       markTagsDropped(db, state.sessionId, [...drops.values()], seq)
       markOperationsApplied(db, landedOperations, seq)
+      cancelOperations(db, stale.map((drop) => drop.operationId), "no longer in the context")
       saveAppliedState(db, state.sessionId, nextApplied, startedAt)
     })
+    for (const drop of stale) state.queued.delete(drop.tag)
     for (const drop of drops.values()) {
       const tag = state.tagsByNumber.get(drop.tag)
       if (!tag) continue
@@ -207,14 +216,19 @@ export function runPass(options: PassOptions): PassResult {
   let nudge: PassResult["nudge"] = null
   if (main) {
     const newest = messages[messages.length - 1]
+    // A reminder goes only to a message the previous prompt did not have (or into a prompt that changes anyway),
+    // so it never rewrites what the provider has cached.
+    const placeable =
+      newest !== undefined &&
+      (decided.decision === "execute" || (state.previousMessageIds !== null && !state.previousMessageIds.has(newest.info.id)))
     const newestTool =
-      newest?.info.role === "assistant"
+      placeable && newest.info.role === "assistant"
         ? [...newest.parts].reverse().find((part) => part.type === "tool" && part.state.status === "completed")
         : undefined
     const planned = planNudge({
       view,
       newestToolPartId: newestTool?.id ?? null,
-      newestMessageId: newest?.info.id ?? null,
+      newestMessageId: placeable ? newest.info.id : null,
       applied: state.applied,
       queued: new Set(state.queued.keys()),
       pass: seq,
@@ -244,6 +258,7 @@ export function runPass(options: PassOptions): PassResult {
   const divergence = previous === null ? null : firstDivergence(previous, serialized)
   if (main) {
     state.previousPrompt = serialized
+    state.previousMessageIds = new Set(messages.map((message) => message.info.id))
     state.recentEstimates.push({ seq, startedAt: now, estimate: after.total })
     if (state.recentEstimates.length > KEEP_ESTIMATES) state.recentEstimates.shift()
   }
@@ -292,7 +307,10 @@ export function runPass(options: PassOptions): PassResult {
 
 /**
  * Learns the gap between our estimate and the provider's report: when the newest assistant message carries a
- * usage report we have not used yet, the estimate of the pass that sent its request is compared with it.
+ * usage report we have not used yet, the estimate of the pass that sent its request is compared with it. OpenCode
+ * creates a step's assistant message just before it runs the transform for that step, so the pass that sent the
+ * request is the first one that started at or after the message was created (a replayed transcript gives both the
+ * same time).
  */
 function calibrate(state: SessionState, messages: readonly HostMessage[]): void {
   for (let index = messages.length - 1; index >= 0; index -= 1) {
@@ -301,7 +319,7 @@ function calibrate(state: SessionState, messages: readonly HostMessage[]): void 
     const reported = reportedPromptTokens(info.tokens)
     if (reported <= 0) return
     if (info.id === state.applied.calibratedMessageId) return
-    const sent = [...state.recentEstimates].reverse().find((estimate) => estimate.startedAt <= info.time.created)
+    const sent = state.recentEstimates.find((estimate) => estimate.startedAt >= info.time.created)
     if (!sent) return
     state.applied = { ...state.applied, calibrationTokens: reported - sent.estimate, calibratedMessageId: info.id }
     return

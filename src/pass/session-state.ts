@@ -90,6 +90,8 @@ export type SessionState = {
   queued: Map<number, QueuedDrop>
   /** The canonical serialization of the last main prompt (in memory only; used to check the cache contract). */
   previousPrompt: string | null
+  /** The host message ids of the last main prompt (in memory only): a reminder may only go to a message new since. */
+  previousMessageIds: ReadonlySet<string> | null
   /** Recent passes' usage estimates, to calibrate against the usage the provider reports for their requests. */
   recentEstimates: { seq: number; startedAt: number; estimate: number }[]
 }
@@ -125,6 +127,7 @@ export function emptySessionState(sessionId: string): SessionState {
     applied: initialAppliedState(),
     queued: new Map(),
     previousPrompt: null,
+    previousMessageIds: null,
     recentEstimates: [],
   }
 }

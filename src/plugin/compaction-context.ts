@@ -22,7 +22,11 @@ export function compactionContext(options: { db: Database; state: SessionState }
     let used = 0
     const kept: string[] = []
     for (const text of [...directives].reverse()) {
-      if (used + text.length > DIRECTIVES_BUDGET_CHARS) break
+      if (used + text.length > DIRECTIVES_BUDGET_CHARS) {
+        // The newest instruction is always kept, cut to the budget if it alone is larger.
+        if (kept.length === 0) kept.unshift(`${text.slice(0, DIRECTIVES_BUDGET_CHARS)} [cut: ${text.length} characters in all]`)
+        break
+      }
       kept.unshift(text)
       used += text.length
     }

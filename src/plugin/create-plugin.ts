@@ -1,5 +1,6 @@
 import type { Hooks, PluginInput } from "@opencode-ai/plugin"
 import { readConfigFiles } from "../config/read-config-files.js"
+import { hostModelLimits } from "../pressure/model-window.js"
 import { createErrorLog } from "./error-log.js"
 import { injectedFaults } from "./fault-injection.js"
 import { createHooks } from "./hooks.js"
@@ -60,7 +61,7 @@ async function fetchProviderLimits(input: PluginInput, runtime: PluginRuntime): 
   for (const provider of providers) {
     for (const [modelID, model] of Object.entries(provider.models ?? {})) {
       const limit = model.limit
-      if (limit) runtime.facts.rememberLimits(provider.id, modelID, { context: limit.context, output: limit.output })
+      if (limit) runtime.facts.rememberLimits(provider.id, modelID, hostModelLimits(limit))
     }
   }
 }

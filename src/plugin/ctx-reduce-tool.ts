@@ -70,8 +70,11 @@ async function reduce(runtime: PluginRuntime, sessionId: string, drop: unknown):
   }
   db.transaction(() => {
     for (const queued of queueDrops(db, sessionId, verdict.queue, { pass: last.passSeq, now })) state.queued.set(queued.tag, queued)
-    state.applied = { ...state.applied, lastReducePass: last.passSeq }
-    saveAppliedState(db, sessionId, state.applied, now)
+    // Only a call that queued something means the agent is managing context (reminders pause).
+    if (verdict.queue.length > 0) {
+      state.applied = { ...state.applied, lastReducePass: last.passSeq }
+      saveAppliedState(db, sessionId, state.applied, now)
+    }
     record(
       {
         queued: classification.queued.length,

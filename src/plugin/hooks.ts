@@ -1,7 +1,7 @@
 import type { Hooks } from "@opencode-ai/plugin"
 import { runPass } from "../pass/run-pass.js"
 import { systemClock } from "../pass/system-clock.js"
-import { resolveWindow } from "../pressure/model-window.js"
+import { hostModelLimits, resolveWindow } from "../pressure/model-window.js"
 import { usagePercent } from "../pressure/bands.js"
 import type { HostMessage } from "../transcript/host-message.js"
 import { stripTagEchoes } from "../transcript/tag-format.js"
@@ -57,7 +57,7 @@ export function createHooks(context: HookContext): Hooks {
     "chat.params": async (input) => {
       await guard("chat.params", input.sessionID, () => {
         const limit = input.model.limit
-        if (limit) runtime.facts.rememberLimits(input.model.providerID, input.model.id, { context: limit.context, output: limit.output })
+        if (limit) runtime.facts.rememberLimits(input.model.providerID, input.model.id, hostModelLimits(limit))
       })
     },
 

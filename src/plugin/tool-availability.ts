@@ -5,7 +5,7 @@ export const REDUCE_TOOL = "ctx_reduce"
 /**
  * Whether an agent can call ctx_reduce, read from OpenCode's merged config (captured by the `config` hook) the
  * way OpenCode filters tools: the agent's `permission` (then the global one) denying `ctx_reduce` or `"*"`
- * without allowing `ctx_reduce`, the agent's legacy `tools.ctx_reduce: false`, or the prompt's own
+ * without allowing `ctx_reduce`, the agent's (or the global) legacy `tools.ctx_reduce: false`, or the prompt's own
  * `tools.ctx_reduce: false`. An agent without the tool sees no tags, no reduce guidance and no reminders.
  */
 export function reduceToolAvailable(options: {
@@ -19,6 +19,8 @@ export function reduceToolAvailable(options: {
   const agent = options.agent && isJsonObject(agents[options.agent]) ? (agents[options.agent] as Record<string, unknown>) : {}
   const tools = isJsonObject(agent["tools"]) ? agent["tools"] : {}
   if (tools[REDUCE_TOOL] === false) return false
+  const globalTools = isJsonObject(config["tools"]) ? config["tools"] : {}
+  if (tools[REDUCE_TOOL] !== true && globalTools[REDUCE_TOOL] === false) return false
   const agentVerdict = permissionVerdict(agent["permission"])
   if (agentVerdict !== null) return agentVerdict
   return permissionVerdict(config["permission"]) ?? true

@@ -2,11 +2,13 @@ import type { Config, ModelOverride } from "../config/schema.js"
 import { derivedProtectedTokens } from "../reduce/protected-window.js"
 import { parseDurationMs } from "./duration.js"
 
-/** The limits a host reports for a model. */
-export type ModelLimits = { context: number; output: number }
+/** The limits a host reports for a model; `input`, where the model has one, caps the prompt itself. */
+export type ModelLimits = { context: number; output: number; input?: number }
 
 /** OpenCode reserves at most this many output tokens when it checks for overflow (OPENCODE-NOTES §1.10). */
 export const OUTPUT_RESERVE_CAP = 32_000
+/** For a model with an input limit, OpenCode's overflow point is the input limit minus at most this many tokens. */
+export const INPUT_RESERVE_CAP = 20_000
 /** The context window assumed when neither the host nor the config names one. */
 export const FALLBACK_CONTEXT = 128_000
 export const FALLBACK_OUTPUT = 4_096
@@ -26,7 +28,8 @@ export type WindowSettings = {
 
 /**
  * Resolves the window of a model: a per-model config override first (the first matching pattern), then the
- * host's limits, then a fallback. The usable window is context minus min(output, 32,000), as OpenCode computes it.
+ * host's limits, then a fallback. The usable window is context minus min(output, 32,000), or, when the host reports
+ * an input limit (and no override names a context), input minus min(20,000, that reserve): as OpenCode computes it.
  */
 export function resolveWindow(options: {
   providerID: string
@@ -39,7 +42,8 @@ export function resolveWindow(options: {
   const contextTokens = override?.context ?? hostLimits?.context ?? FALLBACK_CONTEXT
   const output = override?.output ?? hostLimits?.output ?? FALLBACK_OUTPUT
   const outputReserve = Math.min(output, OUTPUT_RESERVE_CAP)
-  const usableTokens = Math.max(1, contextTokens - outputReserve)
+  const input = override?.context === undefined ? hostLimits?.input : undefined
+  const usableTokens = Math.max(1, input ? input - Math.min(INPUT_RESERVE_CAP, outputReserve) : contextTokens - outputReserve)
   return {
     usableTokens,
     contextTokens,
@@ -49,6 +53,14 @@ export function resolveWindow(options: {
     protectedTokens: config.protected_tokens ?? derivedProtectedTokens(usableTokens),
     source: override?.context !== undefined ? "config" : hostLimits ? "host" : "fallback",
   }
+}
+
+/** The limits of a host model record: context and output, and its input limit when it has one. */
+export function hostModelLimits(limit: { context: number; output: number }): ModelLimits {
+  const input = (limit as { input?: unknown }).input
+  return typeof input === "number" && input > 0
+    ? { context: limit.context, output: limit.output, input }
+    : { context: limit.context, output: limit.output }
 }
 
 /** A window given directly (the CLI's `--window`): the usable size, with the config's other settings. */

@@ -1,6 +1,6 @@
 import type { AppliedState, Placement } from "../pass/session-state.js"
 import { compactRanges } from "../reduce/parse-drop-ranges.js"
-import { keptNewest, MIN_RECLAIM_ARC_TOKENS } from "../reduce/plan-reclaim.js"
+import { reclaimableItems } from "../reduce/plan-reclaim.js"
 import type { LiveItem, LiveView } from "../reduce/live-view.js"
 import { nudgeFor, type NudgeDecision, type NudgeLevel } from "./nudge-band.js"
 
@@ -10,21 +10,6 @@ export const NUDGE_INTERVAL: Readonly<Record<Exclude<NudgeLevel, "quiet">, numbe
 export const SUPPRESS_AFTER_REDUCE_PASSES = 8
 
 const RANK: Record<NudgeLevel, number> = { quiet: 0, gentle: 1, firm: 2, urgent: 3 }
-
-/** What is reclaimable now: finished tool output outside the protected window, not queued, not kept. */
-export function reclaimableItems(view: LiveView, queued: ReadonlySet<number>): LiveItem[] {
-  const kept = keptNewest(view.items)
-  return view.items.filter(
-    (item) =>
-      item.tag.kind === "tool" &&
-      item.tag.status === "live" &&
-      item.final &&
-      !item.protected &&
-      !queued.has(item.tag.tag) &&
-      !kept.has(item.tag.tag) &&
-      item.contentTokens + item.callTokens >= MIN_RECLAIM_ARC_TOKENS,
-  )
-}
 
 export type NudgePlan = { decision: NudgeDecision; reclaimableTokens: number; placements: Placement[] }
 

@@ -34,6 +34,8 @@ export type LiveView = {
   protectedFrom: number
   /** The live messages: the host's list without the messages folded into history. */
   messages: readonly HostMessage[]
+  /** How many of the host's messages are folded into history (the history message is rendered only when > 0). */
+  foldedCount: number
   /** The newest message is an assistant message with a tool call still waiting for its result. */
   midTool: boolean
   newestSeq: number
@@ -103,6 +105,7 @@ export function buildLiveView(options: {
     items,
     byTag,
     messages,
+    foldedCount: options.messages.length - messages.length,
     liveTokens: messageTokens.reduce((sum, tokens) => sum + tokens, 0),
     protectedFrom,
     midTool,

@@ -16,7 +16,10 @@ export const RESERVED_CATEGORIES: Readonly<Record<string, readonly string[]>> = 
   search: ["grep", "glob", "codesearch", "websearch", "search"],
   navigation: ["read", "list", "ls", "view"],
 }
-/** In the force band, the newest outputs of each reserved category are kept up to this share of its tokens. */
+/**
+ * In the force band, the newest outputs of each reserved category are kept: the newest one always, then newer ones
+ * while they fit within this share of the category's finished output tokens.
+ */
 export const RESERVED_SHARE = 0.25
 
 /**
@@ -43,6 +46,25 @@ export function planReclaim(options: { view: LiveView; mode: ReclaimMode; bounda
     .map((item) => item.tag.tag)
 }
 
+/**
+ * What is reclaimable now (the one definition the breakdown, the reminders and the status share): finished tool
+ * output outside the protected window, not queued already, not among the kept newest results, arcs of at least
+ * MIN_RECLAIM_ARC_TOKENS.
+ */
+export function reclaimableItems(view: LiveView, queued: ReadonlySet<number>): LiveItem[] {
+  const kept = keptNewest(view.items)
+  return view.items.filter(
+    (item) =>
+      item.tag.kind === "tool" &&
+      item.tag.status === "live" &&
+      item.final &&
+      !item.protected &&
+      !queued.has(item.tag.tag) &&
+      !kept.has(item.tag.tag) &&
+      item.contentTokens + item.callTokens >= MIN_RECLAIM_ARC_TOKENS,
+  )
+}
+
 /** Tags of the newest results of the tools in KEEP_NEWEST. */
 export function keptNewest(items: readonly LiveItem[]): Set<number> {
   const kept = new Set<number>()
@@ -59,11 +81,15 @@ export function keptNewest(items: readonly LiveItem[]): Set<number> {
 function reservedNewest(items: readonly LiveItem[]): Set<number> {
   const reserved = new Set<number>()
   for (const tools of Object.values(RESERVED_CATEGORIES)) {
-    const members = items.filter((item) => item.tag.status === "live" && item.tag.tool !== null && tools.includes(item.tag.tool))
-    const total = members.reduce((sum, item) => sum + item.contentTokens, 0)
+    // The share is of the category's finished output, the protected part included (it is the newest).
+    const members = items.filter(
+      (item) => item.tag.status === "live" && item.final && item.tag.tool !== null && tools.includes(item.tag.tool),
+    )
+    const share = members.reduce((sum, item) => sum + item.contentTokens, 0) * RESERVED_SHARE
     let covered = 0
     for (const [index, item] of [...members].reverse().entries()) {
-      if (index > 0 && covered >= total * RESERVED_SHARE) break
+      // The newest always; then newer outputs while they fit in the share (a large older one does not stretch it).
+      if (index > 0 && covered + item.contentTokens > share) break
       reserved.add(item.tag.tag)
       covered += item.contentTokens
     }

@@ -38,16 +38,17 @@ export function planSmartDrops(view: LiveView): SmartDrop[] {
       drops.push({ tag: item.tag.tag, reason: "smart", supersededBy: null })
     }
   }
+  // The newest edit that has finished and is still shown supersedes the older ones.
   const newestEditByFile = new Map<string, number>()
   for (const item of allTools) {
     const file = editedFile(item)
-    if (file !== null) newestEditByFile.set(file, item.tag.tag)
+    if (file !== null && item.final && item.tag.status === "live") newestEditByFile.set(file, item.tag.tag)
   }
   for (const item of eligible) {
     const file = editedFile(item)
     if (file === null) continue
     const newest = newestEditByFile.get(file)
-    if (newest !== undefined && newest !== item.tag.tag) drops.push({ tag: item.tag.tag, reason: "superseded", supersededBy: newest })
+    if (newest !== undefined && newest > item.tag.tag) drops.push({ tag: item.tag.tag, reason: "superseded", supersededBy: newest })
   }
   const seen = new Set<number>()
   return drops.filter((drop) => !seen.has(drop.tag) && seen.add(drop.tag)).sort((a, b) => a.tag - b.tag)

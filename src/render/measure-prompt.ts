@@ -3,7 +3,7 @@ import type { LiveView } from "../reduce/live-view.js"
 import { isInlinedFile, type HostMessage } from "../transcript/host-message.js"
 import { listTrackables } from "../transcript/trackables.js"
 import { dropMarker, editedPath, itemLabel } from "./markers.js"
-import { droppedInput } from "./render-prompt.js"
+import { droppedInput, renderedSteers } from "./render-prompt.js"
 import { stableJson } from "../transcript/part-content.js"
 
 /**
@@ -31,6 +31,8 @@ export type CountText = (text: string) => number
  * re-tokenizes message content.
  */
 export function measurePrompt(options: {
+  /** The host's messages (the view holds the live ones; steer messages need the whole list). */
+  messages: readonly HostMessage[]
   state: SessionState
   view: LiveView
   tagsVisible: boolean
@@ -43,7 +45,8 @@ export function measurePrompt(options: {
   const breakdown: Breakdown = {
     total: 0,
     fixed: options.fixedTokens,
-    history: state.applied.history?.tokens ?? 0,
+    // The history message is rendered only in place of folded messages the host still sends.
+    history: view.foldedCount > 0 ? (state.applied.history?.tokens ?? 0) : 0,
     conversation: 0,
     protected: 0,
     tool: 0,
@@ -69,7 +72,11 @@ export function measurePrompt(options: {
       const carrier = trackable.render.partId
       if (tag.status === "live") {
         const part = message.parts.find((candidate) => candidate.id === trackable.partId)
-        const finished = part?.type !== "tool" || part.state.status === "completed" || part.state.status === "error"
+        // The model sees no prefix on an unfinished tool, nor on an output OpenCode pruned (it sends its own marker).
+        const finished =
+          part?.type !== "tool" ||
+          (part.state.status === "completed" && !part.state.time.compacted) ||
+          part.state.status === "error"
         const prefix = tagsVisible && finished ? tag.prefixTokens : 0
         breakdown.tags += prefix
         add(tokensByPart, carrier, prefix + (nudgeTokens.get(trackable.partId) ?? 0), trackable.kind !== "message")
@@ -104,8 +111,7 @@ export function measurePrompt(options: {
       else breakdown.conversation += tokens
     }
   })
-  for (const placement of placements) {
-    if (placement.kind !== "steer") continue
+  for (const placement of renderedSteers({ messages: options.messages, state, placements })) {
     breakdown.protected += count(placement.text)
   }
   breakdown.total = breakdown.fixed + breakdown.history + breakdown.conversation + breakdown.protected + breakdown.tool

@@ -42,8 +42,7 @@ export function renderPrompt(options: {
       edits.push(...renderItem({ message, parts, trackable, tag, tagsVisible, nudges: nudges.get(trackable.partId) ?? [] }))
     }
   }
-  for (const placement of placements) {
-    if (placement.kind !== "steer") continue
+  for (const placement of renderedSteers({ messages, state, placements })) {
     const steer = steerMessage(messages, placement)
     if (steer) edits.push(steer)
   }
@@ -137,6 +136,25 @@ function fileRun(message: HostMessage, filePartId: string): Extract<HostPart, { 
   return run
 }
 
+
+/**
+ * The steer placements that render: the anchor is in the list and not folded into history (a steer whose anchor
+ * was folded has nothing to follow), and the list has a user message to take the agent and model from.
+ */
+export function renderedSteers(options: {
+  messages: readonly HostMessage[]
+  state: SessionState
+  placements: readonly Placement[]
+}): Placement[] {
+  const { messages, state, placements } = options
+  const folded = state.applied.history?.foldedThroughSeq ?? 0
+  const hasUser = messages.some((message) => message.info.role === "user")
+  return placements.filter((placement) => {
+    if (placement.kind !== "steer" || !hasUser) return false
+    const anchor = messages.find((message) => message.info.id === placement.anchorId)
+    return anchor !== undefined && (state.messageSeq.get(anchor.info.id) ?? Number.POSITIVE_INFINITY) > folded
+  })
+}
 
 /** The message that carries the folded history at the start of the prompt (a synthetic user message). */
 function foldedHistoryMessage(messages: readonly HostMessage[], text: string, foldedThroughSeq: number): HostMessage | null {

@@ -40,7 +40,7 @@ export function utf8Length(text: string): number {
     const code = text.charCodeAt(index)
     if (code < 0x80) bytes += 1
     else if (code < 0x800) bytes += 2
-    else if (code >= 0xd800 && code <= 0xdbff) {
+    else if (code >= 0xd800 && code <= 0xdbff && isLowSurrogate(text.charCodeAt(index + 1))) {
       bytes += 4
       index += 1
     } else bytes += 3
@@ -92,6 +92,10 @@ export function serializeRendered(messages: readonly HostMessage[], edits: reado
     rendered.push({ info: message.info, parts }, ...(after.get(message.info.id) ?? []))
   }
   return serializePrompt(rendered)
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff
 }
 
 function withEdits(part: HostPart, text: string | undefined, input: Record<string, unknown> | undefined): HostPart {

@@ -141,6 +141,12 @@ export function markOperationsApplied(db: Database, operationIds: readonly numbe
   for (const id of operationIds) update.run([pass, id])
 }
 
+/** Cancels queued operations (their material left the context before they could land). */
+export function cancelOperations(db: Database, operationIds: readonly number[], reason: string): void {
+  const update = statement(db, "UPDATE operations SET status = 'cancelled', reason = ? WHERE id = ? AND status = 'queued'")
+  for (const id of operationIds) update.run([reason, id])
+}
+
 /** Records one ctx_reduce call and its outcome. */
 export function recordReduceCall(
   db: Database,

@@ -372,9 +372,14 @@ describe("runPass: reminders", () => {
     return { result, rendered, serialized: serializePrompt(rendered) }
   }
   const session = (): HostMessage[] => [user("u1", 1_000), read("r1", 40_000), read("r2", 35_000), read("r3", 2_500)]
+  /** The pass before: the same session without its newest message (so that message is new in the next pass). */
+  const passBefore = (messages: HostMessage[]): void => {
+    expect(nudgePass(messages.slice(0, -1), false).result.nudge).toBeNull()
+  }
 
   it("places the nudge on the newest tool output and the steer message after the newest message, in the new tail", () => {
     const messages = session()
+    passBefore(messages)
     const { result, rendered } = nudgePass(messages)
     expect(result.nudge).toEqual({ level: "urgent", channel: 2 })
     const r3 = visibleText(partById(rendered, "r3"))
@@ -397,6 +402,7 @@ describe("runPass: reminders", () => {
 
   it("replays the placed reminders byte for byte on later passes of the epoch", () => {
     const messages = session()
+    passBefore(messages)
     const first = nudgePass(messages)
     const r3 = visibleText(partById(first.rendered, "r3"))
     messages.push(user("u2", 10))
@@ -412,6 +418,13 @@ describe("runPass: reminders", () => {
       `m-r3-steer-${first.result.seq}`,
       "u2",
     ])
+  })
+
+  it("places nothing on a newest message the previous prompt already had, nor when there was no previous prompt", () => {
+    const messages = session()
+    expect(nudgePass(messages).result.nudge).toBeNull()
+    expect(nudgePass(structuredClone(messages)).result).toMatchObject({ decision: "replay", nudge: null, prefixChanged: false })
+    expect(rows("SELECT COUNT(*) AS n FROM placements")).toEqual([{ n: 0 }])
   })
 
   it("places no reminders for an agent that cannot call ctx_reduce, or while drops are queued", () => {

@@ -91,14 +91,24 @@ describe("compactionContext", () => {
     expect(context.split("\n").slice(2)).toEqual([`- ${long("b")}`, `- ${long("c")}`])
   })
 
-  it("leaves out user text over the budget but still lists the drops", () => {
+  it("cuts the newest instruction to the budget when it alone is larger, and still lists the drops", () => {
     store([
       userMessage({ id: "u1", parts: [text("p1", "x".repeat(12_001))] }),
       assistantMessage({ id: "a1", parts: [tool("t1", "read", completed({}, "y"))] }),
     ])
     drop(2)
+    const lines = (compactionContext({ db, state }) ?? "").split("\n")
+    expect(lines[2]).toBe(`- ${"x".repeat(12_000)} [cut: 12001 characters in all]`)
+    expect(lines.at(-1)).toBe("Items already dropped as spent (no need to preserve): §2§.")
+  })
+
+  it("leaves out older instructions that do not fit next to the newest", () => {
+    store([
+      userMessage({ id: "u1", parts: [text("p1", "o".repeat(6_000))] }),
+      userMessage({ id: "u2", parts: [text("p2", "n".repeat(7_000))] }),
+    ])
     const context = compactionContext({ db, state }) ?? ""
-    expect(context).not.toContain("xxx")
-    expect(context.split("\n").at(-1)).toBe("Items already dropped as spent (no need to preserve): §2§.")
+    expect(context).toContain("n".repeat(7_000))
+    expect(context).not.toContain("ooo")
   })
 })

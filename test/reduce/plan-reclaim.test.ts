@@ -132,8 +132,12 @@ describe("planReclaim", () => {
   it.each<[string, number[], boolean[]]>([
     ["the newest when it alone covers a quarter", [1_000, 1_000, 1_000, 1_000], [true, true, true, false]],
     ["the newest when it is most of the category", [300, 300, 300, 3_000], [true, true, true, false]],
-    ["the newest outputs until they cover a quarter", [3_000, 300, 300, 300], [false, false, false, false]],
-    ["two newest when one is not enough", [500, 500, 300, 300], [true, true, false, false]],
+    // Share 975: the three newest fit (900); the large oldest one would stretch it, so it goes.
+    ["the newer outputs that fit in a quarter, not a large older one", [3_000, 300, 300, 300], [true, false, false, false]],
+    // Share 400: the newest (300) always; the next would make 600.
+    ["only the newest when the next does not fit", [500, 500, 300, 300], [true, true, true, false]],
+    // Share 1,000 of 4,000: 400 + 400 = 800 fit, the next 400 would make 1,200.
+    ["as many newest as fit", [1_600, 800, 400, 400, 400], [true, true, true, false, false]],
     ["the only output", [4_000], [false]],
   ])("reserves %s (reads of %j, oldest first)", (_name, sizes, taken) => {
     const messages = [

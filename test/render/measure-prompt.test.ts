@@ -66,6 +66,7 @@ function measure(
   const messages = options.messages ?? session()
   const state = options.state ?? ingestedState(messages, wordCounter)
   return measurePrompt({
+    messages,
     state,
     view: buildLiveView({ messages, state, protectedTokens: options.protectedTokens ?? 9 }),
     tagsVisible: options.tagsVisible ?? true,
@@ -235,6 +236,7 @@ describe("measurePrompt", () => {
     markDropped(state, "t1", "reclaim")
     const asked: string[] = []
     measurePrompt({
+      messages,
       state,
       view: buildLiveView({ messages, state, protectedTokens: 9 }),
       tagsVisible: true,
@@ -254,6 +256,7 @@ describe("measurePrompt", () => {
       fc.property(scenarioArbitrary, (scenario) => {
         const { messages, state, tagsVisible, placements, protectedTokens, counter } = scenario
         const breakdown = measurePrompt({
+          messages,
           state,
           view: buildLiveView({ messages, state, protectedTokens }),
           tagsVisible,

@@ -39,6 +39,8 @@ export function createOpenCodeSandbox(options: {
   files?: Record<string, string>
   config?: Record<string, unknown>
   contextLimit?: number
+  /** The model's input limit (`limit.input`), which OpenCode's overflow check then uses instead of the context. */
+  inputLimit?: number
   pluginEntry?: string | null
 }): OpenCodeSandbox {
   const root = mkdtempSync(join(tmpdir(), "magic-context-e2e-"))
@@ -67,7 +69,17 @@ export function createOpenCodeSandbox(options: {
         npm: "@ai-sdk/openai-compatible",
         name: "Mock",
         options: { baseURL: options.mockUrl, apiKey: "sk-mock" },
-        models: { "mock-model": { name: "Mock Model", tool_call: true, limit: { context: options.contextLimit ?? 100_000, output: 4096 } } },
+        models: {
+          "mock-model": {
+            name: "Mock Model",
+            tool_call: true,
+            limit: {
+              context: options.contextLimit ?? 100_000,
+              ...(options.inputLimit === undefined ? {} : { input: options.inputLimit }),
+              output: 4096,
+            },
+          },
+        },
       },
     },
     ...(pluginEntry ? { plugin: [pluginEntry] } : {}),
