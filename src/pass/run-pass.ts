@@ -98,7 +98,7 @@ export function runPass(options: PassOptions): PassResult {
 
   const plan = planIngest({ state, messages: messages as HostMessage[], counter })
   if (!isEmptyPlan(plan)) {
-    db.transaction(() => writeIngestPlan(db, plan, startedAt))
+    db.transaction(() => writeIngestPlan(db, plan, startedAt, seq))
     applyPlanToState(state, plan)
   }
   // Changes to the applied state outside the execute step (calibration, the drain, reminders) are saved at the end.
@@ -281,7 +281,16 @@ export function runPass(options: PassOptions): PassResult {
     renderedTokens: usageAfter,
     renderedHash: contentHash(serialized),
     firstDivergence: divergence,
-    detail: { reason: decided.reason, breakdown: after, dropped, nudge, newTags, drain: drain.transition },
+    detail: {
+      reason: decided.reason,
+      breakdown: after,
+      // Our own estimate for this request (before calibration): a restarted process calibrates against it.
+      estimate: main ? after.total : null,
+      dropped,
+      nudge,
+      newTags,
+      drain: drain.transition,
+    },
     error: null,
   })
   return {

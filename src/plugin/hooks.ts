@@ -95,6 +95,8 @@ export function createHooks(context: HookContext): Hooks {
           smartDrops: runtime.config.smart_drops,
         })
         if (!compaction) {
+          // The main step's system prompt follows this transform (title and compaction requests have no main pass).
+          runtime.mainStepPending.add(sessionId)
           runtime.lastPass.set(sessionId, {
             view: result.view,
             window,
@@ -113,7 +115,11 @@ export function createHooks(context: HookContext): Hooks {
       const sessionId = input.sessionID ?? null
       await guard("experimental.chat.system.transform", sessionId, () => {
         if (!sessionId) return
-        runtime.facts.rememberSystem(sessionId, output.system, runtime.counterFor({ providerID: input.model.providerID, modelID: input.model.id }))
+        // Title and compaction requests also come through here, without a main pass before them: only the system
+        // prompt of a main step is the session's fixed prompt, and only it gets the reduce guidance.
+        if (!runtime.mainStepPending.delete(sessionId)) return
+        const counter = runtime.counterFor({ providerID: input.model.providerID, modelID: input.model.id })
+        runtime.facts.rememberSystem(sessionId, output.system, counter)
         if (runtime.lastPass.get(sessionId)?.tagsVisible) output.system.push(REDUCE_GUIDANCE)
       })
     },

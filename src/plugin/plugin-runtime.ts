@@ -38,6 +38,8 @@ export type PluginRuntime = {
   readonly lastPass: Map<string, LastPass>
   /** Sessions whose next transform call comes from OpenCode's compaction. */
   readonly compacting: Set<string>
+  /** Sessions whose main transform ran and whose system prompt (the same step's) has not come through yet. */
+  readonly mainStepPending: Set<string>
   dispose(): void
 }
 
@@ -75,6 +77,7 @@ export function createPluginRuntime(options: {
     facts: createHostFacts(),
     lastPass: new Map(),
     compacting: new Set(),
+    mainStepPending: new Set(),
     async sessions() {
       if (registry) return registry
       const db = await database()

@@ -6,7 +6,7 @@ import { statement } from "./statements.js"
  * Writes one ingest plan in the caller's transaction. Inserts are idempotent (`ON CONFLICT DO NOTHING`), and a
  * stored part's content is only ever replaced while it is not final, so pristine content is never rewritten.
  */
-export function writeIngestPlan(db: Database, plan: IngestPlan, now: number): void {
+export function writeIngestPlan(db: Database, plan: IngestPlan, now: number, pass: number | null = null): void {
   const insertMessage = statement(
     db,
     `INSERT INTO messages (session_id, id, seq, role, created_at, info_json, stored_at)
@@ -27,8 +27,8 @@ export function writeIngestPlan(db: Database, plan: IngestPlan, now: number): vo
   )
   const insertTag = statement(
     db,
-    `INSERT INTO tags (session_id, tag, kind, message_id, part_id, tool, status)
-     VALUES (@session_id, @tag, @kind, @message_id, @part_id, @tool, @status)
+    `INSERT INTO tags (session_id, tag, kind, message_id, part_id, tool, status, created_pass)
+     VALUES (@session_id, @tag, @kind, @message_id, @part_id, @tool, @status, @created_pass)
      ON CONFLICT DO NOTHING`,
   )
   for (const message of plan.messages) {
@@ -69,6 +69,7 @@ export function writeIngestPlan(db: Database, plan: IngestPlan, now: number): vo
       part_id: tag.partId,
       tool: tag.tool,
       status: tag.status,
+      created_pass: pass,
     })
   }
   statement(db, "UPDATE sessions SET next_tag = @next_tag, next_seq = @next_seq, updated_at = @now WHERE id = @id").run({

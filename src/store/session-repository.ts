@@ -86,6 +86,15 @@ export function loadSessionState(
     state.tagsByNumber.set(tag.tag, tag)
   }
   state.applied = loadAppliedState(db, sessionId)
+  // The estimates of the last main passes, so the first usage report after a restart calibrates too.
+  const recent = statement(
+    db,
+    "SELECT seq, started_at, detail_json FROM passes WHERE session_id = ? AND trigger != 'compaction' ORDER BY seq DESC LIMIT 32",
+  ).all([sessionId])
+  for (const row of recent.reverse()) {
+    const estimate = (JSON.parse(String(row["detail_json"])) as { estimate?: unknown }).estimate
+    if (typeof estimate === "number") state.recentEstimates.push({ seq: Number(row["seq"]), startedAt: Number(row["started_at"]), estimate })
+  }
   for (const drop of listQueuedDrops(db, sessionId)) state.queued.set(drop.tag, drop)
   return state
 }

@@ -257,6 +257,8 @@ describe("createHooks", () => {
       expect(await systemPrompt(hooks)).toEqual(["You are a coding agent."])
       await transform(hooks, session())
       expect(await systemPrompt(hooks)).toEqual(["You are a coding agent.", REDUCE_GUIDANCE])
+      // A second system prompt without a main pass before it (a title or compaction request) gets none.
+      expect(await systemPrompt(hooks)).toEqual(["You are a coding agent."])
       expect(await systemPrompt(hooks, "ses_other")).toEqual(["You are a coding agent."])
     })
 
@@ -302,12 +304,17 @@ describe("createHooks", () => {
           { toolID: "read" },
           { description: "Reads a file.", parameters: { type: "object" } },
         )
+        // A title request's system prompt (no main pass before it) is not the session's fixed prompt.
         await systemPrompt(hooks)
         await transform(hooks, session())
+        const toolsOnly = o200k.count('read Reads a file. {"type":"object"}')
         const db = await runtime.database()
+        expect(listPasses(db, SESSION)[0]?.detail["breakdown"]).toMatchObject({ fixed: toolsOnly })
+        // The main step's system prompt follows its transform; the next pass counts it.
+        await systemPrompt(hooks)
+        await transform(hooks, session())
         const [pass] = listPasses(db, SESSION)
-        const expected = o200k.count("You are a coding agent.") + o200k.count('read Reads a file. {"type":"object"}')
-        expect(pass?.detail["breakdown"]).toMatchObject({ fixed: expected })
+        expect(pass?.detail["breakdown"]).toMatchObject({ fixed: o200k.count("You are a coding agent.") + toolsOnly })
       } finally {
         pool.dispose()
       }
