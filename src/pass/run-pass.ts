@@ -251,7 +251,8 @@ export function runPass(options: PassOptions): PassResult {
   if (state.applied !== appliedAtStart) saveAppliedState(db, state.sessionId, state.applied, startedAt)
 
   const edits = renderPrompt({ messages, state, tagsVisible, placements: state.applied.placements })
-  const after = measure(view)
+  // A replay pass that placed nothing renders the state it started from: measuring again would give the same.
+  const after = decided.decision === "execute" || nudge !== null ? measure(view) : before
   const usageAfter = estimateUsage({ promptTokens: after.total, calibrationTokens: state.applied.calibrationTokens })
   const serialized = serializeRendered(messages, edits)
   const previous = main ? state.previousPrompt : null
@@ -279,7 +280,8 @@ export function runPass(options: PassOptions): PassResult {
     newParts: plan.parts.length,
     newTags: newTags.length,
     renderedTokens: usageAfter,
-    renderedHash: contentHash(serialized),
+    // The identity of an epoch's prompt; hashing ~1 MB on every pass would cost more than the rest of a replay pass.
+    renderedHash: decided.decision === "execute" ? contentHash(serialized) : null,
     firstDivergence: divergence,
     detail: {
       reason: decided.reason,

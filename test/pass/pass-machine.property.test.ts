@@ -250,7 +250,8 @@ describe("runPass (state machine property)", () => {
           }
         },
       ),
-      { numRuns: 40 },
+      // A fixed seed (override with FC_SEED to explore): the coverage check below must not depend on luck.
+      { numRuns: 40, seed: Number(process.env["FC_SEED"] ?? 20_261_129) },
     )
     // The generator reaches every band and both kinds of pass (otherwise the property proves little).
     expect([...seen.bands].sort()).toEqual(["below", "emergency", "execute", "force"])
