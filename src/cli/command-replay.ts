@@ -13,6 +13,9 @@ import { createTokenCounterPool } from "../tokens/tiktoken-counter.js"
 import { readTranscript } from "../transcript/read-transcript.js"
 import { EXIT, type CliIo, type ExitCode } from "./cli-io.js"
 import { formatTable } from "./format-table.js"
+import type { SelectionPolicy } from "../render/select-tiers.js"
+
+const POLICIES: readonly SelectionPolicy[] = ["default", "age-only", "flat", "truncation"]
 
 export const REPLAY_HELP = `magic-context replay FILE[#N] [--window TOKENS] [--threshold PCT] [--smart-drops] [--json]
                      [--db PATH] [--config FILE]
@@ -27,6 +30,8 @@ the previous prompt stayed a byte prefix (the provider's cache), the drops that 
                  128000 minus the output reserve)
   --threshold P  the execute threshold in percent (default: the config's execute_threshold, 65)
   --smart-drops  turn on smart_drops for this run
+  --policy NAME  how compartments get their tier: default (retention floors + budget + hysteresis), age-only,
+                 flat or truncation (the comparison baselines)
   --json         one JSON object per turn instead of the table
   --db PATH      keep the replayed session in this SQLite file (default: a fresh in-memory database;
                  the live store is never used)
@@ -44,6 +49,7 @@ export async function commandReplay(io: CliIo): Promise<ExitCode> {
       window: { type: "string" },
       threshold: { type: "string" },
       "smart-drops": { type: "boolean" },
+      policy: { type: "string" },
       help: { type: "boolean" },
     },
   })
@@ -60,6 +66,11 @@ export async function commandReplay(io: CliIo): Promise<ExitCode> {
   const threshold = parseNumberOption(parsed.values.threshold, "--threshold", { min: 20, max: 92, integer: false })
   for (const problem of [windowTokens, threshold].filter((value): value is { error: string } => typeof value === "object")) {
     io.stderr(problem.error)
+    return EXIT.usage
+  }
+  const policy = (parsed.values.policy ?? "default") as SelectionPolicy
+  if (!POLICIES.includes(policy)) {
+    io.stderr(`--policy takes one of ${POLICIES.join(", ")}, got "${parsed.values.policy}"`)
     return EXIT.usage
   }
   const dbFile = parsed.values.db ? resolve(io.cwd, parsed.values.db) : MEMORY_DATABASE
@@ -94,6 +105,7 @@ export async function commandReplay(io: CliIo): Promise<ExitCode> {
         clock: systemClock,
         window,
         smartDrops: parsed.values["smart-drops"] === true || loaded.config.smart_drops,
+        policy,
         onTurn: (turn) => (parsed.values.json ? io.stdout(JSON.stringify(turnJson(turn))) : rows.push(turn)),
       })
       if (!parsed.values.json) {
@@ -125,6 +137,9 @@ export function turnJson(turn: ReplayTurn): Record<string, unknown> {
     firstDivergence: turn.firstDivergence,
     dropped: turn.dropped,
     nudge: turn.nudge,
+    tiers: turn.history?.tiers ?? {},
+    floorViolations: turn.history?.floorViolations ?? 0,
+    tierSwitches: turn.history?.switches ?? 0,
     messages: turn.messages,
     newTags: turn.newTags,
     tagCount: turn.tagCount,

@@ -111,6 +111,22 @@ export const ConfigSchema = z
       .max(60)
       .default(15)
       .describe("Compartment history budget, percent of the execute threshold's tokens (200k at 65% -> 19,500)."),
+    pin_budget: z
+      .number()
+      .min(1)
+      .max(30)
+      .default(5)
+      .describe(
+        "Pinned ledger budget, percent of the execute threshold's tokens (200k at 65% -> 6,500). Pins are never " +
+          "shortened; when they alone exceed this the user is told (status, and a line in the agent's history).",
+      ),
+    history_policy: z
+      .enum(["default", "age-only", "flat", "truncation"])
+      .default("default")
+      .describe(
+        "How compartments get their tier: default (retention floors + history budget + hysteresis), or the " +
+          "comparison baselines age-only (older is shorter), flat (one level for all) and truncation (drop the oldest).",
+      ),
     models: z
       .record(z.string().min(1), ModelOverrideSchema)
       .default({})

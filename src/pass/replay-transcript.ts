@@ -9,6 +9,8 @@ import type { HostMessage } from "../transcript/host-message.js"
 import type { Transcript } from "../transcript/turn-model.js"
 import { runPass, type Clock } from "./run-pass.js"
 import { createSessionRegistry } from "./session-registry.js"
+import { createHistoryPlanner, type HistoryPlanner } from "./history-planner.js"
+import type { SelectionPolicy } from "../render/select-tiers.js"
 
 /** What the engine did before one model call of a replayed transcript. */
 export type ReplayTurn = {
@@ -32,6 +34,8 @@ export type ReplayTurn = {
   /** Tags whose drop landed in this pass. */
   dropped: number[]
   nudge: { level: string; channel: 1 | 2 } | null
+  /** The compartments' applied tiers (display id -> tier) and how many are below their floor; null before any fold. */
+  history: { tiers: Record<string, string>; floorViolations: number; switches: number } | null
   /** Tags that appear in this prompt and not in the previous one (on a fresh store: the tags this pass assigned). */
   newTags: number[]
   /** Tags on the items of this prompt: the session's tags up to this turn, also when the store already held more. */
@@ -53,6 +57,7 @@ export function replayTranscript(options: {
   clock: Clock
   window: WindowSettings
   smartDrops: boolean
+  policy: SelectionPolicy
   onTurn: (turn: ReplayTurn) => void
 }): { passes: number; sessionId: string } {
   const { transcript, db, counter, clock, onTurn, window } = options
@@ -63,6 +68,7 @@ export function replayTranscript(options: {
     counter,
   )
   const builder = createHostTranscriptBuilder(transcript, sessionId)
+  const history = createHistoryPlanner({ db, sessionId, counter, policy: options.policy })
   const fixed = counter.count(transcript.system ?? "")
   let passes = 0
   let previousTags = new Set<number>()
@@ -83,6 +89,7 @@ export function replayTranscript(options: {
           fixedTokens: fixed,
           now: turn.time ?? turn.index,
           smartDrops: options.smartDrops,
+          history,
         })
         const promptTags = messages.flatMap((message) =>
           message.parts.flatMap((part) => state.tagsByPart.get(part.id)?.tag ?? []),
@@ -103,6 +110,7 @@ export function replayTranscript(options: {
           firstDivergence: result.firstDivergence,
           dropped: result.dropped,
           nudge: result.nudge,
+          history: historyOf(history),
           newTags,
           tagCount: promptTags.length,
           prompt: messages,
@@ -112,4 +120,10 @@ export function replayTranscript(options: {
     builder.append(turn)
   }
   return { passes, sessionId }
+}
+
+function historyOf(planner: HistoryPlanner): ReplayTurn["history"] {
+  const report = planner.report()
+  if (!report) return null
+  return { tiers: report.tiers, floorViolations: report.floorViolations, switches: planner.switches() }
 }

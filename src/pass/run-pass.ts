@@ -10,7 +10,7 @@ import { planSmartDrops } from "../reduce/plan-smart-drops.js"
 import type { Edit } from "../render/edit.js"
 import { measurePrompt, type Breakdown } from "../render/measure-prompt.js"
 import { renderPrompt } from "../render/render-prompt.js"
-import { firstDivergence, serializeRendered } from "../render/serialize-prompt.js"
+import { firstDivergence, serializeRendered, utf8Length } from "../render/serialize-prompt.js"
 import {
   cancelOperations,
   insertPlacement,
@@ -25,6 +25,7 @@ import type { TokenCounter } from "../tokens/token-counter.js"
 import { contentHash } from "../transcript/content-hash.js"
 import type { HostMessage } from "../transcript/host-message.js"
 import { decidePass, type PassDecision } from "./decide-pass.js"
+import type { HistoryPlanner } from "./history-planner.js"
 import { applyPlanToState, isEmptyPlan, planIngest } from "./plan-ingest.js"
 import type { DropReason, SessionState } from "./session-state.js"
 
@@ -46,8 +47,10 @@ export type PassOptions = {
   /** When this request goes out (epoch ms): the prompt cache's age and the drain latch are measured against it. */
   now: number
   smartDrops: boolean
-  /** History the historian has ready to fold in at the next execute pass (stage 4); null when none. */
+  /** History ready to fold in, given directly (tests); ignored when a `history` planner is given. */
   readyHistory?: ReadyHistory | null
+  /** The session's historian side: cuts compartments and prepares the history an execute pass folds in. */
+  history?: HistoryPlanner | null
 }
 
 /** Compartment history ready to replace the settled conversation up to `foldThroughSeq`. */
@@ -144,8 +147,21 @@ export function runPass(options: PassOptions): PassResult {
   const protectedSeq = oldestProtected ? (state.messageSeq.get(oldestProtected.info.id) ?? 0) : Number.POSITIVE_INFINITY
   // ... nor the newest message (even with no protected window at all, the prompt keeps its tail).
   const newestSeq = view.newestSeq > 0 ? view.newestSeq : Number.POSITIVE_INFINITY
-  const ready =
-    options.readyHistory && options.readyHistory.foldThroughSeq < Math.min(protectedSeq, newestSeq) ? options.readyHistory : null
+  const offered = options.history
+    ? main
+      ? options.history.prepare({
+          messages,
+          view,
+          state,
+          pass: seq,
+          now,
+          pressured: percentBefore >= window.thresholdPercent,
+          budgetTokens: window.historyBudgetTokens,
+          pinBudgetTokens: window.pinBudgetTokens,
+        })
+      : null
+    : (options.readyHistory ?? null)
+  const ready = offered && offered.foldThroughSeq < Math.min(protectedSeq, newestSeq) ? offered : null
   const reclaimTokens = (mode: ReclaimMode): number =>
     planReclaim({ view, mode, boundarySeq: state.applied.boundarySeq }).reduce((sum, tag) => {
       const item = view.byTag.get(tag)
@@ -266,7 +282,8 @@ export function runPass(options: PassOptions): PassResult {
 
   const durationMs = clock.elapsedMs(started)
   const newTags = plan.tags.map((tag) => tag.tag)
-  recordPass(db, {
+  const radius = divergence === null || previous === null ? null : utf8Length(previous) - divergence
+  const passId = recordPass(db, {
     sessionId: state.sessionId,
     seq,
     startedAt,
@@ -295,6 +312,9 @@ export function runPass(options: PassOptions): PassResult {
     },
     error: null,
   })
+  if (decided.decision === "execute" && ready && options.history) {
+    options.history.commit({ pass: seq, passId, pressure: percentBefore, firstDivergence: divergence, radius, now })
+  }
   return {
     seq,
     edits,

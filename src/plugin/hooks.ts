@@ -1,4 +1,5 @@
 import type { Hooks } from "@opencode-ai/plugin"
+import { createHistoryPlanner } from "../pass/history-planner.js"
 import { runPass } from "../pass/run-pass.js"
 import { systemClock } from "../pass/system-clock.js"
 import { hostModelLimits, resolveWindow } from "../pressure/model-window.js"
@@ -81,11 +82,17 @@ export function createHooks(context: HookContext): Hooks {
         const window = resolveWindow({ providerID, modelID, hostLimits: runtime.facts.limitsFor(providerID, modelID), config: runtime.config })
         const tagsVisible = reduceToolAvailable({ hostConfig: runtime.facts.hostConfig, agent: user?.agent, promptTools: user?.tools })
         const db = await runtime.database()
+        let history = runtime.planners.get(sessionId)
+        if (!history) {
+          history = createHistoryPlanner({ db, sessionId, counter, policy: runtime.config.history_policy })
+          runtime.planners.set(sessionId, history)
+        }
         const result = runPass({
           db,
           state,
           messages,
           counter,
+          history,
           clock: systemClock,
           trigger: compaction ? "compaction" : "transform",
           tagsVisible,

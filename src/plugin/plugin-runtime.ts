@@ -11,6 +11,7 @@ import type { WindowSettings } from "../pressure/model-window.js"
 import type { LiveView } from "../reduce/live-view.js"
 import type { ErrorLog } from "./error-log.js"
 import { createHostFacts, type HostFacts } from "./host-facts.js"
+import type { HistoryPlanner } from "../pass/history-planner.js"
 
 /** What the last main pass of a session saw; ctx_reduce and the system guidance read it. */
 export type LastPass = {
@@ -38,6 +39,8 @@ export type PluginRuntime = {
   readonly lastPass: Map<string, LastPass>
   /** Sessions whose next transform call comes from OpenCode's compaction. */
   readonly compacting: Set<string>
+  /** Each session's historian side (compartments, tiers, the history an execute pass folds in). */
+  readonly planners: Map<string, HistoryPlanner>
   /** Sessions whose main transform ran and whose system prompt (the same step's) has not come through yet. */
   readonly mainStepPending: Set<string>
   dispose(): void
@@ -78,6 +81,7 @@ export function createPluginRuntime(options: {
     lastPass: new Map(),
     compacting: new Set(),
     mainStepPending: new Set(),
+    planners: new Map(),
     async sessions() {
       if (registry) return registry
       const db = await database()

@@ -22,6 +22,10 @@ export type WindowSettings = {
   thresholdPercent: number
   cacheTtlMs: number
   protectedTokens: number
+  /** Compartment history budget: `history_budget` percent of the threshold's tokens (200k at 65% -> 19,500). */
+  historyBudgetTokens: number
+  /** Pinned ledger budget: `pin_budget` percent of the threshold's tokens. */
+  pinBudgetTokens: number
   /** Where the window size came from. */
   source: "config" | "host" | "fallback" | "replay"
 }
@@ -44,11 +48,13 @@ export function resolveWindow(options: {
   const outputReserve = Math.min(output, OUTPUT_RESERVE_CAP)
   const input = override?.context === undefined ? hostLimits?.input : undefined
   const usableTokens = Math.max(1, input ? input - Math.min(INPUT_RESERVE_CAP, outputReserve) : contextTokens - outputReserve)
+  const thresholdPercent = override?.execute_threshold ?? config.execute_threshold
   return {
     usableTokens,
     contextTokens,
     outputReserve,
-    thresholdPercent: override?.execute_threshold ?? config.execute_threshold,
+    thresholdPercent,
+    ...budgets(usableTokens, thresholdPercent, config),
     cacheTtlMs: parseDurationMs(override?.cache_ttl ?? config.cache_ttl),
     protectedTokens: config.protected_tokens ?? derivedProtectedTokens(usableTokens),
     source: override?.context !== undefined ? "config" : hostLimits ? "host" : "fallback",
@@ -66,14 +72,25 @@ export function hostModelLimits(limit: { context: number; output: number }): Mod
 /** A window given directly (the CLI's `--window`): the usable size, with the config's other settings. */
 export function fixedWindow(options: { usableTokens: number; thresholdPercent?: number; config: Config }): WindowSettings {
   const { usableTokens, config } = options
+  const thresholdPercent = options.thresholdPercent ?? config.execute_threshold
   return {
     usableTokens,
     contextTokens: usableTokens,
     outputReserve: 0,
-    thresholdPercent: options.thresholdPercent ?? config.execute_threshold,
+    thresholdPercent,
+    ...budgets(usableTokens, thresholdPercent, config),
     cacheTtlMs: parseDurationMs(config.cache_ttl),
     protectedTokens: config.protected_tokens ?? derivedProtectedTokens(usableTokens),
     source: "replay",
+  }
+}
+
+/** The history and pin budgets: shares of the tokens at the execute threshold. */
+function budgets(usableTokens: number, thresholdPercent: number, config: Config): { historyBudgetTokens: number; pinBudgetTokens: number } {
+  const atThreshold = (usableTokens * thresholdPercent) / 100
+  return {
+    historyBudgetTokens: Math.round((atThreshold * config.history_budget) / 100),
+    pinBudgetTokens: Math.round((atThreshold * config.pin_budget) / 100),
   }
 }
 

@@ -24,9 +24,9 @@ export type PassRecord = {
   error: string | null
 }
 
-/** Records one pass and its decision. */
-export function recordPass(db: Database, pass: PassRecord): void {
-  statement(
+/** Records one pass and its decision; returns the row id. */
+export function recordPass(db: Database, pass: PassRecord): number {
+  return statement(
     db,
     `INSERT INTO passes (session_id, seq, started_at, duration_ms, trigger, decision, band, usage_tokens, window_tokens,
                          message_count, new_parts, new_tags, rendered_tokens, rendered_hash, first_divergence,
@@ -52,7 +52,7 @@ export function recordPass(db: Database, pass: PassRecord): void {
     first_divergence: pass.firstDivergence,
     detail_json: JSON.stringify(pass.detail),
     error: pass.error,
-  })
+  }).lastInsertRowid
 }
 
 /** The most recent passes of a session, newest first. */

@@ -45,18 +45,20 @@ describe("commandConfig", () => {
     expect(io.err).toEqual([])
     expect(io.out.slice(0, 2)).toEqual(["no config file found; every key has its default", ""])
     expect(io.out.slice(2)).toEqual([
-      "key                 value   source",
-      "------------------  ------  -------",
-      "enabled             true    default",
-      "database.path       null    default",
-      'tokenizer.encoding  "auto"  default',
-      "tokenizer.models    {}      default",
-      "execute_threshold   65      default",
-      "protected_tokens    null    default",
-      'cache_ttl           "5m"    default',
-      "smart_drops         false   default",
-      "history_budget      15      default",
-      "models              {}      default",
+      "key                 value      source",
+      "------------------  ---------  -------",
+      "enabled             true       default",
+      "database.path       null       default",
+      'tokenizer.encoding  "auto"     default',
+      "tokenizer.models    {}         default",
+      "execute_threshold   65         default",
+      "protected_tokens    null       default",
+      'cache_ttl           "5m"       default',
+      "smart_drops         false      default",
+      "history_budget      15         default",
+      "pin_budget          5          default",
+      'history_policy      "default"  default',
+      "models              {}         default",
     ])
   })
 
@@ -121,6 +123,8 @@ describe("commandConfig", () => {
         cache_ttl: "default",
         smart_drops: "default",
         history_budget: "default",
+        pin_budget: "default",
+        history_policy: "default",
         models: "default",
       },
       diagnostics: [],

@@ -66,6 +66,8 @@ describe("configJsonSchema", () => {
       "cache_ttl",
       "smart_drops",
       "history_budget",
+      "pin_budget",
+      "history_policy",
       "models",
     ])
   })

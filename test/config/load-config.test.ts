@@ -29,6 +29,8 @@ const DEFAULT_SOURCES = {
   cache_ttl: "default",
   smart_drops: "default",
   history_budget: "default",
+  pin_budget: "default",
+  history_policy: "default",
   models: "default",
 }
 
@@ -39,6 +41,8 @@ const NEW_KEY_SOURCES = {
   cache_ttl: "default",
   smart_drops: "default",
   history_budget: "default",
+  pin_budget: "default",
+  history_policy: "default",
   models: "default",
 }
 
@@ -100,6 +104,8 @@ describe("loadConfig", () => {
       cache_ttl: "5m",
       smart_drops: false,
       history_budget: 15,
+      pin_budget: 5,
+      history_policy: "default",
       models: {},
     })
   })

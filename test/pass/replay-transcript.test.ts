@@ -39,7 +39,7 @@ const replay = (
 ) => {
   const turns: ReplayTurn[] = []
   const onTurn = (turn: ReplayTurn): void => void turns.push(turn)
-  const outcome = replayTranscript({ transcript, db, counter: tokens, clock: fixedClock, window, smartDrops, onTurn })
+  const outcome = replayTranscript({ transcript, db, counter: tokens, clock: fixedClock, window, smartDrops, policy: "default", onTurn })
   return { ...outcome, turns }
 }
 
@@ -144,7 +144,8 @@ describe("replayTranscript", () => {
         // Dropping older output rewrites the middle of the prompt: the cache is rebuilt on purpose.
         if (turn.dropped.length > 0) expect(turn.prefixChanged).toBe(true)
       }
-      // Every dropped tool output renders as its marker from then on; the store keeps the raw output.
+      // Every dropped tool output renders as its marker from then on, unless its message was folded into history
+      // since (then it is not in the prompt at all); the store keeps the raw output either way.
       const dropped = executes.flatMap((turn) => turn.dropped)
       expect(dropped.length).toBeGreaterThan(0)
       const last = turns.at(-1)
@@ -160,7 +161,9 @@ describe("replayTranscript", () => {
       for (const tag of dropped) {
         const record = state.tagsByNumber.get(tag)
         expect(record?.status).toBe("dropped")
-        expect(outputs.get(record?.partId ?? "")).toBe(`[dropped §${tag}§ ${record?.tool} output]`)
+        const shown = outputs.get(record?.partId ?? "")
+        if (shown === undefined) expect(state.applied.history?.foldedThroughSeq ?? 0).toBeGreaterThanOrEqual(state.messageSeq.get(record?.messageId ?? "") ?? Infinity)
+        else expect(shown).toBe(`[dropped §${tag}§ ${record?.tool} output]`)
         expect(JSON.stringify(raw.get(record?.partId ?? ""))).not.toContain("[dropped")
       }
       db.close()

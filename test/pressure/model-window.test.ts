@@ -49,6 +49,9 @@ describe("resolveWindow", () => {
       thresholdPercent: 70,
       cacheTtlMs: 3_600_000,
       protectedTokens: 29_912,
+      // 484,000 at 70% = 338,800: 15% history, 5% pins.
+      historyBudgetTokens: 50_820,
+      pinBudgetTokens: 16_940,
       source: "config",
     })
   })
@@ -88,6 +91,9 @@ describe("resolveWindow", () => {
       thresholdPercent: 65,
       cacheTtlMs: 300_000,
       protectedTokens: 11_400,
+      // 123,904 at 65% = 80,537.6: 15% -> 12,081, 5% -> 4,027.
+      historyBudgetTokens: 12_081,
+      pinBudgetTokens: 4_027,
       source: "fallback",
     })
   })
@@ -135,6 +141,9 @@ describe("fixedWindow", () => {
       thresholdPercent: 65,
       cacheTtlMs: 3_600_000,
       protectedTokens: 16_000,
+      // The seed's 200k at 65%: a 19,500-token history budget.
+      historyBudgetTokens: 19_500,
+      pinBudgetTokens: 6_500,
       source: "replay",
     })
   })

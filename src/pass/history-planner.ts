@@ -1,0 +1,264 @@
+import { extractCanonicalRecord } from "../historian/canonical-record.js"
+import { compartmentFloor } from "../historian/compartment-floor.js"
+import { composeHistory, type PinnedFact, type RenderedCompartment } from "../historian/compose-history.js"
+import { cutCompartments, type CutMessage } from "../historian/cut-compartments.js"
+import { SURVIVAL_CONTRACTS, TIERS, type Tier } from "../historian/fidelity-types.js"
+import { renderTiers } from "../historian/render-tiers.js"
+import { deriveWorkingSet } from "../historian/working-set.js"
+import type { LiveView } from "../reduce/live-view.js"
+import { selectTiers, type SelectableCompartment, type SelectionPolicy, type TierChoice } from "../render/select-tiers.js"
+import {
+  currentTiers,
+  insertCompartment,
+  listCompartments,
+  markCompartmentsFolded,
+  recordSelections,
+  type StoredCompartment,
+} from "../store/compartment-repository.js"
+import type { Database } from "../store/driver.js"
+import type { TokenCounter } from "../tokens/token-counter.js"
+import type { HostMessage } from "../transcript/host-message.js"
+import type { ReadyHistory } from "./run-pass.js"
+import type { SessionState } from "./session-state.js"
+
+/** Recorded with every selection, so a change of the selection rules is visible in the records. */
+export const POLICY_VERSION = "selection-v1"
+
+/** What the last prepared history would apply, for reports (replay, status, the Lab). */
+export type HistoryReport = {
+  /** Compartment display id -> selected tier (or "omitted"). */
+  tiers: Record<string, Tier | "omitted">
+  /** Compartments rendered below their floor (0 for the default policy by construction). */
+  floorViolations: number
+  /** Compartments whose tier differs from the one applied before (new compartments do not count). */
+  switches: number
+  historyTokens: number
+  pinTokens: number
+  pinsOverBudget: boolean
+}
+
+/**
+ * The historian's side of a pass: it cuts settled conversation into compartments as soon as it is settled (their
+ * tiers are written once, from the source, by the canonical record), and, when the session is at or over the
+ * execute threshold, prepares the history an execute pass would fold in: a tier per compartment within the history
+ * budget, the pinned ledger and the working set. Only an execute pass applies it (`commit`).
+ */
+export type HistoryPlanner = {
+  prepare(input: {
+    messages: readonly HostMessage[]
+    view: LiveView
+    state: SessionState
+    pass: number
+    now: number
+    /** Usage is at or above the execute threshold: only then may history change. */
+    pressured: boolean
+    budgetTokens: number
+    pinBudgetTokens: number
+  }): ReadyHistory | null
+  /** Records what the execute pass applied: the selections (with the pass's divergence) and the folded compartments. */
+  commit(input: { pass: number; passId: number | null; pressure: number; firstDivergence: number | null; radius: number | null; now: number }): void
+  /** What the history currently applied looks like (null before the first fold). */
+  report(): HistoryReport | null
+  /** Tier switches applied so far (a compartment changing tier; new compartments do not count). */
+  switches(): number
+}
+
+/** Creates the planner of one session. */
+export function createHistoryPlanner(options: {
+  db: Database
+  sessionId: string
+  counter: TokenCounter
+  policy: SelectionPolicy
+}): HistoryPlanner {
+  const { db, sessionId, counter, policy } = options
+  let compartments: StoredCompartment[] | null = null
+  let current = new Map<string, Tier>()
+  let pending: { choices: TierChoice[]; fold: string[]; report: HistoryReport } | null = null
+  let lastReport: HistoryReport | null = null
+  let totalSwitches = 0
+
+  const load = (): StoredCompartment[] => {
+    if (compartments) return compartments
+    compartments = listCompartments(db, sessionId)
+    current = currentTiers(db, sessionId)
+    return compartments
+  }
+
+  return {
+    prepare(input) {
+      const known = load()
+      cutNew({ ...input, known })
+      pending = null
+      if (!input.pressured || known.length === 0) return null
+      const selectable = known.map((compartment): SelectableCompartment => {
+        const tiers: Partial<Record<Tier, number>> = {}
+        for (const representation of preferred(compartment)) tiers[representation.tier] = representation.tokens
+        return { id: compartment.id, tiers, floor: compartmentFloor(compartment.facts), relevance: 0, current: current.get(compartment.id) ?? null }
+      })
+      const choices = selectTiers({ compartments: selectable, budgetTokens: input.budgetTokens, policy })
+      const unfolded = known.filter((compartment) => compartment.status !== "folded").map((compartment) => compartment.id)
+      const switches = choices.filter((choice) => current.has(choice.id) && current.get(choice.id) !== choice.tier).length
+      if (unfolded.length === 0 && switches === 0) return null
+
+      const pins = pinnedFacts(known)
+      const pinTokens = pins.reduce((sum, pin) => sum + counter.count(pin.text), 0)
+      const rendered: RenderedCompartment[] = []
+      choices.forEach((choice, index) => {
+        const compartment = known[index] as StoredCompartment
+        if (choice.tier === "omitted") return
+        const text = preferred(compartment).find((representation) => representation.tier === choice.tier)?.content
+        if (text) rendered.push({ id: compartment.id, tier: choice.tier, text })
+      })
+      const text = composeHistory({
+        workingSet: deriveWorkingSet(input.messages),
+        pins,
+        compartments: rendered,
+        pinsOverBudget: pinTokens > input.pinBudgetTokens,
+      })
+      const tokens = counter.count(text)
+      const report: HistoryReport = {
+        tiers: Object.fromEntries(choices.map((choice, index) => [displayId(known[index] as StoredCompartment), choice.tier])),
+        floorViolations: choices.filter((choice) => choice.belowFloor).length,
+        switches,
+        historyTokens: tokens,
+        pinTokens,
+        pinsOverBudget: pinTokens > input.pinBudgetTokens,
+      }
+      pending = { choices, fold: unfolded, report }
+      const last = known[known.length - 1] as StoredCompartment
+      return { foldThroughSeq: last.lastMessageSeq, text, tokens }
+    },
+
+    commit(input) {
+      if (!pending || !compartments) return
+      const known = compartments
+      const changes = pending.choices.flatMap((choice) => {
+        if (choice.tier === "omitted" || current.get(choice.id) === choice.tier) return []
+        return [{ choice, tier: choice.tier as Tier }]
+      })
+      db.transaction(() => {
+        recordSelections(
+          db,
+          changes.map(({ choice, tier }) => ({
+            sessionId,
+            passId: input.passId,
+            compartmentId: choice.id,
+            tier,
+            previousTier: current.get(choice.id) ?? null,
+            reason: choice.reason,
+            pressure: input.pressure,
+            firstDivergence: input.firstDivergence,
+            mutationRadius: input.radius,
+            policyVersion: POLICY_VERSION,
+            appliedAt: input.now,
+          })),
+        )
+        markCompartmentsFolded(db, pending?.fold ?? [], input.pass)
+      })
+      for (const { choice, tier } of changes) current.set(choice.id, tier)
+      const folded = new Set(pending.fold)
+      compartments = known.map((compartment) => (folded.has(compartment.id) ? { ...compartment, status: "folded" } : compartment))
+      lastReport = pending.report
+      totalSwitches += pending.report.switches
+      pending = null
+    },
+
+    report: () => lastReport,
+    switches: () => totalSwitches,
+  }
+
+  /** Cuts the newly settled messages into compartments and writes their canonical tiers. */
+  function cutNew(input: { messages: readonly HostMessage[]; view: LiveView; state: SessionState; pass: number; now: number; known: StoredCompartment[] }): void {
+    const { view, state, known } = input
+    const oldestProtected = view.messages[view.protectedFrom]
+    const protectedFromSeq = oldestProtected ? (state.messageSeq.get(oldestProtected.info.id) ?? Number.POSITIVE_INFINITY) : Number.POSITIVE_INFINITY
+    const newest = view.messages[view.messages.length - 1]
+    const newestSeq = newest ? (state.messageSeq.get(newest.info.id) ?? Number.POSITIVE_INFINITY) : Number.POSITIVE_INFINITY
+    const coveredThroughSeq = Math.max(known[known.length - 1]?.lastMessageSeq ?? 0, state.applied.history?.foldedThroughSeq ?? 0)
+    const cutMessages: CutMessage[] = view.messages.map((message) => ({
+      id: message.info.id,
+      seq: state.messageSeq.get(message.info.id) ?? 0,
+      role: message.info.role,
+      tokens: message.parts.reduce((sum, part) => {
+        const stored = state.parts.get(part.id)
+        return sum + (stored ? stored.tokens + stored.callTokens : 0)
+      }, 0),
+      authoredUser: message.info.role === "user" && message.parts.some((part) => part.type === "text" && !part.synthetic && !part.ignored),
+    }))
+    // Never the newest message: the prompt keeps its tail whatever the protected window says.
+    const cuts = cutCompartments({ messages: cutMessages, coveredThroughSeq, protectedFromSeq: Math.min(protectedFromSeq, newestSeq) })
+    if (cuts.length === 0) return
+    const byId = new Map(view.messages.map((message) => [message.info.id, message]))
+    db.transaction(() => {
+      for (const cut of cuts) {
+        const seq = (known[known.length - 1]?.seq ?? 0) + 1
+        const display = `c${seq}`
+        const messages = cut.messageIds.flatMap((id) => byId.get(id) ?? [])
+        const record = extractCanonicalRecord({
+          compartmentId: display,
+          messages,
+          tagOf: (partId) => state.tagsByPart.get(partId)?.tag ?? null,
+        })
+        const tiers = renderTiers(record)
+        const representations = TIERS.flatMap((tier) => {
+          const content = tiers[tier]
+          if (content === null) return []
+          return [
+            {
+              tier,
+              strategy: "canonical-record" as const,
+              content,
+              tokens: counter.count(content),
+              generatorModel: null,
+              promptVersion: null,
+              survivalContract: SURVIVAL_CONTRACTS[tier],
+              sourceRefs: { tags: record.source.tags, messageIds: record.source.messageIds },
+            },
+          ]
+        })
+        const compartment = {
+          id: `${sessionId}#${display}`,
+          sessionId,
+          seq,
+          firstMessageSeq: cut.firstSeq,
+          lastMessageSeq: cut.lastSeq,
+          firstTag: record.source.firstTag,
+          lastTag: record.source.lastTag,
+          outcome: record.outcome,
+          sourceTokens: cut.tokens,
+          representations,
+          facts: record.facts,
+          createdPass: input.pass,
+          createdAt: input.now,
+        }
+        insertCompartment(db, compartment)
+        known.push({ ...compartment, status: "closed" })
+      }
+    })
+  }
+}
+
+/** The representations selection uses: a model historian's when it wrote a complete set, else the canonical record's. */
+function preferred(compartment: StoredCompartment): StoredCompartment["representations"] {
+  const model = compartment.representations.filter((representation) => representation.strategy === "source-grounded-model")
+  if (model.some((representation) => representation.tier === "anchor")) return model
+  return compartment.representations.filter((representation) => representation.strategy === "canonical-record")
+}
+
+/** The pinned facts of all compartments, oldest first, each text once. */
+function pinnedFacts(compartments: readonly StoredCompartment[]): PinnedFact[] {
+  const seen = new Set<string>()
+  const pins: PinnedFact[] = []
+  for (const compartment of compartments) {
+    for (const fact of compartment.facts) {
+      if (fact.retention !== "PIN" || seen.has(fact.text)) continue
+      seen.add(fact.text)
+      pins.push({ text: fact.text, tags: fact.source.tags })
+    }
+  }
+  return pins
+}
+
+function displayId(compartment: StoredCompartment): string {
+  return compartment.id.slice(compartment.id.lastIndexOf("#") + 1)
+}
