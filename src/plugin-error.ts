@@ -10,6 +10,7 @@ export type PluginErrorCode =
   | "trajectory_out_of_range"
   | "tokenizer_unavailable"
   | "fault_injected"
+  | "historian_failed"
   | "invalid_argument"
 
 /** The one error class of the project: a stable `code` callers can branch on, plus structured `data`. */

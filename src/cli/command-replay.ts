@@ -14,6 +14,7 @@ import { readTranscript } from "../transcript/read-transcript.js"
 import { EXIT, type CliIo, type ExitCode } from "./cli-io.js"
 import { formatTable } from "./format-table.js"
 import type { SelectionPolicy } from "../render/select-tiers.js"
+import { compilePinPatterns } from "../historian/pin-patterns.js"
 
 const POLICIES: readonly SelectionPolicy[] = ["default", "age-only", "flat", "truncation"]
 
@@ -106,6 +107,7 @@ export async function commandReplay(io: CliIo): Promise<ExitCode> {
         window,
         smartDrops: parsed.values["smart-drops"] === true || loaded.config.smart_drops,
         policy,
+        pinPatterns: compilePinPatterns(loaded.config.pins).matchers,
         onTurn: (turn) => (parsed.values.json ? io.stdout(JSON.stringify(turnJson(turn))) : rows.push(turn)),
       })
       if (!parsed.values.json) {

@@ -120,6 +120,46 @@ export const ConfigSchema = z
         "Pinned ledger budget, percent of the execute threshold's tokens (200k at 65% -> 6,500). Pins are never " +
           "shortened; when they alone exceed this the user is told (status, and a line in the agent's history).",
       ),
+    pins: z
+      .array(z.string().min(1))
+      .default([])
+      .describe(
+        "Patterns whose facts are pinned (kept verbatim at every pressure, like the user's own constraints): plain " +
+          'text matches case-insensitively, "/regex/flags" as a regular expression. E.g. ["API key", "/v\\d+\\.\\d+/"].',
+      ),
+    historian: z
+      .object({
+        strategy: z
+          .enum(["canonical", "model"])
+          .default("canonical")
+          .describe(
+            "How compartment tiers are written. canonical: the deterministic canonical record (no model call, the " +
+              "offline default). model: also ask a model, through OpenCode, in a hidden child session in the " +
+              "background; its validated tiers replace the canonical ones at the next execute pass, and any failure " +
+              "keeps the canonical record.",
+          ),
+        model: z
+          .string()
+          .regex(/^[^/\s]+\/\S+$/, '"provider/model"')
+          .nullable()
+          .default(null)
+          .describe('The model the historian uses, as "provider/model"; null uses OpenCode\'s default model.'),
+        timeout: z
+          .string()
+          .regex(DURATION_PATTERN, 'a duration such as "60s"')
+          .default("90s")
+          .describe("How long one historian request may take before the canonical record is kept instead."),
+        batch: z
+          .number()
+          .int()
+          .min(1)
+          .max(12)
+          .default(4)
+          .describe("Compartments per historian request."),
+      })
+      .strict()
+      .prefault({})
+      .describe("The historian: who writes each compartment's tiers."),
     history_policy: z
       .enum(["default", "age-only", "flat", "truncation"])
       .default("default")

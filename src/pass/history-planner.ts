@@ -16,6 +16,8 @@ import {
   type StoredCompartment,
 } from "../store/compartment-repository.js"
 import type { Database } from "../store/driver.js"
+import { listPins } from "../store/pin-repository.js"
+import { applyPinPatterns, type PinPattern } from "../historian/pin-patterns.js"
 import type { TokenCounter } from "../tokens/token-counter.js"
 import type { HostMessage } from "../transcript/host-message.js"
 import type { ReadyHistory } from "./run-pass.js"
@@ -61,6 +63,8 @@ export type HistoryPlanner = {
   report(): HistoryReport | null
   /** Tier switches applied so far (a compartment changing tier; new compartments do not count). */
   switches(): number
+  /** Forgets the cached compartments (a model historian stored new tiers); the next prepare reloads them. */
+  invalidate(): void
 }
 
 /** Creates the planner of one session. */
@@ -69,8 +73,13 @@ export function createHistoryPlanner(options: {
   sessionId: string
   counter: TokenCounter
   policy: SelectionPolicy
+  /** Facts these match are pinned (config `pins`). */
+  pinPatterns?: readonly PinPattern[]
+  /** Compartments the agent expanded (ctx_expand): relevant again. */
+  expanded?: ReadonlySet<string>
 }): HistoryPlanner {
   const { db, sessionId, counter, policy } = options
+  const pinPatterns = options.pinPatterns ?? []
   let compartments: StoredCompartment[] | null = null
   let current = new Map<string, Tier>()
   let pending: { choices: TierChoice[]; fold: string[]; report: HistoryReport } | null = null
@@ -90,17 +99,25 @@ export function createHistoryPlanner(options: {
       cutNew({ ...input, known })
       pending = null
       if (!input.pressured || known.length === 0) return null
+      const relevance = relevanceOf(known, input.view, options.expanded ?? new Set())
       const selectable = known.map((compartment): SelectableCompartment => {
         const tiers: Partial<Record<Tier, number>> = {}
         for (const representation of preferred(compartment)) tiers[representation.tier] = representation.tokens
-        return { id: compartment.id, tiers, floor: compartmentFloor(compartment.facts), relevance: 0, current: current.get(compartment.id) ?? null }
+        return {
+          id: compartment.id,
+          tiers,
+          floor: compartmentFloor(compartment.facts),
+          relevance: relevance.get(compartment.id) ?? 0,
+          current: current.get(compartment.id) ?? null,
+        }
       })
       const choices = selectTiers({ compartments: selectable, budgetTokens: input.budgetTokens, policy })
       const unfolded = known.filter((compartment) => compartment.status !== "folded").map((compartment) => compartment.id)
       const switches = choices.filter((choice) => current.has(choice.id) && current.get(choice.id) !== choice.tier).length
       if (unfolded.length === 0 && switches === 0) return null
 
-      const pins = pinnedFacts(known)
+      const foldThrough = known[known.length - 1]?.lastMessageSeq ?? 0
+      const pins = [...pinnedFacts(known), ...agentPins(db, input.state, foldThrough)]
       const pinTokens = pins.reduce((sum, pin) => sum + counter.count(pin.text), 0)
       const rendered: RenderedCompartment[] = []
       choices.forEach((choice, index) => {
@@ -165,6 +182,9 @@ export function createHistoryPlanner(options: {
 
     report: () => lastReport,
     switches: () => totalSwitches,
+    invalidate() {
+      compartments = null
+    },
   }
 
   /** Cuts the newly settled messages into compartments and writes their canonical tiers. */
@@ -194,11 +214,12 @@ export function createHistoryPlanner(options: {
         const seq = (known[known.length - 1]?.seq ?? 0) + 1
         const display = `c${seq}`
         const messages = cut.messageIds.flatMap((id) => byId.get(id) ?? [])
-        const record = extractCanonicalRecord({
+        const extracted = extractCanonicalRecord({
           compartmentId: display,
           messages,
           tagOf: (partId) => state.tagsByPart.get(partId)?.tag ?? null,
         })
+        const record = { ...extracted, facts: applyPinPatterns(extracted.facts, pinPatterns) }
         const tiers = renderTiers(record)
         const representations = TIERS.flatMap((tier) => {
           const content = tiers[tier]
@@ -244,6 +265,43 @@ function preferred(compartment: StoredCompartment): StoredCompartment["represent
   if (model.some((representation) => representation.tier === "anchor")) return model
   return compartment.representations.filter((representation) => representation.strategy === "canonical-record")
 }
+
+/** The agent's pins (ctx_pin) whose message is folded into history (until then the message itself is live). */
+function agentPins(db: Database, state: SessionState, foldThrough: number): PinnedFact[] {
+  return listPins(db, state.sessionId)
+    .filter((pin) => {
+      const tag = state.tagsByNumber.get(pin.tag)
+      return tag !== undefined && (state.messageSeq.get(tag.messageId) ?? Number.POSITIVE_INFINITY) <= foldThrough
+    })
+    .map((pin) => ({ text: pin.text, tags: [pin.tag] }))
+}
+
+/**
+ * How much the live tail is about each compartment again: 1 when the agent expanded it; otherwise the share of
+ * its identifiers (paths, commands, names; up to three count) that occur in the protected recent messages.
+ */
+function relevanceOf(compartments: readonly StoredCompartment[], view: LiveView, expanded: ReadonlySet<string>): Map<string, number> {
+  const tail = view.messages
+    .slice(view.protectedFrom)
+    .flatMap((message) => message.parts)
+    .map((part) => (part.type === "text" ? part.text : part.type === "tool" ? JSON.stringify(part.state.input) : ""))
+    .join("\n")
+    .slice(-RELEVANCE_TAIL_CHARS)
+  const result = new Map<string, number>()
+  for (const compartment of compartments) {
+    if (expanded.has(compartment.id)) {
+      result.set(compartment.id, 1)
+      continue
+    }
+    const identifiers = compartment.facts.filter((fact) => fact.kind === "identifier" && fact.text.length >= 6)
+    const hits = identifiers.filter((fact) => tail.includes(fact.text)).length
+    result.set(compartment.id, Math.min(1, hits / 3))
+  }
+  return result
+}
+
+/** How much of the newest protected text relevance looks at. */
+const RELEVANCE_TAIL_CHARS = 40_000
 
 /** The pinned facts of all compartments, oldest first, each text once. */
 function pinnedFacts(compartments: readonly StoredCompartment[]): PinnedFact[] {

@@ -11,6 +11,7 @@ import { runPass, type Clock } from "./run-pass.js"
 import { createSessionRegistry } from "./session-registry.js"
 import { createHistoryPlanner, type HistoryPlanner } from "./history-planner.js"
 import type { SelectionPolicy } from "../render/select-tiers.js"
+import type { PinPattern } from "../historian/pin-patterns.js"
 
 /** What the engine did before one model call of a replayed transcript. */
 export type ReplayTurn = {
@@ -58,6 +59,8 @@ export function replayTranscript(options: {
   window: WindowSettings
   smartDrops: boolean
   policy: SelectionPolicy
+  /** Facts these match are pinned (config `pins`). */
+  pinPatterns?: readonly PinPattern[]
   onTurn: (turn: ReplayTurn) => void
 }): { passes: number; sessionId: string } {
   const { transcript, db, counter, clock, onTurn, window } = options
@@ -68,7 +71,7 @@ export function replayTranscript(options: {
     counter,
   )
   const builder = createHostTranscriptBuilder(transcript, sessionId)
-  const history = createHistoryPlanner({ db, sessionId, counter, policy: options.policy })
+  const history = createHistoryPlanner({ db, sessionId, counter, policy: options.policy, pinPatterns: options.pinPatterns ?? [] })
   const fixed = counter.count(transcript.system ?? "")
   let passes = 0
   let previousTags = new Set<number>()

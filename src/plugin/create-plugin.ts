@@ -4,6 +4,7 @@ import { hostModelLimits } from "../pressure/model-window.js"
 import { createErrorLog } from "./error-log.js"
 import { injectedFaults } from "./fault-injection.js"
 import { createHooks } from "./hooks.js"
+import { createModelHistorian } from "./model-historian.js"
 import { createPluginRuntime, type PluginRuntime } from "./plugin-runtime.js"
 
 const SERVICE = "magic-context"
@@ -47,7 +48,14 @@ export async function createPlugin(input: PluginInput): Promise<Hooks> {
     })
     return providersLoaded
   }
-  return createHooks({ runtime, projectId: input.project?.id ?? null, directory: input.directory ?? null, loadProviderLimits })
+  const historian = createModelHistorian({ runtime, client: input.client })
+  return createHooks({
+    runtime,
+    projectId: input.project?.id ?? null,
+    directory: input.directory ?? null,
+    loadProviderLimits,
+    historian,
+  })
 }
 
 /** How long the first pass waits for the host's provider list before falling back to the default window. */

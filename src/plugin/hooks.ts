@@ -8,6 +8,10 @@ import type { HostMessage } from "../transcript/host-message.js"
 import { stripTagEchoes } from "../transcript/tag-format.js"
 import { applyEdits } from "./apply-edits.js"
 import { compactionContext } from "./compaction-context.js"
+import { HISTORIAN_SYSTEM_PROMPT } from "../historian/prompt.js"
+import { createExpandTool } from "./ctx-expand-tool.js"
+import { HISTORIAN_AGENT, type ModelHistorian } from "./model-historian.js"
+import { createPinTool } from "./ctx-pin-tool.js"
 import { createReduceTool } from "./ctx-reduce-tool.js"
 import { maybeFail } from "./fault-injection.js"
 import type { PluginRuntime } from "./plugin-runtime.js"
@@ -20,6 +24,8 @@ export type HookContext = {
   directory: string | null
   /** Fetches the host's model limits (the provider list) when no `chat.params` has told them yet. */
   loadProviderLimits: () => Promise<void>
+  /** The model historian (does nothing unless `historian.strategy` is "model"). */
+  historian: ModelHistorian
 }
 
 /**
@@ -43,10 +49,21 @@ export function createHooks(context: HookContext): Hooks {
     config: async (hostConfig) => {
       await guard("config", null, () => {
         runtime.facts.hostConfig = hostConfig
+        if (runtime.config.historian.strategy !== "model") return
+        const agents = (hostConfig.agent ??= {}) as Record<string, unknown>
+        agents[HISTORIAN_AGENT] = {
+          mode: "subagent",
+          hidden: true,
+          description: "magic-context's historian: condenses episodes of a session into tiers. Not for direct use.",
+          prompt: HISTORIAN_SYSTEM_PROMPT,
+          permission: { "*": "deny" },
+        }
       })
     },
 
-    tool: runtime.config.enabled ? { [REDUCE_TOOL]: createReduceTool(runtime) } : {},
+    tool: runtime.config.enabled
+      ? { [REDUCE_TOOL]: createReduceTool(runtime), ctx_expand: createExpandTool(runtime), ctx_pin: createPinTool(runtime) }
+      : {},
 
     "tool.definition": async (input, output) => {
       await guard("tool.definition", null, () => {
@@ -66,7 +83,7 @@ export function createHooks(context: HookContext): Hooks {
       const messages = output.messages as HostMessage[]
       const sessionId = messages[0]?.info.sessionID ?? null
       await guard("experimental.chat.messages.transform", sessionId, async () => {
-        if (!sessionId) return
+        if (!sessionId || context.historian.isHistorianSession(sessionId)) return
         const user = newestUser(messages)
         const model = user?.model ?? null
         const counter = runtime.counterFor(model)
@@ -84,7 +101,14 @@ export function createHooks(context: HookContext): Hooks {
         const db = await runtime.database()
         let history = runtime.planners.get(sessionId)
         if (!history) {
-          history = createHistoryPlanner({ db, sessionId, counter, policy: runtime.config.history_policy })
+          history = createHistoryPlanner({
+            db,
+            sessionId,
+            counter,
+            policy: runtime.config.history_policy,
+            pinPatterns: runtime.pinPatterns,
+            expanded: runtime.expanded,
+          })
           runtime.planners.set(sessionId, history)
         }
         const result = runPass({
@@ -115,6 +139,8 @@ export function createHooks(context: HookContext): Hooks {
         }
         maybeFail(runtime.faults, "transform")
         applyEdits(messages, result.edits)
+        // Off the request path: the historian's tiers show at a later execute pass.
+        if (!compaction) void context.historian.schedule(sessionId)
       })
     },
 

@@ -12,6 +12,7 @@ import type { LiveView } from "../reduce/live-view.js"
 import type { ErrorLog } from "./error-log.js"
 import { createHostFacts, type HostFacts } from "./host-facts.js"
 import type { HistoryPlanner } from "../pass/history-planner.js"
+import { compilePinPatterns, type PinPattern } from "../historian/pin-patterns.js"
 
 /** What the last main pass of a session saw; ctx_reduce and the system guidance read it. */
 export type LastPass = {
@@ -39,6 +40,10 @@ export type PluginRuntime = {
   readonly lastPass: Map<string, LastPass>
   /** Sessions whose next transform call comes from OpenCode's compaction. */
   readonly compacting: Set<string>
+  /** The config's pin patterns, compiled once. */
+  readonly pinPatterns: readonly PinPattern[]
+  /** Compartments the agent expanded: relevant again, so the next history update promotes them. */
+  readonly expanded: Set<string>
   /** Each session's historian side (compartments, tiers, the history an execute pass folds in). */
   readonly planners: Map<string, HistoryPlanner>
   /** Sessions whose main transform ran and whose system prompt (the same step's) has not come through yet. */
@@ -82,6 +87,8 @@ export function createPluginRuntime(options: {
     compacting: new Set(),
     mainStepPending: new Set(),
     planners: new Map(),
+    expanded: new Set(),
+    pinPatterns: compilePinPatterns(options.config.pins).matchers,
     async sessions() {
       if (registry) return registry
       const db = await database()

@@ -52,3 +52,22 @@ export function readUserDirectives(db: Database, sessionId: string): string[] {
     .filter((part) => !part.synthetic && !part.ignored && typeof part.text === "string" && part.text.trim().length > 0)
     .map((part) => part.text as string)
 }
+
+/** The pristine stored parts of one message, in position order. */
+export function readMessageParts(db: Database, sessionId: string, messageId: string): unknown[] {
+  return statement(db, "SELECT content_json FROM parts WHERE session_id = ? AND message_id = ? ORDER BY position")
+    .all([sessionId, messageId])
+    .map((row) => JSON.parse(String(row["content_json"])) as unknown)
+}
+
+/** The stored messages (info and parts, pristine) with sequence numbers in [fromSeq, toSeq], in order. */
+export function readMessagesBySeq(db: Database, sessionId: string, fromSeq: number, toSeq: number): { info: unknown; parts: unknown[] }[] {
+  const messages = statement(
+    db,
+    "SELECT id, info_json FROM messages WHERE session_id = ? AND seq BETWEEN ? AND ? ORDER BY seq",
+  ).all([sessionId, fromSeq, toSeq])
+  return messages.map((row) => ({
+    info: JSON.parse(String(row["info_json"])) as unknown,
+    parts: readMessageParts(db, sessionId, String(row["id"])),
+  }))
+}

@@ -4,6 +4,8 @@ import { fileURLToPath } from "node:url"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
 import { packageRoot } from "../../src/cli/command-config.js"
 import { defaultConfig } from "../../src/config/schema.js"
+import { formatTable } from "../../src/cli/format-table.js"
+import { CONFIG_DEFAULTS, defaultSources } from "../helpers/config-keys.js"
 import { runCliCaptured } from "../helpers/run-cli.js"
 import { createTempDirs, createTempHome, type TempHome } from "../helpers/temp-dirs.js"
 
@@ -44,21 +46,16 @@ describe("commandConfig", () => {
     expect(code).toBe(0)
     expect(io.err).toEqual([])
     expect(io.out.slice(0, 2)).toEqual(["no config file found; every key has its default", ""])
-    expect(io.out.slice(2)).toEqual([
-      "key                 value      source",
-      "------------------  ---------  -------",
-      "enabled             true       default",
-      "database.path       null       default",
-      'tokenizer.encoding  "auto"     default',
-      "tokenizer.models    {}         default",
-      "execute_threshold   65         default",
-      "protected_tokens    null       default",
-      'cache_ttl           "5m"       default',
-      "smart_drops         false      default",
-      "history_budget      15         default",
-      "pin_budget          5          default",
-      'history_policy      "default"  default',
-      "models              {}         default",
+    const table = formatTable(
+      ["key", "value", "source"],
+      CONFIG_DEFAULTS.map(([key, value]) => [key, JSON.stringify(value), "default"]),
+    )
+    expect(io.out.slice(2)).toEqual(table)
+    // The table starts as a person reads it: header, rule, the first key.
+    expect(io.out.slice(2, 5)).toEqual([
+      "key                 value        source",
+      "------------------  -----------  -------",
+      "enabled             true         default",
     ])
   })
 
@@ -113,20 +110,7 @@ describe("commandConfig", () => {
     expect(code).toBe(0)
     expect(JSON.parse(io.stdoutText())).toEqual({
       config: { ...defaultConfig(), enabled: false },
-      sources: {
-        enabled: file,
-        "database.path": "default",
-        "tokenizer.encoding": "default",
-        "tokenizer.models": "default",
-        execute_threshold: "default",
-        protected_tokens: "default",
-        cache_ttl: "default",
-        smart_drops: "default",
-        history_budget: "default",
-        pin_budget: "default",
-        history_policy: "default",
-        models: "default",
-      },
+      sources: { ...defaultSources(), enabled: file },
       diagnostics: [],
     })
   })

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { parse as parseJsonc, type ParseError } from "jsonc-parser"
+import { SCHEMA_TOP_LEVEL_KEYS } from "../helpers/config-keys.js"
 import { describe, expect, it } from "vitest"
 import {
   configExampleJsonc,
@@ -55,21 +56,7 @@ describe("configJsonSchema", () => {
     const schema = JSON.parse(configJsonSchema()) as Record<string, unknown>
     expect(schema).toMatchObject({ title: "magic-context configuration", type: "object", additionalProperties: false })
     expect(schema["required"]).toBeUndefined()
-    expect(Object.keys(schema["properties"] as object)).toEqual([
-      "$schema",
-      "enabled",
-      "database",
-      "tokenizer",
-      "execute_threshold",
-      "protected_tokens",
-      "protected_tags",
-      "cache_ttl",
-      "smart_drops",
-      "history_budget",
-      "pin_budget",
-      "history_policy",
-      "models",
-    ])
+    expect(Object.keys(schema["properties"] as object)).toEqual(SCHEMA_TOP_LEVEL_KEYS)
   })
 
   it("ends with one newline", () => {

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest"
 import { configLocations, loadConfig, type LoadedConfig, type ReadText } from "../../src/config/load-config.js"
 import { defaultConfig } from "../../src/config/schema.js"
+import { getPath } from "../../src/config/json-path.js"
+import { CONFIG_DEFAULTS, defaultSources } from "../helpers/config-keys.js"
 
 const USER = "/cfg/opencode/magic-context.jsonc"
 const WORKTREE_DOT = "/repo/.opencode/magic-context.jsonc"
@@ -19,32 +21,12 @@ const LOCATIONS = configLocations({
   explicitFile: EXPLICIT,
 })
 
-const DEFAULT_SOURCES = {
-  enabled: "default",
-  "database.path": "default",
-  "tokenizer.encoding": "default",
-  "tokenizer.models": "default",
-  execute_threshold: "default",
-  protected_tokens: "default",
-  cache_ttl: "default",
-  smart_drops: "default",
-  history_budget: "default",
-  pin_budget: "default",
-  history_policy: "default",
-  models: "default",
-}
+const DEFAULT_SOURCES = defaultSources()
 
-/** Sources of the keys these tests never set. */
-const NEW_KEY_SOURCES = {
-  execute_threshold: "default",
-  protected_tokens: "default",
-  cache_ttl: "default",
-  smart_drops: "default",
-  history_budget: "default",
-  pin_budget: "default",
-  history_policy: "default",
-  models: "default",
-}
+/** Sources of the keys these tests never set (everything but enabled, database and tokenizer). */
+const NEW_KEY_SOURCES = Object.fromEntries(
+  Object.entries(defaultSources()).filter(([key]) => !/^(enabled|database\.|tokenizer\.)/.test(key)),
+)
 
 function load(files: Record<string, string>, readText?: ReadText): LoadedConfig {
   const texts = new Map(Object.entries(files))
@@ -95,19 +77,9 @@ describe("loadConfig", () => {
   it("gives the defaults, all from \"default\", when no file exists", () => {
     const loaded = load({})
     expect(loaded).toEqual({ config: defaultConfig(), sources: DEFAULT_SOURCES, files: [], diagnostics: [] })
-    expect(loaded.config).toEqual({
-      enabled: true,
-      database: { path: null },
-      tokenizer: { encoding: "auto", models: {} },
-      execute_threshold: 65,
-      protected_tokens: null,
-      cache_ttl: "5m",
-      smart_drops: false,
-      history_budget: 15,
-      pin_budget: 5,
-      history_policy: "default",
-      models: {},
-    })
+    expect(Object.entries(loaded.sources).map(([key]) => [key, getPath(loaded.config, key.split("."))])).toEqual(
+      CONFIG_DEFAULTS,
+    )
   })
 
   it.each(LAYERS.map((file, index) => [file, index]))("lets %s override every lower file", (winner, index) => {

@@ -78,8 +78,16 @@ const harness = (options: { dbFile?: string; faults?: string[]; enabled?: boolea
     loads += 1
     return Promise.resolve()
   }
-  const hooks = createHooks({ runtime, projectId: "proj", directory: "/work", loadProviderLimits })
-  const created = { hooks, runtime, errors, hostLines, dbFile, providerLoads: () => loads }
+  const scheduled: string[] = []
+  const historian = {
+    schedule: (sessionId: string): Promise<void> => {
+      scheduled.push(sessionId)
+      return Promise.resolve()
+    },
+    isHistorianSession: (sessionId: string): boolean => sessionId === "ses_historian_child",
+  }
+  const hooks = createHooks({ runtime, projectId: "proj", directory: "/work", loadProviderLimits, historian })
+  const created = { hooks, runtime, errors, hostLines, dbFile, providerLoads: () => loads, scheduled }
   harnesses.push(created)
   return created
 }
@@ -262,8 +270,8 @@ describe("createHooks", () => {
       expect(await systemPrompt(hooks, "ses_other")).toEqual(["You are a coding agent."])
     })
 
-    it("registers ctx_reduce only when the plugin is enabled", () => {
-      expect(Object.keys(harness().hooks.tool ?? {})).toEqual(["ctx_reduce"])
+    it("registers its tools only when the plugin is enabled", () => {
+      expect(Object.keys(harness().hooks.tool ?? {})).toEqual(["ctx_reduce", "ctx_expand", "ctx_pin"])
       expect(harness({ enabled: false }).hooks.tool).toEqual({})
     })
   })

@@ -1,6 +1,7 @@
 import type { Database } from "../driver.js"
 import { migrateTo0001 } from "./0001-initial.js"
 import { migrateTo0002 } from "./0002-context-reduction.js"
+import { migrateTo0003 } from "./0003-pins.js"
 
 export type Migration = { version: number; up: (db: Database) => void }
 
@@ -8,6 +9,7 @@ export type Migration = { version: number; up: (db: Database) => void }
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, up: migrateTo0001 },
   { version: 2, up: migrateTo0002 },
+  { version: 3, up: migrateTo0003 },
 ]
 
 /** The schema version this code writes. */

@@ -1,0 +1,74 @@
+import type { ToolDefinition } from "@opencode-ai/plugin"
+import type { HostPart } from "../transcript/host-message.js"
+import { itemText } from "../transcript/item-text.js"
+import { listCompartments } from "../store/compartment-repository.js"
+import { readMessageParts } from "../store/raw-repository.js"
+import type { PluginRuntime } from "./plugin-runtime.js"
+
+/** The most text one ctx_expand answer carries. */
+export const MAX_EXPAND_CHARS = 24_000
+
+export const EXPAND_TOOL_DESCRIPTION =
+  "Bring back detail magic-context condensed or dropped. target is an episode id from the session history (e.g. " +
+  '"c12": returns that episode at full detail) or a tag (e.g. "§42§" or "42": returns the item\'s original ' +
+  "content, also when it was dropped). The answer is bounded in size; the episode is also kept in more detail " +
+  "from the next history update on."
+
+/**
+ * The ctx_expand tool: every reduction is reversible. A compartment comes back at its most detailed tier (and is
+ * marked relevant, so the next history update promotes it); a tag comes back as its raw content from the store.
+ * Unknown ids get a clear answer; nothing throws.
+ */
+export function createExpandTool(runtime: PluginRuntime): ToolDefinition {
+  return {
+    description: EXPAND_TOOL_DESCRIPTION,
+    args: { target: { type: "string", description: 'An episode id like "c12", or a tag like "§42§"' } } as unknown as ToolDefinition["args"],
+    async execute(args, context) {
+      try {
+        return await expand(runtime, context.sessionID, (args as { target?: unknown }).target)
+      } catch (error) {
+        runtime.errors.record({ hook: "tool.ctx_expand", sessionId: context.sessionID, error })
+        return "ctx_expand could not run because of an internal error in magic-context (recorded)."
+      }
+    },
+  }
+}
+
+async function expand(runtime: PluginRuntime, sessionId: string, target: unknown): Promise<string> {
+  if (typeof target !== "string" || target.trim().length === 0) {
+    return 'target must be an episode id like "c12" or a tag like "§42§".'
+  }
+  const wanted = target.trim().replace(/§/g, "")
+  const db = await runtime.database()
+  const episode = /^c(\d+)$/i.exec(wanted)
+  if (episode) {
+    const compartments = listCompartments(db, sessionId)
+    const found = compartments.find((compartment) => compartment.id.endsWith(`#c${episode[1]}`))
+    if (!found) {
+      const known = compartments.length > 0 ? `episodes run from c1 to c${compartments.length}` : "this session has no episodes yet"
+      return `No episode ${target.trim()} in this session (${known}).`
+    }
+    const full = ["full", "dense", "compact", "anchor"]
+      .map((tier) => found.representations.find((representation) => representation.tier === tier))
+      .find((representation) => representation !== undefined)
+    runtime.expanded.add(found.id)
+    return bounded(full?.content ?? "(no text stored for this episode)")
+  }
+  if (!/^\d+$/.test(wanted)) return `"${target}" is neither an episode id like "c12" nor a tag like "§42§".`
+  const registry = await runtime.sessions()
+  const state = registry.stateFor({ id: sessionId, source: "opencode", projectId: null, directory: null, title: null }, runtime.counterFor(null))
+  const tag = state.tagsByNumber.get(Number(wanted))
+  if (!tag) {
+    const highest = state.nextTag - 1
+    return `No tag §${wanted}§ in this session (${highest > 0 ? `tags run from 1 to ${highest}` : "no tags yet"}).`
+  }
+  const parts = readMessageParts(db, sessionId, tag.messageId) as HostPart[]
+  const text = itemText({ tag, parts })
+  const note = tag.status === "dropped" ? ` (dropped from the context; this is the stored original)` : ""
+  return bounded(`§${tag.tag}§${note}:\n${text}`)
+}
+
+function bounded(text: string): string {
+  if (text.length <= MAX_EXPAND_CHARS) return text
+  return `${text.slice(0, MAX_EXPAND_CHARS)}\n[... ${text.length - MAX_EXPAND_CHARS} more characters not shown]`
+}

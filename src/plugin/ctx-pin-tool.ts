@@ -1,0 +1,52 @@
+import type { ToolDefinition } from "@opencode-ai/plugin"
+import { parseDropRanges } from "../reduce/parse-drop-ranges.js"
+import { insertPin } from "../store/pin-repository.js"
+import { readMessageParts } from "../store/raw-repository.js"
+import type { HostPart } from "../transcript/host-message.js"
+import { itemText } from "../transcript/item-text.js"
+import type { PluginRuntime } from "./plugin-runtime.js"
+
+/** One call pins at most this many tags. */
+export const MAX_PINS_PER_CALL = 10
+
+export const PIN_TOOL_DESCRIPTION =
+  "Pin material that must survive verbatim however much of the session is condensed later: a constraint, an " +
+  'exact error, a decision you must not lose. tags: "12" or "12,15" (the §N§ tags). Pins are kept word for word in ' +
+  "the session history; they have a budget, so pin only what is essential."
+
+/** The ctx_pin tool: pins the raw content of tags into the pinned ledger (verbatim at every pressure). */
+export function createPinTool(runtime: PluginRuntime): ToolDefinition {
+  return {
+    description: PIN_TOOL_DESCRIPTION,
+    args: { tags: { type: "string", description: 'Tags to pin, e.g. "12" or "12,15"' } } as unknown as ToolDefinition["args"],
+    async execute(args, context) {
+      try {
+        return await pin(runtime, context.sessionID, (args as { tags?: unknown }).tags)
+      } catch (error) {
+        runtime.errors.record({ hook: "tool.ctx_pin", sessionId: context.sessionID, error })
+        return "ctx_pin could not run because of an internal error in magic-context (recorded); nothing was pinned."
+      }
+    },
+  }
+}
+
+async function pin(runtime: PluginRuntime, sessionId: string, tags: unknown): Promise<string> {
+  const parsed = parseDropRanges(tags)
+  if (!parsed.ok) return `Nothing was pinned: ${parsed.error.replace(/^drop/, "tags")}.`
+  if (parsed.value.tags.length > MAX_PINS_PER_CALL) return `Nothing was pinned: one call pins at most ${MAX_PINS_PER_CALL} tags.`
+  const db = await runtime.database()
+  const registry = await runtime.sessions()
+  const state = registry.stateFor({ id: sessionId, source: "opencode", projectId: null, directory: null, title: null }, runtime.counterFor(null))
+  const lines: string[] = []
+  for (const number of parsed.value.tags) {
+    const tag = state.tagsByNumber.get(number)
+    if (!tag) {
+      lines.push(`§${number}§: no such tag in this session.`)
+      continue
+    }
+    const text = itemText({ tag, parts: readMessageParts(db, sessionId, tag.messageId) as HostPart[] })
+    const added = insertPin(db, sessionId, { tag: number, text, pinnedBy: "agent" }, Date.now())
+    lines.push(added ? `§${number}§ pinned (${text.length} characters, kept verbatim).` : `§${number}§ was already pinned.`)
+  }
+  return lines.join("\n")
+}

@@ -1,0 +1,41 @@
+import type { TagRecord } from "../pass/session-state.js"
+import { isInlinedFile, type HostPart } from "./host-message.js"
+import { partText } from "./part-content.js"
+
+/**
+ * The text a tagged item holds, as the model read it before any reduction: a message's own text parts, a tool's
+ * call and result, a file's inlined content. Used to expand a dropped tag and to pin a tag verbatim.
+ */
+export function itemText(options: { tag: TagRecord; parts: readonly HostPart[] }): string {
+  const { tag, parts } = options
+  if (tag.kind === "tool") {
+    const part = parts.find((candidate) => candidate.id === tag.partId)
+    if (!part) return ""
+    const { call, content } = partText(part)
+    return `${call}\n${content}`
+  }
+  const runs = fileRuns(parts)
+  if (tag.kind === "file") {
+    return (runs.get(tag.partId) ?? []).map((part) => (part.type === "text" ? part.text : "")).join("\n")
+  }
+  const inRuns = new Set([...runs.values()].flat().map((part) => part.id))
+  return parts
+    .filter((part) => part.type === "text" && !part.ignored && !inRuns.has(part.id))
+    .map((part) => (part.type === "text" ? part.text : ""))
+    .join("\n")
+}
+
+function fileRuns(parts: readonly HostPart[]): Map<string, HostPart[]> {
+  const runs = new Map<string, HostPart[]>()
+  parts.forEach((part, index) => {
+    if (part.type !== "file" || !isInlinedFile(part)) return
+    const run: HostPart[] = []
+    for (let cursor = index - 1; cursor >= 0; cursor -= 1) {
+      const previous = parts[cursor]
+      if (!previous || previous.type !== "text" || !previous.synthetic) break
+      run.unshift(previous)
+    }
+    runs.set(part.id, run)
+  })
+  return runs
+}
