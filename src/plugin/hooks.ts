@@ -11,6 +11,7 @@ import { compactionContext } from "./compaction-context.js"
 import { HISTORIAN_SYSTEM_PROMPT } from "../historian/prompt.js"
 import { createExpandTool } from "./ctx-expand-tool.js"
 import { HISTORIAN_AGENT, type ModelHistorian } from "./model-historian.js"
+import { isStatusRequest, STATUS_COMMAND, statusExchangeIds, statusRequestText } from "./status-command.js"
 import { createPinTool } from "./ctx-pin-tool.js"
 import { createReduceTool } from "./ctx-reduce-tool.js"
 import { maybeFail } from "./fault-injection.js"
@@ -35,6 +36,8 @@ export type HookContext = {
  */
 export function createHooks(context: HookContext): Hooks {
   const { runtime } = context
+  /** Sessions whose next completed text is the reply to a /ctx-status request. */
+  const statusReplies = new Set<string>()
 
   const guard = async (hook: string, sessionId: string | null, body: () => Promise<void> | void): Promise<void> => {
     if (!runtime.config.enabled) return
@@ -49,6 +52,11 @@ export function createHooks(context: HookContext): Hooks {
     config: async (hostConfig) => {
       await guard("config", null, () => {
         runtime.facts.hostConfig = hostConfig
+        const commands = (hostConfig.command ??= {}) as Record<string, unknown>
+        commands[STATUS_COMMAND] = {
+          description: "magic-context: where this session's context goes (usage, breakdown, drops, history, errors)",
+          template: "magic-context status $ARGUMENTS",
+        }
         if (runtime.config.historian.strategy !== "model") return
         const agents = (hostConfig.agent ??= {}) as Record<string, unknown>
         agents[HISTORIAN_AGENT] = {
@@ -79,11 +87,29 @@ export function createHooks(context: HookContext): Hooks {
       })
     },
 
+    "command.execute.before": async (input, output) => {
+      await guard("command.execute.before", input.sessionID, async () => {
+        if (input.command !== STATUS_COMMAND) return
+        const text = await statusRequestText(runtime, input.sessionID)
+        // Mutate in place: the host keeps its own reference to this array.
+        output.parts.splice(0, output.parts.length, { type: "text", text } as (typeof output.parts)[number])
+      })
+    },
+
     "experimental.chat.messages.transform": async (_input, output) => {
-      const messages = output.messages as HostMessage[]
-      const sessionId = messages[0]?.info.sessionID ?? null
+      const all = output.messages as HostMessage[]
+      const sessionId = all[0]?.info.sessionID ?? null
       await guard("experimental.chat.messages.transform", sessionId, async () => {
         if (!sessionId || context.historian.isHistorianSession(sessionId)) return
+        // /ctx-status: its own request carries nothing but the report; later prompts leave the exchange out.
+        const newest = all[all.length - 1]
+        if (newest && isStatusRequest(newest)) {
+          applyEdits(all, all.slice(0, -1).map((message) => ({ type: "remove-message" as const, messageId: message.info.id })))
+          statusReplies.add(sessionId)
+          return
+        }
+        const statusIds = statusExchangeIds(all)
+        const messages = statusIds.size > 0 ? all.filter((message) => !statusIds.has(message.info.id)) : all
         const user = newestUser(messages)
         const model = user?.model ?? null
         const counter = runtime.counterFor(model)
@@ -138,7 +164,8 @@ export function createHooks(context: HookContext): Hooks {
           })
         }
         maybeFail(runtime.faults, "transform")
-        applyEdits(messages, result.edits)
+        const removals = [...statusIds].map((messageId) => ({ type: "remove-message" as const, messageId }))
+        applyEdits(all, [...result.edits, ...removals])
         // Off the request path: the historian's tiers show at a later execute pass.
         if (!compaction) void context.historian.schedule(sessionId)
       })
@@ -159,6 +186,8 @@ export function createHooks(context: HookContext): Hooks {
 
     "experimental.text.complete": async (input, output) => {
       await guard("experimental.text.complete", input.sessionID, () => {
+        // The reply to /ctx-status shows the report, tags included: it is not the model copying tags.
+        if (statusReplies.delete(input.sessionID)) return
         const cleaned = stripTagEchoes(output.text)
         maybeFail(runtime.faults, "text")
         output.text = cleaned

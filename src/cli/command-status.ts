@@ -1,0 +1,88 @@
+import { existsSync } from "node:fs"
+import { resolve } from "node:path"
+import { parseArgs } from "node:util"
+import { readConfigFiles } from "../config/read-config-files.js"
+import { isPluginError } from "../plugin-error.js"
+import { gatherStatus } from "../status/gather-status.js"
+import { formatStatus } from "../status/format-status.js"
+import { defaultDatabasePath } from "../store/database-path.js"
+import { openDatabase } from "../store/open-database.js"
+import { listSessions } from "../store/session-repository.js"
+import { newestSessionId } from "../store/status-repository.js"
+import { EXIT, type CliIo, type ExitCode } from "./cli-io.js"
+import { inspectOpenCodeInstall } from "./opencode-install.js"
+
+export const STATUS_HELP = `magic-context status [--session ID] [--db PATH] [--json] [--list]
+
+Prints the status report of a stored session (the newest one by default), as /ctx-status shows it in OpenCode:
+usage against the window with the band and threshold, where the tokens go, queued drops, what the last execute
+pass changed, the historian, pins, recent internal errors and OpenCode's compaction settings.
+
+  --session ID  the session (see --list)
+  --db PATH     the store to read (default: the configured database.path, else the live store)
+  --list        list the stored sessions instead
+  --json        the report's data as JSON`
+
+/** `magic-context status`. */
+export async function commandStatus(io: CliIo): Promise<ExitCode> {
+  const parsed = parseArgs({
+    args: io.args,
+    options: {
+      session: { type: "string" },
+      db: { type: "string" },
+      json: { type: "boolean" },
+      list: { type: "boolean" },
+      help: { type: "boolean" },
+    },
+  })
+  if (parsed.values.help) {
+    io.stdout(STATUS_HELP)
+    return EXIT.ok
+  }
+  const loaded = readConfigFiles({ directory: io.cwd, env: io.env })
+  const file = parsed.values.db ? resolve(io.cwd, parsed.values.db) : (loaded.config.database.path ?? defaultDatabasePath(io.env))
+  if (!existsSync(file)) {
+    io.stderr(`${file}: no magic-context store here yet (it is created when OpenCode first runs with the plugin)`)
+    return EXIT.problem
+  }
+  try {
+    const db = await openDatabase(file)
+    try {
+      if (parsed.values.list) {
+        for (const session of listSessions(db)) {
+          io.stdout(`${session.id}  ${session.messages} messages, ${session.tags} tags, ${session.passes} passes  ${session.title ?? ""}`)
+        }
+        return EXIT.ok
+      }
+      const sessionId = parsed.values.session ?? newestSessionId(db)
+      if (!sessionId) {
+        io.stderr(`${file}: the store holds no session yet`)
+        return EXIT.problem
+      }
+      if (!listSessions(db, 10_000).some((session) => session.id === sessionId)) {
+        io.stderr(`${file}: no session ${sessionId} (magic-context status --list shows the stored ones)`)
+        return EXIT.problem
+      }
+      const install = inspectOpenCodeInstall({ directory: io.cwd, env: io.env })
+      const status = gatherStatus({
+        db,
+        sessionId,
+        strategy: loaded.config.historian.strategy,
+        thresholdPercent: loaded.config.execute_threshold,
+        hostCompaction: {
+          auto: install.compaction.auto,
+          prune: install.compaction.prune,
+          source: `${install.compaction.autoSource}; ${install.compaction.pruneSource}`,
+        },
+      })
+      io.stdout(parsed.values.json ? JSON.stringify(status, null, 2) : formatStatus(status, Date.now()))
+      return EXIT.ok
+    } finally {
+      db.close()
+    }
+  } catch (error) {
+    if (!isPluginError(error)) throw error
+    io.stderr(error.message)
+    return EXIT.problem
+  }
+}

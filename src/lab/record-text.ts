@@ -1,0 +1,29 @@
+import type { Transcript, Turn } from "../transcript/turn-model.js"
+import { toolInputText } from "./tool-input-text.js"
+
+/**
+ * The text of one source record (a transcript turn) as `promptText` would show it once it is in a prompt: texts and
+ * reasoning, tool calls as name and decoded input values, tool results, file names; parts separated by newlines.
+ */
+export function recordText(turn: Turn): string {
+  return turn.parts
+    .map((part) => {
+      switch (part.type) {
+        case "text":
+        case "reasoning":
+          return part.text
+        case "tool-call":
+          return toolInputText(part.tool, part.input)
+        case "tool-result":
+          return part.output
+        case "file":
+          return part.filename
+      }
+    })
+    .join("\n")
+}
+
+/** The text of every record of a transcript, by record index, in order. */
+export function recordTexts(transcript: Transcript): Map<number, string> {
+  return new Map(transcript.turns.map((turn) => [turn.index, recordText(turn)]))
+}

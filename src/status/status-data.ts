@@ -1,0 +1,44 @@
+import type { Breakdown } from "../render/measure-prompt.js"
+import type { ErrorRecord } from "../store/error-repository.js"
+
+/** Everything the status report shows about one session; gathered by `gatherStatus`, printed by `formatStatus`. */
+export type StatusData = {
+  sessionId: string
+  title: string | null
+  /** The newest main pass, or null when the session has none. */
+  lastPass: {
+    seq: number
+    at: number
+    decision: string
+    reason: string | null
+    band: string | null
+    usageTokens: number | null
+    windowTokens: number | null
+    breakdown: Breakdown | null
+    nudge: { level: string; channel: number } | null
+  } | null
+  thresholdPercent: number | null
+  /** The newest execute pass: what it changed. */
+  lastExecute: {
+    seq: number
+    at: number
+    reason: string | null
+    usageBefore: number | null
+    usageAfter: number | null
+    dropped: number[]
+    tierChanges: { compartment: string; from: string | null; to: string }[]
+  } | null
+  queuedDrops: number[]
+  tags: { total: number; dropped: number }
+  historian: {
+    strategy: string
+    compartments: number
+    folded: number
+    modelTiers: number
+    tiers: Record<string, number>
+    lastError: ErrorRecord | null
+  }
+  pins: number
+  errors: ErrorRecord[]
+  hostCompaction: { auto: boolean; prune: boolean; source: string } | null
+}

@@ -1,0 +1,91 @@
+import type { Database } from "./driver.js"
+import { statement } from "./statements.js"
+
+/** Raw rows the status report is built from (all SQL of the report lives here). */
+export type StatusRows = {
+  title: string | null
+  lastPass: { seq: number; at: number; decision: string; band: string | null; usage: number | null; window: number | null; detail: string } | null
+  lastExecute: { id: number; seq: number; at: number; usage: number | null; rendered: number | null; detail: string } | null
+  queued: number[]
+  tagCounts: { total: number; dropped: number }
+  compartments: { total: number; folded: number; modelTiers: number }
+  currentTiers: { tier: string; count: number }[]
+  tierChanges: { compartment: string; from: string | null; to: string }[]
+  pins: number
+}
+
+/** Reads the rows of a session's status report. */
+export function readStatusRows(db: Database, sessionId: string): StatusRows {
+  const session = statement(db, "SELECT title FROM sessions WHERE id = ?").get([sessionId])
+  const last = statement(
+    db,
+    "SELECT seq, started_at, decision, band, usage_tokens, window_tokens, detail_json FROM passes WHERE session_id = ? AND trigger != 'compaction' ORDER BY seq DESC LIMIT 1",
+  ).get([sessionId])
+  const execute = statement(
+    db,
+    "SELECT id, seq, started_at, usage_tokens, rendered_tokens, detail_json FROM passes WHERE session_id = ? AND decision = 'execute' ORDER BY seq DESC LIMIT 1",
+  ).get([sessionId])
+  const count = (sql: string): number => Number(statement(db, sql).get([sessionId])?.["n"] ?? 0)
+  return {
+    title: session?.["title"] == null ? null : String(session["title"]),
+    lastPass: last
+      ? {
+          seq: Number(last["seq"]),
+          at: Number(last["started_at"]),
+          decision: String(last["decision"]),
+          band: last["band"] === null ? null : String(last["band"]),
+          usage: last["usage_tokens"] === null ? null : Number(last["usage_tokens"]),
+          window: last["window_tokens"] === null ? null : Number(last["window_tokens"]),
+          detail: String(last["detail_json"]),
+        }
+      : null,
+    lastExecute: execute
+      ? {
+          id: Number(execute["id"]),
+          seq: Number(execute["seq"]),
+          at: Number(execute["started_at"]),
+          usage: execute["usage_tokens"] === null ? null : Number(execute["usage_tokens"]),
+          rendered: execute["rendered_tokens"] === null ? null : Number(execute["rendered_tokens"]),
+          detail: String(execute["detail_json"]),
+        }
+      : null,
+    queued: statement(db, "SELECT tag FROM operations WHERE session_id = ? AND status = 'queued' ORDER BY tag")
+      .all([sessionId])
+      .map((row) => Number(row["tag"])),
+    tagCounts: {
+      total: count("SELECT COUNT(*) AS n FROM tags WHERE session_id = ?"),
+      dropped: count("SELECT COUNT(*) AS n FROM tags WHERE session_id = ? AND status = 'dropped'"),
+    },
+    compartments: {
+      total: count("SELECT COUNT(*) AS n FROM compartments WHERE session_id = ?"),
+      folded: count("SELECT COUNT(*) AS n FROM compartments WHERE session_id = ? AND status = 'folded'"),
+      modelTiers: count(
+        "SELECT COUNT(DISTINCT r.compartment_id) AS n FROM representations r JOIN compartments c ON c.id = r.compartment_id WHERE c.session_id = ? AND r.strategy = 'source-grounded-model'",
+      ),
+    },
+    currentTiers: statement(
+      db,
+      `SELECT s.tier, COUNT(*) AS n FROM selections s
+       WHERE s.session_id = ? AND s.id = (SELECT MAX(id) FROM selections WHERE compartment_id = s.compartment_id)
+       GROUP BY s.tier`,
+    )
+      .all([sessionId])
+      .map((row) => ({ tier: String(row["tier"]), count: Number(row["n"]) })),
+    tierChanges: execute
+      ? statement(db, "SELECT compartment_id, previous_tier, tier FROM selections WHERE pass_id = ? ORDER BY id")
+          .all([Number(execute["id"])])
+          .map((row) => ({
+            compartment: String(row["compartment_id"]).slice(String(row["compartment_id"]).lastIndexOf("#") + 1),
+            from: row["previous_tier"] === null ? null : String(row["previous_tier"]),
+            to: String(row["tier"]),
+          }))
+      : [],
+    pins: count("SELECT COUNT(*) AS n FROM pins WHERE session_id = ?"),
+  }
+}
+
+/** The newest session that has passes (for `status` without --session). */
+export function newestSessionId(db: Database): string | null {
+  const row = statement(db, "SELECT id FROM sessions ORDER BY updated_at DESC, id LIMIT 1").get()
+  return row ? String(row["id"]) : null
+}

@@ -1,0 +1,325 @@
+import { describe, expect, it } from "vitest"
+import type { Floor, Tier } from "../../src/historian/fidelity-types.js"
+import {
+  DEMOTE_TARGET_SHARE,
+  isBelowFloor,
+  legalTiers,
+  PROMOTE_START_SHARE,
+  PROMOTE_TARGET_SHARE,
+  RELEVANT,
+  selectTiers,
+  type SelectableCompartment,
+  type TierChoice,
+} from "../../src/render/select-tiers.js"
+
+/** Every tier present: full 100, dense 60, compact 30, anchor 10. */
+const FOUR: Partial<Record<Tier, number>> = { full: 100, dense: 60, compact: 30, anchor: 10 }
+
+function compartment(id: string, overrides: Partial<SelectableCompartment> = {}): SelectableCompartment {
+  return { id, tiers: FOUR, floor: "anchor", relevance: 0, current: null, ...overrides }
+}
+
+/** Four compartments, oldest first, each with all four tiers and the given current tiers. */
+function four(current: (Tier | null)[] = [null, null, null, null], overrides: Partial<SelectableCompartment>[] = []): SelectableCompartment[] {
+  return current.map((tier, index) => compartment(`c${index + 1}`, { current: tier, ...overrides[index] }))
+}
+
+const tiersOf = (choices: readonly TierChoice[]): string[] => choices.map((choice) => choice.tier)
+
+const totalOf = (compartments: readonly SelectableCompartment[], choices: readonly TierChoice[]): number =>
+  choices.reduce((sum, choice, index) => sum + (choice.tier === "omitted" ? 0 : (compartments[index]?.tiers[choice.tier] ?? 0)), 0)
+
+describe("legalTiers", () => {
+  it.each<[string, Partial<Record<Tier, number>>, Floor, Tier[]]>([
+    ["every tier, floor anchor", FOUR, "anchor", ["full", "dense", "compact", "anchor"]],
+    ["every tier, floor compact", FOUR, "compact", ["full", "dense", "compact"]],
+    ["every tier, floor dense", FOUR, "dense", ["full", "dense"]],
+    ["every tier, floor full", FOUR, "full", ["full"]],
+    ["every tier, floor exact (pins live in the ledger)", FOUR, "exact", ["full", "dense", "compact", "anchor"]],
+    ["every tier, floor none", FOUR, "none", ["full", "dense", "compact", "anchor"]],
+    ["no dense tier, floor dense", { full: 100, compact: 30, anchor: 10 }, "dense", ["full"]],
+    ["no full or dense, floor compact", { compact: 30, anchor: 10 }, "compact", ["compact"]],
+    ["a floor above every tier the content has", { compact: 30, anchor: 10 }, "dense", ["compact"]],
+    ["only an anchor, floor compact", { anchor: 10 }, "compact", ["anchor"]],
+    ["only an anchor, floor anchor", { anchor: 10 }, "anchor", ["anchor"]],
+  ])("gives %s", (_name, tiers, floor, expected) => {
+    expect(legalTiers(compartment("c1", { tiers, floor }))).toEqual(expected)
+  })
+
+  it("never offers a tier the compartment does not have", () => {
+    expect(legalTiers(compartment("c1", { tiers: { full: 100, anchor: 10 }, floor: "none" }))).toEqual(["full", "anchor"])
+  })
+})
+
+describe("isBelowFloor", () => {
+  it.each<[Floor, Tier | "omitted", boolean]>([
+    ["compact", "full", false],
+    ["compact", "compact", false],
+    ["compact", "anchor", true],
+    ["compact", "omitted", true],
+    ["dense", "compact", true],
+    ["full", "dense", true],
+    ["anchor", "anchor", false],
+    ["anchor", "omitted", true],
+    ["exact", "anchor", false],
+    ["exact", "omitted", true],
+    ["none", "anchor", false],
+    ["none", "omitted", false],
+  ])("with floor %s, %s is below it: %s", (floor, tier, expected) => {
+    expect(isBelowFloor(compartment("c1", { floor }), tier)).toBe(expected)
+  })
+
+  it("accepts the most detailed tier when the floor is above every tier the content has", () => {
+    const only = compartment("c1", { tiers: { compact: 30, anchor: 10 }, floor: "full" })
+    expect([isBelowFloor(only, "compact"), isBelowFloor(only, "anchor")]).toEqual([false, true])
+  })
+})
+
+describe("selectTiers", () => {
+  describe("with the default policy", () => {
+    it("shows new compartments at their most detailed legal tier and demotes nothing in a quiet session", () => {
+      const compartments = [
+        compartment("c1"),
+        compartment("c2", { tiers: { dense: 60, compact: 30, anchor: 10 } }),
+        compartment("c3", { tiers: { compact: 30, anchor: 10 }, floor: "compact" }),
+      ]
+      const choices = selectTiers({ compartments, budgetTokens: 100_000, policy: "default" })
+      expect(choices).toEqual([
+        { id: "c1", tier: "full", reason: "new", belowFloor: false },
+        { id: "c2", tier: "dense", reason: "new", belowFloor: false },
+        { id: "c3", tier: "compact", reason: "new", belowFloor: false },
+      ])
+    })
+
+    it("keeps the applied tiers of a quiet session, however old the compartments are", () => {
+      const compartments = four(["full", "dense", "full", "compact"])
+      // 100 + 60 + 100 + 30 = 290 of a 400 budget: 72.5%, between the promote and the demote lines.
+      const choices = selectTiers({ compartments, budgetTokens: 400, policy: "default" })
+      expect(tiersOf(choices)).toEqual(["full", "dense", "full", "compact"])
+      expect(choices.map((choice) => choice.reason)).toEqual(["kept", "kept", "kept", "kept"])
+    })
+
+    it("demotes the oldest compartment first, step by step down to its floor, until history is at 85% of the budget", () => {
+      const compartments = four()
+      // 400 tokens at full, budget 300: demote to <= 255.
+      const choices = selectTiers({ compartments, budgetTokens: 300, policy: "default" })
+      expect(tiersOf(choices)).toEqual(["anchor", "compact", "full", "full"])
+      expect(totalOf(compartments, choices)).toBe(240)
+      expect(choices.map((choice) => choice.reason)).toEqual([
+        "demoted: history over budget",
+        "demoted: history over budget",
+        "new",
+        "new",
+      ])
+      expect(choices.every((choice) => !choice.belowFloor)).toBe(true)
+    })
+
+    it("stops demoting as soon as history is at or under the demote target", () => {
+      const compartments = four()
+      for (const budget of [300, 350, 399, 250, 150]) {
+        const choices = selectTiers({ compartments, budgetTokens: budget, policy: "default" })
+        const total = totalOf(compartments, choices)
+        expect(total).toBeLessThanOrEqual(budget * DEMOTE_TARGET_SHARE)
+        // One step less would still be above the target: the last demotion was needed.
+        const demoted = choices.findLastIndex((choice) => choice.reason.startsWith("demoted"))
+        const last = compartments[demoted]
+        const tier = choices[demoted]?.tier as Tier
+        const order: Tier[] = ["full", "dense", "compact", "anchor"]
+        const higher = order[order.indexOf(tier) - 1] as Tier
+        expect(total - (last?.tiers[tier] ?? 0) + (last?.tiers[higher] ?? 0)).toBeGreaterThan(budget * DEMOTE_TARGET_SHARE)
+      }
+    })
+
+    it("never demotes below a floor: floors detain even when history stays over budget", () => {
+      const compartments = four([null, null, null, null], [{ floor: "compact" }, { floor: "dense" }, { floor: "full" }, {}])
+      // Budget 100: target 85. Floors allow at best 30 + 60 + 100 + 10 = 200.
+      const choices = selectTiers({ compartments, budgetTokens: 100, policy: "default" })
+      expect(tiersOf(choices)).toEqual(["compact", "dense", "full", "anchor"])
+      expect(totalOf(compartments, choices)).toBe(200)
+      expect(choices.every((choice) => !choice.belowFloor)).toBe(true)
+    })
+
+    it("skips a compartment at its floor and demotes the next one", () => {
+      const compartments = four([null, null, null, null], [{ floor: "full" }])
+      const choices = selectTiers({ compartments, budgetTokens: 300, policy: "default" })
+      // c1 stays full; c2 goes to anchor (310), c3 to dense (270), compact (240).
+      expect(tiersOf(choices)).toEqual(["full", "anchor", "compact", "full"])
+      expect(choices[0]?.reason).toBe("new")
+    })
+
+    it("demotes relevant compartments last", () => {
+      const compartments = four([null, null, null, null], [{ relevance: 1 }, { relevance: RELEVANT }])
+      const choices = selectTiers({ compartments, budgetTokens: 300, policy: "default" })
+      expect(tiersOf(choices)).toEqual(["full", "full", "anchor", "compact"])
+    })
+
+    it("treats relevance just under the line as not relevant", () => {
+      const compartments = four([null, null, null, null], [{ relevance: RELEVANT - 0.01 }])
+      const choices = selectTiers({ compartments, budgetTokens: 300, policy: "default" })
+      expect(tiersOf(choices)).toEqual(["anchor", "compact", "full", "full"])
+    })
+
+    it("demotes a relevant compartment too once every other one is at its floor", () => {
+      const compartments = four([null, null, null, null], [{ relevance: 1 }, { floor: "full" }, { floor: "full" }, { floor: "full" }])
+      const choices = selectTiers({ compartments, budgetTokens: 380, policy: "default" })
+      // Target 323: the others cannot move; c1 goes to dense (360), compact (330), anchor (310).
+      expect(tiersOf(choices)).toEqual(["anchor", "full", "full", "full"])
+    })
+
+    it("says when a relevant compartment keeps its tier", () => {
+      const compartments = four(["full", "dense", "full", "compact"], [{ relevance: 0.9 }])
+      const choices = selectTiers({ compartments, budgetTokens: 400, policy: "default" })
+      expect(choices.map((choice) => choice.reason)).toEqual(["kept: relevant again", "kept", "kept", "kept"])
+    })
+
+    it("promotes the newest and most relevant compartments first, up to 75% of the budget, far under budget", () => {
+      const compartments = four(["anchor", "anchor", "anchor", "anchor"])
+      // 40 of 300 (13%): promote while the total stays <= 225, one step per compartment per round, newest first.
+      const choices = selectTiers({ compartments, budgetTokens: 300, policy: "default" })
+      expect(tiersOf(choices)).toEqual(["compact", "dense", "dense", "dense"])
+      expect(totalOf(compartments, choices)).toBe(210)
+      expect(choices.map((choice) => choice.reason)).toEqual(Array(4).fill("promoted: room in the budget"))
+    })
+
+    it("promotes a relevant old compartment before newer ones", () => {
+      const compartments = four(["anchor", "anchor", "anchor", "anchor"], [{ relevance: 1 }])
+      const choices = selectTiers({ compartments, budgetTokens: 300, policy: "default" })
+      // Round robin from c1 (relevant), then c4, c3, c2: the oldest irrelevant one is left at compact.
+      expect(tiersOf(choices)).toEqual(["dense", "compact", "dense", "dense"])
+      expect(totalOf(compartments, choices)).toBeLessThanOrEqual(300 * PROMOTE_TARGET_SHARE)
+    })
+
+    it.each<[string, number, string[]]>([
+      // current: anchor, anchor, compact, full = 10 + 10 + 30 + 100 = 150
+      ["101% of the budget: demotes", 148, ["anchor", "anchor", "anchor", "dense"]],
+      ["exactly at the budget: keeps", 150, ["anchor", "anchor", "compact", "full"]],
+      ["about 85%: keeps", 176, ["anchor", "anchor", "compact", "full"]],
+      ["61%: keeps", 246, ["anchor", "anchor", "compact", "full"]],
+      ["exactly 60%: keeps", 250, ["anchor", "anchor", "compact", "full"]],
+      // 150 < 150.6: promote up to 188.25, newest first: c3 to dense (180); c2 to compact would make 200.
+      ["just under 60%: promotes", 251, ["anchor", "anchor", "dense", "full"]],
+    ])("hysteresis at %s", (_name, budget, expected) => {
+      const compartments = four(["anchor", "anchor", "compact", "full"])
+      expect(tiersOf(selectTiers({ compartments, budgetTokens: budget, policy: "default" }))).toEqual(expected)
+    })
+
+    it("changes nothing while the history hovers anywhere between 60% and 100% of the budget", () => {
+      const compartments = four(["anchor", "dense", "compact", "full"])
+      const total = 10 + 60 + 30 + 100
+      expect([total / PROMOTE_START_SHARE, total]).toEqual([333.33333333333337, 200])
+      for (let budget = total; budget <= 333; budget += 1) {
+        const choices = selectTiers({ compartments, budgetTokens: budget, policy: "default" })
+        expect(tiersOf(choices)).toEqual(["anchor", "dense", "compact", "full"])
+        expect(choices.map((choice) => choice.reason)).toEqual(["kept", "kept", "kept", "kept"])
+      }
+    })
+
+    it("moves a compartment whose applied tier is no longer legal back to its most detailed legal tier", () => {
+      const compartments = [
+        compartment("c1", { current: "anchor", floor: "compact" }),
+        compartment("c2", { current: "dense", tiers: { full: 100, compact: 30, anchor: 10 } }),
+      ]
+      const choices = selectTiers({ compartments, budgetTokens: 1_000, policy: "default" })
+      expect(choices).toEqual([
+        { id: "c1", tier: "full", reason: "floor", belowFloor: false },
+        { id: "c2", tier: "full", reason: "floor", belowFloor: false },
+      ])
+    })
+
+    it("returns one choice per compartment, in the order given, and nothing for no compartments", () => {
+      expect(selectTiers({ compartments: [], budgetTokens: 100, policy: "default" })).toEqual([])
+      const compartments = ["z", "a", "m"].map((id) => compartment(id))
+      expect(selectTiers({ compartments, budgetTokens: 1, policy: "default" }).map((choice) => choice.id)).toEqual(["z", "a", "m"])
+    })
+
+    it("does not change its input", () => {
+      const compartments = four(["anchor", null, "full", "compact"], [{ relevance: 1 }])
+      const copy = structuredClone(compartments)
+      selectTiers({ compartments, budgetTokens: 120, policy: "default" })
+      selectTiers({ compartments, budgetTokens: 10_000, policy: "default" })
+      expect(compartments).toEqual(copy)
+    })
+  })
+
+  describe("with the age-only policy", () => {
+    it("makes older compartments shorter whatever the budget: full, dense, compact, then anchor", () => {
+      const compartments = Array.from({ length: 10 }, (_, index) => compartment(`c${index + 1}`))
+      const choices = selectTiers({ compartments, budgetTokens: 1_000_000, policy: "age-only" })
+      expect(tiersOf(choices)).toEqual(["anchor", "anchor", "compact", "compact", "compact", "compact", "dense", "dense", "full", "full"])
+      expect(choices.map((choice) => choice.reason)).toEqual([9, 8, 7, 6, 5, 4, 3, 2, 1, 0].map((age) => `age ${age}`))
+    })
+
+    it("ignores floors and flags every choice below one", () => {
+      const compartments = Array.from({ length: 9 }, (_, index) => compartment(`c${index + 1}`, { floor: "compact" }))
+      const choices = selectTiers({ compartments, budgetTokens: 1_000_000, policy: "age-only" })
+      expect(choices[0]).toEqual({ id: "c1", tier: "anchor", reason: "age 8", belowFloor: true })
+      expect(choices.filter((choice) => choice.belowFloor).map((choice) => choice.id)).toEqual(["c1"])
+    })
+
+    it("takes the nearest less detailed tier a compartment has, else the nearest more detailed one", () => {
+      const compartments = [
+        compartment("c1", { tiers: { full: 100, anchor: 10 } }),
+        compartment("c2", { tiers: { full: 100 } }),
+        compartment("c3", { tiers: { full: 100, anchor: 10 } }),
+        compartment("c4"),
+        compartment("c5"),
+      ]
+      // Ages 4, 3, 2, 1, 0: wanted compact, dense, dense, full, full.
+      expect(tiersOf(selectTiers({ compartments, budgetTokens: 1, policy: "age-only" }))).toEqual(["anchor", "full", "anchor", "full", "full"])
+    })
+  })
+
+  describe("with the flat policy", () => {
+    it.each<[number, string]>([
+      [400, "full"],
+      [399, "dense"],
+      [240, "dense"],
+      [239, "compact"],
+      [120, "compact"],
+      [119, "anchor"],
+      [1, "anchor"],
+    ])("shows everything at one level: budget %i gives %s", (budget, level) => {
+      const choices = selectTiers({ compartments: four(), budgetTokens: budget, policy: "flat" })
+      expect(tiersOf(choices)).toEqual([level, level, level, level])
+      expect(choices.every((choice) => choice.reason === `flat at ${level}`)).toBe(true)
+    })
+
+    it("ignores floors and flags the choices below them", () => {
+      const compartments = four([null, null, null, null], [{ floor: "full" }, { floor: "compact" }, { floor: "none" }])
+      const choices = selectTiers({ compartments, budgetTokens: 120, policy: "flat" })
+      expect(choices.map((choice) => [choice.tier, choice.belowFloor])).toEqual([
+        ["compact", true],
+        ["compact", false],
+        ["compact", false],
+        ["compact", false],
+      ])
+    })
+  })
+
+  describe("with the truncation policy", () => {
+    it("keeps the newest compartments at full detail while they fit and omits the older ones", () => {
+      const choices = selectTiers({ compartments: four(), budgetTokens: 250, policy: "truncation" })
+      expect(choices).toEqual([
+        { id: "c1", tier: "omitted", reason: "truncated", belowFloor: true },
+        { id: "c2", tier: "omitted", reason: "truncated", belowFloor: true },
+        { id: "c3", tier: "full", reason: "newest, fits", belowFloor: false },
+        { id: "c4", tier: "full", reason: "newest, fits", belowFloor: false },
+      ])
+    })
+
+    it("omits everything older than the first compartment that does not fit, even smaller ones", () => {
+      const compartments = [compartment("c1", { tiers: { anchor: 10 } }), compartment("c2"), compartment("c3")]
+      expect(tiersOf(selectTiers({ compartments, budgetTokens: 150, policy: "truncation" }))).toEqual(["omitted", "omitted", "full"])
+    })
+
+    it("does not flag an omitted compartment whose facts may all disappear", () => {
+      const compartments = [compartment("c1", { floor: "none" }), compartment("c2")]
+      expect(selectTiers({ compartments, budgetTokens: 100, policy: "truncation" })[0]).toEqual({
+        id: "c1",
+        tier: "omitted",
+        reason: "truncated",
+        belowFloor: false,
+      })
+    })
+  })
+})
