@@ -1,0 +1,204 @@
+/**
+ * `npm run bench`: what one transform pass costs, and how that grows with session length, on synthetic sessions of
+ * 100, 1,000 and 10,000 messages (a realistic mix of user text, assistant text and tool outputs; 10,000 messages
+ * hold about 1M tokens). Everything is measured in one run, next to a passthrough hook that only walks the
+ * messages, and reported as medians, p95 and ratios (the machines are shared and noisy). Prints a table and writes
+ * bench/results/bench.json.
+ *
+ *   npm run bench                                  Node, better-sqlite3
+ *   BUN_BE_BUN=1 node_modules/.bin/opencode bench/run-bench.ts   Bun with bun:sqlite, OpenCode's runtime
+ *   BENCH_SIZES=100,1000 BENCH_ROUNDS=20 npm run bench
+ */
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { dirname, join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { defaultConfig } from "../src/config/schema.js"
+import { createHistoryPlanner } from "../src/pass/history-planner.js"
+import { runPass, type PassResult } from "../src/pass/run-pass.js"
+import { createSessionRegistry } from "../src/pass/session-registry.js"
+import type { SessionState } from "../src/pass/session-state.js"
+import { systemClock } from "../src/pass/system-clock.js"
+import { applyEdits } from "../src/plugin/apply-edits.js"
+import { fixedWindow, type WindowSettings } from "../src/pressure/model-window.js"
+import { queueDrops } from "../src/store/applied-state-repository.js"
+import type { Database } from "../src/store/driver.js"
+import { openDatabase } from "../src/store/open-database.js"
+import { createTokenCounterPool } from "../src/tokens/tiktoken-counter.js"
+import type { TokenCounter } from "../src/tokens/token-counter.js"
+import type { HostMessage } from "../src/transcript/host-message.js"
+import { freshCopies, syntheticSession } from "./synthetic-session.js"
+
+const SIZES = (process.env["BENCH_SIZES"] ?? "100,1000,10000").split(",").map(Number)
+const ROUNDS = Number(process.env["BENCH_ROUNDS"] ?? 15)
+const RESULTS = join(dirname(fileURLToPath(import.meta.url)), "results", "bench.json")
+
+type Row = {
+  messages: number
+  rawTokens: number
+  coldMs: number
+  replayMedianMs: number
+  replayP95Ms: number
+  incrementalMedianMs: number
+  executeMedianMs: number
+  executeP95Ms: number
+  passthroughMedianMs: number
+  replayOverPassthrough: number
+  replayMsPer1kMessages: number
+  countCacheHitRate: number
+  dbBytesPerMillionTokens: number
+  peakRssMb: number
+}
+
+const quantile = (values: number[], q: number): number => {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN
+}
+const round = (value: number, digits = 2): number => Number(value.toFixed(digits))
+
+let peakRss = 0
+const sample = (): void => {
+  peakRss = Math.max(peakRss, process.memoryUsage().rss)
+}
+
+function pass(context: { db: Database; state: SessionState; counter: TokenCounter; window: WindowSettings; history: ReturnType<typeof createHistoryPlanner> }, messages: HostMessage[], now: number): { ms: number; result: PassResult } {
+  const started = performance.now()
+  const result = runPass({
+    db: context.db,
+    state: context.state,
+    messages,
+    counter: context.counter,
+    history: context.history,
+    clock: systemClock,
+    trigger: "transform",
+    tagsVisible: true,
+    window: context.window,
+    fixedTokens: 0,
+    now,
+    smartDrops: false,
+  })
+  applyEdits(messages, result.edits)
+  const ms = performance.now() - started
+  sample()
+  return { ms, result }
+}
+
+async function measure(size: number, counter: TokenCounter): Promise<Row> {
+  const dir = mkdtempSync(join(tmpdir(), "magic-context-bench-"))
+  const file = join(dir, "bench.db")
+  const db = await openDatabase(file)
+  const registry = createSessionRegistry({ db, now: () => Date.now() })
+  const state = registry.stateFor({ id: `bench-${size}`, source: "replay", projectId: null, directory: null, title: null }, counter)
+  const all = syntheticSession({ messageCount: size + ROUNDS * 2 + 2, sessionID: `bench-${size}` })
+  const base = all.slice(0, size)
+  // A window the session does not fill: replay passes without pressure work.
+  const roomy = { db, state, counter, window: fixedWindow({ usableTokens: 100_000_000, config: defaultConfig() }), history: createHistoryPlanner({ db, sessionId: state.sessionId, counter, policy: "default" }) }
+  let now = 1_800_000_000_000
+
+  const cold = pass(roomy, freshCopies(base), (now += 1_000)).ms
+  const rawTokens = [...state.parts.values()].reduce((sum, part) => sum + part.tokens + part.callTokens, 0)
+
+  const replay: number[] = []
+  const passthrough: number[] = []
+  let counted = 0
+  let cached = 0
+  for (let round = 0; round < ROUNDS; round += 1) {
+    const copy = freshCopies(base)
+    const before = state.parts.size
+    replay.push(pass(roomy, copy, (now += 1_000)).ms)
+    cached += copy.reduce((sum, message) => sum + message.parts.length, 0) - (state.parts.size - before)
+    counted += state.parts.size - before
+    const walk = freshCopies(base)
+    const started = performance.now()
+    let parts = 0
+    for (const message of walk) for (const part of message.parts) parts += part.id.length > 0 ? 1 : 0
+    passthrough.push(performance.now() - started)
+    if (parts === 0) throw new Error("empty session")
+  }
+  const incremental: number[] = []
+  for (let round = 0; round < ROUNDS; round += 1) {
+    incremental.push(pass(roomy, freshCopies(all.slice(0, size + (round + 1) * 2)), (now += 1_000)).ms)
+  }
+
+  // Execute passes: a window the session fills to ~70%, and one queued drop of an old tool output per round.
+  const tight = { ...roomy, window: fixedWindow({ usableTokens: Math.round(rawTokens / 0.7), config: defaultConfig() }) }
+  const execute: number[] = []
+  const current = all.slice(0, size + ROUNDS * 2)
+  const candidates = [...state.tagsByNumber.values()].filter((tag) => tag.kind === "tool" && tag.status === "live")
+  for (let round = 0; round < ROUNDS; round += 1) {
+    const target = candidates[round]
+    if (target) for (const drop of queueDrops(db, state.sessionId, [target.tag], { pass: null, now })) state.queued.set(drop.tag, drop)
+    const { ms, result } = pass(tight, freshCopies(current), (now += 1_000))
+    if (result.decision === "execute") execute.push(ms)
+  }
+
+  db.close()
+  const dbBytes = statSync(file).size + safeSize(`${file}-wal`)
+  rmSync(dir, { recursive: true, force: true })
+  const replayMedian = quantile(replay, 0.5)
+  return {
+    messages: size,
+    rawTokens,
+    coldMs: round(cold),
+    replayMedianMs: round(replayMedian),
+    replayP95Ms: round(quantile(replay, 0.95)),
+    incrementalMedianMs: round(quantile(incremental, 0.5)),
+    executeMedianMs: round(quantile(execute, 0.5)),
+    executeP95Ms: round(quantile(execute, 0.95)),
+    passthroughMedianMs: round(quantile(passthrough, 0.5), 3),
+    replayOverPassthrough: round(replayMedian / Math.max(quantile(passthrough, 0.5), 1e-6), 1),
+    replayMsPer1kMessages: round((replayMedian / size) * 1_000),
+    countCacheHitRate: round(cached / Math.max(1, cached + counted), 4),
+    dbBytesPerMillionTokens: Math.round((dbBytes / Math.max(1, rawTokens)) * 1_000_000),
+    peakRssMb: round(peakRss / 1_048_576, 1),
+  }
+}
+
+function safeSize(file: string): number {
+  try {
+    return statSync(file).size
+  } catch {
+    return 0
+  }
+}
+
+const pool = createTokenCounterPool()
+const counter = pool.counterFor("o200k_base")
+const warm = performance.now()
+counter.count("warm up the encoder")
+const encoderLoadMs = performance.now() - warm
+const text = syntheticSession({ messageCount: 400 })
+  .flatMap((message) => message.parts)
+  .map((part) => (part.type === "text" ? part.text : part.type === "tool" && part.state.status === "completed" ? part.state.output : ""))
+  .join("\n")
+const countStarted = performance.now()
+const countedTokens = counter.count(text)
+const tokensPerSecond = Math.round(countedTokens / ((performance.now() - countStarted) / 1_000))
+
+const rows: Row[] = []
+for (const size of SIZES) rows.push(await measure(size, counter))
+pool.dispose()
+
+const runtime = typeof process.versions["bun"] === "string" ? `bun ${process.versions["bun"]} (bun:sqlite)` : `node ${process.versions.node} (better-sqlite3)`
+const header = ["messages", "raw tokens", "cold ms", "replay ms (p50/p95)", "+2 msgs ms", "execute ms (p50/p95)", "walk ms", "replay/walk", "ms per 1k msgs", "count hits", "DB bytes/1M tok", "peak RSS MB"]
+const table = rows.map((row) => [
+  row.messages,
+  row.rawTokens,
+  row.coldMs,
+  `${row.replayMedianMs} / ${row.replayP95Ms}`,
+  row.incrementalMedianMs,
+  `${row.executeMedianMs} / ${row.executeP95Ms}`,
+  row.passthroughMedianMs,
+  row.replayOverPassthrough,
+  row.replayMsPer1kMessages,
+  `${(row.countCacheHitRate * 100).toFixed(1)}%`,
+  row.dbBytesPerMillionTokens,
+  row.peakRssMb,
+])
+const widths = header.map((cell, column) => Math.max(cell.length, ...table.map((line) => String(line[column]).length)))
+const format = (cells: (string | number)[]): string => cells.map((cell, column) => String(cell).padStart(widths[column] ?? 0)).join("  ")
+process.stdout.write(`magic-context bench on ${runtime}, ${ROUNDS} rounds per measure; o200k_base loads in ${encoderLoadMs.toFixed(0)} ms and counts ${tokensPerSecond.toLocaleString("en-US")} tokens/s\n\n`)
+process.stdout.write(`${format(header)}\n${format(widths.map((width) => "-".repeat(width)))}\n${table.map(format).join("\n")}\n`)
+mkdirSync(dirname(RESULTS), { recursive: true })
+writeFileSync(RESULTS, `${JSON.stringify({ runtime, rounds: ROUNDS, encoderLoadMs: round(encoderLoadMs), tokensPerSecond, rows }, null, 2)}\n`)
+process.stdout.write(`\nwrote ${RESULTS}\n`)
