@@ -10,8 +10,8 @@ import { MEMORY_DATABASE, openDatabase } from "../store/open-database.js"
 import type { TokenCounter } from "../tokens/token-counter.js"
 import { readTranscript } from "../transcript/read-transcript.js"
 import type { Transcript } from "../transcript/turn-model.js"
-import { checkProbeSource } from "./check-probe-source.js"
 import type { Probe } from "./probe-file.js"
+import { probeValidity, type ProbeValidity } from "./probe-validity.js"
 import type { LabPolicy, ProbeVerdict } from "./probe-verdict.js"
 import { recordTexts } from "./record-text.js"
 import { runMetrics, type RunMetrics, type TurnMeasure } from "./run-metrics.js"
@@ -21,20 +21,23 @@ import { createProbeTracker, type ProbeObservation } from "./track-probes.js"
 /** The usable window of the `full` reference: so large that nothing is ever reduced. */
 export const UNREDUCED_WINDOW_TOKENS = 1_000_000_000
 
-/** Whether a probe is a sound test: its fact is in its source where it says, and the unreduced prompt carries it. */
-export type ProbeValidity = { probeId: string; valid: boolean; problems: string[] }
-
 /** The Lab's answer for a probe list: which probes are sound, which survived where, and what each run cost. */
 export type ProbeEvaluation = {
   /** One entry per probe, in the order given. Invalid probes are fixture bugs and get no verdicts. */
   validity: ProbeValidity[]
-  /** Per valid probe × policy × window, `full` (at UNREDUCED_WINDOW_TOKENS) first. */
+  /** Per valid probe × policy × window: `full` (at UNREDUCED_WINDOW_TOKENS) first, then the order given. */
   verdicts: ProbeVerdict[]
-  /** Per transcript × policy × window. */
+  /** Per transcript × policy × window, in replay order (transcripts by path, `full` first for each). */
   runs: RunRecord[]
   /** Per policy × window over all transcripts, `full` first. */
   summaries: PolicySummary[]
 }
+
+/** What an evaluation compares: the policies, each at every window, besides the `full` reference. */
+type Grid = { policies: readonly SelectionPolicy[]; windows: readonly number[] }
+
+/** The replay settings every run of an evaluation shares. */
+type ReplaySettings = { config: Config; counter: TokenCounter }
 
 /**
  * Replays each transcript the probes name once per (policy, window), each time into a fresh in-memory store, and
@@ -54,54 +57,71 @@ export async function evaluateProbes(options: {
   /** Called after each replay (progress for long runs). */
   onRun?: (run: RunRecord) => void
 }): Promise<ProbeEvaluation> {
-  const config = options.config ?? defaultConfig()
+  const settings: ReplaySettings = { config: options.config ?? defaultConfig(), counter: options.counter }
   const validity = new Map<string, ProbeValidity>()
   const verdicts: ProbeVerdict[] = []
   const runs: RunRecord[] = []
-  const record = (run: RunRecord, probes: readonly Probe[], observations: readonly ProbeObservation[]): void => {
-    runs.push(run)
-    options.onRun?.(run)
-    observations.forEach((observation, index) => {
-      const probe = probes[index] as Probe
-      verdicts.push({ ...observation, kind: probe.kind, policy: run.policy, window: run.window })
-    })
-  }
-
   for (const [tracePath, probes] of byTrace(options.probes)) {
-    const transcript = tryReadTranscript(tracePath)
-    if (!transcript.ok) {
-      for (const probe of probes) validity.set(probe.id, { probeId: probe.id, valid: false, problems: [transcript.error] })
-      continue
-    }
-    const records = recordTexts(transcript.value)
-    const full = await replayRun({ transcript: transcript.value, probes, policy: "default", window: UNREDUCED_WINDOW_TOKENS, config, counter: options.counter })
-    const checked = probes.map((probe, index) => judgeValidity(probe, records, full.observations[index]))
-    for (const entry of checked) validity.set(entry.probeId, entry)
-    const valid = probes.filter((_, index) => checked[index]?.valid === true)
-    record(
-      { trace: tracePath, policy: "full", window: UNREDUCED_WINDOW_TOKENS, metrics: full.metrics },
-      valid,
-      full.observations.filter((_, index) => checked[index]?.valid === true),
-    )
-    for (const policy of options.policies) {
-      for (const window of options.windows) {
-        const run = await replayRun({ transcript: transcript.value, probes: valid, policy, window, config, counter: options.counter })
-        record({ trace: tracePath, policy, window, metrics: run.metrics }, valid, run.observations)
-      }
-    }
+    const outcome = await evaluateTrace({ tracePath, probes, grid: options, settings, onRun: options.onRun })
+    for (const entry of outcome.validity) validity.set(entry.probeId, entry)
+    verdicts.push(...outcome.verdicts)
+    runs.push(...outcome.runs)
   }
-
   const ordered = orderVerdicts(verdicts, options)
   return {
-    validity: options.probes.map((probe) => validity.get(probe.id) ?? { probeId: probe.id, valid: false, problems: ["not evaluated"] }),
+    validity: options.probes.map((probe) => validity.get(probe.id) ?? notEvaluated(probe)),
     verdicts: ordered,
     runs,
-    summaries: summarizeProbes({ verdicts: ordered, runs: orderRuns(runs, options) }),
+    summaries: summarizeProbes({ verdicts: ordered, runs: [...runs].sort(byPair(options)) }),
   }
 }
 
 /** A clock that never moves: the Lab's records must not depend on when it ran (turn times drive the passes). */
 const LAB_CLOCK: Clock = { now: () => 0, mark: () => 0, elapsedMs: () => 0 }
+
+/** The `full` run (validity) and then every policy × window of one transcript's probes. */
+async function evaluateTrace(options: {
+  tracePath: string
+  probes: readonly Probe[]
+  grid: Grid
+  settings: ReplaySettings
+  onRun: ((run: RunRecord) => void) | undefined
+}): Promise<{ validity: ProbeValidity[]; verdicts: ProbeVerdict[]; runs: RunRecord[] }> {
+  const { tracePath, probes, grid, settings } = options
+  const transcript = tryReadTranscript(tracePath)
+  if (!transcript.ok) {
+    const problems = [transcript.error]
+    return { validity: probes.map((probe) => ({ probeId: probe.id, valid: false, problems })), verdicts: [], runs: [] }
+  }
+  const verdicts: ProbeVerdict[] = []
+  const runs: RunRecord[] = []
+  const record = (run: RunRecord, checked: readonly Probe[], observations: readonly ProbeObservation[]): void => {
+    runs.push(run)
+    options.onRun?.(run)
+    checked.forEach((probe, index) => {
+      const observation = observations[index] ?? { probeId: probe.id, needTurn: null, survived: null }
+      verdicts.push({ ...observation, kind: probe.kind, policy: run.policy, window: run.window })
+    })
+  }
+
+  const records = recordTexts(transcript.value)
+  const replay = (policy: SelectionPolicy, window: number, checked: readonly Probe[]) =>
+    replayRun({ transcript: transcript.value, probes: checked, policy, window, settings })
+  // `full` is the engine's default policy in a window it never fills: nothing is reduced, nothing folded.
+  const full = await replay("default", UNREDUCED_WINDOW_TOKENS, probes)
+  const validity = probes.map((probe, index) => probeValidity({ probe, records, full: full.observations[index] }))
+  const isValid = (_: unknown, index: number): boolean => validity[index]?.valid === true
+  const valid = probes.filter(isValid)
+  const reference = { trace: tracePath, policy: "full", window: UNREDUCED_WINDOW_TOKENS } as const
+  record({ ...reference, metrics: full.metrics }, valid, full.observations.filter(isValid))
+  for (const policy of grid.policies) {
+    for (const window of grid.windows) {
+      const run = await replay(policy, window, valid)
+      record({ trace: tracePath, policy, window, metrics: run.metrics }, valid, run.observations)
+    }
+  }
+  return { validity, verdicts, runs }
+}
 
 /** One replay of a transcript into a fresh in-memory store, checking `probes` on the way. */
 async function replayRun(options: {
@@ -109,10 +129,9 @@ async function replayRun(options: {
   probes: readonly Probe[]
   policy: SelectionPolicy
   window: number
-  config: Config
-  counter: TokenCounter
+  settings: ReplaySettings
 }): Promise<{ observations: ProbeObservation[]; metrics: RunMetrics }> {
-  const { config } = options
+  const { config, counter } = options.settings
   const tracker = createProbeTracker(options.probes)
   const measures: TurnMeasure[] = []
   const db = await openDatabase(MEMORY_DATABASE)
@@ -120,7 +139,7 @@ async function replayRun(options: {
     replayTranscript({
       transcript: options.transcript,
       db,
-      counter: options.counter,
+      counter,
       clock: LAB_CLOCK,
       window: fixedWindow({ usableTokens: options.window, config }),
       smartDrops: config.smart_drops,
@@ -128,22 +147,15 @@ async function replayRun(options: {
       pinPatterns: compilePinPatterns(config.pins).matchers,
       onTurn: (turn) => {
         tracker.observe(turn)
-        measures.push({ pass: turn.pass, tokens: turn.tokens, prefixChanged: turn.prefixChanged, history: turn.history })
+        // Keep the turn without its prompt: a run holds one prompt at a time.
+        const { pass, tokens, prefixChanged, history } = turn
+        measures.push({ pass, tokens, prefixChanged, history })
       },
     })
   } finally {
     db.close()
   }
   return { observations: tracker.observations(), metrics: runMetrics(measures) }
-}
-
-function judgeValidity(probe: Probe, records: ReadonlyMap<number, string>, full: ProbeObservation | undefined): ProbeValidity {
-  const problems = checkProbeSource(probe, records)
-  if (probe.need !== null && full?.needTurn == null) problems.push(`need: no model call at or after record ${probe.need}`)
-  else if (probe.need !== null && full?.survived === false) {
-    problems.push(`exact: not in the unreduced prompt of the model call at record ${full.needTurn} (policy full)`)
-  }
-  return { probeId: probe.id, valid: problems.length === 0, problems }
 }
 
 /** Probes grouped by transcript, transcripts in path order, probes in the order given. */
@@ -162,29 +174,29 @@ function tryReadTranscript(tracePath: string): Result<Transcript> {
   }
 }
 
+function notEvaluated(probe: Probe): ProbeValidity {
+  return { probeId: probe.id, valid: false, problems: ["not evaluated"] }
+}
+
+type OrderedGrid = Grid & { probes: readonly Probe[] }
+
 /** `full` first, then policies and windows in the order given, probes in the order given within each. */
-function orderVerdicts(
-  verdicts: readonly ProbeVerdict[],
-  options: { probes: readonly Probe[]; policies: readonly SelectionPolicy[]; windows: readonly number[] },
-): ProbeVerdict[] {
+function orderVerdicts(verdicts: readonly ProbeVerdict[], options: OrderedGrid): ProbeVerdict[] {
   const probeOrder = new Map(options.probes.map((probe, index) => [probe.id, index]))
-  const key = (verdict: ProbeVerdict): number[] => [...pairKey(verdict, options), probeOrder.get(verdict.probeId) ?? 0]
-  return [...verdicts].sort((left, right) => compareKeys(key(left), key(right)))
+  const position = (verdict: ProbeVerdict): number => probeOrder.get(verdict.probeId) ?? 0
+  const compare = byPair(options)
+  return [...verdicts].sort((left, right) => compare(left, right) || position(left) - position(right))
 }
 
-function orderRuns(runs: readonly RunRecord[], options: { policies: readonly SelectionPolicy[]; windows: readonly number[] }): RunRecord[] {
-  return [...runs].sort((left, right) => compareKeys(pairKey(left, options), pairKey(right, options)))
-}
+type Pair = { policy: LabPolicy; window: number }
 
-function pairKey(entry: { policy: LabPolicy; window: number }, options: { policies: readonly SelectionPolicy[]; windows: readonly number[] }): number[] {
-  if (entry.policy === "full") return [-1, 0]
-  return [options.policies.indexOf(entry.policy), options.windows.indexOf(entry.window)]
-}
-
-function compareKeys(left: readonly number[], right: readonly number[]): number {
-  for (let index = 0; index < left.length; index += 1) {
-    const difference = (left[index] ?? 0) - (right[index] ?? 0)
-    if (difference !== 0) return difference
+/** Orders entries by (policy, window): `full` first, then policies and windows in the order given. */
+function byPair(grid: Grid): (left: Pair, right: Pair) => number {
+  const rank = (entry: Pair): [number, number] =>
+    entry.policy === "full" ? [-1, 0] : [grid.policies.indexOf(entry.policy), grid.windows.indexOf(entry.window)]
+  return (left, right) => {
+    const [leftPolicy, leftWindow] = rank(left)
+    const [rightPolicy, rightWindow] = rank(right)
+    return leftPolicy - rightPolicy || leftWindow - rightWindow
   }
-  return 0
 }

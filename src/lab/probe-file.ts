@@ -87,16 +87,19 @@ const ProbeSchema = z
 type ParsedProbe = z.output<typeof ProbeSchema>
 
 function crossFieldProblems(probe: ParsedProbe): string[] {
-  if (probe.need === null) {
-    return probe.kind === "incidental" ? [] : [`need: expected a record index; null is allowed only for kind incidental (this is ${probe.kind})`]
+  if (probe.need === null && probe.kind !== "incidental") {
+    return [`need: expected a record index; null is allowed only for kind incidental (this is ${probe.kind})`]
   }
+  if (probe.need === null) return []
   if (probe.need <= probe.t) return [`need: expected a record after t (${probe.t}), got ${probe.need}`]
   return []
 }
 
 function describeIssue(issue: z.core.$ZodIssue, raw: unknown): string {
   if (issue.code === "unrecognized_keys") {
-    return `unknown field${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((key) => `"${key}"`).join(", ")}; expected only ${Object.keys(EXPECTED).join(", ")}`
+    const fields = issue.keys.map((key) => `"${key}"`).join(", ")
+    const plural = issue.keys.length > 1 ? "s" : ""
+    return `unknown field${plural} ${fields}; expected only ${Object.keys(EXPECTED).join(", ")}`
   }
   const field = issue.path[0]
   if (field === undefined) return `expected an object with ${Object.keys(EXPECTED).join(", ")}, got ${typeOf(raw)}`

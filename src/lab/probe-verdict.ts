@@ -13,6 +13,6 @@ export type ProbeVerdict = {
   window: number
   /** The model call the probe was checked at: the first replayed assistant turn at or after `need` (null: none). */
   needTurn: number | null
-  /** True when `exact` is in that call's prompt; null when the probe is never needed or no call comes at or after it. */
+  /** True when `exact` is in that call's prompt; null when the probe is never needed or no call comes at or after. */
   survived: boolean | null
 }

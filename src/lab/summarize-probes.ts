@@ -30,14 +30,20 @@ export type PolicySummary = {
  * Summarizes verdicts and runs per (policy, window), in the order the pairs first occur in `runs`. Only checked
  * verdicts count (`survived` not null).
  */
-export function summarizeProbes(options: { verdicts: readonly ProbeVerdict[]; runs: readonly RunRecord[] }): PolicySummary[] {
+export function summarizeProbes(options: {
+  verdicts: readonly ProbeVerdict[]
+  runs: readonly RunRecord[]
+}): PolicySummary[] {
   const pairs: { policy: LabPolicy; window: number }[] = []
+  const same = (pair: { policy: LabPolicy; window: number }, other: { policy: LabPolicy; window: number }): boolean =>
+    pair.policy === other.policy && pair.window === other.window
   for (const run of options.runs) {
-    if (!pairs.some((pair) => pair.policy === run.policy && pair.window === run.window)) pairs.push({ policy: run.policy, window: run.window })
+    if (!pairs.some((pair) => same(pair, run))) pairs.push({ policy: run.policy, window: run.window })
   }
-  return pairs.map(({ policy, window }) => {
-    const verdicts = options.verdicts.filter((verdict) => verdict.policy === policy && verdict.window === window && verdict.survived !== null)
-    const metrics = addRunMetrics(options.runs.filter((run) => run.policy === policy && run.window === window).map((run) => run.metrics))
+  return pairs.map((pair) => {
+    const { policy, window } = pair
+    const verdicts = options.verdicts.filter((verdict) => same(verdict, pair) && verdict.survived !== null)
+    const metrics = addRunMetrics(options.runs.filter((run) => same(run, pair)).map((run) => run.metrics))
     const byKind = Object.fromEntries(
       PROBE_KINDS.map((kind) => [kind, survival(verdicts.filter((verdict) => verdict.kind === kind))]),
     ) as Record<ProbeKind, Survival>

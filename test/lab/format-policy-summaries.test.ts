@@ -1,0 +1,43 @@
+import { describe, expect, it } from "vitest"
+import { formatPolicySummaries } from "../../src/lab/format-policy-summaries.js"
+import { PROBE_KINDS, type ProbeKind } from "../../src/lab/probe-file.js"
+import type { PolicySummary, Survival } from "../../src/lab/summarize-probes.js"
+
+const none: Survival = { probes: 0, survived: 0, rate: null }
+const byKind = (entries: Partial<Record<ProbeKind, Survival>>): Record<ProbeKind, Survival> =>
+  Object.fromEntries(PROBE_KINDS.map((kind) => [kind, entries[kind] ?? none])) as Record<ProbeKind, Survival>
+
+const summary = (overrides: Partial<PolicySummary>): PolicySummary => ({
+  policy: "default",
+  window: 48_000,
+  survival: { probes: 3, survived: 2, rate: 2 / 3 },
+  byKind: byKind({ constraint: { probes: 2, survived: 2, rate: 1 }, identifier: { probes: 1, survived: 0, rate: 0 } }),
+  turns: 100,
+  meanPromptTokens: 20_123.6,
+  maxPromptTokens: 31_000,
+  floorViolations: 0,
+  prefixChanges: 2,
+  prefixChangesPer100Turns: 2,
+  tierSwitches: 5,
+  executePasses: 2,
+  ...overrides,
+})
+
+describe("formatPolicySummaries", () => {
+  it("prints one row per policy and window with survival per kind and the cost columns", () => {
+    const table = formatPolicySummaries([
+      summary({ policy: "full", window: 1_000_000_000, survival: { probes: 3, survived: 3, rate: 1 }, prefixChangesPer100Turns: 0 }),
+      summary({}),
+      summary({ policy: "truncation", survival: { probes: 3, survived: 1, rate: 1 / 3 }, floorViolations: 120, prefixChangesPer100Turns: 1.8333 }),
+    ])
+    expect(table).toMatchInlineSnapshot(`
+      [
+        "policy      window     survived   constraint  identifier  decision_rationale  rejected_alternative  bug_status  location  incidental  mean tokens  max tokens  floor violations  prefix/100  tier switches",
+        "----------  ---------  ---------  ----------  ----------  ------------------  --------------------  ----------  --------  ----------  -----------  ----------  ----------------  ----------  -------------",
+        "full        unreduced  3/3 100%   2/2         0/1         -                   -                     -           -         -                 20124       31000                 0           0              5",
+        "default     48000      2/3 66.7%  2/2         0/1         -                   -                     -           -         -                 20124       31000                 0           2              5",
+        "truncation  48000      1/3 33.3%  2/2         0/1         -                   -                     -           -         -                 20124       31000               120        1.83              5",
+      ]
+    `)
+  })
+})
