@@ -15,7 +15,11 @@ export function compilePinPatterns(patterns: readonly string[]): { matchers: Pin
     if (regex) {
       try {
         const compiled = new RegExp(regex[1] as string, regex[2])
-        matchers.push((text) => compiled.test(text))
+        // A g or y flag makes test() resume at lastIndex: start over, so every text gets the same answer.
+        matchers.push((text) => {
+          compiled.lastIndex = 0
+          return compiled.test(text)
+        })
         continue
       } catch (error) {
         problems.push(`pin pattern ${pattern} is not a valid regular expression (${String(error)}); matched as text`)

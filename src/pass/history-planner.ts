@@ -173,6 +173,8 @@ export function createHistoryPlanner(options: {
         markCompartmentsFolded(db, pending?.fold ?? [], input.pass)
       })
       for (const { choice, tier } of changes) current.set(choice.id, tier)
+      // An omitted compartment has no applied tier any more: staying omitted is no switch at the next pass.
+      for (const choice of pending.choices) if (choice.tier === "omitted") current.delete(choice.id)
       const folded = new Set(pending.fold)
       compartments = known.map((compartment) => (folded.has(compartment.id) ? { ...compartment, status: "folded" } : compartment))
       lastReport = pending.report
@@ -190,8 +192,12 @@ export function createHistoryPlanner(options: {
   /** Cuts the newly settled messages into compartments and writes their canonical tiers. */
   function cutNew(input: { messages: readonly HostMessage[]; view: LiveView; state: SessionState; pass: number; now: number; known: StoredCompartment[] }): void {
     const { view, state, known } = input
-    const oldestProtected = view.messages[view.protectedFrom]
-    const protectedFromSeq = oldestProtected ? (state.messageSeq.get(oldestProtected.info.id) ?? Number.POSITIVE_INFINITY) : Number.POSITIVE_INFINITY
+    // The lowest sequence in the protected window, not that of its first message: after the host's compaction the
+    // tail it kept follows the summary, so list order is not sequence order.
+    const protectedFromSeq = view.messages
+      .slice(view.protectedFrom)
+      .map((message) => state.messageSeq.get(message.info.id) ?? Number.POSITIVE_INFINITY)
+      .reduce((lowest, seq) => Math.min(lowest, seq), Number.POSITIVE_INFINITY)
     const newest = view.messages[view.messages.length - 1]
     const newestSeq = newest ? (state.messageSeq.get(newest.info.id) ?? Number.POSITIVE_INFINITY) : Number.POSITIVE_INFINITY
     const coveredThroughSeq = Math.max(known[known.length - 1]?.lastMessageSeq ?? 0, state.applied.history?.foldedThroughSeq ?? 0)

@@ -3,6 +3,7 @@ import type { Band } from "../pressure/bands.js"
 import type { WindowSettings } from "../pressure/model-window.js"
 import type { Breakdown } from "../render/measure-prompt.js"
 import type { Database } from "../store/driver.js"
+import { resetDerivedState } from "../store/session-repository.js"
 import type { TokenCounter } from "../tokens/token-counter.js"
 import { createHostTranscriptBuilder } from "../transcript/host-transcript-builder.js"
 import type { HostMessage } from "../transcript/host-message.js"
@@ -65,6 +66,8 @@ export function replayTranscript(options: {
 }): { passes: number; sessionId: string } {
   const { transcript, db, counter, clock, onTurn, window } = options
   const sessionId = `replay:${transcript.format}:${transcript.id}${transcript.trajectory === null ? "" : `#${transcript.trajectory}`}`
+  // A replay into a store that holds an earlier run starts over: the output depends on the transcript alone.
+  db.transaction(() => resetDerivedState(db, sessionId))
   const registry = createSessionRegistry({ db, now: () => clock.now() })
   const state = registry.stateFor(
     { id: sessionId, source: "replay", projectId: null, directory: null, title: transcript.file },

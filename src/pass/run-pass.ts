@@ -143,8 +143,11 @@ export function runPass(options: PassOptions): PassResult {
   })
   const smart = options.smartDrops ? planSmartDrops(view) : []
   // History may fold only settled conversation: never a message of the protected window.
-  const oldestProtected = view.messages[view.protectedFrom]
-  const protectedSeq = oldestProtected ? (state.messageSeq.get(oldestProtected.info.id) ?? 0) : Number.POSITIVE_INFINITY
+  // (The lowest sequence in the window: after the host's compaction its kept tail follows the summary.)
+  const protectedSeq = view.messages
+    .slice(view.protectedFrom)
+    .map((message) => state.messageSeq.get(message.info.id) ?? 0)
+    .reduce((lowest, seq) => Math.min(lowest, seq), Number.POSITIVE_INFINITY)
   // ... nor the newest message (even with no protected window at all, the prompt keeps its tail).
   const newestSeq = view.newestSeq > 0 ? view.newestSeq : Number.POSITIVE_INFINITY
   const offered = options.history

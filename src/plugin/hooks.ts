@@ -186,6 +186,8 @@ export function createHooks(context: HookContext): Hooks {
 
     "experimental.text.complete": async (input, output) => {
       await guard("experimental.text.complete", input.sessionID, () => {
+        // The historian's answer is data (its tiers may cite §N§ tags): its child sessions are left alone.
+        if (context.historian.isHistorianSession(input.sessionID)) return
         // The reply to /ctx-status shows the report, tags included: it is not the model copying tags.
         if (statusReplies.delete(input.sessionID)) return
         const cleaned = stripTagEchoes(output.text)

@@ -91,14 +91,14 @@ export function createModelHistorian(options: { runtime: PluginRuntime; client: 
       if (!parsed.ok) {
         throw new PluginError("historian_failed", `historian output rejected after one repair: ${parsed.error}; the canonical record stays`)
       }
-      store(sessionId, batch, parsed.value)
+      await store(sessionId, batch, parsed.value)
     } catch (error) {
       runtime.errors.record({ hook: "historian", sessionId, error })
     }
   }
 
-  const store = (sessionId: string, batch: StoredCompartment[], episodes: HistorianEpisodeOutput[]): void => {
-    void runtime.database().then((db) => {
+  const store = (sessionId: string, batch: StoredCompartment[], episodes: HistorianEpisodeOutput[]): Promise<void> =>
+    runtime.database().then((db) => {
       const counter = runtime.counterFor(null)
       const now = Date.now()
       db.transaction(() => {
@@ -130,7 +130,6 @@ export function createModelHistorian(options: { runtime: PluginRuntime; client: 
       })
       runtime.planners.get(sessionId)?.invalidate()
     })
-  }
 
   return {
     schedule(sessionId) {

@@ -99,6 +99,28 @@ export function loadSessionState(
   return state
 }
 
+/**
+ * Forgets what earlier passes applied to a session (applied state, reminders, queued and landed drops, compartments
+ * with their tiers and selections, pins) and keeps the raw messages, parts and tags (all live again) and the pass
+ * records. A replay starts from here, so that what it prints depends on the transcript alone, also in a store that
+ * holds an earlier run (`replay --db`): otherwise the first turns would render the last run's folded history.
+ */
+export function resetDerivedState(db: Database, sessionId: string): void {
+  for (const sql of [
+    "DELETE FROM session_state WHERE session_id = ?",
+    "DELETE FROM placements WHERE session_id = ?",
+    "DELETE FROM operations WHERE session_id = ?",
+    "DELETE FROM reduce_calls WHERE session_id = ?",
+    "DELETE FROM selections WHERE session_id = ?",
+    "DELETE FROM compartments WHERE session_id = ?",
+    "DELETE FROM pins WHERE session_id = ?",
+    `UPDATE tags SET status = 'live', dropped_reason = NULL, superseded_by = NULL, dropped_pass = NULL
+     WHERE session_id = ?`,
+  ]) {
+    statement(db, sql).run([sessionId])
+  }
+}
+
 export type SessionSummary = {
   id: string
   source: SessionSource

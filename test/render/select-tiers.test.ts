@@ -20,14 +20,20 @@ function compartment(id: string, overrides: Partial<SelectableCompartment> = {})
 }
 
 /** Four compartments, oldest first, each with all four tiers and the given current tiers. */
-function four(current: (Tier | null)[] = [null, null, null, null], overrides: Partial<SelectableCompartment>[] = []): SelectableCompartment[] {
+function four(
+  current: (Tier | null)[] = [null, null, null, null],
+  overrides: Partial<SelectableCompartment>[] = [],
+): SelectableCompartment[] {
   return current.map((tier, index) => compartment(`c${index + 1}`, { current: tier, ...overrides[index] }))
 }
 
 const tiersOf = (choices: readonly TierChoice[]): string[] => choices.map((choice) => choice.tier)
 
 const totalOf = (compartments: readonly SelectableCompartment[], choices: readonly TierChoice[]): number =>
-  choices.reduce((sum, choice, index) => sum + (choice.tier === "omitted" ? 0 : (compartments[index]?.tiers[choice.tier] ?? 0)), 0)
+  choices.reduce((sum, choice, index) => {
+    if (choice.tier === "omitted") return sum
+    return sum + (compartments[index]?.tiers[choice.tier] ?? 0)
+  }, 0)
 
 describe("legalTiers", () => {
   it.each<[string, Partial<Record<Tier, number>>, Floor, Tier[]]>([
@@ -47,7 +53,8 @@ describe("legalTiers", () => {
   })
 
   it("never offers a tier the compartment does not have", () => {
-    expect(legalTiers(compartment("c1", { tiers: { full: 100, anchor: 10 }, floor: "none" }))).toEqual(["full", "anchor"])
+    const gapped = compartment("c1", { tiers: { full: 100, anchor: 10 }, floor: "none" })
+    expect(legalTiers(gapped)).toEqual(["full", "anchor"])
   })
 })
 
@@ -76,6 +83,15 @@ describe("isBelowFloor", () => {
 })
 
 describe("selectTiers", () => {
+  it("uses separate demote and promote lines", () => {
+    expect({ DEMOTE_TARGET_SHARE, PROMOTE_START_SHARE, PROMOTE_TARGET_SHARE, RELEVANT }).toEqual({
+      DEMOTE_TARGET_SHARE: 0.85,
+      PROMOTE_START_SHARE: 0.6,
+      PROMOTE_TARGET_SHARE: 0.75,
+      RELEVANT: 0.5,
+    })
+  })
+
   describe("with the default policy", () => {
     it("shows new compartments at their most detailed legal tier and demotes nothing in a quiet session", () => {
       const compartments = [
@@ -99,7 +115,7 @@ describe("selectTiers", () => {
       expect(choices.map((choice) => choice.reason)).toEqual(["kept", "kept", "kept", "kept"])
     })
 
-    it("demotes the oldest compartment first, step by step down to its floor, until history is at 85% of the budget", () => {
+    it("demotes the oldest compartment first, step by step to its floor, until history is at 85% of the budget", () => {
       const compartments = four()
       // 400 tokens at full, budget 300: demote to <= 255.
       const choices = selectTiers({ compartments, budgetTokens: 300, policy: "default" })
@@ -126,12 +142,14 @@ describe("selectTiers", () => {
         const tier = choices[demoted]?.tier as Tier
         const order: Tier[] = ["full", "dense", "compact", "anchor"]
         const higher = order[order.indexOf(tier) - 1] as Tier
-        expect(total - (last?.tiers[tier] ?? 0) + (last?.tiers[higher] ?? 0)).toBeGreaterThan(budget * DEMOTE_TARGET_SHARE)
+        const undone = total - (last?.tiers[tier] ?? 0) + (last?.tiers[higher] ?? 0)
+        expect(undone).toBeGreaterThan(budget * DEMOTE_TARGET_SHARE)
       }
     })
 
     it("never demotes below a floor: floors detain even when history stays over budget", () => {
-      const compartments = four([null, null, null, null], [{ floor: "compact" }, { floor: "dense" }, { floor: "full" }, {}])
+      const floors = [{ floor: "compact" as const }, { floor: "dense" as const }, { floor: "full" as const }, {}]
+      const compartments = four([null, null, null, null], floors)
       // Budget 100: target 85. Floors allow at best 30 + 60 + 100 + 10 = 200.
       const choices = selectTiers({ compartments, budgetTokens: 100, policy: "default" })
       expect(tiersOf(choices)).toEqual(["compact", "dense", "full", "anchor"])
@@ -160,7 +178,8 @@ describe("selectTiers", () => {
     })
 
     it("demotes a relevant compartment too once every other one is at its floor", () => {
-      const compartments = four([null, null, null, null], [{ relevance: 1 }, { floor: "full" }, { floor: "full" }, { floor: "full" }])
+      const held = { floor: "full" as const }
+      const compartments = four([null, null, null, null], [{ relevance: 1 }, held, held, held])
       const choices = selectTiers({ compartments, budgetTokens: 380, policy: "default" })
       // Target 323: the others cannot move; c1 goes to dense (360), compact (330), anchor (310).
       expect(tiersOf(choices)).toEqual(["anchor", "full", "full", "full"])
@@ -206,8 +225,8 @@ describe("selectTiers", () => {
     it("changes nothing while the history hovers anywhere between 60% and 100% of the budget", () => {
       const compartments = four(["anchor", "dense", "compact", "full"])
       const total = 10 + 60 + 30 + 100
-      expect([total / PROMOTE_START_SHARE, total]).toEqual([333.33333333333337, 200])
-      for (let budget = total; budget <= 333; budget += 1) {
+      // From 100% of the budget (200) to just over 60% (333; 200 / 0.6 = 333.3).
+      for (let budget = total; budget <= Math.floor(total / PROMOTE_START_SHARE); budget += 1) {
         const choices = selectTiers({ compartments, budgetTokens: budget, policy: "default" })
         expect(tiersOf(choices)).toEqual(["anchor", "dense", "compact", "full"])
         expect(choices.map((choice) => choice.reason)).toEqual(["kept", "kept", "kept", "kept"])
@@ -229,7 +248,8 @@ describe("selectTiers", () => {
     it("returns one choice per compartment, in the order given, and nothing for no compartments", () => {
       expect(selectTiers({ compartments: [], budgetTokens: 100, policy: "default" })).toEqual([])
       const compartments = ["z", "a", "m"].map((id) => compartment(id))
-      expect(selectTiers({ compartments, budgetTokens: 1, policy: "default" }).map((choice) => choice.id)).toEqual(["z", "a", "m"])
+      const choices = selectTiers({ compartments, budgetTokens: 1, policy: "default" })
+      expect(choices.map((choice) => choice.id)).toEqual(["z", "a", "m"])
     })
 
     it("does not change its input", () => {
@@ -245,7 +265,18 @@ describe("selectTiers", () => {
     it("makes older compartments shorter whatever the budget: full, dense, compact, then anchor", () => {
       const compartments = Array.from({ length: 10 }, (_, index) => compartment(`c${index + 1}`))
       const choices = selectTiers({ compartments, budgetTokens: 1_000_000, policy: "age-only" })
-      expect(tiersOf(choices)).toEqual(["anchor", "anchor", "compact", "compact", "compact", "compact", "dense", "dense", "full", "full"])
+      expect(tiersOf(choices)).toEqual([
+        "anchor",
+        "anchor",
+        "compact",
+        "compact",
+        "compact",
+        "compact",
+        "dense",
+        "dense",
+        "full",
+        "full",
+      ])
       expect(choices.map((choice) => choice.reason)).toEqual([9, 8, 7, 6, 5, 4, 3, 2, 1, 0].map((age) => `age ${age}`))
     })
 
@@ -265,7 +296,8 @@ describe("selectTiers", () => {
         compartment("c5"),
       ]
       // Ages 4, 3, 2, 1, 0: wanted compact, dense, dense, full, full.
-      expect(tiersOf(selectTiers({ compartments, budgetTokens: 1, policy: "age-only" }))).toEqual(["anchor", "full", "anchor", "full", "full"])
+      const choices = selectTiers({ compartments, budgetTokens: 1, policy: "age-only" })
+      expect(tiersOf(choices)).toEqual(["anchor", "full", "anchor", "full", "full"])
     })
   })
 
@@ -309,7 +341,8 @@ describe("selectTiers", () => {
 
     it("omits everything older than the first compartment that does not fit, even smaller ones", () => {
       const compartments = [compartment("c1", { tiers: { anchor: 10 } }), compartment("c2"), compartment("c3")]
-      expect(tiersOf(selectTiers({ compartments, budgetTokens: 150, policy: "truncation" }))).toEqual(["omitted", "omitted", "full"])
+      const choices = selectTiers({ compartments, budgetTokens: 150, policy: "truncation" })
+      expect(tiersOf(choices)).toEqual(["omitted", "omitted", "full"])
     })
 
     it("does not flag an omitted compartment whose facts may all disappear", () => {

@@ -3,13 +3,17 @@ import { emptySessionState, initialAppliedState } from "../../src/pass/session-s
 import {
   insertPlacement,
   markOperationsApplied,
+  markTagsDropped,
   queueDrops,
+  recordReduceCall,
   saveAppliedState,
 } from "../../src/store/applied-state-repository.js"
 import type { Database } from "../../src/store/driver.js"
 import { writeIngestPlan } from "../../src/store/ingest-repository.js"
 import { recordPass, type PassRecord } from "../../src/store/pass-repository.js"
-import { ensureSession, listSessions, loadSessionState } from "../../src/store/session-repository.js"
+import { insertCompartment, recordSelections } from "../../src/store/compartment-repository.js"
+import { insertPin } from "../../src/store/pin-repository.js"
+import { ensureSession, listSessions, loadSessionState, resetDerivedState } from "../../src/store/session-repository.js"
 import { ingestPlan, newMessage, newTag, newTextPart, newToolPart } from "../helpers/ingest-plan-builder.js"
 import { openMemoryStore, replaySession } from "../helpers/store-database.js"
 
@@ -262,5 +266,190 @@ describe("listSessions", () => {
   it("returns at most `limit` sessions", () => {
     for (const id of ["a", "b", "c"]) ensureSession(db, replaySession(id), 1)
     expect(listSessions(db, 2).map((session) => session.id)).toEqual(["a", "b"])
+  })
+})
+
+describe("resetDerivedState", () => {
+  let db: Database
+
+  /** A session with raw material, a pass, and everything passes derive from it. */
+  function seed(sessionId: string): void {
+    ensureSession(db, replaySession(sessionId), 1)
+    writeIngestPlan(
+      db,
+      ingestPlan({
+        sessionId,
+        messages: [newMessage({ id: "m1", seq: 1 }), newMessage({ id: "m2", seq: 2, role: "assistant" })],
+        parts: [
+          newTextPart({ id: `${sessionId}-p1`, messageId: "m1", text: "hi" }),
+          newToolPart({ id: `${sessionId}-p2`, messageId: "m2", tool: "read", status: "completed", output: "x" }),
+          newToolPart({
+            id: `${sessionId}-p3`,
+            messageId: "m2",
+            tool: "read",
+            status: "completed",
+            output: "y",
+            position: 1,
+          }),
+        ],
+        tags: [
+          newTag({ tag: 1, partId: `${sessionId}-p1`, messageId: "m1" }),
+          newTag({ tag: 2, partId: `${sessionId}-p2`, messageId: "m2", kind: "tool", tool: "read" }),
+          newTag({ tag: 3, partId: `${sessionId}-p3`, messageId: "m2", kind: "tool", tool: "read" }),
+        ],
+      }),
+      1,
+    )
+    recordPass(db, pass(sessionId, 1))
+    markTagsDropped(db, sessionId, [{ tag: 2, reason: "superseded", supersededBy: 3 }], 1)
+    queueDrops(db, sessionId, [3], { pass: 1, now: 1 })
+    recordReduceCall(db, {
+      sessionId,
+      turnMessageId: "m1",
+      at: 1,
+      dropArgument: "3",
+      queued: 1,
+      deferred: 0,
+      rejected: 0,
+      refusedReason: null,
+    })
+    const history = { foldedThroughSeq: 1, text: "h", tokens: 1 }
+    saveAppliedState(db, sessionId, { ...initialAppliedState(), epoch: 2, history }, 1)
+    const placement = { kind: "nudge" as const, anchorId: `${sessionId}-p3`, level: "gentle", text: "r", placedPass: 1 }
+    insertPlacement(db, sessionId, 0, placement)
+    insertPin(db, sessionId, { tag: 1, text: "hi", pinnedBy: "agent" }, 1)
+    insertCompartment(db, {
+      id: `${sessionId}#c1`,
+      sessionId,
+      seq: 1,
+      firstMessageSeq: 1,
+      lastMessageSeq: 1,
+      firstTag: 1,
+      lastTag: 1,
+      outcome: null,
+      sourceTokens: 2,
+      representations: [
+        {
+          tier: "anchor",
+          strategy: "canonical-record",
+          content: "[c1]",
+          tokens: 1,
+          generatorModel: null,
+          promptVersion: null,
+          survivalContract: "anchor",
+          sourceRefs: { tags: [1], messageIds: ["m1"] },
+        },
+      ],
+      facts: [
+        { kind: "constraint", text: "hi", retention: "PIN", floor: "exact", source: { tags: [1], messageIds: ["m1"] } },
+      ],
+      createdPass: 1,
+      createdAt: 1,
+    })
+    recordSelections(db, [
+      {
+        sessionId,
+        passId: null,
+        compartmentId: `${sessionId}#c1`,
+        tier: "anchor",
+        previousTier: null,
+        reason: "new",
+        pressure: 70,
+        firstDivergence: null,
+        mutationRadius: null,
+        policyVersion: "selection-v1",
+        appliedAt: 1,
+      },
+    ])
+  }
+
+  const TABLES = [
+    "messages",
+    "parts",
+    "tags",
+    "passes",
+    "session_state",
+    "placements",
+    "operations",
+    "reduce_calls",
+    "compartments",
+    "selections",
+    "pins",
+  ]
+  const count = (table: string, sessionId: string): number =>
+    Number(db.prepare(`SELECT COUNT(*) AS n FROM ${table} WHERE session_id = ?`).get([sessionId])?.["n"])
+  const counts = (sessionId: string): Record<string, number> =>
+    Object.fromEntries(TABLES.map((table) => [table, count(table, sessionId)]))
+
+  beforeEach(async () => {
+    db = await openMemoryStore()
+    seed("s1")
+    seed("s2")
+  })
+
+  afterEach(() => {
+    db.close()
+  })
+
+  it("forgets what passes derived and keeps the raw material, the tags and the pass records", () => {
+    const seeded = counts("s1")
+    expect(seeded).toEqual({
+      messages: 2,
+      parts: 3,
+      tags: 3,
+      passes: 1,
+      session_state: 1,
+      placements: 1,
+      operations: 1,
+      reduce_calls: 1,
+      compartments: 1,
+      selections: 1,
+      pins: 1,
+    })
+    resetDerivedState(db, "s1")
+    expect(counts("s1")).toEqual({
+      ...seeded,
+      session_state: 0,
+      placements: 0,
+      operations: 0,
+      reduce_calls: 0,
+      compartments: 0,
+      selections: 0,
+      pins: 0,
+    })
+    expect(db.prepare("SELECT COUNT(*) AS n FROM items").get()).toEqual({ n: 1 })
+    expect(db.prepare("SELECT COUNT(*) AS n FROM representations").get()).toEqual({ n: 1 })
+  })
+
+  it("makes every tag live again, with its number and part", () => {
+    resetDerivedState(db, "s1")
+    const tags = db.prepare(
+      "SELECT tag, part_id, status, dropped_reason, superseded_by, dropped_pass FROM tags WHERE session_id = 's1' ORDER BY tag",
+    )
+    const live = { status: "live", dropped_reason: null, superseded_by: null, dropped_pass: null }
+    expect(tags.all()).toEqual([1, 2, 3].map((tag) => ({ tag, part_id: `s1-p${tag}`, ...live })))
+  })
+
+  it("leaves other sessions alone", () => {
+    const other = counts("s2")
+    resetDerivedState(db, "s1")
+    expect(counts("s2")).toEqual(other)
+    const dropped = db.prepare("SELECT status FROM tags WHERE session_id = 's2' AND tag = 2").get()
+    expect(dropped).toEqual({ status: "dropped" })
+  })
+
+  it("loads as a session with its tags and no applied state", () => {
+    resetDerivedState(db, "s1")
+    const state = loadSessionState(db, "s1", () => 0)
+    expect(state.applied).toEqual(initialAppliedState())
+    expect(state.queued.size).toBe(0)
+    expect([...state.tagsByNumber.values()].map((tag) => tag.status)).toEqual(["live", "live", "live"])
+    expect([state.nextTag, state.nextSeq, state.nextPass]).toEqual([4, 3, 2])
+  })
+
+  it("does nothing for a session the store does not know", () => {
+    const before = [counts("s1"), counts("s2")]
+    resetDerivedState(db, "nobody")
+    expect([counts("s1"), counts("s2")]).toEqual(before)
   })
 })

@@ -1,0 +1,92 @@
+import { describe, expect, it } from "vitest"
+import { composeHistory } from "../../src/historian/compose-history.js"
+import type { WorkingSet } from "../../src/historian/working-set.js"
+
+const WORKING_SET: WorkingSet = {
+  objective: "make the slugify tests pass without touching the public API",
+  filesModified: ["src/slugify.js", "test/slugify.test.js"],
+  openTodos: ["run the linter", "update the changelog"],
+  lastFailure: { command: "bash npm run lint", error: "src/slugify.js:3:7 error: Unexpected var" },
+}
+
+const EMPTY_WORKING_SET: WorkingSet = { objective: null, filesModified: [], openTodos: [], lastFailure: null }
+
+const PINS = [
+  { text: "Never change the public API of src/slugify.js", tags: [1] },
+  { text: "Use Node 20 only.\nNo new dependencies.", tags: [7, 9] },
+  { text: "a pin without a tag", tags: [] },
+]
+
+const COMPARTMENTS = [
+  {
+    id: "s#c1",
+    tier: "compact" as const,
+    text: "[c1 §1§–§6§]\nDecisions:\n- use NFKD because tables miss letters",
+  },
+  { id: "s#c2", tier: "anchor" as const, text: "[c2 §7§–§9§] lint fixed; entities: slugify.js" },
+]
+
+describe("composeHistory", () => {
+  it("renders the working set, the pinned ledger and each compartment, oldest first (golden)", () => {
+    const text = composeHistory({
+      workingSet: WORKING_SET,
+      pins: PINS,
+      compartments: COMPARTMENTS,
+      pinsOverBudget: false,
+    })
+    expect(text).toMatchInlineSnapshot(`
+      "<session-history>
+      Earlier parts of this session, condensed by magic-context. The raw transcript is kept; ctx_expand brings any episode back in full.
+
+      ## Working set
+      Current objective (user's words): make the slugify tests pass without touching the public API
+      Files modified: src/slugify.js, test/slugify.test.js
+      Open todos: [ ] run the linter; [ ] update the changelog
+      Last failure: bash npm run lint -> src/slugify.js:3:7 error: Unexpected var
+
+      ## Pinned (verbatim; these still apply)
+      - §1§ Never change the public API of src/slugify.js
+      - §7§ Use Node 20 only.
+      No new dependencies.
+      - a pin without a tag
+
+      ## Episodes (oldest first)
+
+      [c1 §1§–§6§]
+      Decisions:
+      - use NFKD because tables miss letters
+
+      [c2 §7§–§9§] lint fixed; entities: slugify.js
+      </session-history>"
+    `)
+  })
+
+  it("says once that the pinned items exceed their budget, and shortens none of them", () => {
+    const options = { workingSet: WORKING_SET, pins: PINS, compartments: COMPARTMENTS }
+    const over = composeHistory({ ...options, pinsOverBudget: true })
+    const within = composeHistory({ ...options, pinsOverBudget: false })
+    const line = "(The pinned items exceed their budget; the user has been told. None is shortened.)"
+    expect(over.split("\n").filter((candidate) => candidate === line)).toHaveLength(1)
+    expect(over.replace(`${line}\n`, "")).toBe(within)
+    expect(over.indexOf(line)).toBeLessThan(over.indexOf("- §1§ Never change"))
+    for (const pin of PINS) expect(over).toContain(pin.text)
+  })
+
+  it("leaves out the sections it has nothing for", () => {
+    const text = composeHistory({ workingSet: EMPTY_WORKING_SET, pins: [], compartments: [], pinsOverBudget: true })
+    expect(text).toMatchInlineSnapshot(`
+      "<session-history>
+      Earlier parts of this session, condensed by magic-context. The raw transcript is kept; ctx_expand brings any episode back in full.
+
+      ## Working set
+      </session-history>"
+    `)
+  })
+
+  it("is byte-identical for the same inputs and does not change them", () => {
+    const options = { workingSet: WORKING_SET, pins: PINS, compartments: COMPARTMENTS, pinsOverBudget: false }
+    const copy = structuredClone(options)
+    expect(composeHistory(options)).toBe(composeHistory(structuredClone(options)))
+    expect(options).toEqual(copy)
+  })
+})
