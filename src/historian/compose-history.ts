@@ -28,6 +28,7 @@ export function composeHistory(options: {
   if (pins.length > 0) {
     lines.push("", "## Pinned (verbatim; these still apply)")
     if (options.pinsOverBudget) lines.push("(The pinned items exceed their budget; the user has been told. None is shortened.)")
+    // Verbatim, also across lines (an exact match of the pinned text must find it), even where that breaks the list.
     for (const pin of pins) lines.push(`- ${tagList(pin.tags)}${pin.text}`)
   }
   if (compartments.length > 0) {

@@ -32,7 +32,7 @@ export function createPinTool(runtime: PluginRuntime): ToolDefinition {
 
 async function pin(runtime: PluginRuntime, sessionId: string, tags: unknown): Promise<string> {
   const parsed = parseDropRanges(tags)
-  if (!parsed.ok) return `Nothing was pinned: ${parsed.error.replace(/^drop/, "tags")}.`
+  if (!parsed.ok) return `Nothing was pinned: ${parsed.error.replace(/^drop is empty: name the tags to drop/, "tags is empty: name the tags to pin").replace(/^drop/, "tags")}.`
   if (parsed.value.tags.length > MAX_PINS_PER_CALL) return `Nothing was pinned: one call pins at most ${MAX_PINS_PER_CALL} tags.`
   const db = await runtime.database()
   const registry = await runtime.sessions()

@@ -193,6 +193,7 @@ describe("createPinTool", () => {
     ["a word", "abc", '"abc" is not a tag number or a range like 3-5'],
     ["a reversed range", "5-3", '"5-3" is a reversed range; write 3-5'],
     ["zero", "0", '"0": tags start at 1'],
+    ["nothing", "  ", 'tags is empty: name the tags to pin, like "3-5,8,12-15"'],
   ])("answers malformed input (%s) without pinning anything", async (_name, tags, error) => {
     const { sessionId } = await prepared()
     expect(await pin(sessionId, tags)).toBe(`Nothing was pinned: ${error}.`)
