@@ -5,7 +5,7 @@
  */
 
 /** What an assistant sentence records, if anything. */
-export type SentenceKind = "decision" | "rejected_alternative" | "open_work"
+export type SentenceKind = "decision" | "rejected_alternative" | "open_work" | "failure"
 
 /** Splits text into sentences: fenced code is dropped, each line is a unit, list and heading markers are removed. */
 export function splitSentences(text: string): string[] {
@@ -28,7 +28,18 @@ export function classifyAssistantSentence(sentence: string, options: { openWork?
   if (/^TODO\b/.test(sentence)) return "open_work"
   if (options.openWork !== false && OPEN_WORK.some((pattern) => pattern.test(sentence))) return "open_work"
   if (DECISION.some((pattern) => pattern.test(sentence))) return "decision"
+  if (isFinding(sentence)) return "failure"
   return null
+}
+
+/**
+ * A finding about a bug (its status or cause), stated as fact: "that's why …", "turns out …", "found the issue …",
+ * or an exclaimed problem with a code name ("The `Text` component doesn't implement `invalidate()`!").
+ */
+function isFinding(sentence: string): boolean {
+  if (FINDING.some((pattern) => pattern.test(sentence))) return true
+  const trimmed = sentence.trim()
+  return trimmed.endsWith("!") && /`[^`]+`/.test(trimmed) && PROBLEM.test(trimmed)
 }
 
 /** True when the sentence gives a reason (`because`, `since`, `so that`, `due to`, `, as …`). */
@@ -123,8 +134,16 @@ const DECISION: readonly RegExp[] = [
   /\b(?:i|we) should\b/i,
   new RegExp(`\\b(?:i|we) (?:need|have) to (?:also |first |now |instead )?(?:${NEEDED_CHANGE})\\b`, "i"),
   /\bswitch(?:ing|ed)? to\b/i,
+  // A setting with its purpose: "set to 1 to disable contrast adjustment".
+  /\bset (?:it |this |that |`[^`]+` )?to [`"']?[\w.#-]+[`"']? (?:to|so that|in order to) \w+/i,
   /\b(?:root cause|real cause|underlying cause)\b(?: here)?(?:\s+(?:is|was)\b|\s*:)/i,
   /\b(?:issue|problem|bug|culprit) (?:here )?(?:is|was) (?:that|in|with|caused|because)\b/i,
+]
+
+const FINDING: readonly RegExp[] = [
+  /\b(?:that's|that is|this is|which is|which explains|that explains|this explains) why\b/i,
+  /\b(?:found|spotted|identified|located) the (?:issue|bug|problem|culprit|cause)\b/i,
+  /\bturns out\b/i,
 ]
 
 const REJECTION: readonly RegExp[] = [
