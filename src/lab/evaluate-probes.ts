@@ -17,6 +17,7 @@ import { recordTexts } from "./record-text.js"
 import { runMetrics, type RunMetrics, type TurnMeasure } from "./run-metrics.js"
 import { summarizeProbes, type PolicySummary, type RunRecord } from "./summarize-probes.js"
 import { createProbeTracker, type ProbeObservation } from "./track-probes.js"
+import { createProbeGuide } from "./probe-guide.js"
 
 /** The usable window of the `full` reference: so large that nothing is ever reduced. */
 export const UNREDUCED_WINDOW_TOKENS = 1_000_000_000
@@ -34,7 +35,7 @@ export type ProbeEvaluation = {
 }
 
 /** What an evaluation compares: the policies, each at every window, besides the `full` reference. */
-type Grid = { policies: readonly SelectionPolicy[]; windows: readonly number[] }
+type Grid = { policies: readonly Exclude<LabPolicy, "full">[]; windows: readonly number[] }
 
 /** The replay settings every run of an evaluation shares. */
 type ReplaySettings = { config: Config; counter: TokenCounter }
@@ -48,7 +49,7 @@ type ReplaySettings = { config: Config; counter: TokenCounter }
 export async function evaluateProbes(options: {
   /** Probes with resolved `tracePath`s (`parseProbeFile`). */
   probes: readonly Probe[]
-  policies: readonly SelectionPolicy[]
+  policies: readonly Exclude<LabPolicy, "full">[]
   /** Usable windows in tokens. */
   windows: readonly number[]
   counter: TokenCounter
@@ -105,7 +106,7 @@ async function evaluateTrace(options: {
   }
 
   const records = recordTexts(transcript.value)
-  const replay = (policy: SelectionPolicy, window: number, checked: readonly Probe[]) =>
+  const replay = (policy: Exclude<LabPolicy, "full">, window: number, checked: readonly Probe[]) =>
     replayRun({ transcript: transcript.value, probes: checked, policy, window, settings })
   // `full` is the engine's default policy in a window it never fills: nothing is reduced, nothing folded.
   const full = await replay("default", UNREDUCED_WINDOW_TOKENS, probes)
@@ -127,12 +128,16 @@ async function evaluateTrace(options: {
 async function replayRun(options: {
   transcript: Transcript
   probes: readonly Probe[]
-  policy: SelectionPolicy
+  policy: Exclude<LabPolicy, "full">
   window: number
   settings: ReplaySettings
 }): Promise<{ observations: ProbeObservation[]; metrics: RunMetrics }> {
   const { config, counter } = options.settings
   const tracker = createProbeTracker(options.probes)
+  // The oracle and the promotion condition are told the probes; every other policy is not.
+  const guided = options.policy === "oracle" || options.policy === "oracle-promotion"
+  const guide = guided ? createProbeGuide(options.probes) : null
+  const policy: SelectionPolicy = options.policy === "oracle-promotion" ? "default" : options.policy
   const measures: TurnMeasure[] = []
   const db = await openDatabase(MEMORY_DATABASE)
   try {
@@ -143,8 +148,10 @@ async function replayRun(options: {
       clock: LAB_CLOCK,
       window: fixedWindow({ usableTokens: options.window, config }),
       smartDrops: config.smart_drops,
-      policy: options.policy,
+      policy,
       pinPatterns: compilePinPatterns(config.pins).matchers,
+      guide,
+      beforeTurn: (turn) => guide?.moveTo(turn),
       onTurn: (turn) => {
         tracker.observe(turn)
         // Keep the turn without its prompt: a run holds one prompt at a time.

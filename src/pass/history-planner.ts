@@ -23,6 +23,15 @@ import type { HostMessage } from "../transcript/host-message.js"
 import type { ReadyHistory } from "./run-pass.js"
 import type { SessionState } from "./session-state.js"
 
+/**
+ * What the Lab tells the planner (and nothing else ever does): the exact strings still to be needed from now on,
+ * and those needed within the next few turns (an episode about to become relevant again).
+ */
+export type SelectionGuide = {
+  needed(): readonly string[]
+  neededSoon(): readonly string[]
+}
+
 /** Recorded with every selection, so a change of the selection rules is visible in the records. */
 export const POLICY_VERSION = "selection-v1"
 
@@ -77,6 +86,8 @@ export function createHistoryPlanner(options: {
   pinPatterns?: readonly PinPattern[]
   /** Compartments the agent expanded (ctx_expand): relevant again. */
   expanded?: ReadonlySet<string>
+  /** The Lab only: what will be needed (for the oracle), or what is about to be needed again (promotion). */
+  guide?: SelectionGuide | null
 }): HistoryPlanner {
   const { db, sessionId, counter, policy } = options
   const pinPatterns = options.pinPatterns ?? []
@@ -100,15 +111,24 @@ export function createHistoryPlanner(options: {
       pending = null
       if (!input.pressured || known.length === 0) return null
       const relevance = relevanceOf(known, input.view, options.expanded ?? new Set())
+      const guide = options.guide ?? null
       const selectable = known.map((compartment): SelectableCompartment => {
         const tiers: Partial<Record<Tier, number>> = {}
-        for (const representation of preferred(compartment)) tiers[representation.tier] = representation.tokens
+        const texts = new Map<Tier, string>()
+        for (const representation of preferred(compartment)) {
+          tiers[representation.tier] = representation.tokens
+          texts.set(representation.tier, representation.content)
+        }
+        const full = [...texts.values()].join("\n")
+        const neededHere = guide ? guide.needed().filter((text) => full.includes(text)) : []
+        const soonHere = guide ? guide.neededSoon().some((text) => full.includes(text)) : false
         return {
           id: compartment.id,
           tiers,
           floor: compartmentFloor(compartment.facts),
-          relevance: relevance.get(compartment.id) ?? 0,
+          relevance: soonHere ? 1 : (relevance.get(compartment.id) ?? 0),
           current: current.get(compartment.id) ?? null,
+          carriesNeeds: (tier) => neededHere.every((text) => (texts.get(tier) ?? "").includes(text)),
         }
       })
       const choices = selectTiers({ compartments: selectable, budgetTokens: input.budgetTokens, policy })

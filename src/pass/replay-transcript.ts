@@ -10,7 +10,7 @@ import type { HostMessage } from "../transcript/host-message.js"
 import type { Transcript } from "../transcript/turn-model.js"
 import { runPass, type Clock } from "./run-pass.js"
 import { createSessionRegistry } from "./session-registry.js"
-import { createHistoryPlanner, type HistoryPlanner } from "./history-planner.js"
+import { createHistoryPlanner, type HistoryPlanner, type SelectionGuide } from "./history-planner.js"
 import type { SelectionPolicy } from "../render/select-tiers.js"
 import type { PinPattern } from "../historian/pin-patterns.js"
 
@@ -62,6 +62,10 @@ export function replayTranscript(options: {
   policy: SelectionPolicy
   /** Facts these match are pinned (config `pins`). */
   pinPatterns?: readonly PinPattern[]
+  /** The Lab only: guides the oracle and the promotion condition (see `SelectionGuide`). */
+  guide?: SelectionGuide | null
+  /** Called with a turn's source index before its pass runs (the Lab moves its guide along). */
+  beforeTurn?: (turn: number) => void
   onTurn: (turn: ReplayTurn) => void
 }): { passes: number; sessionId: string } {
   const { transcript, db, counter, clock, onTurn, window } = options
@@ -74,13 +78,21 @@ export function replayTranscript(options: {
     counter,
   )
   const builder = createHostTranscriptBuilder(transcript, sessionId)
-  const history = createHistoryPlanner({ db, sessionId, counter, policy: options.policy, pinPatterns: options.pinPatterns ?? [] })
+  const history = createHistoryPlanner({
+    db,
+    sessionId,
+    counter,
+    policy: options.policy,
+    pinPatterns: options.pinPatterns ?? [],
+    guide: options.guide ?? null,
+  })
   const fixed = counter.count(transcript.system ?? "")
   let passes = 0
   let previousTags = new Set<number>()
 
   for (const turn of transcript.turns) {
     if (turn.role === "assistant") {
+      options.beforeTurn?.(turn.index)
       const messages = builder.snapshot()
       if (messages.length > 0) {
         const result = runPass({

@@ -11,9 +11,15 @@ export type SelectableCompartment = {
   relevance: number
   /** The tier applied at the last execute pass, or null for a new compartment. */
   current: Tier | null
+  /** The Lab's oracle only: whether a tier still carries everything that will be needed from this compartment. */
+  carriesNeeds?: (tier: Tier) => boolean
 }
 
-export type SelectionPolicy = "default" | "age-only" | "flat" | "truncation"
+/**
+ * `oracle` is the Lab's ceiling: told which facts will be needed (`carriesNeeds`), it shows each compartment at the
+ * least detailed tier that still carries them, ignoring floors and the budget.
+ */
+export type SelectionPolicy = "default" | "age-only" | "flat" | "truncation" | "oracle"
 
 /** One compartment's selection and why. `omitted`: not rendered at all (only the truncation policy does that). */
 export type TierChoice = { id: string; tier: Tier | "omitted"; reason: string; belowFloor: boolean }
@@ -51,6 +57,8 @@ export function selectTiers(options: {
       return selectFlat(options.compartments, options.budgetTokens)
     case "truncation":
       return selectTruncated(options.compartments, options.budgetTokens)
+    case "oracle":
+      return selectByOracle(options.compartments)
   }
 }
 
@@ -164,6 +172,16 @@ function selectTruncated(compartments: readonly SelectableCompartment[], budget:
   return compartments.map((compartment, index) => {
     const tier = kept.has(index) ? nearestAvailable(compartment, "full") : "omitted"
     return { id: compartment.id, tier, reason: kept.has(index) ? "newest, fits" : "truncated", belowFloor: isBelowFloor(compartment, tier) }
+  })
+}
+
+/** The least detailed tier that still carries what will be needed (the most detailed when none does). */
+function selectByOracle(compartments: readonly SelectableCompartment[]): TierChoice[] {
+  return compartments.map((compartment) => {
+    const available = TIERS.filter((tier) => compartment.tiers[tier] !== undefined)
+    const carries = compartment.carriesNeeds ?? (() => true)
+    const tier = [...available].reverse().find((candidate) => carries(candidate)) ?? available[0] ?? "anchor"
+    return { id: compartment.id, tier, reason: "oracle", belowFloor: isBelowFloor(compartment, tier) }
   })
 }
 
