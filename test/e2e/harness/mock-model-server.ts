@@ -5,6 +5,9 @@ import type { AddressInfo } from "node:net"
 export type RecordedRequest = {
   n: number
   body: ChatRequest
+  /** When the request arrived and when the mock started answering it (`Date.now()`). */
+  receivedAt: number
+  answeredAt?: number
 }
 
 export type ChatMessage = {
@@ -21,10 +24,13 @@ export type ChatRequest = {
   stream?: boolean
 }
 
-/** What the mock answers: text, or one tool call. `promptTokens` sets the reported usage. */
+/**
+ * What the mock answers: text, or one tool call. `promptTokens` sets the reported usage. `hold` delays the answer
+ * until it settles (a slow model; the request stays open meanwhile).
+ */
 export type MockReply =
-  | { kind: "text"; text: string; promptTokens?: number }
-  | { kind: "tool"; name: string; args: Record<string, unknown>; promptTokens?: number }
+  | { kind: "text"; text: string; promptTokens?: number; hold?: Promise<unknown> }
+  | { kind: "tool"; name: string; args: Record<string, unknown>; promptTokens?: number; hold?: Promise<unknown> }
 
 /** Decides the reply to a request; must be deterministic in the request for reproducible runs. */
 export type MockScript = (request: ChatRequest, n: number) => MockReply
@@ -41,6 +47,11 @@ export function messageText(message: ChatMessage): string {
   if (typeof content === "string") return content
   if (Array.isArray(content)) return content.map((part) => part.text ?? "").join("\n")
   return ""
+}
+
+/** The id the mock gives the tool call it answers request `n` with (the tool result comes back with it). */
+export function toolCallId(n: number): string {
+  return `call_${n}`
 }
 
 /** True for the title-generation request OpenCode sends on the first step (no tools, fixed prompt). */
@@ -79,14 +90,20 @@ export async function startMockModelServer(script: MockScript): Promise<MockMode
         response.end("bad json")
         return
       }
-      requests.push({ n, body })
+      const recorded: RecordedRequest = { n, body, receivedAt: Date.now() }
+      requests.push(recorded)
       let reply: MockReply
       try {
         reply = script(body, n)
       } catch (error) {
         reply = { kind: "text", text: `MOCK-SCRIPT-ERROR ${String(error)}` }
       }
-      stream(response, reply, n, body)
+      const answer = (): void => {
+        recorded.answeredAt = Date.now()
+        stream(response, reply, n, body)
+      }
+      if (reply.hold) void reply.hold.then(answer, answer)
+      else answer()
     })
   })
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
@@ -94,7 +111,12 @@ export async function startMockModelServer(script: MockScript): Promise<MockMode
   return {
     url: `http://127.0.0.1:${port}/v1`,
     requests,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve())
+        // Keep-alive connections and held answers would otherwise keep the server open.
+        server.closeAllConnections()
+      }),
   }
 }
 
@@ -110,7 +132,7 @@ function stream(
   const usage = { prompt_tokens: promptTokens, completion_tokens: 10, total_tokens: promptTokens + 10 }
   response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" })
   if (reply.kind === "tool") {
-    const call = { index: 0, id: `call_${n}`, type: "function", function: { name: reply.name, arguments: "" } }
+    const call = { index: 0, id: toolCallId(n), type: "function", function: { name: reply.name, arguments: "" } }
     send({ ...base, choices: [{ index: 0, delta: { role: "assistant", content: null, tool_calls: [call] }, finish_reason: null }] })
     send({
       ...base,
