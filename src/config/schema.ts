@@ -130,13 +130,14 @@ export const ConfigSchema = z
     historian: z
       .object({
         strategy: z
-          .enum(["canonical", "model"])
+          .enum(["canonical", "model", "off"])
           .default("canonical")
           .describe(
             "How compartment tiers are written. canonical: the deterministic canonical record (no model call, the " +
               "offline default). model: also ask a model, through OpenCode, in a hidden child session in the " +
               "background; its validated tiers replace the canonical ones at the next execute pass, and any failure " +
-              "keeps the canonical record.",
+              "keeps the canonical record. off: no compartments and no history; only context reduction (tags, " +
+              "ctx_reduce, reclaim) manages the window.",
           ),
         model: z
           .string()

@@ -126,7 +126,7 @@ export function createHooks(context: HookContext): Hooks {
         const tagsVisible = reduceToolAvailable({ hostConfig: runtime.facts.hostConfig, agent: user?.agent, promptTools: user?.tools })
         const db = await runtime.database()
         let history = runtime.planners.get(sessionId)
-        if (!history) {
+        if (!history && runtime.config.historian.strategy !== "off") {
           history = createHistoryPlanner({
             db,
             sessionId,

@@ -62,18 +62,20 @@ export function createModelHistorian(options: { runtime: PluginRuntime; client: 
       const messages = readMessagesBySeq(db, sessionId, compartment.firstMessageSeq, compartment.lastMessageSeq) as HostMessage[]
       sources.set(displayId(compartment), renderEpisodeSource(messages, (partId) => state.tagsByPart.get(partId)?.tag ?? null))
     }
+    let childId: string | undefined
     try {
       const child = await withTimeout(
         client.session.create({ body: { parentID: sessionId, title: "magic-context historian" } }),
         timeoutMs,
       )
-      const childId = child?.data?.id
+      childId = child?.data?.id
       if (!childId) throw new PluginError("historian_failed", "the historian's child session could not be created")
-      childSessions.add(childId)
+      const id = childId
+      childSessions.add(id)
       const ask = async (text: string): Promise<string> => {
         const response = await withTimeout(
           client.session.prompt({
-            path: { id: childId },
+            path: { id },
             body: {
               agent: HISTORIAN_AGENT,
               ...(runtime.config.historian.model ? { model: modelRef(runtime.config.historian.model) } : {}),
@@ -94,6 +96,8 @@ export function createModelHistorian(options: { runtime: PluginRuntime; client: 
       await store(sessionId, batch, parsed.value)
     } catch (error) {
       runtime.errors.record({ hook: "historian", sessionId, error })
+      // A request that timed out would otherwise keep the model running (and costing) in the child session.
+      if (childId) abortQuietly(client, childId)
     }
   }
 
@@ -143,6 +147,15 @@ export function createModelHistorian(options: { runtime: PluginRuntime; client: 
       return run
     },
     isHistorianSession: (sessionId) => childSessions.has(sessionId),
+  }
+}
+
+/** Asks the host to stop a child session's model call; whatever happens, the historian goes on. */
+function abortQuietly(client: Client, sessionId: string): void {
+  try {
+    void Promise.resolve(client.session.abort({ path: { id: sessionId } })).catch(() => undefined)
+  } catch {
+    // A host without abort: the late answer is ignored anyway.
   }
 }
 

@@ -113,7 +113,7 @@ describe("ctx_reduce, the execute pass and the cache contract in the real OpenCo
   const LOW = 20_000
   const HIGH = 36_000
   const files: Record<string, string> = {
-    "magic-context.jsonc": '{ "execute_threshold": 50, "protected_tokens": 300 }\n',
+    "magic-context.jsonc": '{ "execute_threshold": 50, "protected_tokens": 300, "historian": { "strategy": "off" } }\n',
   }
   for (const label of ["A", "B", "C", "D", "E", "F"]) files[`${label.toLowerCase()}.txt`] = fixtureText(label, 3_000)
 
