@@ -1,0 +1,390 @@
+import { execFile } from "node:child_process"
+import { join } from "node:path"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { fixtureText } from "./harness/fixture-text.js"
+import { conversation } from "./harness/history-inspection.js"
+import {
+  isTitleRequest,
+  messageText,
+  startMockModelServer,
+  type ChatMessage,
+  type ChatRequest,
+  type MockModelServer,
+  type MockReply,
+} from "./harness/mock-model-server.js"
+import { createOpenCodeSandbox, REPO_ROOT, type OpenCodeSandbox, type RunResult } from "./harness/opencode-harness.js"
+import { keepRequests, prefixTag, systemTexts, toolMessages } from "./harness/prompt-inspection.js"
+import { createTurnScript } from "./harness/scripted-turns.js"
+import { openStoreReadOnly } from "./harness/store-reader.js"
+
+type Breakdown = {
+  total: number
+  fixed: number
+  history: number
+  conversation: number
+  protected: number
+  tool: number
+  reclaimable: number
+  tags: number
+}
+type Pass = {
+  seq: number
+  decision: string
+  band: string
+  usage_tokens: number
+  window_tokens: number
+  rendered_tokens: number
+  detail: { reason: string; breakdown: Breakdown; dropped: number[] }
+}
+type CliResult = { exitCode: number | null; stdout: string; stderr: string }
+
+const RUN_LOGS = ["--print-logs", "--log-level", "INFO"]
+/** Generous: the machine is slow and shared; a run that hangs is killed and fails on its exit code. */
+const RUN_TIMEOUT_MS = 240_000
+const STATUS_OPEN = "<ctx-status>"
+const STATUS_INSTRUCTION =
+  "</ctx-status>\nShow the report above to the user exactly as written, in one code block, and add nothing else."
+/** A line's "… ago" as format-status prints it (the only time-dependent text in the report). */
+const AGO = /(?:\d+s ago|\d+ min ago|\d+\.\d h ago|just now)/g
+
+/** Runs one query against the plugin's store (read-only) and closes it. */
+function query<T>(file: string, sql: string, ...params: unknown[]): T[] {
+  const db = openStoreReadOnly(file)
+  try {
+    return db.prepare(sql).all(...params) as T[]
+  } finally {
+    db.close()
+  }
+}
+
+/** Runs the package's CLI (`dist/cli/bin.js`) as a user would, in `cwd` with `env`. */
+function runCli(args: string[], options: { cwd: string; env: Record<string, string> }): Promise<CliResult> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [join(REPO_ROOT, "dist", "cli", "bin.js"), ...args],
+      { cwd: options.cwd, env: options.env, timeout: RUN_TIMEOUT_MS },
+      (error, stdout, stderr) => {
+        const exitCode = error ? (typeof error.code === "number" ? error.code : null) : 0
+        resolve({ exitCode, stdout, stderr })
+      },
+    )
+  })
+}
+
+function tokens(count: number): string {
+  return count.toLocaleString("en-US")
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
+}
+
+/** A breakdown line of the report: the label, the tokens and the share of the prompt, however they are aligned. */
+function breakdownLine(label: string, count: number, total: number): unknown {
+  const share = Math.round((count / total) * 100)
+  return expect.stringMatching(new RegExp(`^  ${escapeRegExp(label)} +${tokens(count)}  ${share}%$`))
+}
+
+/** The report text between the markers of a status request's message ("" when the request has none). */
+function reportOf(request: ChatRequest): string {
+  const message = request.messages.find(
+    (candidate) => candidate.role === "user" && messageText(candidate).startsWith(STATUS_OPEN),
+  )
+  const match = /^<ctx-status>\n([\s\S]*)\n<\/ctx-status>\n/.exec(message ? messageText(message) : "")
+  return match?.[1] ?? ""
+}
+
+describe("/ctx-status in the real OpenCode", () => {
+  // Usable window 64,000 - 4,096 = 59,904 tokens; execute threshold 50% (29,952).
+  const CONTEXT = 64_000
+  const USABLE = 59_904
+  const LOW = 20_000
+  const HIGH = 36_000
+  const files: Record<string, string> = {
+    "magic-context.jsonc": '{ "execute_threshold": 50, "protected_tokens": 300, "historian": { "strategy": "off" } }\n',
+    "a.txt": fixtureText("A", 3_000),
+    "b.txt": fixtureText("B", 3_000),
+    // The large one: the newest read, in the protected window when /ctx-status runs.
+    "c.txt": fixtureText("C", 8_000),
+  }
+
+  let mock: MockModelServer
+  let sandbox: OpenCodeSandbox
+  let first: RunResult
+  let status: RunResult
+  let third: RunResult
+  /** `magic-context status --session <id>` right after /ctx-status, before the third run adds a pass. */
+  let cli: CliResult
+  /** How many requests the mock had received after each run. */
+  const requestsAfter = { first: 0, status: 0, third: 0 }
+
+  beforeAll(async () => {
+    let project = ""
+    const read = (label: string, promptTokens: number): MockReply => ({
+      kind: "tool",
+      name: "read",
+      args: { filePath: join(project, `${label}.txt`) },
+      promptTokens,
+    })
+    /** ctx_reduce on the read whose output starts with `marker`, by the tag the model sees on it. */
+    const reduce = (request: ChatRequest, marker: string, promptTokens: number): MockReply => {
+      const result = toolMessages(request).find((message) => messageText(message).includes(marker))
+      const drop = String(prefixTag(result ? messageText(result) : ""))
+      return { kind: "tool", name: "ctx_reduce", args: { drop }, promptTokens }
+    }
+    const turns = createTurnScript([
+      {
+        // The status request: the mock echoes the report between the markers, as a model told to would.
+        marker: STATUS_OPEN,
+        steps: [(request) => ({ kind: "text", text: reportOf(request) || "NO-REPORT-FOUND", promptTokens: 600 })],
+      },
+      {
+        marker: "please read the files",
+        steps: [
+          () => read("a", LOW),
+          () => read("b", LOW),
+          (request) => reduce(request, "FILE-A-BEGIN", LOW),
+          // Reported over the threshold: the next pass executes the queued drop of a.txt.
+          () => read("c", HIGH),
+          // Back below it: this drop of b.txt stays queued.
+          (request) => reduce(request, "FILE-B-BEGIN", LOW),
+          () => ({ kind: "text", text: "FILES-DONE", promptTokens: LOW }),
+        ],
+      },
+      { marker: "what next", steps: [() => ({ kind: "text", text: "THIRD-DONE", promptTokens: LOW })] },
+    ])
+    mock = await startMockModelServer((request, n) => {
+      if (isTitleRequest(request)) return { kind: "text", text: "Status session" }
+      return turns(request, n) ?? { kind: "text", text: "UNSCRIPTED-REQUEST" }
+    })
+    sandbox = createOpenCodeSandbox({ mockUrl: mock.url, contextLimit: CONTEXT, files })
+    project = sandbox.project
+    const options = { timeoutMs: RUN_TIMEOUT_MS }
+    first = await sandbox.run(["run", ...RUN_LOGS, "please", "read", "the", "files"], options)
+    requestsAfter.first = mock.requests.length
+    status = await sandbox.run(["run", "--continue", ...RUN_LOGS, "--command", "ctx-status"], options)
+    requestsAfter.status = mock.requests.length
+    const sessions = query<{ id: string }>(sandbox.databaseFile, "SELECT id FROM sessions")
+    const sessionId = sessions[0]?.id ?? "no-session-stored"
+    cli = await runCli(["status", "--session", sessionId], { cwd: project, env: sandbox.env })
+    third = await sandbox.run(["run", "--continue", ...RUN_LOGS, "what", "next"], options)
+    requestsAfter.third = mock.requests.length
+  }, 4 * RUN_TIMEOUT_MS)
+
+  afterAll(async () => {
+    if (sandbox && mock) keepRequests(sandbox.root, mock)
+    await mock?.close()
+    sandbox?.cleanup()
+  })
+
+  /** Facts every test below relies on: the three runs went as scripted, and the store is as they left it. */
+  function session() {
+    expect(first.exitCode, first.stderr.slice(-3000)).toBe(0)
+    expect(first.stdout).toContain("FILES-DONE")
+    expect(status.exitCode, status.stderr.slice(-3000)).toBe(0)
+    expect(third.exitCode, third.stderr.slice(-3000)).toBe(0)
+    expect(third.stdout).toContain("THIRD-DONE")
+    const bodies = mock.requests.map((request) => request.body)
+    for (const body of bodies) expect(body.messages.map(messageText).join("\n")).not.toContain("UNSCRIPTED-REQUEST")
+    const sessions = query<{ id: string }>(sandbox.databaseFile, "SELECT id FROM sessions")
+    expect(sessions).toHaveLength(1)
+    const sessionId = (sessions[0] as { id: string }).id
+    expect(sessionId).toMatch(/^ses_/)
+    const passes = query<Omit<Pass, "detail"> & { detail_json: string }>(
+      sandbox.databaseFile,
+      "SELECT seq, decision, band, usage_tokens, window_tokens, rendered_tokens, detail_json FROM passes ORDER BY seq",
+    ).map(({ detail_json, ...row }) => ({ ...row, detail: JSON.parse(detail_json) as Pass["detail"] }))
+    const reads = query<{ tag: number; output: string; tokens: number }>(
+      sandbox.databaseFile,
+      "SELECT t.tag, json_extract(p.content_json, '$.state.output') AS output, p.tokens FROM tags t " +
+        "JOIN parts p ON p.session_id = t.session_id AND p.id = t.part_id WHERE t.tool = 'read' ORDER BY t.tag",
+    )
+    const readTag = (marker: string): number => {
+      const row = reads.find((candidate) => candidate.output.includes(marker))
+      if (!row) throw new Error(`no read of ${marker}`)
+      return row.tag
+    }
+    expect(query(sandbox.databaseFile, "SELECT hook, message FROM errors")).toEqual([])
+    // The command made one model call (the session already has its title), and it carried a report.
+    const statusRun = bodies.slice(requestsAfter.first, requestsAfter.status)
+    expect(statusRun).toHaveLength(1)
+    const statusRequest = statusRun[0] as ChatRequest
+    const report = reportOf(statusRequest)
+    expect(report).toMatch(/^magic-context status: session /)
+    return {
+      sessionId,
+      passes,
+      tagA: readTag("FILE-A-BEGIN"),
+      tagB: readTag("FILE-B-BEGIN"),
+      statusRequest,
+      report,
+      firstRun: bodies.slice(0, requestsAfter.first).filter((body) => !isTitleRequest(body)),
+      thirdRun: bodies.slice(requestsAfter.status, requestsAfter.third).filter((body) => !isTitleRequest(body)),
+    }
+  }
+
+  it("sends the model one request carrying only the report, none of the conversation", () => {
+    const { statusRequest, report } = session()
+    // Besides the system prompt, one message: the report in its markers and the instruction to show it.
+    const content = `${STATUS_OPEN}\n${report}\n${STATUS_INSTRUCTION}`
+    expect(conversation(statusRequest)).toEqual([{ role: "user", content }])
+    const everything = statusRequest.messages.map(messageText).join("\n")
+    for (const earlier of ["please read the files", "FILE-A-BEGIN", "FILE-B-BEGIN", "FILE-C-BEGIN", "FILES-DONE"]) {
+      expect(everything).not.toContain(earlier)
+    }
+    expect(everything).not.toContain("Queued 1 drop")
+    const replies = statusRequest.messages.filter((message) => message.role === "tool" || message.role === "assistant")
+    expect(replies).toEqual([])
+    // No pass ran for it: the system prompt carries no ctx_reduce guidance, since there is nothing to reduce.
+    expect(systemTexts(statusRequest)).toHaveLength(1)
+    expect(systemTexts(statusRequest)[0]).not.toContain("<context-management>")
+  })
+
+  it("reports usage, band, threshold, breakdown and bar, drops, historian, pins, compaction and errors", () => {
+    const { sessionId, passes, tagA, tagB, report } = session()
+    // One pass per main request: six in the first run, one in the third; the status request ran none.
+    const decisions = ["replay", "replay", "replay", "replay", "execute", "replay", "replay"]
+    expect(passes.map((pass) => pass.decision)).toEqual(decisions)
+    const execute = passes[4] as Pass
+    const last = passes[5] as Pass
+    const breakdown = last.detail.breakdown
+    // Usage is the provider's report for the previous request plus what the prompt grew by since.
+    const usage = LOW + breakdown.total - execute.detail.breakdown.total
+    expect(last.usage_tokens).toBe(usage)
+    expect(last.window_tokens).toBe(USABLE)
+    expect(execute.usage_tokens).toBeGreaterThanOrEqual(USABLE / 2)
+    expect(execute.rendered_tokens).toBeLessThan(execute.usage_tokens)
+    expect(execute.detail.dropped).toEqual([tagA])
+    // With the historian off there is no compartment history.
+    expect(breakdown.history).toBe(0)
+    expect(breakdown.fixed + breakdown.conversation + breakdown.protected + breakdown.tool).toBe(breakdown.total)
+    // The mock's reported usage and our own count of the prompt differ by more than 5%: the report shows both.
+    expect(Math.abs(breakdown.total - usage)).toBeGreaterThan(Math.max(500, usage * 0.05))
+
+    const lines = report.split("\n")
+    expect(lines).toEqual([
+      `magic-context status: session ${sessionId}`,
+      "",
+      `Usage: ${tokens(usage)} of 59,904 usable tokens (${((usage / USABLE) * 100).toFixed(1)}%) ` +
+        `(our count of the prompt: ${tokens(breakdown.total)}), band below, execute threshold 50%`,
+      expect.stringMatching(new RegExp(`^Last pass: #6 replay \\(below-threshold\\), ${AGO.source}$`)),
+      "",
+      expect.stringMatching(/^\[[FHCPT.]{60}\]$/),
+      "F fixed prompt  H compartment history  C settled conversation  P protected recent work  T tool output  . free",
+      "",
+      breakdownLine("fixed prompt", breakdown.fixed, breakdown.total),
+      breakdownLine("compartment history", 0, breakdown.total),
+      breakdownLine("settled conversation", breakdown.conversation, breakdown.total),
+      breakdownLine("protected recent work", breakdown.protected, breakdown.total),
+      breakdownLine("tool output", breakdown.tool, breakdown.total),
+      // Nothing is reclaimable: a.txt is dropped, b.txt already queued, c.txt (the newest read) protected.
+      "  of it reclaimable              0  (finished tool output outside the protected window)",
+      expect.stringMatching(new RegExp(`^  tag prefixes +${tokens(breakdown.tags)}$`)),
+      expect.stringMatching(new RegExp(`^  total +${tokens(breakdown.total)}$`)),
+      "",
+      // The user's message, three reads, two ctx_reduce answers (the final answer is tagged when a later pass first
+      // sends it); a.txt's read dropped.
+      "Tags: 6 (1 dropped)",
+      `Queued drops: §${tagB}§ (land at the next execute pass)`,
+      "",
+      expect.stringMatching(
+        new RegExp(
+          `^Last execute pass: #5 \\(threshold-work\\), ${AGO.source}: ` +
+            `${tokens(execute.usage_tokens)} -> ${tokens(execute.rendered_tokens)} tokens$`,
+        ),
+      ),
+      `  dropped: §${tagA}§`,
+      "  tiers changed: none",
+      "",
+      "Historian (off): 0 compartments, 0 folded into history",
+      "Pins: 0 pinned by the agent",
+      "OpenCode compaction: auto false, prune false [OpenCode's config as loaded]",
+      "",
+      "Recent internal errors: none",
+    ])
+    expect(breakdown.reclaimable).toBe(0)
+
+    // The bar: one cell per 1/60 of the usable window, segments in order, free space last.
+    const bar = (lines[5] as string).slice(1, -1)
+    expect(bar).toMatch(/^F*H*C*P*T*\.*$/)
+    const cells = (char: string): number => [...bar].filter((cell) => cell === char).length
+    const segments: [string, number][] = [
+      ["F", breakdown.fixed],
+      ["H", breakdown.history],
+      ["C", breakdown.conversation],
+      ["P", breakdown.protected],
+      ["T", breakdown.tool],
+      [".", USABLE - breakdown.total],
+    ]
+    for (const [char, count] of segments) {
+      expect(Math.abs(cells(char) - (count / USABLE) * 60), `${char} cells`).toBeLessThanOrEqual(1)
+    }
+    expect(cells("F")).toBeGreaterThan(0)
+    expect(cells("P")).toBeGreaterThan(0)
+    expect(cells("T")).toBeGreaterThan(0)
+    expect(cells(".")).toBeGreaterThan(0)
+  })
+
+  it("shows the user the report as written, tags included", () => {
+    const { report, tagB } = session()
+    expect(status.stdout).toContain(report)
+    // The reply is not treated as the model copying tags: the queued drop's tag survives.
+    expect(status.stdout).toContain(`Queued drops: §${tagB}§`)
+  })
+
+  it("keeps the request and its reply out of the next turn: the prompt continues the first run's", () => {
+    const { firstRun, thirdRun, sessionId } = session()
+    expect(thirdRun).toHaveLength(1)
+    const next = thirdRun[0] as ChatRequest
+    for (const message of next.messages) {
+      const text = messageText(message)
+      expect(text).not.toContain(STATUS_OPEN)
+      expect(text).not.toContain("magic-context status:")
+      expect(text).not.toContain("Show the report above")
+    }
+    // Byte for byte the first run's last prompt, then its final answer and the new user message.
+    const previous = firstRun.at(-1) as ChatRequest
+    expect(next.messages.slice(0, previous.messages.length)).toEqual(previous.messages)
+    const added = next.messages.slice(previous.messages.length)
+    expect(added.map((message) => message.role)).toEqual(["assistant", "user"])
+    expect(messageText(added[0] as ChatMessage)).toMatch(/^§\d+§ FILES-DONE$/)
+    expect(messageText(added[1] as ChatMessage)).toMatch(/^§\d+§ what next$/)
+    // OpenCode itself still holds the exchange: the plugin left it out of the prompt, not out of the session.
+    const exported = sandbox.exportSession(sessionId) as { messages: { parts: { type: string; text?: string }[] }[] }
+    const texts = exported.messages.flatMap((message) =>
+      message.parts.flatMap((part) => (part.type === "text" ? [part.text ?? ""] : [])),
+    )
+    expect(texts.filter((text) => text.startsWith(STATUS_OPEN))).toHaveLength(1)
+    expect(texts.filter((text) => text.startsWith(`magic-context status: session ${sessionId}`))).toHaveLength(1)
+  })
+
+  it("magic-context status prints the same report from the same store", () => {
+    const { report } = session()
+    expect(cli.exitCode, cli.stderr).toBe(0)
+    expect(cli.stderr).toBe("")
+    // Two kinds of text differ by nature: how long ago the passes ran, and where the host's compaction settings were
+    // read (the plugin sees OpenCode's loaded config; the CLI reads the config files and names them).
+    const normalise = (text: string): string =>
+      text
+        .trimEnd()
+        .replace(AGO, "<ago>")
+        .replace(/^(OpenCode compaction: auto \w+, prune \w+) \[.*\]$/m, "$1 [<source>]")
+    expect(normalise(cli.stdout)).toBe(normalise(report))
+    const configFile = join(sandbox.project, "opencode.json")
+    expect(cli.stdout).toContain(`OpenCode compaction: auto false, prune false [${configFile}; ${configFile}]`)
+  })
+
+  it("magic-context status refuses an unknown session with a clear error and exit code 1", async () => {
+    session()
+    const unknown = await runCli(["status", "--session", "ses_doesnotexist"], {
+      cwd: sandbox.project,
+      env: sandbox.env,
+    })
+    expect(unknown.exitCode).toBe(1)
+    expect(unknown.stdout).toBe("")
+    expect(unknown.stderr).toBe(
+      `${sandbox.databaseFile}: no session ses_doesnotexist (magic-context status --list shows the stored ones)\n`,
+    )
+  })
+})
