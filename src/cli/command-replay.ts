@@ -13,6 +13,7 @@ import { createTokenCounterPool } from "../tokens/tiktoken-counter.js"
 import { readTranscript } from "../transcript/read-transcript.js"
 import { EXIT, type CliIo, type ExitCode } from "./cli-io.js"
 import { formatTable } from "./format-table.js"
+import { numberOrUndefined, parseNumberOption } from "./parse-number-option.js"
 import type { SelectionPolicy } from "../render/select-tiers.js"
 import { compilePinPatterns } from "../historian/pin-patterns.js"
 
@@ -152,25 +153,6 @@ export function turnJson(turn: ReplayTurn): Record<string, unknown> {
 function sameFile(first: string, second: string): boolean {
   const real = (path: string): string => (existsSync(path) ? realpathSync(path) : path)
   return real(first) === real(second)
-}
-
-function parseNumberOption(
-  raw: string | undefined,
-  name: string,
-  bounds: { min: number; max?: number; integer: boolean },
-): number | undefined | { error: string } {
-  if (raw === undefined) return undefined
-  const value = Number(raw)
-  const inRange = Number.isFinite(value) && value >= bounds.min && (bounds.max === undefined || value <= bounds.max)
-  if (!inRange || (bounds.integer && !Number.isInteger(value))) {
-    const range = bounds.max === undefined ? `at least ${bounds.min}` : `between ${bounds.min} and ${bounds.max}`
-    return { error: `${name} takes ${bounds.integer ? "an integer" : "a number"} ${range}, got "${raw}"` }
-  }
-  return value
-}
-
-function numberOrUndefined(value: number | undefined | { error: string }): number | undefined {
-  return typeof value === "number" ? value : undefined
 }
 
 function printTable(

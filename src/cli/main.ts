@@ -1,11 +1,13 @@
 import { commandConfig, CONFIG_HELP } from "./command-config.js"
 import { commandDoctor, DOCTOR_HELP } from "./command-doctor.js"
+import { commandLab, LAB_HELP } from "./command-lab.js"
 import { commandReplay, REPLAY_HELP } from "./command-replay.js"
 import { commandStatus, STATUS_HELP } from "./command-status.js"
 import { EXIT, type CliIo, type ExitCode } from "./cli-io.js"
 
 const COMMANDS: Record<string, { run: (io: CliIo) => Promise<ExitCode>; summary: string; help: string }> = {
   replay: { run: commandReplay, summary: "run the engine over a recorded transcript, print per-turn composition", help: REPLAY_HELP },
+  lab: { run: commandLab, summary: "the Context Lab: probe survival per policy and window, tier quality, session ecology", help: LAB_HELP },
   status: { run: commandStatus, summary: "the status report of a stored session (what /ctx-status shows)", help: STATUS_HELP },
   doctor: { run: commandDoctor, summary: "check the install: OpenCode entry, config, database, tokenizer, compaction", help: DOCTOR_HELP },
   config: { run: commandConfig, summary: "print the effective config and where each value came from", help: CONFIG_HELP },

@@ -18,6 +18,8 @@ import { runMetrics, type RunMetrics, type TurnMeasure } from "./run-metrics.js"
 import { summarizeProbes, type PolicySummary, type RunRecord } from "./summarize-probes.js"
 import { createProbeTracker, type ProbeObservation } from "./track-probes.js"
 import { createProbeGuide } from "./probe-guide.js"
+import { generationCost, type GenerationCost } from "./generation-cost.js"
+import { turnPoints, type TurnPoint } from "./turn-points.js"
 
 /** The usable window of the `full` reference: so large that nothing is ever reduced. */
 export const UNREDUCED_WINDOW_TOKENS = 1_000_000_000
@@ -78,7 +80,7 @@ export async function evaluateProbes(options: {
 }
 
 /** A clock that never moves: the Lab's records must not depend on when it ran (turn times drive the passes). */
-const LAB_CLOCK: Clock = { now: () => 0, mark: () => 0, elapsedMs: () => 0 }
+export const LAB_CLOCK: Clock = { now: () => 0, mark: () => 0, elapsedMs: () => 0 }
 
 /** The `full` run (validity) and then every policy × window of one transcript's probes. */
 async function evaluateTrace(options: {
@@ -114,14 +116,18 @@ async function evaluateTrace(options: {
   const isValid = (_: unknown, index: number): boolean => validity[index]?.valid === true
   const valid = probes.filter(isValid)
   const reference = { trace: tracePath, policy: "full", window: UNREDUCED_WINDOW_TOKENS } as const
-  record({ ...reference, metrics: full.metrics }, valid, full.observations.filter(isValid))
+  record({ ...reference, ...runOutput(full) }, valid, full.observations.filter(isValid))
   for (const policy of grid.policies) {
     for (const window of grid.windows) {
       const run = await replay(policy, window, valid)
-      record({ trace: tracePath, policy, window, metrics: run.metrics }, valid, run.observations)
+      record({ trace: tracePath, policy, window, ...runOutput(run) }, valid, run.observations)
     }
   }
   return { validity, verdicts, runs }
+}
+
+function runOutput(run: Pick<RunRecord, "metrics" | "points" | "generation">): Pick<RunRecord, "metrics" | "points" | "generation"> {
+  return { metrics: run.metrics, points: run.points, generation: run.generation }
 }
 
 /** One replay of a transcript into a fresh in-memory store, checking `probes` on the way. */
@@ -131,17 +137,17 @@ async function replayRun(options: {
   policy: Exclude<LabPolicy, "full">
   window: number
   settings: ReplaySettings
-}): Promise<{ observations: ProbeObservation[]; metrics: RunMetrics }> {
+}): Promise<{ observations: ProbeObservation[]; metrics: RunMetrics; points: TurnPoint[]; generation: GenerationCost }> {
   const { config, counter } = options.settings
   const tracker = createProbeTracker(options.probes)
   // The oracle and the promotion condition are told the probes; every other policy is not.
   const guided = options.policy === "oracle" || options.policy === "oracle-promotion"
   const guide = guided ? createProbeGuide(options.probes) : null
   const policy: SelectionPolicy = options.policy === "oracle-promotion" ? "default" : options.policy
-  const measures: TurnMeasure[] = []
+  const measures: (TurnMeasure & { turn: number })[] = []
   const db = await openDatabase(MEMORY_DATABASE)
   try {
-    replayTranscript({
+    const { sessionId } = replayTranscript({
       transcript: options.transcript,
       db,
       counter,
@@ -156,23 +162,28 @@ async function replayRun(options: {
         tracker.observe(turn)
         // Keep the turn without its prompt: a run holds one prompt at a time.
         const { pass, tokens, prefixChanged, history } = turn
-        measures.push({ pass, tokens, prefixChanged, history })
+        measures.push({ turn: turn.turn, pass, tokens, prefixChanged, history })
       },
     })
+    return {
+      observations: tracker.observations(),
+      metrics: runMetrics(measures),
+      points: turnPoints(measures),
+      generation: generationCost(db, sessionId),
+    }
   } finally {
     db.close()
   }
-  return { observations: tracker.observations(), metrics: runMetrics(measures) }
 }
 
 /** Probes grouped by transcript, transcripts in path order, probes in the order given. */
-function byTrace(probes: readonly Probe[]): [string, Probe[]][] {
+export function byTrace(probes: readonly Probe[]): [string, Probe[]][] {
   const groups = new Map<string, Probe[]>()
   for (const probe of probes) groups.set(probe.tracePath, [...(groups.get(probe.tracePath) ?? []), probe])
   return [...groups].sort(([left], [right]) => (left < right ? -1 : left > right ? 1 : 0))
 }
 
-function tryReadTranscript(tracePath: string): Result<Transcript> {
+export function tryReadTranscript(tracePath: string): Result<Transcript> {
   try {
     return ok(readTranscript(tracePath))
   } catch (error) {

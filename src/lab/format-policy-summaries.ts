@@ -35,3 +35,25 @@ function survivalCell(survival: Survival): string {
 function countCell(survival: Survival): string {
   return survival.probes === 0 ? "-" : `${survival.survived}/${survival.probes}`
 }
+
+/**
+ * The second table: survival per 1,000 mean prompt tokens, over- and under-fidelity against the oracle at the same
+ * window, prompt tokens saved against `full`, and what generating the representations cost (compartments,
+ * representation tokens, model tokens; the canonical record spends none).
+ */
+export function formatReferenceComparison(summaries: readonly PolicySummary[]): string[] {
+  return formatTable(
+    ["policy", "window", "survival/1k tokens", "tokens above oracle", "lost vs oracle", "saved vs full", "compartments", "tier tokens", "model tokens"],
+    summaries.map((summary) => [
+      summary.policy,
+      summary.policy === "full" ? "unreduced" : summary.window,
+      summary.survivalPer1kTokens === null ? "-" : summary.survivalPer1kTokens.toFixed(4),
+      summary.overFidelityTokens === null ? "-" : Math.round(summary.overFidelityTokens),
+      summary.underFidelityProbes ?? "-",
+      summary.promptTokensSaved ?? "-",
+      summary.generation.compartments,
+      summary.generation.representationTokens,
+      summary.generation.modelTokens,
+    ]),
+  )
+}

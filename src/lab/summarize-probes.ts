@@ -1,9 +1,18 @@
 import { PROBE_KINDS, type ProbeKind } from "./probe-file.js"
 import type { LabPolicy, ProbeVerdict } from "./probe-verdict.js"
+import { addGenerationCosts, type GenerationCost } from "./generation-cost.js"
 import { addRunMetrics, type RunMetrics } from "./run-metrics.js"
+import type { TurnPoint } from "./turn-points.js"
 
-/** The metrics of one replay: one transcript under one policy at one window. */
-export type RunRecord = { trace: string; policy: LabPolicy; window: number; metrics: RunMetrics }
+/** The metrics of one replay: one transcript under one policy at one window, with its calls for the charts. */
+export type RunRecord = {
+  trace: string
+  policy: LabPolicy
+  window: number
+  metrics: RunMetrics
+  points: TurnPoint[]
+  generation: GenerationCost
+}
 
 /** How many checked probes survived; `rate` is null when none was checked. */
 export type Survival = { probes: number; survived: number; rate: number | null }
@@ -24,6 +33,16 @@ export type PolicySummary = {
   prefixChangesPer100Turns: number
   tierSwitches: number
   executePasses: number
+  /** Survival rate of the non-incidental probes per 1,000 mean prompt tokens (null when none was checked). */
+  survivalPer1kTokens: number | null
+  /** The representations the runs generated, and their cost. */
+  generation: GenerationCost
+  /** Prompt tokens saved against `full` over the same calls (null without the `full` runs). */
+  promptTokensSaved: number | null
+  /** Mean prompt tokens above the oracle's at the same window (null without an oracle run, and for the oracle). */
+  overFidelityTokens: number | null
+  /** Non-incidental probes the oracle kept at the same window that this policy lost (null like overFidelityTokens). */
+  underFidelityProbes: number | null
 }
 
 /**
@@ -40,7 +59,7 @@ export function summarizeProbes(options: {
   for (const run of options.runs) {
     if (!pairs.some((pair) => same(pair, run))) pairs.push({ policy: run.policy, window: run.window })
   }
-  return pairs.map((pair) => {
+  const summaries = pairs.map((pair): PolicySummary => {
     const { policy, window } = pair
     const verdicts = options.verdicts.filter((verdict) => same(verdict, pair) && verdict.survived !== null)
     const metrics = addRunMetrics(options.runs.filter((run) => same(run, pair)).map((run) => run.metrics))
@@ -60,6 +79,54 @@ export function summarizeProbes(options: {
       prefixChangesPer100Turns: metrics.turns === 0 ? 0 : (metrics.prefixChanges / metrics.turns) * 100,
       tierSwitches: metrics.tierSwitches,
       executePasses: metrics.executePasses,
+      survivalPer1kTokens: survivalPerTokens(verdicts, metrics),
+      generation: addGenerationCosts(runsOf(options.runs, pair).map((run) => run.generation)),
+      promptTokensSaved: null,
+      overFidelityTokens: null,
+      underFidelityProbes: null,
+    }
+  })
+  return withReferences(summaries, options)
+}
+
+function runsOf(runs: readonly RunRecord[], pair: Pair): RunRecord[] {
+  return runs.filter((run) => run.policy === pair.policy && run.window === pair.window)
+}
+
+type Pair = { policy: LabPolicy; window: number }
+
+function survivalPerTokens(verdicts: readonly ProbeVerdict[], metrics: RunMetrics): number | null {
+  const rate = survival(verdicts.filter((verdict) => verdict.kind !== "incidental")).rate
+  if (rate === null || metrics.turns === 0 || metrics.promptTokens === 0) return null
+  return rate / (metrics.promptTokens / metrics.turns / 1000)
+}
+
+/**
+ * Fills the figures that compare a summary with a reference run: the tokens saved against `full` (same calls, so
+ * the difference of the sums), and over- and under-fidelity against the oracle at the same window.
+ */
+function withReferences(
+  summaries: readonly PolicySummary[],
+  options: { verdicts: readonly ProbeVerdict[]; runs: readonly RunRecord[] },
+): PolicySummary[] {
+  const full = summaries.find((summary) => summary.policy === "full")
+  const kept = (pair: Pair): Set<string> =>
+    new Set(
+      options.verdicts
+        .filter((verdict) => verdict.policy === pair.policy && verdict.window === pair.window)
+        .filter((verdict) => verdict.kind !== "incidental" && verdict.survived === true)
+        .map((verdict) => verdict.probeId),
+    )
+  return summaries.map((summary) => {
+    const oracle = summaries.find((other) => other.policy === "oracle" && other.window === summary.window)
+    const comparable = oracle !== undefined && summary.policy !== "oracle" && summary.policy !== "full"
+    const oracleKept = comparable ? kept(oracle) : new Set<string>()
+    const ownKept = comparable ? kept(summary) : new Set<string>()
+    return {
+      ...summary,
+      promptTokensSaved: full === undefined ? null : Math.round(full.meanPromptTokens * summary.turns - summary.meanPromptTokens * summary.turns),
+      overFidelityTokens: comparable ? summary.meanPromptTokens - oracle.meanPromptTokens : null,
+      underFidelityProbes: comparable ? [...oracleKept].filter((id) => !ownKept.has(id)).length : null,
     }
   })
 }

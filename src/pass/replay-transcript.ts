@@ -64,6 +64,8 @@ export function replayTranscript(options: {
   pinPatterns?: readonly PinPattern[]
   /** The Lab only: guides the oracle and the promotion condition (see `SelectionGuide`). */
   guide?: SelectionGuide | null
+  /** False replays as for an agent without ctx_reduce: no tags, no reminders (default true). */
+  tagsVisible?: boolean
   /** Called with a turn's source index before its pass runs (the Lab moves its guide along). */
   beforeTurn?: (turn: number) => void
   onTurn: (turn: ReplayTurn) => void
@@ -102,7 +104,7 @@ export function replayTranscript(options: {
           counter,
           clock,
           trigger: "replay",
-          tagsVisible: true,
+          tagsVisible: options.tagsVisible ?? true,
           window,
           fixedTokens: fixed,
           now: turn.time ?? turn.index,

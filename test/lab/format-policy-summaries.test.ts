@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest"
-import { formatPolicySummaries } from "../../src/lab/format-policy-summaries.js"
+import { formatPolicySummaries, formatReferenceComparison } from "../../src/lab/format-policy-summaries.js"
 import { PROBE_KINDS, type ProbeKind } from "../../src/lab/probe-file.js"
 import type { PolicySummary, Survival } from "../../src/lab/summarize-probes.js"
+import { NO_GENERATION } from "../../src/lab/generation-cost.js"
 
 const none: Survival = { probes: 0, survived: 0, rate: null }
 const byKind = (entries: Partial<Record<ProbeKind, Survival>>): Record<ProbeKind, Survival> =>
@@ -20,6 +21,11 @@ const summary = (overrides: Partial<PolicySummary>): PolicySummary => ({
   prefixChangesPer100Turns: 2,
   tierSwitches: 5,
   executePasses: 2,
+  survivalPer1kTokens: null,
+  generation: NO_GENERATION,
+  promptTokensSaved: null,
+  overFidelityTokens: null,
+  underFidelityProbes: null,
   ...overrides,
 })
 
@@ -39,5 +45,26 @@ describe("formatPolicySummaries", () => {
         "truncation  48000      1/3 33.3%  2/2         0/1         -                   -                     -           -         -                 20124       31000               120        1.83              5",
       ]
     `)
+  })
+})
+
+describe("formatReferenceComparison", () => {
+  it("prints survival per 1k tokens, the oracle and full comparisons and the generation cost, '-' where unknown", () => {
+    const table = formatReferenceComparison([
+      summary({ policy: "full", window: 1_000_000_000, promptTokensSaved: 0 }),
+      summary({
+        survivalPer1kTokens: 0.0331,
+        overFidelityTokens: 812.4,
+        underFidelityProbes: 1,
+        promptTokensSaved: 1_234_567,
+        generation: { compartments: 12, representations: 40, representationTokens: 9000, sourceTokens: 80_000, modelTokens: 0 },
+      }),
+    ])
+    expect(table).toEqual([
+      "policy   window     survival/1k tokens  tokens above oracle  lost vs oracle  saved vs full  compartments  tier tokens  model tokens",
+      "-------  ---------  ------------------  -------------------  --------------  -------------  ------------  -----------  ------------",
+      "full     unreduced  -                   -                    -                           0             0            0             0",
+      "default  48000      0.0331              812                  1                     1234567            12         9000             0",
+    ])
   })
 })

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest"
 import type { ProbeVerdict } from "../../src/lab/probe-verdict.js"
 import type { RunMetrics } from "../../src/lab/run-metrics.js"
 import { summarizeProbes, type RunRecord } from "../../src/lab/summarize-probes.js"
+import { NO_GENERATION, type GenerationCost } from "../../src/lab/generation-cost.js"
 
 const metrics = (turns: number, promptTokens: number, extra: Partial<RunMetrics> = {}): RunMetrics => ({
   turns,
@@ -14,30 +15,41 @@ const metrics = (turns: number, promptTokens: number, extra: Partial<RunMetrics>
   ...extra,
 })
 
+const run = (
+  trace: string,
+  policy: RunRecord["policy"],
+  runMetrics: RunMetrics,
+  generation: GenerationCost = NO_GENERATION,
+  window = 1000,
+): RunRecord => ({ trace, policy, window, metrics: runMetrics, points: [], generation })
+
 const verdict = (
   probeId: string,
   kind: ProbeVerdict["kind"],
   policy: ProbeVerdict["policy"],
   survived: boolean | null,
+  window = 1000,
 ): ProbeVerdict => ({
   probeId,
   kind,
   policy,
-  window: 1000,
+  window,
   needTurn: survived === null ? null : 9,
   survived,
 })
 
 describe("summarizeProbes", () => {
+  const generated: GenerationCost = {
+    compartments: 2,
+    representations: 7,
+    representationTokens: 900,
+    sourceTokens: 6000,
+    modelTokens: 0,
+  }
   const runs: RunRecord[] = [
-    {
-      trace: "a",
-      policy: "default",
-      window: 1000,
-      metrics: metrics(10, 5000, { prefixChanges: 1, floorViolations: 3, tierSwitches: 2 }),
-    },
-    { trace: "b", policy: "default", window: 1000, metrics: metrics(30, 9000, { prefixChanges: 2, maxPromptTokens: 700 }) },
-    { trace: "a", policy: "flat", window: 1000, metrics: metrics(10, 4000) },
+    run("a", "default", metrics(10, 5000, { prefixChanges: 1, floorViolations: 3, tierSwitches: 2 }), generated),
+    run("b", "default", metrics(30, 9000, { prefixChanges: 2, maxPromptTokens: 700 }), generated),
+    run("a", "flat", metrics(10, 4000)),
   ]
   const verdicts: ProbeVerdict[] = [
     verdict("c", "constraint", "default", true),
@@ -72,5 +84,57 @@ describe("summarizeProbes", () => {
       prefixChangesPer100Turns: 7.5,
       tierSwitches: 2,
     })
+  })
+
+  it("sums the generation cost of the runs and rates survival per 1,000 mean prompt tokens", () => {
+    expect(defaults?.generation).toEqual({
+      compartments: 4,
+      representations: 14,
+      representationTokens: 1800,
+      sourceTokens: 12000,
+      modelTokens: 0,
+    })
+    // 1 of 2 non-incidental probes at a mean of 350 tokens: 0.5 / 0.35.
+    expect(defaults?.survivalPer1kTokens).toBeCloseTo(0.5 / 0.35, 10)
+    expect(defaults?.overFidelityTokens).toBeNull()
+    expect(defaults?.promptTokensSaved).toBeNull()
+  })
+})
+
+describe("summarizeProbes against the references", () => {
+  const runs: RunRecord[] = [
+    run("a", "full", metrics(10, 10_000), NO_GENERATION, 5),
+    run("a", "default", metrics(10, 6000)),
+    run("a", "oracle", metrics(10, 5000)),
+    run("a", "flat", metrics(10, 4000)),
+  ]
+  const verdicts: ProbeVerdict[] = [
+    verdict("p", "identifier", "full", true, 5),
+    verdict("q", "location", "full", true, 5),
+    verdict("p", "identifier", "default", true),
+    verdict("q", "location", "default", false),
+    verdict("p", "identifier", "oracle", true),
+    verdict("q", "location", "oracle", true),
+    verdict("p", "identifier", "flat", false),
+    verdict("q", "location", "flat", false),
+    verdict("z", "incidental", "oracle", true),
+  ]
+  const summaries = summarizeProbes({ verdicts, runs })
+  const of = (policy: string) => summaries.find((summary) => summary.policy === policy)
+
+  it("counts tokens above the oracle and probes the oracle kept but the policy lost, at the same window", () => {
+    expect(of("default")).toMatchObject({ overFidelityTokens: 100, underFidelityProbes: 1 })
+    expect(of("flat")).toMatchObject({ overFidelityTokens: -100, underFidelityProbes: 2 })
+    expect(of("oracle")).toMatchObject({ overFidelityTokens: null, underFidelityProbes: null })
+    expect(of("full")).toMatchObject({ overFidelityTokens: null, underFidelityProbes: null })
+  })
+
+  it("counts the prompt tokens each policy saved against full over the same calls", () => {
+    expect(summaries.map((summary) => [summary.policy, summary.promptTokensSaved])).toEqual([
+      ["full", 0],
+      ["default", 4000],
+      ["oracle", 5000],
+      ["flat", 6000],
+    ])
   })
 })

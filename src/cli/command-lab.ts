@@ -1,0 +1,157 @@
+import { basename, resolve } from "node:path"
+import { parseArgs } from "node:util"
+import { readConfigFiles } from "../config/read-config-files.js"
+import { evaluateProbes, type ProbeEvaluation } from "../lab/evaluate-probes.js"
+import { formatPolicySummaries, formatReferenceComparison } from "../lab/format-policy-summaries.js"
+import { labJson, type LabSettings } from "../lab/lab-json.js"
+import type { Probe } from "../lab/probe-file.js"
+import { LAB_POLICIES, type LabPolicy } from "../lab/probe-verdict.js"
+import { readProbeFile } from "../lab/read-probe-file.js"
+import { writeLabReport } from "../lab/write-lab-report.js"
+import { createTokenCounterPool } from "../tokens/tiktoken-counter.js"
+import { EXIT, type CliIo, type ExitCode } from "./cli-io.js"
+import { commandLabTiers, LAB_TIERS_HELP } from "./command-lab-tiers.js"
+import { commandLabTraces, LAB_TRACES_HELP } from "./command-lab-traces.js"
+import { labCounter } from "./lab-counter.js"
+import { parseWindowList } from "./parse-number-option.js"
+
+export const LAB_HELP = `magic-context lab --probes FILE --window N[,N...] [--policies LIST] [--out DIR] [--json] [--config FILE]
+magic-context lab tiers --probes FILE [--window N] [--json]
+magic-context lab traces FILE... [--window N] [--json]
+
+The Context Lab. With --probes it runs Experiment 2 (trajectories): it replays every transcript the probes name
+under each policy at each window, in a fresh in-memory store (the live store is never used, no model is called),
+and checks each probe in the prompt the engine would send at the probe's "need" turn. It reports per policy and
+window: survival of the non-incidental probes overall and by kind, mean and max prompt tokens, survival per 1,000
+prompt tokens, floor violations, prefix changes per 100 calls, tier switches, tokens above the oracle and probes
+lost below it, tokens saved against "full", and what generating the representations cost.
+
+  --probes FILE    a JSON array of { id, trace, kind, t, need, exact } (see fixtures/probes/README.md)
+  --window N,...   usable windows in tokens, e.g. 32000,64000
+  --policies LIST  comma-separated, from ${LAB_POLICIES.join(", ")}
+                   (default: all; "full", the unreduced reference, always runs)
+  --out DIR        also write DIR/report.md, DIR/lab.json and SVG charts
+  --json           print the JSON object (settings, summary, probes, invalid) instead of the tables
+  --config FILE    an extra magic-context.jsonc applied over the usual files (threshold, pins, tokenizer)
+
+Subcommands:
+  tiers    Experiment 1: static quality of each tier per generation strategy (magic-context lab tiers --help)
+  traces   the ecology of real sessions: old context, what it is made of, what each policy would do
+
+Exit status: 0 when every probe was evaluated, 1 when some probe is invalid or a file cannot be read, 2 for a
+wrong command line.`
+
+/** `magic-context lab`: Experiment 2, or the `tiers` and `traces` subcommands. */
+export async function commandLab(io: CliIo): Promise<ExitCode> {
+  const [first, ...rest] = io.args
+  if (first === "tiers") return commandLabTiers({ ...io, args: rest })
+  if (first === "traces") return commandLabTraces({ ...io, args: rest })
+  return commandLabTrajectories(io)
+}
+
+async function commandLabTrajectories(io: CliIo): Promise<ExitCode> {
+  const parsed = parseArgs({
+    args: io.args,
+    allowPositionals: true,
+    options: {
+      probes: { type: "string" },
+      window: { type: "string" },
+      policies: { type: "string" },
+      out: { type: "string" },
+      json: { type: "boolean" },
+      config: { type: "string" },
+      help: { type: "boolean" },
+    },
+  })
+  if (parsed.values.help) {
+    io.stdout([LAB_HELP, "", LAB_TIERS_HELP, "", LAB_TRACES_HELP].join("\n"))
+    return EXIT.ok
+  }
+  const usage = (message: string): ExitCode => {
+    io.stderr(`${message}\n\n${LAB_HELP}`)
+    return EXIT.usage
+  }
+  if (parsed.positionals.length > 0) return usage(`lab takes no positional arguments, got "${parsed.positionals.join(" ")}"`)
+  if (!parsed.values.probes) return usage("lab needs --probes FILE")
+  if (!parsed.values.window) return usage("lab needs --window N[,N...]")
+  const windows = parseWindowList(parsed.values.window, "--window")
+  if (!windows.ok) return usage(windows.error)
+  const policies = parsePolicies(parsed.values.policies)
+  if (!policies.ok) return usage(policies.error)
+
+  const loaded = readConfigFiles({ directory: io.cwd, explicitFile: parsed.values.config, env: io.env })
+  for (const diagnostic of loaded.diagnostics) io.stderr(diagnostic.message)
+  const probeFile = resolve(io.cwd, parsed.values.probes)
+  const probes = readProbeFile(probeFile)
+  if (!probes.ok) {
+    io.stderr(probes.error)
+    return EXIT.problem
+  }
+
+  const pool = createTokenCounterPool()
+  try {
+    const counter = labCounter(pool, loaded.config)
+    const evaluation = await evaluateProbes({
+      probes: probes.value,
+      policies: policies.value,
+      windows: windows.value,
+      counter,
+      config: loaded.config,
+      onRun: (run) => {
+        const window = run.policy === "full" ? "unreduced" : String(run.window)
+        const mean = run.metrics.turns === 0 ? 0 : Math.round(run.metrics.promptTokens / run.metrics.turns)
+        io.stderr(`lab: ${basename(run.trace)} ${run.policy} @ ${window}: ${run.metrics.turns} calls, mean ${mean} tokens`)
+      },
+    })
+    const settings: LabSettings = {
+      probeFile: parsed.values.probes,
+      encoding: counter.encoding,
+      thresholdPercent: loaded.config.execute_threshold,
+      windows: windows.value,
+    }
+    if (parsed.values.json) io.stdout(JSON.stringify(labJson(evaluation, settings), null, 2))
+    else printTrajectories(io, evaluation, probes.value, settings)
+    if (parsed.values.out) {
+      const written = writeLabReport({ directory: resolve(io.cwd, parsed.values.out), evaluation, probes: probes.value, settings })
+      io.stderr(`lab: wrote ${written.map((file) => basename(file)).join(", ")} to ${parsed.values.out}`)
+    }
+    return evaluation.validity.every((entry) => entry.valid) ? EXIT.ok : EXIT.problem
+  } finally {
+    pool.dispose()
+  }
+}
+
+function parsePolicies(raw: string | undefined): { ok: true; value: Exclude<LabPolicy, "full">[] } | { ok: false; error: string } {
+  if (raw === undefined) return { ok: true, value: [...LAB_POLICIES] }
+  const names = raw.split(",").map((name) => name.trim()).filter((name) => name !== "" && name !== "full")
+  const unknown = names.filter((name) => !(LAB_POLICIES as readonly string[]).includes(name))
+  if (unknown.length > 0) {
+    return { ok: false, error: `--policies: unknown ${unknown.map((name) => `"${name}"`).join(", ")}; expected names from ${LAB_POLICIES.join(", ")}` }
+  }
+  if (names.length === 0) return { ok: false, error: `--policies: expected at least one of ${LAB_POLICIES.join(", ")}` }
+  return { ok: true, value: [...new Set(names)] as Exclude<LabPolicy, "full">[] }
+}
+
+function printTrajectories(io: CliIo, evaluation: ProbeEvaluation, probes: readonly Probe[], settings: LabSettings): void {
+  const traces = new Set(probes.map((probe) => probe.trace)).size
+  io.stdout(
+    `Experiment 2 (trajectories): ${probes.length} probes over ${traces} transcripts (${settings.probeFile}); ` +
+      `tokens counted with ${settings.encoding}; execute threshold ${settings.thresholdPercent}%`,
+  )
+  io.stdout("")
+  for (const line of formatPolicySummaries(evaluation.summaries)) io.stdout(line)
+  io.stdout("")
+  for (const line of formatReferenceComparison(evaluation.summaries)) io.stdout(line)
+  io.stdout("")
+  for (const summary of evaluation.summaries) {
+    const lost = evaluation.verdicts.filter(
+      (verdict) => verdict.policy === summary.policy && verdict.window === summary.window && verdict.survived === false,
+    )
+    if (lost.length === 0) continue
+    const window = summary.policy === "full" ? "unreduced" : summary.window
+    io.stdout(`lost under ${summary.policy} @ ${window}: ${lost.map((verdict) => `${verdict.probeId}@${verdict.needTurn}`).join(", ")}`)
+  }
+  for (const entry of evaluation.validity.filter((item) => !item.valid)) {
+    io.stdout(`invalid probe ${entry.probeId}: ${entry.problems.join("; ")}`)
+  }
+}

@@ -1,0 +1,69 @@
+import type { ProbeEvaluation } from "./evaluate-probes.js"
+import { formatPolicySummaries, formatReferenceComparison } from "./format-policy-summaries.js"
+import type { LabSettings } from "./lab-json.js"
+import type { Probe } from "./probe-file.js"
+
+/** A chart the report links: its file name and what it shows. */
+export type ReportChart = { file: string; caption: string }
+
+/** The Markdown report of an Experiment 2 run: settings, both tables, the charts, and the probes each policy lost. */
+export function labReportMarkdown(options: {
+  evaluation: ProbeEvaluation
+  probes: readonly Probe[]
+  settings: LabSettings
+  charts: readonly ReportChart[]
+}): string {
+  const { evaluation, probes, settings } = options
+  const traces = [...new Set(probes.map((probe) => probe.trace))]
+  const lines = [
+    "# Context Lab report",
+    "",
+    `Experiment 2 (trajectories): ${probes.length} probes from \`${settings.probeFile}\` over ${traces.length} transcripts, ` +
+      `windows ${settings.windows.join(", ")} tokens, execute threshold ${settings.thresholdPercent}%, tokens counted with ${settings.encoding}.`,
+    "A probe survives when its exact string is in the prompt the engine would send at its need turn. Survival counts",
+    "the non-incidental probes; `full` is the unreduced reference, `oracle` is told the probes (the ceiling).",
+    "",
+    "## Survival and cost per policy and window",
+    "",
+    "```",
+    ...formatPolicySummaries(evaluation.summaries),
+    "```",
+    "",
+    "## Against the references",
+    "",
+    "Tokens above the oracle (over-fidelity), probes the oracle kept that the policy lost (under-fidelity), prompt",
+    "tokens saved against `full` over all calls, and what generating the representations cost (the canonical",
+    "record calls no model).",
+    "",
+    "```",
+    ...formatReferenceComparison(evaluation.summaries),
+    "```",
+    "",
+    ...options.charts.flatMap((chart) => [`## ${chart.caption}`, "", `![${chart.caption}](${chart.file})`, ""]),
+    "## Probes lost",
+    "",
+    ...lostProbes(evaluation),
+    "",
+    "## Transcripts",
+    "",
+    ...traces.map((trace) => `- \`${trace}\``),
+    "",
+  ]
+  const invalid = evaluation.validity.filter((entry) => !entry.valid)
+  if (invalid.length > 0) {
+    lines.push("## Invalid probes", "", ...invalid.map((entry) => `- \`${entry.probeId}\`: ${entry.problems.join("; ")}`), "")
+  }
+  return lines.join("\n")
+}
+
+function lostProbes(evaluation: ProbeEvaluation): string[] {
+  const lines = evaluation.summaries.flatMap((summary) => {
+    const lost = evaluation.verdicts.filter(
+      (verdict) => verdict.policy === summary.policy && verdict.window === summary.window && verdict.survived === false,
+    )
+    if (lost.length === 0) return []
+    const window = summary.policy === "full" ? "unreduced" : String(summary.window)
+    return [`- ${summary.policy} @ ${window}: ${lost.map((verdict) => `\`${verdict.probeId}\` (${verdict.kind})`).join(", ")}`]
+  })
+  return lines.length === 0 ? ["None."] : lines
+}

@@ -1,0 +1,22 @@
+import { mkdirSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
+import type { ProbeEvaluation } from "./evaluate-probes.js"
+import { labJson, type LabSettings } from "./lab-json.js"
+import type { Probe } from "./probe-file.js"
+import { labReportMarkdown } from "./lab-report-markdown.js"
+
+/** Writes the Lab's report into `directory` (created if needed): lab.json and report.md. Returns the files written. */
+export function writeLabReport(options: {
+  directory: string
+  evaluation: ProbeEvaluation
+  probes: readonly Probe[]
+  settings: LabSettings
+}): string[] {
+  mkdirSync(options.directory, { recursive: true })
+  const files: [string, string][] = [
+    ["lab.json", `${JSON.stringify(labJson(options.evaluation, options.settings), null, 2)}\n`],
+    ["report.md", labReportMarkdown({ ...options, charts: [] })],
+  ]
+  for (const [name, content] of files) writeFileSync(join(options.directory, name), content)
+  return files.map(([name]) => join(options.directory, name))
+}
