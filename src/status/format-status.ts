@@ -3,8 +3,11 @@ import type { StatusData } from "./status-data.js"
 /** The width of the proportional bar, in characters. */
 export const BAR_WIDTH = 60
 
-const SEGMENTS: readonly { key: "fixed" | "history" | "conversation" | "protected" | "tool"; label: string; char: string }[] = [
+type SegmentKey = "fixed" | "ledger" | "history" | "conversation" | "protected" | "tool"
+
+const SEGMENTS: readonly { key: SegmentKey; label: string; char: string }[] = [
   { key: "fixed", label: "fixed prompt", char: "F" },
+  { key: "ledger", label: "pinned ledger", char: "L" },
   { key: "history", label: "compartment history", char: "H" },
   { key: "conversation", label: "settled conversation", char: "C" },
   { key: "protected", label: "protected recent work", char: "P" },
@@ -13,8 +16,9 @@ const SEGMENTS: readonly { key: "fixed" | "history" | "conversation" | "protecte
 
 /**
  * The status report as text: usage against the window with the band and threshold, a proportional bar of where the
- * tokens go (one character per 1/60 of the usable window, "." for free space), the breakdown, queued drops, what the
- * last execute pass changed, the historian, pins, recent errors and the host's compaction settings. Pure.
+ * tokens go (one character per 1/60 of the usable window, "." for free space), the breakdown (the history split into
+ * the pinned ledger and the compartments by tier), queued drops, what the last execute pass changed, the historian,
+ * pins, recent errors and the host's compaction settings. Pure.
  */
 export function formatStatus(status: StatusData, now: number): string {
   const lines = [`magic-context status: session ${status.sessionId}${status.title ? ` (${status.title})` : ""}`]
@@ -37,11 +41,17 @@ export function formatStatus(status: StatusData, now: number): string {
   )
   const breakdown = pass.breakdown
   if (breakdown && window > 0) {
-    lines.push("", `[${bar(breakdown, window)}]`)
+    const split = splitHistory(breakdown.history, status.history)
+    const segments: Record<SegmentKey, number> = { ...breakdown, ledger: split.ledger, history: split.compartments }
+    lines.push("", `[${bar(segments, window)}]`)
     lines.push(SEGMENTS.map((segment) => `${segment.char} ${segment.label}`).join("  ") + "  . free")
     lines.push("")
     for (const segment of SEGMENTS) {
-      lines.push(`  ${segment.label.padEnd(22)} ${fmt(breakdown[segment.key]).padStart(9)}  ${share(breakdown[segment.key], breakdown.total)}`)
+      const tokens = segments[segment.key]
+      const estimated = segment.key === "ledger" && tokens > 0 ? "~" : ""
+      const pinned = segment.key === "ledger" && split.pinnedFacts > 0 ? `  (${plural(split.pinnedFacts, "pinned fact")})` : ""
+      lines.push(`  ${segment.label.padEnd(22)} ${`${estimated}${fmt(tokens)}`.padStart(9)}  ${share(tokens, breakdown.total)}${pinned}`)
+      if (segment.key === "history") lines.push(...split.lines)
     }
     lines.push(`  ${"of it reclaimable".padEnd(22)} ${fmt(breakdown.reclaimable).padStart(9)}  (finished tool output outside the protected window)`)
     lines.push(`  ${"tag prefixes".padEnd(22)} ${fmt(breakdown.tags).padStart(9)}`)
@@ -78,19 +88,45 @@ export function formatStatus(status: StatusData, now: number): string {
   return lines.join("\n")
 }
 
-function bar(breakdown: NonNullable<NonNullable<StatusData["lastPass"]>["breakdown"]>, window: number): string {
+/**
+ * The history line of the breakdown split into the pinned ledger and the compartment history, with a sub-line per
+ * tier and one for the rest (the working set and the headings). Only when the last pass rendered the history.
+ */
+function splitHistory(
+  historyTokens: number,
+  measure: StatusData["history"],
+): { ledger: number; compartments: number; pinnedFacts: number; lines: string[] } {
+  if (!measure || historyTokens <= 0) return { ledger: 0, compartments: historyTokens, pinnedFacts: 0, lines: [] }
+  const ledger = Math.min(measure.ledgerTokens, historyTokens)
+  const compartments = historyTokens - ledger
+  const lines = measure.tiers.map(
+    (tier) => `  ${`  ${tier.tier}`.padEnd(22)} ${fmt(tier.tokens).padStart(9)}  (${plural(tier.compartments, "compartment")})`,
+  )
+  // What the tiers leave of the line: the working set, the headings and the blank lines between episodes. It is
+  // what the sub-lines need to add up to the compartment history line, and as estimated as the ledger it excludes.
+  const rest = compartments - measure.tiers.reduce((sum, tier) => sum + tier.tokens, 0)
+  const estimated = ledger > 0 ? "~" : ""
+  if (lines.length > 0) lines.push(`  ${"  working set, headers".padEnd(22)} ${`${estimated}${fmt(rest)}`.padStart(9)}`)
+  return { ledger, compartments, pinnedFacts: measure.pinnedFacts, lines }
+}
+
+function bar(segments: Record<SegmentKey, number>, window: number): string {
   let used = 0
   let text = ""
   for (const segment of SEGMENTS) {
-    const cells = Math.round(((used + breakdown[segment.key]) / window) * BAR_WIDTH) - Math.round((used / window) * BAR_WIDTH)
+    const cells = Math.round(((used + segments[segment.key]) / window) * BAR_WIDTH) - Math.round((used / window) * BAR_WIDTH)
     text += segment.char.repeat(Math.max(0, cells))
-    used += breakdown[segment.key]
+    used += segments[segment.key]
   }
   return text.slice(0, BAR_WIDTH).padEnd(BAR_WIDTH, ".")
 }
 
 function fmt(tokens: number): string {
   return Math.round(tokens).toLocaleString("en-US")
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? "" : "s"}`
 }
 
 function share(part: number, total: number): string {

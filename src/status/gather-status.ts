@@ -1,7 +1,11 @@
 import type { Breakdown } from "../render/measure-prompt.js"
+import { loadAppliedState } from "../store/applied-state-repository.js"
+import { currentTiers, listCompartments } from "../store/compartment-repository.js"
 import type { Database } from "../store/driver.js"
 import { listErrors } from "../store/error-repository.js"
+import { listPins } from "../store/pin-repository.js"
 import { readStatusRows } from "../store/status-repository.js"
+import { measureHistory, type HistoryMeasure } from "./measure-history.js"
 import type { StatusData } from "./status-data.js"
 
 /** Gathers a session's status from the store (plus what only the caller knows: strategy, threshold, host settings). */
@@ -55,10 +59,28 @@ export function gatherStatus(options: {
       tiers: Object.fromEntries(rows.currentTiers.map((entry) => [entry.tier, entry.count])),
       lastError: errors.find((error) => error.hook === "historian") ?? null,
     },
+    history: appliedHistory(db, sessionId),
     pins: rows.pins,
     errors,
     hostCompaction: options.hostCompaction,
   }
+}
+
+/** The applied history split into the pinned ledger and the compartments by tier (null before the first fold). */
+function appliedHistory(db: Database, sessionId: string): HistoryMeasure | null {
+  const history = loadAppliedState(db, sessionId).history
+  if (!history) return null
+  const tiers = currentTiers(db, sessionId)
+  const compartments = listCompartments(db, sessionId)
+    .filter((compartment) => compartment.status === "folded")
+    .map((compartment) => ({
+      tier: tiers.get(compartment.id) ?? null,
+      representations: compartment.representations,
+      pinnedFacts: compartment.facts
+        .filter((fact) => fact.retention === "PIN")
+        .map((fact) => ({ text: fact.text, tags: fact.source.tags })),
+    }))
+  return measureHistory({ history, compartments, agentPins: listPins(db, sessionId) })
 }
 
 function parse(json: string | undefined): Record<string, unknown> {

@@ -1,5 +1,6 @@
 import type { Breakdown } from "../render/measure-prompt.js"
 import type { ErrorRecord } from "../store/error-repository.js"
+import type { HistoryMeasure } from "./measure-history.js"
 
 /** Everything the status report shows about one session; gathered by `gatherStatus`, printed by `formatStatus`. */
 export type StatusData = {
@@ -38,6 +39,8 @@ export type StatusData = {
     tiers: Record<string, number>
     lastError: ErrorRecord | null
   }
+  /** What the applied history is made of (null before the first fold). */
+  history: HistoryMeasure | null
   pins: number
   errors: ErrorRecord[]
   hostCompaction: { auto: boolean; prune: boolean; source: string } | null

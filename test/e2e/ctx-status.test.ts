@@ -1,6 +1,7 @@
 import { execFile } from "node:child_process"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { createTokenCounterPool } from "../../src/tokens/tiktoken-counter.js"
 import { fixtureText } from "./harness/fixture-text.js"
 import { conversation } from "./harness/history-inspection.js"
 import {
@@ -270,10 +271,12 @@ describe("/ctx-status in the real OpenCode", () => {
         `(our count of the prompt: ${tokens(breakdown.total)}), band below, execute threshold 50%`,
       expect.stringMatching(new RegExp(`^Last pass: #6 replay \\(below-threshold\\), ${AGO.source}$`)),
       "",
-      expect.stringMatching(/^\[[FHCPT.]{60}\]$/),
-      "F fixed prompt  H compartment history  C settled conversation  P protected recent work  T tool output  . free",
+      expect.stringMatching(/^\[[FLHCPT.]{60}\]$/),
+      "F fixed prompt  L pinned ledger  H compartment history  C settled conversation  P protected recent work  T tool output  . free",
       "",
       breakdownLine("fixed prompt", breakdown.fixed, breakdown.total),
+      // No history: no ledger, and no lines per tier under the history.
+      breakdownLine("pinned ledger", 0, breakdown.total),
       breakdownLine("compartment history", 0, breakdown.total),
       breakdownLine("settled conversation", breakdown.conversation, breakdown.total),
       breakdownLine("protected recent work", breakdown.protected, breakdown.total),
@@ -307,10 +310,11 @@ describe("/ctx-status in the real OpenCode", () => {
 
     // The bar: one cell per 1/60 of the usable window, segments in order, free space last.
     const bar = (lines[5] as string).slice(1, -1)
-    expect(bar).toMatch(/^F*H*C*P*T*\.*$/)
+    expect(bar).toMatch(/^F*L*H*C*P*T*\.*$/)
     const cells = (char: string): number => [...bar].filter((cell) => cell === char).length
     const segments: [string, number][] = [
       ["F", breakdown.fixed],
+      ["L", 0],
       ["H", breakdown.history],
       ["C", breakdown.conversation],
       ["P", breakdown.protected],
@@ -385,6 +389,174 @@ describe("/ctx-status in the real OpenCode", () => {
     expect(unknown.stdout).toBe("")
     expect(unknown.stderr).toBe(
       `${sandbox.databaseFile}: no session ses_doesnotexist (magic-context status --list shows the stored ones)\n`,
+    )
+  })
+})
+
+describe("/ctx-status with folded history in the real OpenCode", () => {
+  // The canonical historian (the default): settled conversation is cut into compartments and the execute pass after
+  // the HIGH report folds them into history. Only the newest message (a 3,000-token read) is protected.
+  const CONTEXT = 64_000
+  const LOW = 20_000
+  const HIGH = 36_000
+  const TIERS = ["full", "dense", "compact", "anchor"] as const
+  const files: Record<string, string> = {
+    "magic-context.jsonc": '{ "execute_threshold": 50, "protected_tokens": 500 }\n',
+    "notes.txt": "Deploy notes\nthe deploy key lives at vault path secret/deploy.\n",
+    "a.txt": fixtureText("A", 3_000),
+    "b.txt": fixtureText("B", 3_000),
+    "c.txt": fixtureText("C", 3_000),
+  }
+
+  let mock: MockModelServer
+  let sandbox: OpenCodeSandbox
+  let first: RunResult
+  let status: RunResult
+  const requestsAfter = { first: 0, status: 0 }
+
+  beforeAll(async () => {
+    let project = ""
+    const read = (label: string, promptTokens: number): MockReply => ({
+      kind: "tool",
+      name: "read",
+      args: { filePath: join(project, `${label}.txt`) },
+      promptTokens,
+    })
+    const turns = createTurnScript([
+      {
+        marker: STATUS_OPEN,
+        steps: [(request) => ({ kind: "text", text: reportOf(request) || "NO-REPORT-FOUND", promptTokens: 600 })],
+      },
+      {
+        marker: "read the notes and the files",
+        steps: [
+          () => read("notes", LOW),
+          // The agent pins the notes read, by the tag the model sees on its result.
+          (request) => ({
+            kind: "tool",
+            name: "ctx_pin",
+            args: { tags: String(prefixTag(messageText(toolMessages(request).at(-1) as ChatMessage))) },
+            promptTokens: LOW,
+          }),
+          () => read("a", LOW),
+          () => read("b", LOW),
+          // Reported over the threshold: the next pass executes and folds the settled messages into history.
+          () => read("c", HIGH),
+          () => ({ kind: "text", text: "FOLD-DONE", promptTokens: LOW }),
+        ],
+      },
+    ])
+    mock = await startMockModelServer((request, n) => {
+      if (isTitleRequest(request)) return { kind: "text", text: "Folded session" }
+      return turns(request, n) ?? { kind: "text", text: "UNSCRIPTED-REQUEST" }
+    })
+    sandbox = createOpenCodeSandbox({ mockUrl: mock.url, contextLimit: CONTEXT, files })
+    project = sandbox.project
+    const options = { timeoutMs: RUN_TIMEOUT_MS }
+    const words = ["Never", "print", "the", "deploy", "key.", "Now", "read", "the", "notes", "and", "the", "files."]
+    first = await sandbox.run(["run", ...RUN_LOGS, ...words], options)
+    requestsAfter.first = mock.requests.length
+    status = await sandbox.run(["run", "--continue", ...RUN_LOGS, "--command", "ctx-status"], options)
+    requestsAfter.status = mock.requests.length
+  }, 3 * RUN_TIMEOUT_MS)
+
+  afterAll(async () => {
+    if (sandbox && mock) keepRequests(sandbox.root, mock)
+    await mock?.close()
+    sandbox?.cleanup()
+  })
+
+  it("splits the history into the pinned ledger and the compartments by tier, as the store has them", () => {
+    expect(first.exitCode, first.stderr.slice(-3000)).toBe(0)
+    expect(first.stdout).toContain("FOLD-DONE")
+    expect(status.exitCode, status.stderr.slice(-3000)).toBe(0)
+    const file = sandbox.databaseFile
+    expect(query(file, "SELECT hook, message FROM errors")).toEqual([])
+    for (const request of mock.requests) {
+      expect(request.body.messages.map(messageText).join("\n")).not.toContain("UNSCRIPTED-REQUEST")
+    }
+    const statusRun = mock.requests.slice(requestsAfter.first, requestsAfter.status).map((request) => request.body)
+    expect(statusRun).toHaveLength(1)
+    const report = reportOf(statusRun[0] as ChatRequest)
+    expect(report).toMatch(/^magic-context status: session /)
+
+    const [session] = query<{ id: string }>(file, "SELECT id FROM sessions")
+    const sessionId = session?.id ?? "no-session-stored"
+    const [last] = query<{ detail_json: string }>(
+      file,
+      "SELECT detail_json FROM passes WHERE session_id = ? ORDER BY seq DESC LIMIT 1",
+      sessionId,
+    )
+    const breakdown = (JSON.parse(last?.detail_json ?? "{}") as Pass["detail"]).breakdown
+    const [state] = query<{ history_json: string | null }>(
+      file,
+      "SELECT history_json FROM session_state WHERE session_id = ?",
+      sessionId,
+    )
+    const history = JSON.parse(state?.history_json ?? "null") as { text: string; tokens: number } | null
+    if (!history) throw new Error("no history was folded")
+    // The last pass rendered the applied history.
+    expect(breakdown.history).toBe(history.tokens)
+    expect(history.tokens).toBeGreaterThan(0)
+
+    // Each folded compartment at its latest selection's tier, with its representation's stored count.
+    const rendered = query<{ tier: string; content: string; tokens: number }>(
+      file,
+      "SELECT s.tier, r.content, r.tokens FROM selections s JOIN representations r ON r.compartment_id = s.compartment_id " +
+        "AND r.tier = s.tier AND r.strategy = 'canonical-record' JOIN compartments c ON c.id = s.compartment_id " +
+        "WHERE s.session_id = ? AND c.status = 'folded' " +
+        "AND s.id = (SELECT MAX(id) FROM selections WHERE compartment_id = s.compartment_id) ORDER BY c.seq",
+      sessionId,
+    )
+    expect(rendered.length).toBeGreaterThan(0)
+    for (const row of rendered) expect(history.text).toContain(row.content)
+    const tiers = TIERS.flatMap((tier) => {
+      const atTier = rendered.filter((row) => row.tier === tier)
+      if (atTier.length === 0) return []
+      return [{ tier, compartments: atTier.length, tokens: atTier.reduce((sum, row) => sum + row.tokens, 0) }]
+    })
+    // The ledger holds the user's constraint (a pinned fact of c1) and the agent's pin of the notes read.
+    expect(query(file, "SELECT text FROM items WHERE retention = 'PIN'")).toHaveLength(1)
+    expect(query(file, "SELECT tag FROM pins WHERE session_id = ?", sessionId)).toHaveLength(1)
+
+    const lines = report.split("\n")
+    const at = lines.findIndex((line) => line.startsWith("  pinned ledger"))
+    const ledgerLine = /^  pinned ledger +~(\d[\d,]*)  (\d+)%  \(2 pinned facts\)$/.exec(lines[at] ?? "")
+    if (!ledgerLine) throw new Error(`no pinned ledger line in:\n${report}`)
+    const ledger = Number((ledgerLine[1] as string).replaceAll(",", ""))
+    expect(ledger).toBeGreaterThan(0)
+    expect(Number(ledgerLine[2])).toBe(Math.round((ledger / breakdown.total) * 100))
+    // The ledger's size is estimated (no count of it alone is stored); against counting its section of the history
+    // with the tokenizer the plugin used (the history's stored count is that tokenizer's count), it is close.
+    const pool = createTokenCounterPool()
+    try {
+      const counter = pool.counterFor("o200k_base")
+      expect(counter.count(history.text)).toBe(history.tokens)
+      const section = history.text.slice(history.text.indexOf("\n\n## Pinned"), history.text.indexOf("\n\n## Episodes"))
+      const counted = counter.count(section)
+      expect(Math.abs(ledger - counted)).toBeLessThanOrEqual(counted * 0.25)
+    } finally {
+      pool.dispose()
+    }
+    // The ledger and the compartment history add up to the pass's history; the tiers and the rest (the working set
+    // and the headings) to the compartment history.
+    const compartmentHistory = breakdown.history - ledger
+    const rest = compartmentHistory - tiers.reduce((sum, tier) => sum + tier.tokens, 0)
+    expect(rest).toBeGreaterThanOrEqual(0)
+    expect(lines.slice(at - 1, at + 4 + tiers.length)).toEqual([
+      breakdownLine("fixed prompt", breakdown.fixed, breakdown.total),
+      lines[at],
+      breakdownLine("compartment history", compartmentHistory, breakdown.total),
+      ...tiers.map((tier) =>
+        expect.stringMatching(
+          new RegExp(`^    ${tier.tier} +${tokens(tier.tokens)}  \\(${tier.compartments} compartments?\\)$`),
+        ),
+      ),
+      expect.stringMatching(new RegExp(`^    working set, headers +~${tokens(rest)}$`)),
+      breakdownLine("settled conversation", breakdown.conversation, breakdown.total),
+    ])
+    expect(report).toContain(
+      "F fixed prompt  L pinned ledger  H compartment history  C settled conversation  P protected recent work  T tool output  . free",
     )
   })
 })

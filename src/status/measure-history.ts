@@ -1,0 +1,102 @@
+import { TIERS, type Tier } from "../historian/fidelity-types.js"
+
+/** What the applied history (the message that replaces folded conversation) is made of, for the status report. */
+export type HistoryMeasure = {
+  /** The history message's stored count. */
+  tokens: number
+  /**
+   * The pinned ledger's share of it. Estimated: no count of the ledger alone is stored, so what the compartments
+   * leave of the count is split between the ledger and the rest (working set, headings) by their characters.
+   */
+  ledgerTokens: number
+  /** Entries of the pinned ledger: the compartments' pinned facts and the agent's pins that are folded. */
+  pinnedFacts: number
+  /** The compartments rendered in it, by tier (most detailed first; only tiers that have compartments). */
+  tiers: { tier: Tier; compartments: number; tokens: number }[]
+}
+
+/** A folded compartment as the store has it: its current tier, its representations, its pinned facts. */
+export type MeasuredCompartment = {
+  tier: Tier | null
+  representations: readonly { tier: Tier; strategy: string; content: string; tokens: number }[]
+  pinnedFacts: readonly { text: string; tags: readonly number[] }[]
+}
+
+// The headings composeHistory writes around the pinned ledger (test/status/measure-history.test.ts keeps these in
+// step with it by measuring a composed history).
+const LEDGER_HEADING = "\n\n## Pinned (verbatim; these still apply)\n"
+const EPISODES_HEADING = "\n\n## Episodes (oldest first)\n\n"
+const HISTORY_END = "\n</session-history>"
+
+/**
+ * Splits the applied history into the pinned ledger and the compartments by tier. A compartment counts at its
+ * current tier when that tier's representation is in the history text (an omitted compartment keeps its last
+ * selection in the store but is not rendered); its tokens are the representation's stored count. The rest of the
+ * count is the ledger, the working set and the headings. Pure.
+ */
+export function measureHistory(options: {
+  history: { text: string; tokens: number }
+  compartments: readonly MeasuredCompartment[]
+  /** The agent's pins (ctx_pin), by tag. */
+  agentPins: readonly { tag: number; text: string }[]
+}): HistoryMeasure {
+  const { history } = options
+  const rendered = options.compartments.flatMap((compartment) => {
+    const representation = renderedRepresentation(compartment, history.text)
+    return representation ? [representation] : []
+  })
+  const ledger = ledgerText(history.text, rendered[0]?.content ?? null)
+  const compartmentTokens = rendered.reduce((sum, representation) => sum + representation.tokens, 0)
+  const restTokens = history.tokens - compartmentTokens
+  const renderedChars = rendered.reduce((sum, representation) => sum + representation.content.length, 0)
+  const restChars = history.text.length - renderedChars
+  const ledgerTokens = restTokens > 0 && restChars > 0 ? Math.round((restTokens * ledger.length) / restChars) : 0
+  return {
+    tokens: history.tokens,
+    ledgerTokens,
+    pinnedFacts: ledgerEntries(options).filter((entry) => `${ledger}\n`.includes(`\n${entry}\n`)).length,
+    tiers: TIERS.flatMap((tier) => {
+      const atTier = rendered.filter((representation) => representation.tier === tier)
+      if (atTier.length === 0) return []
+      const tokens = atTier.reduce((sum, representation) => sum + representation.tokens, 0)
+      return [{ tier, compartments: atTier.length, tokens }]
+    }),
+  }
+}
+
+/** The representation of the compartment's current tier that the history carries (a model historian's first). */
+function renderedRepresentation(
+  compartment: MeasuredCompartment,
+  text: string,
+): MeasuredCompartment["representations"][number] | null {
+  if (compartment.tier === null) return null
+  const candidates = compartment.representations
+    .filter((representation) => representation.tier === compartment.tier && representation.content.length > 0)
+    .sort((a, b) => Number(b.strategy === "source-grounded-model") - Number(a.strategy === "source-grounded-model"))
+  return candidates.find((representation) => text.includes(`\n\n${representation.content}\n`)) ?? null
+}
+
+/** The pinned ledger section with its heading ("" when the history has none). */
+function ledgerText(text: string, firstCompartment: string | null): string {
+  const start = text.indexOf(LEDGER_HEADING)
+  if (start < 0) return ""
+  const episodes = firstCompartment === null ? -1 : text.indexOf(`${EPISODES_HEADING}${firstCompartment}\n`, start)
+  const end = episodes >= 0 ? episodes : text.lastIndexOf(HISTORY_END)
+  return end > start ? text.slice(start, end) : text.slice(start)
+}
+
+/** The ledger lines composeHistory writes for these pins: compartments' facts once per text, then the agent's. */
+function ledgerEntries(options: {
+  compartments: readonly MeasuredCompartment[]
+  agentPins: readonly { tag: number; text: string }[]
+}): string[] {
+  const seen = new Set<string>()
+  const entries: string[] = []
+  for (const fact of options.compartments.flatMap((compartment) => compartment.pinnedFacts)) {
+    if (seen.has(fact.text)) continue
+    seen.add(fact.text)
+    entries.push(`- ${fact.tags[0] === undefined ? "" : `§${fact.tags[0]}§ `}${fact.text}`)
+  }
+  for (const pin of options.agentPins) entries.push(`- §${pin.tag}§ ${pin.text}`)
+  return entries
+}

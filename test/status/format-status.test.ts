@@ -1,0 +1,117 @@
+import { describe, expect, it } from "vitest"
+import type { Breakdown } from "../../src/render/measure-prompt.js"
+import { formatStatus } from "../../src/status/format-status.js"
+import type { StatusData } from "../../src/status/status-data.js"
+
+const NOW = 1_700_000_000_000
+
+const BREAKDOWN: Breakdown = {
+  total: 30_000,
+  fixed: 3_000,
+  history: 9_000,
+  conversation: 6_000,
+  protected: 9_000,
+  tool: 3_000,
+  reclaimable: 1_000,
+  tags: 120,
+}
+
+/** A session whose last pass rendered `breakdown` in a 60,000-token window, with `history` applied. */
+function status(options: { breakdown?: Breakdown; history?: StatusData["history"] }): StatusData {
+  return {
+    sessionId: "ses_format",
+    title: null,
+    lastPass: {
+      seq: 4,
+      at: NOW - 5_000,
+      decision: "replay",
+      reason: "below-threshold",
+      band: "below",
+      usageTokens: 30_000,
+      windowTokens: 60_000,
+      breakdown: options.breakdown ?? BREAKDOWN,
+      nudge: null,
+    },
+    thresholdPercent: 65,
+    lastExecute: null,
+    queuedDrops: [],
+    tags: { total: 0, dropped: 0 },
+    historian: { strategy: "canonical", compartments: 0, folded: 0, modelTiers: 0, tiers: {}, lastError: null },
+    history: options.history ?? null,
+    pins: 0,
+    errors: [],
+    hostCompaction: null,
+  }
+}
+
+/** The report's bar, legend and breakdown lines. */
+function breakdownOf(report: string): string[] {
+  const lines = report.split("\n")
+  return lines.slice(lines.findIndex((line) => line.startsWith("[")), lines.findIndex((line) => line.startsWith("Tags:")) - 1)
+}
+
+const HISTORY: NonNullable<StatusData["history"]> = {
+  tokens: 9_000,
+  ledgerTokens: 3_000,
+  pinnedFacts: 1,
+  tiers: [
+    { tier: "dense", compartments: 1, tokens: 2_500 },
+    { tier: "anchor", compartments: 12, tokens: 3_000 },
+  ],
+}
+
+describe("formatStatus", () => {
+  it("splits the history into the pinned ledger and the tiers, in the lines and in the bar", () => {
+    // Ledger 3,000 of the history's 9,000; of the other 6,000 the tiers hold 5,500, the rest is the working set.
+    expect(breakdownOf(formatStatus(status({ history: HISTORY }), NOW))).toEqual([
+      `[${"F".repeat(3)}${"L".repeat(3)}${"H".repeat(6)}${"C".repeat(6)}${"P".repeat(9)}${"T".repeat(3)}${".".repeat(30)}]`,
+      "F fixed prompt  L pinned ledger  H compartment history  C settled conversation  P protected recent work  T tool output  . free",
+      "",
+      "  fixed prompt               3,000  10%",
+      "  pinned ledger             ~3,000  10%  (1 pinned fact)",
+      "  compartment history        6,000  20%",
+      "    dense                    2,500  (1 compartment)",
+      "    anchor                   3,000  (12 compartments)",
+      "    working set, headers      ~500",
+      "  settled conversation       6,000  20%",
+      "  protected recent work      9,000  30%",
+      "  tool output                3,000  10%",
+      "  of it reclaimable          1,000  (finished tool output outside the protected window)",
+      "  tag prefixes                 120",
+      "  total                     30,000",
+    ])
+  })
+
+  it("shows an empty ledger and no tiers before the first fold", () => {
+    const breakdown = { ...BREAKDOWN, history: 0, conversation: 15_000 }
+    const lines = breakdownOf(formatStatus(status({ breakdown }), NOW))
+    expect(lines[0]).toBe(`[${"F".repeat(3)}${"C".repeat(15)}${"P".repeat(9)}${"T".repeat(3)}${".".repeat(30)}]`)
+    expect(lines.slice(3, 7)).toEqual([
+      "  fixed prompt               3,000  10%",
+      "  pinned ledger                  0  0%",
+      "  compartment history            0  0%",
+      "  settled conversation      15,000  50%",
+    ])
+  })
+
+  it("does not split a history the last pass did not render", () => {
+    const breakdown = { ...BREAKDOWN, history: 0, conversation: 15_000 }
+    const lines = breakdownOf(formatStatus(status({ breakdown, history: HISTORY }), NOW))
+    expect(lines.slice(4, 7)).toEqual([
+      "  pinned ledger                  0  0%",
+      "  compartment history            0  0%",
+      "  settled conversation      15,000  50%",
+    ])
+  })
+
+  it("counts the rest exactly when the history has no ledger", () => {
+    const history = { tokens: 9_000, ledgerTokens: 0, pinnedFacts: 0, tiers: [{ tier: "full" as const, compartments: 2, tokens: 8_800 }] }
+    const lines = breakdownOf(formatStatus(status({ history }), NOW))
+    expect(lines.slice(4, 8)).toEqual([
+      "  pinned ledger                  0  0%",
+      "  compartment history        9,000  30%",
+      "    full                     8,800  (2 compartments)",
+      "    working set, headers       200",
+    ])
+  })
+})

@@ -1,0 +1,306 @@
+import { afterEach, describe, expect, it } from "vitest"
+import { defaultConfig } from "../../src/config/schema.js"
+import { composeHistory } from "../../src/historian/compose-history.js"
+import { SURVIVAL_CONTRACTS, type Fact, type Tier } from "../../src/historian/fidelity-types.js"
+import { createHistoryPlanner } from "../../src/pass/history-planner.js"
+import { runPass, type PassResult } from "../../src/pass/run-pass.js"
+import { initialAppliedState } from "../../src/pass/session-state.js"
+import { fixedWindow } from "../../src/pressure/model-window.js"
+import { gatherStatus } from "../../src/status/gather-status.js"
+import { formatStatus } from "../../src/status/format-status.js"
+import { saveAppliedState } from "../../src/store/applied-state-repository.js"
+import {
+  insertCompartment,
+  listCompartments,
+  markCompartmentsFolded,
+  recordSelections,
+} from "../../src/store/compartment-repository.js"
+import type { Database } from "../../src/store/driver.js"
+import { recordPass } from "../../src/store/pass-repository.js"
+import { insertPin } from "../../src/store/pin-repository.js"
+import {
+  assistantMessage,
+  completed,
+  fixedClock,
+  freshCopy,
+  memoryStore,
+  sessionState,
+  text,
+  tool,
+  userMessage,
+  wordCounter,
+} from "../helpers/host-messages.js"
+import { storeWithSession } from "../helpers/store-database.js"
+
+const SESSION = "ses_status"
+const NOW = 1_700_000_000_000
+
+const opened: Database[] = []
+afterEach(() => {
+  for (const db of opened.splice(0)) db.close()
+})
+
+const gather = (db: Database, sessionId = SESSION) =>
+  gatherStatus({ db, sessionId, strategy: "canonical", thresholdPercent: 65, hostCompaction: null })
+
+const pinFact = (text: string, tag: number): Fact => ({
+  kind: "constraint",
+  text,
+  retention: "PIN",
+  floor: "exact",
+  source: { tags: [tag], messageIds: [] },
+})
+
+/** Stores compartment `seq` with the given representations (tier -> [content, stored count]) and facts. */
+function storeCompartment(db: Database, seq: number, tiers: Partial<Record<Tier, [string, number]>>, facts: Fact[]): string {
+  const id = `${SESSION}#c${seq}`
+  insertCompartment(db, {
+    id,
+    sessionId: SESSION,
+    seq,
+    firstMessageSeq: seq * 10,
+    lastMessageSeq: seq * 10 + 9,
+    firstTag: null,
+    lastTag: null,
+    outcome: null,
+    sourceTokens: 2_000,
+    representations: Object.entries(tiers).map(([tier, [content, tokens]]) => ({
+      tier: tier as Tier,
+      strategy: "canonical-record" as const,
+      content,
+      tokens,
+      generatorModel: null,
+      promptVersion: null,
+      survivalContract: SURVIVAL_CONTRACTS[tier as Tier],
+      sourceRefs: { tags: [], messageIds: [] },
+    })),
+    facts,
+    createdPass: seq,
+    createdAt: NOW,
+  })
+  return id
+}
+
+const API_PIN = "Never change the public API of src/slugify.js"
+const NODE_PIN = "Use Node 20 only.\nNo new dependencies."
+
+/**
+ * A session after folds: c1 (demoted full -> compact), c2 (compact) and c3 (full) rendered in the applied history;
+ * c4 folded earlier and omitted since (its last selection stays in the store); c5 cut after the last fold. The
+ * ledger holds the API constraint (c1's and c2's, once), the Node constraint (c3) and the agent's pin of §11§; the
+ * agent's pin of §40§ is still live material. The last pass rendered the history's 1,000 tokens.
+ */
+async function foldedStore(): Promise<Database> {
+  const db = await storeWithSession(SESSION)
+  opened.push(db)
+  const c1 = storeCompartment(
+    db,
+    1,
+    { full: ["[c1 §1§–§4§] full text of c1", 300], compact: ["[c1 §1§–§4§] compact text of c1", 60], anchor: ["[c1] anchor", 8] },
+    [pinFact(API_PIN, 1)],
+  )
+  const c2 = storeCompartment(
+    db,
+    2,
+    { full: ["[c2 §5§–§8§] full text of c2", 250], compact: ["[c2 §5§–§8§] compact text of c2", 40] },
+    [pinFact(API_PIN, 5)],
+  )
+  const c3 = storeCompartment(
+    db,
+    3,
+    { full: ["[c3 §9§–§12§] full text of c3", 500], compact: ["[c3 §9§–§12§] compact text of c3", 90] },
+    [pinFact(NODE_PIN, 9)],
+  )
+  const c4 = storeCompartment(db, 4, { full: ["[c4] full text of c4", 400], anchor: ["[c4] anchor of c4", 9] }, [])
+  storeCompartment(db, 5, { full: ["[c5] full text of c5", 350] }, [pinFact("Run the linter before every commit", 30)])
+  const select = (compartmentId: string, tier: Tier, previousTier: Tier | null, appliedAt: number) => ({
+    sessionId: SESSION,
+    passId: null,
+    compartmentId,
+    tier,
+    previousTier,
+    reason: "test",
+    pressure: 70,
+    firstDivergence: null,
+    mutationRadius: null,
+    policyVersion: "selection-v1",
+    appliedAt,
+  })
+  recordSelections(db, [select(c4, "anchor", null, 1), select(c1, "full", null, 1), select(c2, "compact", null, 1)])
+  recordSelections(db, [select(c1, "compact", "full", 2), select(c3, "full", null, 2)])
+  markCompartmentsFolded(db, [c1, c2, c3, c4], 6)
+  insertPin(db, SESSION, { tag: 11, text: "the build runs with --strict", pinnedBy: "agent" }, NOW)
+  insertPin(db, SESSION, { tag: 40, text: "keep the retry loop", pinnedBy: "agent" }, NOW)
+  const historyText = composeHistory({
+    workingSet: { objective: "make the slugify tests pass", filesModified: ["src/slugify.js"], openTodos: [], lastFailure: null },
+    pins: [
+      { text: API_PIN, tags: [1] },
+      { text: NODE_PIN, tags: [9] },
+      { text: "the build runs with --strict", tags: [11] },
+    ],
+    compartments: [
+      { id: c1, tier: "compact", text: "[c1 §1§–§4§] compact text of c1" },
+      { id: c2, tier: "compact", text: "[c2 §5§–§8§] compact text of c2" },
+      { id: c3, tier: "full", text: "[c3 §9§–§12§] full text of c3" },
+    ],
+    pinsOverBudget: false,
+  })
+  saveAppliedState(db, SESSION, { ...initialAppliedState(), history: { foldedThroughSeq: 39, text: historyText, tokens: 1_000 } }, NOW)
+  recordPass(db, {
+    sessionId: SESSION,
+    seq: 7,
+    startedAt: NOW - 90_000,
+    durationMs: 3,
+    trigger: "transform",
+    decision: "replay",
+    band: "below",
+    usageTokens: 6_100,
+    windowTokens: 20_000,
+    messageCount: 40,
+    newParts: 1,
+    newTags: 1,
+    renderedTokens: 6_100,
+    renderedHash: null,
+    firstDivergence: null,
+    detail: {
+      reason: "below-threshold",
+      breakdown: { total: 6_000, fixed: 1_500, history: 1_000, conversation: 2_000, protected: 1_000, tool: 500, reclaimable: 200, tags: 50 },
+    },
+    error: null,
+  })
+  return db
+}
+
+describe("gatherStatus", () => {
+  it("splits the applied history into the pinned ledger and the rendered compartments by current tier", async () => {
+    const db = await foldedStore()
+    // c4 is left out (its anchor is not in the history), c5 is not folded; the compartments' stored counts give
+    // full 500 (c3) and compact 60 + 40 (c1, c2). The ledger's 174 of the 484 characters the compartments leave
+    // take its share of the 400 tokens they leave: 400 * 174 / 484 = 143.8.
+    expect(gather(db).history).toEqual({
+      tokens: 1_000,
+      ledgerTokens: 144,
+      pinnedFacts: 3,
+      tiers: [
+        { tier: "full", compartments: 1, tokens: 500 },
+        { tier: "compact", compartments: 2, tokens: 100 },
+      ],
+    })
+  })
+
+  it("prints the ledger and the history by tier, adding up to the history the last pass rendered", async () => {
+    const db = await foldedStore()
+    const report = formatStatus(gather(db), NOW)
+    const breakdown = report.slice(report.indexOf("\n["), report.indexOf("\nTags:"))
+    expect(breakdown).toMatchInlineSnapshot(`
+      "
+      [FFFFFHHHCCCCCCPPPT..........................................]
+      F fixed prompt  L pinned ledger  H compartment history  C settled conversation  P protected recent work  T tool output  . free
+
+        fixed prompt               1,500  25%
+        pinned ledger               ~144  2%  (3 pinned facts)
+        compartment history          856  14%
+          full                       500  (1 compartment)
+          compact                    100  (2 compartments)
+          working set, headers      ~256
+        settled conversation       2,000  33%
+        protected recent work      1,000  17%
+        tool output                  500  8%
+        of it reclaimable            200  (finished tool output outside the protected window)
+        tag prefixes                  50
+        total                      6,000
+      "
+    `)
+    // 144 + 856 = 1,000 (the pass's history); 500 + 100 + 256 = 856. The historian's line counts each compartment's
+    // last selection, the omitted c4's anchor included.
+    expect(report).toContain("Historian (canonical): 5 compartments, 4 folded into history (1 anchor, 2 compact, 1 full)")
+  })
+
+  it("has no history before the first fold", async () => {
+    const db = await storeWithSession(SESSION)
+    opened.push(db)
+    storeCompartment(db, 1, { full: ["[c1] full", 100] }, [pinFact(API_PIN, 1)])
+    expect(gather(db).history).toBeNull()
+  })
+
+  describe("after a real execute pass", () => {
+    const filler = (count: number): string => Array.from({ length: count }, (_, index) => `w${index % 50}`).join(" ")
+    // Sentences only the full tier carries, so that demoting a compartment saves enough to matter.
+    const narrative =
+      "First I looked around the repository layout. Then I opened the test folder and the fixtures. After that I went " +
+      "through the module list one by one. Finally I compared the two call sites side by side."
+
+    /** Turn `index`: a pinned constraint, then an answer with a narrative, a decision and a read of 300 words. */
+    const turn = (index: number) => [
+      userMessage({
+        id: `u${index}`,
+        created: 10_000 + index * 100,
+        parts: [text(`u${index}t`, `Update src/mod${index}.ts next. Never remove the exported parseItem${index} function.`)],
+      }),
+      assistantMessage({
+        id: `a${index}`,
+        created: 10_001 + index * 100,
+        parts: [
+          text(`a${index}t`, `${narrative} I'll use a lookup table in src/mod${index}.ts because it keeps the API stable.`),
+          tool(`a${index}r`, "read", completed({ filePath: `src/mod${index}.ts` }, filler(300))),
+        ],
+      }),
+    ]
+
+    it("matches the planner's applied tiers and pins, and the pass's history", async () => {
+      const db = await memoryStore()
+      opened.push(db)
+      const state = sessionState({ db, counter: wordCounter })
+      const planner = createHistoryPlanner({ db, sessionId: state.sessionId, counter: wordCounter, policy: "default" })
+      // 4,000 usable words: the 65% threshold is crossed within 9 turns, and the history budget forces demotions.
+      const window = fixedWindow({ usableTokens: 4_000, config: { ...defaultConfig(), protected_tokens: 400 } })
+      const all = Array.from({ length: 9 }, (_, index) => turn(index + 1)).flat()
+      let executed: PassResult | null = null
+      for (let count = 2; count <= all.length && executed === null; count += 2) {
+        const messages = freshCopy(all.slice(0, count))
+        const result = runPass({
+          db,
+          state,
+          messages,
+          counter: wordCounter,
+          clock: fixedClock,
+          trigger: "transform",
+          tagsVisible: true,
+          window,
+          fixedTokens: 0,
+          now: 20_000 + count,
+          smartDrops: false,
+          history: planner,
+        })
+        if (result.decision === "execute") executed = result
+      }
+      if (executed === null) throw new Error("no execute pass")
+      const report = planner.report()
+      if (report === null) throw new Error("no history applied")
+      const history = gather(db, state.sessionId).history
+
+      const compartments = listCompartments(db, state.sessionId)
+      const applied = compartments.map((compartment) => {
+        const tier = report.tiers[compartment.id.slice(compartment.id.indexOf("#") + 1)] as Tier
+        const tokens = compartment.representations.find((representation) => representation.tier === tier)?.tokens ?? 0
+        return { tier, tokens }
+      })
+      const expectedTiers = (["full", "dense", "compact", "anchor"] as const).flatMap((tier) => {
+        const atTier = applied.filter((entry) => entry.tier === tier)
+        return atTier.length === 0 ? [] : [{ tier, compartments: atTier.length, tokens: atTier.reduce((sum, entry) => sum + entry.tokens, 0) }]
+      })
+      expect(expectedTiers.length).toBeGreaterThanOrEqual(2)
+      expect(history?.tiers).toEqual(expectedTiers)
+      expect(history?.tokens).toBe(report.historyTokens)
+      expect(history?.tokens).toBe(executed.breakdown.history)
+      // One constraint per folded turn, each pinned.
+      expect(history?.pinnedFacts).toBe(compartments.length)
+      // The ledger's estimate against counting its section of the history text (heading, "- §N§ " and the pins).
+      const text = state.applied.history?.text ?? ""
+      const section = text.slice(text.indexOf("\n\n## Pinned"), text.indexOf("\n\n## Episodes"))
+      const counted = wordCounter.count(section)
+      expect(counted).toBe(report.pinTokens + 6 + 2 * compartments.length)
+      expect(Math.abs((history?.ledgerTokens ?? 0) - counted)).toBeLessThanOrEqual(counted * 0.1)
+    })
+  })
+})

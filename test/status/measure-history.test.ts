@@ -1,0 +1,166 @@
+import { describe, expect, it } from "vitest"
+import { composeHistory, type PinnedFact, type RenderedCompartment } from "../../src/historian/compose-history.js"
+import type { Tier } from "../../src/historian/fidelity-types.js"
+import type { WorkingSet } from "../../src/historian/working-set.js"
+import { measureHistory, type MeasuredCompartment } from "../../src/status/measure-history.js"
+
+const WORKING_SET: WorkingSet = {
+  objective: "make the slugify tests pass",
+  filesModified: ["src/slugify.js"],
+  openTodos: [],
+  lastFailure: null,
+}
+
+/** A canonical representation of `tier` with the given content and stored count. */
+const representation = (tier: Tier, content: string, tokens: number) => ({ tier, strategy: "canonical-record", content, tokens })
+
+/** Three compartments with every tier; c1 and c2 rendered compact, c3 full. */
+const COMPARTMENTS: MeasuredCompartment[] = [
+  {
+    tier: "compact",
+    representations: [
+      representation("full", "[c1 §1§–§4§] full text of c1", 300),
+      representation("compact", "[c1 §1§–§4§] compact text of c1", 60),
+      representation("anchor", "[c1 §1§–§4§] anchor", 8),
+    ],
+    pinnedFacts: [{ text: "Never change the public API of src/slugify.js", tags: [1] }],
+  },
+  {
+    tier: "compact",
+    representations: [
+      representation("full", "[c2 §5§–§8§] full text of c2", 250),
+      representation("compact", "[c2 §5§–§8§] compact text of c2", 40),
+    ],
+    // The same constraint again: the ledger carries it once, with the first compartment's tag.
+    pinnedFacts: [{ text: "Never change the public API of src/slugify.js", tags: [5] }],
+  },
+  {
+    tier: "full",
+    representations: [
+      representation("full", "[c3 §9§–§12§] full text of c3", 500),
+      representation("compact", "[c3 §9§–§12§] compact text of c3", 90),
+    ],
+    pinnedFacts: [{ text: "Use Node 20 only.\nNo new dependencies.", tags: [9, 10] }],
+  },
+]
+
+const PINS: PinnedFact[] = [
+  { text: "Never change the public API of src/slugify.js", tags: [1] },
+  { text: "Use Node 20 only.\nNo new dependencies.", tags: [9, 10] },
+  { text: "the build runs with --strict", tags: [11] },
+]
+
+/** The history composeHistory writes for the compartments at their tiers (`omit` leaves some out). */
+function history(options: { pins?: PinnedFact[]; omit?: number[]; pinsOverBudget?: boolean } = {}): string {
+  const rendered: RenderedCompartment[] = COMPARTMENTS.flatMap((compartment, index) => {
+    if (options.omit?.includes(index)) return []
+    const chosen = compartment.representations.find((candidate) => candidate.tier === compartment.tier)
+    return chosen ? [{ id: `s#c${index + 1}`, tier: chosen.tier, text: chosen.content }] : []
+  })
+  return composeHistory({
+    workingSet: WORKING_SET,
+    pins: options.pins ?? PINS,
+    compartments: rendered,
+    pinsOverBudget: options.pinsOverBudget ?? false,
+  })
+}
+
+/** The ledger section as composeHistory writes it (heading through the last entry). */
+function ledgerOf(text: string): string {
+  const start = text.indexOf("\n\n## Pinned")
+  const end = text.indexOf("\n\n## Episodes")
+  return text.slice(start, end < 0 ? text.lastIndexOf("\n</session-history>") : end)
+}
+
+describe("measureHistory", () => {
+  it("splits a composed history into the pinned ledger and the compartments by tier", () => {
+    const text = history()
+    const ledger = ledgerOf(text)
+    const compartmentChars = ["[c1 §1§–§4§] compact text of c1", "[c2 §5§–§8§] compact text of c2", "[c3 §9§–§12§] full text of c3"]
+      .map((content) => content.length)
+      .reduce((sum, length) => sum + length, 0)
+    // What the compartments leave of the 1,000 tokens (1,000 - 60 - 40 - 500 = 400) is shared by characters: the
+    // ledger has 174 of the 484 characters outside the compartments' texts, 400 * 174 / 484 = 143.8.
+    expect([ledger.length, text.length - compartmentChars]).toEqual([174, 484])
+    const measure = measureHistory({
+      history: { text, tokens: 1_000 },
+      compartments: COMPARTMENTS,
+      agentPins: [{ tag: 11, text: "the build runs with --strict" }],
+    })
+    expect(measure).toEqual({
+      tokens: 1_000,
+      ledgerTokens: 144,
+      pinnedFacts: 3,
+      tiers: [
+        { tier: "full", compartments: 1, tokens: 500 },
+        { tier: "compact", compartments: 2, tokens: 100 },
+      ],
+    })
+  })
+
+  it("counts only the pins the ledger carries (an agent's pin of live material is not in it yet)", () => {
+    const measure = measureHistory({
+      history: { text: history({ pins: PINS.slice(0, 2) }), tokens: 1_000 },
+      compartments: COMPARTMENTS,
+      agentPins: [{ tag: 11, text: "the build runs with --strict" }],
+    })
+    expect(measure.pinnedFacts).toBe(2)
+  })
+
+  it("leaves out a compartment whose current tier is not in the history (omitted)", () => {
+    const measure = measureHistory({
+      history: { text: history({ omit: [1] }), tokens: 900 },
+      compartments: COMPARTMENTS,
+      agentPins: [{ tag: 11, text: "the build runs with --strict" }],
+    })
+    expect(measure.tiers).toEqual([
+      { tier: "full", compartments: 1, tokens: 500 },
+      { tier: "compact", compartments: 1, tokens: 60 },
+    ])
+    expect(measure.pinnedFacts).toBe(3)
+  })
+
+  it("reads the ledger with its over-budget notice and without episodes", () => {
+    const text = composeHistory({ workingSet: WORKING_SET, pins: PINS, compartments: [], pinsOverBudget: true })
+    const ledger = ledgerOf(text)
+    expect(ledger).toContain("(The pinned items exceed their budget")
+    const measure = measureHistory({
+      history: { text, tokens: 200 },
+      compartments: COMPARTMENTS.map((compartment) => ({ ...compartment, tier: null })),
+      agentPins: [{ tag: 11, text: "the build runs with --strict" }],
+    })
+    expect(measure).toEqual({
+      tokens: 200,
+      ledgerTokens: Math.round((200 * ledger.length) / text.length),
+      pinnedFacts: 3,
+      tiers: [],
+    })
+  })
+
+  it("has no ledger and no tiers for a history of the working set alone", () => {
+    const text = composeHistory({ workingSet: WORKING_SET, pins: [], compartments: [], pinsOverBudget: false })
+    expect(measureHistory({ history: { text, tokens: 40 }, compartments: [], agentPins: [] })).toEqual({
+      tokens: 40,
+      ledgerTokens: 0,
+      pinnedFacts: 0,
+      tiers: [],
+    })
+  })
+
+  it("takes a model historian's representation when the history carries it", () => {
+    const model = { tier: "compact" as const, strategy: "source-grounded-model", content: "[c1] the model's compact c1", tokens: 33 }
+    const compartment: MeasuredCompartment = {
+      tier: "compact",
+      representations: [...(COMPARTMENTS[0] as MeasuredCompartment).representations, model],
+      pinnedFacts: [],
+    }
+    const text = composeHistory({
+      workingSet: WORKING_SET,
+      pins: [],
+      compartments: [{ id: "s#c1", tier: "compact", text: model.content }],
+      pinsOverBudget: false,
+    })
+    const measure = measureHistory({ history: { text, tokens: 100 }, compartments: [compartment], agentPins: [] })
+    expect(measure.tiers).toEqual([{ tier: "compact", compartments: 1, tokens: 33 }])
+  })
+})
