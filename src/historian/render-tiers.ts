@@ -92,14 +92,25 @@ function compactBody(record: CanonicalRecord): Section[] {
   ]
 }
 
-/** Failures, decisions, rejected alternatives and identifiers: the sections every tier but the anchor carries. */
+/**
+ * Failures, decisions, rejected alternatives and identifiers: the sections every tier but the anchor carries. An
+ * identifier already written out verbatim in one of the tier's other lines, or inside a longer identifier of the
+ * list, is not listed again: the tier still contains it word for word, at no cost.
+ */
 function detailSections(record: CanonicalRecord, format: (text: string) => string): Section[] {
-  return [
+  const sections = [
     { label: "Failures", lines: texts(record, "failure").map(format) },
     { label: "Decisions", lines: texts(record, "decision").map(format) },
     { label: "Rejected alternatives", lines: texts(record, "rejected_alternative").map(format) },
-    { label: "Identifiers", lines: texts(record, "identifier"), inline: true },
   ]
+  const written = sections.flatMap((section) => section.lines)
+  const identifiers = texts(record, "identifier")
+  const listed = identifiers.filter(
+    (identifier) =>
+      !written.some((line) => line.includes(identifier)) &&
+      !identifiers.some((other) => other !== identifier && other.includes(identifier)),
+  )
+  return [...sections, { label: "Identifiers", lines: listed, inline: true }]
 }
 
 function toolCallLine(call: CanonicalRecord["toolCalls"][number]): string {

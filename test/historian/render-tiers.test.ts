@@ -102,8 +102,22 @@ describe("renderTiers", () => {
     expect(tiers.dense).toContain("test/slugify.test.js:4:8")
     expect(tiers.compact).not.toMatch(/Locations:.*:\d/)
     expect(tiers.compact).not.toContain("test/slugify.test.js:4:8")
-    expect(tiers.compact).toContain("Identifiers: ")
     expect(tiers.compact).toContain("src/slugify.js")
+  })
+
+  it("lists an identifier only when the tier does not already write it out, and never loses one", () => {
+    const episode = record(richEpisode())
+    const tiers = renderTiers(episode)
+    const identifiers = episode.facts.filter((fact) => fact.kind === "identifier").map((fact) => fact.text)
+    expect(identifiers.length).toBeGreaterThan(3)
+    for (const tier of ["full", "dense", "compact"] as const) {
+      for (const identifier of identifiers) expect(tiers[tier], `${tier}: ${identifier}`).toContain(identifier)
+    }
+    // Every identifier of this episode is inside a failure or decision line (or a longer identifier): no list.
+    expect(tiers.compact).not.toContain("Identifiers:")
+    const listed = renderTiers({ ...episode, facts: episode.facts.filter((fact) => fact.kind === "identifier") })
+    expect(listed.compact).toContain("Identifiers: src/slugify.js, AssertionError, ERR_ASSERTION, hello-world, node test/slugify.test.js, npm run lint")
+    expect(listed.compact).not.toContain(", test/slugify.test.js")
   })
 
   it("shortens long decisions in compact without cutting through an identifier", () => {
