@@ -1,6 +1,7 @@
 import { PRUNED_TOOL_TEXT, type HostToolPart } from "../transcript/host-message.js"
 import { fallbackErrorLines, findErrorLines } from "./error-lines.js"
 import { formatLocation, extractLocations, type LocationMatch } from "./extract-locations.js"
+import { outputFacts } from "./output-facts.js"
 
 /** What the canonical record needs from one tool part. */
 export type ToolCallReading = {
@@ -30,6 +31,8 @@ export type ToolCallReading = {
   todos: { content: string; status: string }[] | null
   /** SWE-agent `edit a:b` / `goto n`: lines of the file an earlier `open` left open. */
   lineRange: { start: number; end: number } | null
+  /** `[branch hash]` lines of a successful output (`git commit`). */
+  commits: string[]
 }
 
 /** Reads one tool part. */
@@ -40,6 +43,8 @@ export function readToolCall(part: HostToolPart): ToolCallReading {
   const output = outputOf(part)
   const isSearch = CONTENT_TOOLS.has(part.tool.toLowerCase()) || (command !== null && isSearchCommand(command))
   const scan = scanFailure(part, output, isSearch)
+  const succeeded = part.state.status === "completed" && scan.errorLines.length === 0
+  const found = outputFacts(output, { isSearch })
   return {
     tool: part.tool,
     summary: summarize(part.tool, input, command, path),
@@ -51,10 +56,11 @@ export function readToolCall(part: HostToolPart): ToolCallReading {
     errorLines: scan.errorLines,
     noMatches: scan.noMatches,
     interrupted: scan.interrupted,
-    locations: [...inputLocations(input, path, command), ...scan.locations],
+    locations: [...inputLocations(input, path, command), ...scan.locations, ...(succeeded ? found.locations : [])],
     edit: editTexts(part.tool, input, command),
     todos: todosOf(input),
     lineRange: lineRangeOf(command),
+    commits: succeeded ? found.commits : [],
   }
 }
 

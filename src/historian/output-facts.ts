@@ -1,0 +1,53 @@
+import { extractLocations, type LocationMatch } from "./extract-locations.js"
+
+/** A search shows at most this many of its `path:line` hits as locations (the first ones, in output order). */
+export const MAX_SEARCH_HITS = 3
+
+/** An edit contributes at most this many setting lines it added. */
+export const MAX_SETTING_LINES = 6
+
+/** A setting line longer than this is code, not a setting. */
+const MAX_SETTING_CHARS = 80
+
+/**
+ * What a successful tool output says that later work needs: the `[branch hash]` line of a `git commit` (the commit
+ * a fix landed in), and for a search the first `path:line` hits (where something is).
+ */
+export function outputFacts(output: string, options: { isSearch: boolean }): { commits: string[]; locations: LocationMatch[] } {
+  const commits = [...output.matchAll(/^\[([^\s\]]+(?: \(root-commit\))?) ([0-9a-f]{7,40})\]/gm)].map((match) => `[${match[1]} ${match[2]}]`)
+  if (!options.isSearch) return { commits, locations: [] }
+  const hits: LocationMatch[] = []
+  for (const line of output.split("\n")) {
+    const hit = /^(\S+?:\d+)(?::\d+)?[:-]/.exec(line)
+    if (hit === null || hit[1] === undefined) continue
+    const [location] = extractLocations(hit[1])
+    if (location !== undefined && !hits.some((known) => known.text === location.text)) hits.push(location)
+    if (hits.length >= MAX_SEARCH_HITS) break
+  }
+  return { commits, locations: hits }
+}
+
+/**
+ * The setting lines an edit added: lines of the new text, absent from the old, that assign a literal value to a
+ * name (`PORT=3100`, `BATCH_SIZE = 200`, `metrics_addr: ":9464"`, `pub const X: u64 = 250;`), trimmed of
+ * indentation and a trailing `,` or `;`. Values a later step needs exactly ("which port was it?").
+ */
+export function settingLines(newText: string, oldText: string): string[] {
+  const old = new Set(oldText.split("\n").map((line) => line.trim()))
+  const settings: string[] = []
+  for (const raw of newText.split("\n")) {
+    const line = raw.trim().replace(/[,;]$/, "")
+    if (line.length === 0 || line.length > MAX_SETTING_CHARS || old.has(raw.trim())) continue
+    if (!SETTING.test(line) || settings.includes(line)) continue
+    settings.push(line)
+    if (settings.length >= MAX_SETTING_LINES) break
+  }
+  return settings
+}
+
+/**
+ * `[export|pub] [const|let|var|static] name[: type] (=|:) literal`, where the literal is a number (with an optional
+ * unit), a quoted string or a boolean: a setting, not an expression.
+ */
+const SETTING =
+  /^(?:(?:export|pub(?:\(crate\))?)\s+)?(?:(?:const|let|var|static|readonly)\s+)?["']?[A-Za-z_][\w.-]*["']?(?:\s*:\s*[A-Za-z_][\w<>[\]]*)?\s*[=:]\s*(?:-?\d[\d_.]*(?:[a-zA-Z%]{1,3})?|"[^"\n]{0,60}"|'[^'\n]{0,60}'|true|false)$/
