@@ -7,7 +7,7 @@ import type { Fact, SourceRefs } from "./fidelity-types.js"
 import { programOf, readToolCall, type ToolCallReading } from "./read-tool-call.js"
 import { recordEntities } from "./record-entities.js"
 import { outcomeOf, type EpisodeEvent } from "./record-outcome.js"
-import { settingLines } from "./output-facts.js"
+import { settingLines, SPEC_PREFIX } from "./output-facts.js"
 import { sentenceFacts, type SentenceSource } from "./sentence-facts.js"
 import { MAX_DIRECTIVE_CHARS, quote, userTextFacts } from "./user-text-facts.js"
 
@@ -156,6 +156,7 @@ function readTool(state: State, reading: ToolCallReading, ref: SourceRef): void 
     for (const setting of settingLines(newText, oldText)) collector.add("identifier", setting, [ref])
   }
   for (const commit of reading.commits) collector.add("identifier", commit, [ref])
+  for (const constraint of reading.constraints) collector.add("constraint", `${SPEC_PREFIX}${constraint}`, [ref])
   for (const location of reading.locations) collector.add("location", location.text, [ref])
   readOpenFile(state, reading, ref)
   if (reading.todos !== null) state.todos = { items: reading.todos, ref }

@@ -51,3 +51,41 @@ export function settingLines(newText: string, oldText: string): string[] {
  */
 const SETTING =
   /^(?:(?:export|pub(?:\(crate\))?)\s+)?(?:(?:const|let|var|static|readonly)\s+)?["']?[A-Za-z_][\w.-]*["']?(?:\s*:\s*[A-Za-z_][\w<>[\]]*)?\s*[=:]\s*(?:-?\d[\d_.]*(?:[a-zA-Z%]{1,3})?|"[^"\n]{0,60}"|'[^'\n]{0,60}'|true|false)$/
+
+/** How a constraint a document stated is told apart from the user's own words. */
+export const SPEC_PREFIX = "spec: "
+
+/** A spec's constraint list contributes at most this many items. */
+export const MAX_SPEC_CONSTRAINTS = 8
+
+/** A constraint item longer than this is prose, not a rule. */
+const MAX_SPEC_CONSTRAINT_CHARS = 240
+
+/**
+ * The items a document lists under a heading that names its rules (`Constraints:`, `Architecture constraints:`,
+ * `Requirements`, `## Rules`, `Must not:`): a task spec or design note the agent read states constraints for all
+ * later work, as a person would. The heading's list ends at a blank line followed by a non-item, or another heading.
+ */
+export function specConstraints(output: string): string[] {
+  const found: string[] = []
+  let inList = false
+  for (const raw of output.split("\n")) {
+    const line = raw.trim()
+    if (RULES_HEADING.test(line)) {
+      inList = true
+      continue
+    }
+    if (!inList) continue
+    const item = /^(?:[-*•]|\d+[.)])\s+(.+)$/.exec(line)?.[1]
+    if (item === undefined) {
+      if (line !== "") inList = false
+      continue
+    }
+    if (item.length <= MAX_SPEC_CONSTRAINT_CHARS && !found.includes(item)) found.push(item)
+    if (found.length >= MAX_SPEC_CONSTRAINTS) break
+  }
+  return found
+}
+
+const RULES_HEADING =
+  /^(?:#{1,6}\s*)?(?:[A-Za-z-]+\s+){0,2}(?:constraints?|requirements?|rules|invariants?|must(?: not)?|do not|don'?ts)\s*:?\s*$/i

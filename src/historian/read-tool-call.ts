@@ -1,7 +1,7 @@
 import { PRUNED_TOOL_TEXT, type HostToolPart } from "../transcript/host-message.js"
 import { fallbackErrorLines, findErrorLines } from "./error-lines.js"
 import { formatLocation, extractLocations, type LocationMatch } from "./extract-locations.js"
-import { outputFacts } from "./output-facts.js"
+import { outputFacts, specConstraints } from "./output-facts.js"
 
 /** What the canonical record needs from one tool part. */
 export type ToolCallReading = {
@@ -33,6 +33,8 @@ export type ToolCallReading = {
   lineRange: { start: number; end: number } | null
   /** `[branch hash]` lines of a successful output (`git commit`). */
   commits: string[]
+  /** Items listed under a rules heading in a successful output (a task spec's constraints). */
+  constraints: string[]
 }
 
 /** Reads one tool part. */
@@ -61,6 +63,7 @@ export function readToolCall(part: HostToolPart): ToolCallReading {
     todos: todosOf(input),
     lineRange: lineRangeOf(command),
     commits: succeeded ? found.commits : [],
+    constraints: succeeded ? specConstraints(output) : [],
   }
 }
 

@@ -36,8 +36,9 @@ export const RELEVANT = 0.5
  * Selects one tier per compartment, deterministically and without a model, in three separate steps:
  * 1. legal range: the tiers the compartment has, not below its floor (a policy may only choose among those);
  * 2. desired tier: a session under budget keeps what it has (new compartments start at their most detailed legal
- *    tier); over budget, the oldest and least relevant compartment is demoted step by step down to its floor, then
- *    the next, until history is at DEMOTE_TARGET_SHARE of the budget; far under budget (below PROMOTE_START_SHARE), the newest and
+ *    tier); over budget, compartments are demoted level by level (first every full one to the next
+ *    legal tier, then every dense one, then every compact one; within a level the oldest and least relevant first),
+ *    never below a floor, until history is at DEMOTE_TARGET_SHARE of the budget; far under budget (below PROMOTE_START_SHARE), the newest and
  *    most relevant are promoted back up while staying under PROMOTE_TARGET_SHARE. Budget pressure creates the need;
  *    age and relevance only set the order;
  * 3. the safe application boundary is the caller's: selections change only on execute passes.
@@ -98,15 +99,20 @@ function selectByBudget(compartments: readonly SelectableCompartment[], budget: 
     .sort((a, b) => Number(a.relevant) - Number(b.relevant) || a.index - b.index)
     .map((entry) => entry.index)
   if (total > budget) {
-    for (const index of demoteOrder) {
-      const options = legal[index] ?? []
-      while (total > budget * DEMOTE_TARGET_SHARE) {
-        const lower = options[options.indexOf(chosen[index] as Tier) + 1]
-        if (lower === undefined) break
-        total -= tokensOf(index)
-        chosen[index] = lower
-        total += tokensOf(index)
-        reasons[index] = "demoted: history over budget"
+    // Level by level (seed: narrative decays first, line numbers before names): every compartment above dense
+    // loses its narrative before any loses its line numbers, and so on; within a level, oldest and least relevant first.
+    for (const level of TIERS.slice(0, -1)) {
+      for (const index of demoteOrder) {
+        if (total <= budget * DEMOTE_TARGET_SHARE) break
+        const options = legal[index] ?? []
+        while (tierRank(chosen[index] as Tier) >= tierRank(level)) {
+          const lower = options[options.indexOf(chosen[index] as Tier) + 1]
+          if (lower === undefined) break
+          total -= tokensOf(index)
+          chosen[index] = lower
+          total += tokensOf(index)
+          reasons[index] = "demoted: history over budget"
+        }
       }
     }
   } else if (total < budget * PROMOTE_START_SHARE) {

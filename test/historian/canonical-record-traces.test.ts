@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest"
+import { SPEC_PREFIX } from "../../src/historian/output-facts.js"
 import { extractCanonicalRecord, type CanonicalRecord } from "../../src/historian/canonical-record.js"
 import { checkCrossTierConsistency } from "../../src/historian/check-cross-tier-consistency.js"
 import { TIERS, type FactKind, type Tier } from "../../src/historian/fidelity-types.js"
@@ -130,7 +131,14 @@ describe("claude-code (opus implementing spotter-gqc)", () => {
   it("records the compaction summary and task notifications as notices, not as the user's words", () => {
     expectFact(trace, ["incidental"], "notice: This session is being continued from a previous conversation")
     expectFact(trace, ["incidental"], "notice: <task-notification> | <task-id>bd0afab</task-id>")
-    expect(factTexts(trace, "constraint")).toEqual(["Implement spotter-gqc"])
+    const userWords = factTexts(trace, "constraint").filter((text) => !text.startsWith(SPEC_PREFIX))
+    expect(userWords).toEqual(["Implement spotter-gqc"])
+  })
+
+  it("pins the constraints the task specs list, marked as the spec's", () => {
+    expectFact(trace, ["constraint"], `${SPEC_PREFIX}One-time token + TTL required for safety and deterministic startup behavior.`)
+    expectFact(trace, ["constraint"], `${SPEC_PREFIX}No temp-file context handoff.`)
+    expectFact(trace, ["constraint"], `${SPEC_PREFIX}Use Ash resources and SQLite migrations; no ad-hoc SQL outside migrations.`)
   })
 })
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { outputFacts, settingLines } from "../../src/historian/output-facts.js"
+import { outputFacts, settingLines, specConstraints } from "../../src/historian/output-facts.js"
 
 describe("outputFacts", () => {
   it("reads the [branch hash] line of a git commit", () => {
@@ -53,5 +53,34 @@ describe("settingLines", () => {
   it("skips lines the old text already had, and expressions", () => {
     expect(settingLines("PORT=3000\nHOST=localhost\nTIMEOUT = 5 * 60", "PORT=3000")).toEqual([])
     expect(settingLines("PORT=3100\n", "PORT=3000\n")).toEqual(["PORT=3100"])
+  })
+})
+
+describe("specConstraints", () => {
+  it("keeps the items under a heading that names rules, up to the next heading or prose", () => {
+    const spec = [
+      "Edge cases:",
+      "- Expired/invalid/reused token cannot return context.",
+      "",
+      "Architecture constraints:",
+      "- No temp-file context handoff.",
+      "- One-time token + TTL required for safety and deterministic startup behavior.",
+      "",
+      "Definition of Done:",
+      "- `Open conversation` launches a new project review tmux Claude session.",
+      "## Rules",
+      "1. Never edit generated files.",
+      "Some prose after the list.",
+      "- not a rule any more",
+    ].join("\n")
+    expect(specConstraints(spec)).toEqual([
+      "No temp-file context handoff.",
+      "One-time token + TTL required for safety and deterministic startup behavior.",
+      "Never edit generated files.",
+    ])
+  })
+
+  it("finds nothing in output without such a heading", () => {
+    expect(specConstraints("constraints are checked in src/check.ts\n- a list item\n")).toEqual([])
   })
 })

@@ -115,19 +115,22 @@ describe("selectTiers", () => {
       expect(choices.map((choice) => choice.reason)).toEqual(["kept", "kept", "kept", "kept"])
     })
 
-    it("demotes the oldest compartment first, step by step to its floor, until history is at 85% of the budget", () => {
+    it("demotes level by level, oldest first within a level, until history is at 85% of the budget", () => {
       const compartments = four()
-      // 400 tokens at full, budget 300: demote to <= 255.
-      const choices = selectTiers({ compartments, budgetTokens: 300, policy: "default" })
-      expect(tiersOf(choices)).toEqual(["anchor", "compact", "full", "full"])
-      expect(totalOf(compartments, choices)).toBe(240)
+      // 400 tokens at full, budget 340: demote to <= 289. Every full one loses its narrative before any goes lower.
+      const choices = selectTiers({ compartments, budgetTokens: 340, policy: "default" })
+      expect(tiersOf(choices)).toEqual(["dense", "dense", "dense", "full"])
+      expect(totalOf(compartments, choices)).toBe(280)
       expect(choices.map((choice) => choice.reason)).toEqual([
         "demoted: history over budget",
         "demoted: history over budget",
-        "new",
+        "demoted: history over budget",
         "new",
       ])
       expect(choices.every((choice) => !choice.belowFloor)).toBe(true)
+      // Budget 200 (target 170): all four reach dense (240), then the oldest goes on to compact (210), the next (180),
+      // the third (150).
+      expect(tiersOf(selectTiers({ compartments, budgetTokens: 200, policy: "default" }))).toEqual(["compact", "compact", "compact", "dense"])
     })
 
     it("stops demoting as soon as history is at or under the demote target", () => {
@@ -160,21 +163,22 @@ describe("selectTiers", () => {
     it("skips a compartment at its floor and demotes the next one", () => {
       const compartments = four([null, null, null, null], [{ floor: "full" }])
       const choices = selectTiers({ compartments, budgetTokens: 300, policy: "default" })
-      // c1 stays full; c2 goes to anchor (310), c3 to dense (270), compact (240).
-      expect(tiersOf(choices)).toEqual(["full", "anchor", "compact", "full"])
+      // c1 stays full; c2, c3, c4 go to dense (360, 320, 280), then c2 to compact (250).
+      expect(tiersOf(choices)).toEqual(["full", "compact", "dense", "dense"])
       expect(choices[0]?.reason).toBe("new")
     })
 
     it("demotes relevant compartments last", () => {
       const compartments = four([null, null, null, null], [{ relevance: 1 }, { relevance: RELEVANT }])
-      const choices = selectTiers({ compartments, budgetTokens: 300, policy: "default" })
-      expect(tiersOf(choices)).toEqual(["full", "full", "anchor", "compact"])
+      // Target 289: c3 (360), c4 (320), then the relevant c1 (280); c2 keeps full.
+      const choices = selectTiers({ compartments, budgetTokens: 340, policy: "default" })
+      expect(tiersOf(choices)).toEqual(["dense", "full", "dense", "dense"])
     })
 
     it("treats relevance just under the line as not relevant", () => {
       const compartments = four([null, null, null, null], [{ relevance: RELEVANT - 0.01 }])
-      const choices = selectTiers({ compartments, budgetTokens: 300, policy: "default" })
-      expect(tiersOf(choices)).toEqual(["anchor", "compact", "full", "full"])
+      const choices = selectTiers({ compartments, budgetTokens: 340, policy: "default" })
+      expect(tiersOf(choices)).toEqual(["dense", "dense", "dense", "full"])
     })
 
     it("demotes a relevant compartment too once every other one is at its floor", () => {
@@ -210,7 +214,8 @@ describe("selectTiers", () => {
 
     it.each<[string, number, string[]]>([
       // current: anchor, anchor, compact, full = 10 + 10 + 30 + 100 = 150
-      ["101% of the budget: demotes", 148, ["anchor", "anchor", "anchor", "dense"]],
+      // Target 125.8: the full one loses its narrative first (110), nothing else moves.
+      ["101% of the budget: demotes", 148, ["anchor", "anchor", "compact", "dense"]],
       ["exactly at the budget: keeps", 150, ["anchor", "anchor", "compact", "full"]],
       ["about 85%: keeps", 176, ["anchor", "anchor", "compact", "full"]],
       ["61%: keeps", 246, ["anchor", "anchor", "compact", "full"]],
