@@ -10,7 +10,8 @@ export type PinnedFact = { text: string; tags: number[] }
 /**
  * The history text that replaces folded conversation at the start of the prompt: the working set, the pinned
  * ledger (the user's constraints and other pins, verbatim, oldest first), then each compartment at its selected
- * tier, oldest first. Pure and stable: the same inputs give the same bytes.
+ * tier, oldest first, an identifier listed only by the first episode that lists it. Pure and stable: the same
+ * inputs give the same bytes.
  */
 export function composeHistory(options: {
   workingSet: WorkingSet
@@ -33,10 +34,45 @@ export function composeHistory(options: {
   }
   if (compartments.length > 0) {
     lines.push("", "## Episodes (oldest first)")
-    for (const compartment of compartments) lines.push("", compartment.text)
+    const listed = new Set<string>()
+    for (const compartment of compartments) lines.push("", withoutListedIdentifiers(compartment.text, listed))
   }
   lines.push("</session-history>")
   return lines.join("\n")
+}
+
+/** How a tier lists its identifiers (render-tiers.ts). */
+const IDENTIFIERS_LABEL = "Identifiers: "
+
+/**
+ * A compartment's text with the identifiers an older episode already listed taken out of its `Identifiers:` line
+ * (the line goes when none is left), adding the rest to `listed`. Each identifier stays in the history word for word,
+ * under the episode that first named it; an older episode's text never changes when a newer one arrives.
+ */
+function withoutListedIdentifiers(text: string, listed: Set<string>): string {
+  return text
+    .split("\n")
+    .flatMap((line) => {
+      if (!line.startsWith(IDENTIFIERS_LABEL)) return [line]
+      const items = line.slice(IDENTIFIERS_LABEL.length).split(", ")
+      // An identifier that itself holds ", " (a signature) would split into pieces: leave such a line as it is.
+      if (!items.every(isBalanced)) return [line]
+      const fresh = items.filter((identifier) => !listed.has(identifier))
+      for (const identifier of fresh) listed.add(identifier)
+      return fresh.length === 0 ? [] : [`${IDENTIFIERS_LABEL}${fresh.join(", ")}`]
+    })
+    .join("\n")
+}
+
+function isBalanced(item: string): boolean {
+  const count = (pattern: RegExp): number => item.match(pattern)?.length ?? 0
+  return (
+    count(/\(/g) === count(/\)/g) &&
+    count(/\[/g) === count(/\]/g) &&
+    count(/\{/g) === count(/\}/g) &&
+    count(/"/g) % 2 === 0 &&
+    count(/`/g) % 2 === 0
+  )
 }
 
 function tagList(tags: readonly number[]): string {

@@ -90,3 +90,25 @@ describe("composeHistory", () => {
     expect(options).toEqual(copy)
   })
 })
+
+describe("composeHistory across episodes", () => {
+  const episodes = (...texts: string[]) => texts.map((text, index) => ({ id: `c${index + 1}`, tier: "compact" as const, text }))
+  const compose = (...texts: string[]): string =>
+    composeHistory({ workingSet: EMPTY_WORKING_SET, pins: [], compartments: episodes(...texts), pinsOverBudget: false })
+
+  it("lists an identifier under the first episode that lists it, drops a line left empty, and keeps older text as it was", () => {
+    const first = "[c1 §1§–§4§]\nIdentifiers: src/a.ts, PORT=3100, npm test"
+    const history = compose(first, "[c2 §5§–§9§]\nFailures:\n- bash npm test → 1 failing\nIdentifiers: npm test, src/b.ts, src/a.ts", "[c3]\nIdentifiers: src/b.ts\nOutcome: done")
+    expect(history).toContain(`\n${first}\n`)
+    expect(history).toContain("[c2 §5§–§9§]\nFailures:\n- bash npm test → 1 failing\nIdentifiers: src/b.ts\n")
+    expect(history).toContain("[c3]\nOutcome: done")
+    for (const identifier of ["src/a.ts", "PORT=3100", "npm test", "src/b.ts"]) expect(history).toContain(identifier)
+    // Adding an episode never changes the text of the ones before it.
+    expect(compose(first, "[c2]\nIdentifiers: src/a.ts").startsWith(compose(first).replace("\n</session-history>", ""))).toBe(true)
+  })
+
+  it("leaves a line alone when an identifier in it holds ', ' (a signature would be cut into pieces)", () => {
+    const history = compose("[c1]\nIdentifiers: paddingX", "[c2]\nIdentifiers: (text, paddingX, paddingY), src/c.ts")
+    expect(history).toContain("[c2]\nIdentifiers: (text, paddingX, paddingY), src/c.ts")
+  })
+})
