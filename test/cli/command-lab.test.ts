@@ -1,0 +1,195 @@
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
+import { afterEach, beforeEach, describe, expect, it } from "vitest"
+import { LAB_POLICIES } from "../../src/lab/probe-verdict.js"
+import { PROBE_KINDS } from "../../src/lab/probe-file.js"
+import { runCliCaptured } from "../helpers/run-cli.js"
+import { createTempDirs, createTempHome, type TempHome } from "../helpers/temp-dirs.js"
+import { realTraceProbes } from "../lab/real-trace-probes.js"
+import { tracePath } from "../transcript/trace-path.js"
+
+const SWE_AGENT = tracePath("sweagent-gpt4-pydicom-1458.traj")
+const WINDOWS = "8000,16000"
+
+const dirs = createTempDirs()
+let home: TempHome
+let probeFile: string
+
+beforeEach(() => {
+  home = createTempHome(dirs)
+  // The SWE-agent probes of the real-trace set, with the transcript named by its absolute path.
+  const probes = realTraceProbes()
+    .filter((probe) => probe.trace.includes("sweagent"))
+    .map(({ id, kind, t, need, exact }) => ({ id, trace: SWE_AGENT, kind, t, need, exact }))
+  probeFile = join(home.root, "probes.json")
+  writeFileSync(probeFile, JSON.stringify(probes))
+})
+
+afterEach(() => {
+  dirs.cleanup()
+})
+
+const lab = (args: string[]) => runCliCaptured(["lab", ...args], { env: home.env, cwd: home.root })
+
+describe("magic-context lab (Experiment 2)", () => {
+  it("prints one JSON object with a summary per policy and window and a verdict per probe; two runs print the same bytes", async () => {
+    const first = await lab(["--probes", probeFile, "--window", WINDOWS, "--json"])
+    const second = await lab(["--probes", probeFile, "--window", WINDOWS, "--json"])
+    expect(first.code).toBe(0)
+    expect(second.io.stdoutText()).toBe(first.io.stdoutText())
+
+    const json = JSON.parse(first.io.stdoutText()) as {
+      summary: Record<string, unknown>[]
+      probes: { id: string; policy: string; window: number | null; survived: boolean | null }[]
+      invalid: unknown[]
+    }
+    expect(json.invalid).toEqual([])
+    const pairs = json.summary.map((entry) => `${entry["policy"]}@${entry["window"]}`)
+    expect(pairs).toEqual(["full@null", ...LAB_POLICIES.flatMap((policy) => [`${policy}@8000`, `${policy}@16000`])])
+    for (const entry of json.summary) {
+      for (const field of ["survival", "survivalByKind", "meanPromptTokens", "maxPromptTokens", "floorViolations", "prefixChangesPer100", "tierSwitches"]) {
+        expect(entry, `${entry["policy"]} ${field}`).toHaveProperty(field)
+      }
+      expect(Object.keys(entry["survivalByKind"] as object)).toEqual([...PROBE_KINDS])
+    }
+    const full = json.summary[0] as Record<string, unknown>
+    expect(full["survival"]).toBe(1)
+    const defaults = json.summary.filter((entry) => entry["policy"] === "default")
+    for (const entry of defaults) expect(entry["floorViolations"]).toBe(0)
+    // 12 probes, 2 of them never needed: 10 checked per policy and window, over 13 runs.
+    expect(json.probes).toHaveLength(12 * 13)
+    expect(json.probes.filter((probe) => probe.policy === "full" && probe.survived === true)).toHaveLength(10)
+  }, 60_000)
+
+  it("prints both tables and the probes each policy lost", async () => {
+    const { code, io } = await lab(["--probes", probeFile, "--window", "8000", "--policies", "default,flat"])
+    expect(code).toBe(0)
+    const text = io.stdoutText()
+    expect(text).toMatch(/^Experiment 2 \(trajectories\): 12 probes over 1 transcripts/)
+    expect(text).toMatch(/\nfull +unreduced +9\/9 100%/)
+    expect(text).toMatch(/\ndefault +8000 /)
+    expect(text).toMatch(/\nflat +8000 /)
+    expect(text).toContain("survival/1k tokens")
+    expect(io.stderrText()).toContain("lab: sweagent-gpt4-pydicom-1458.traj default @ 8000:")
+  }, 60_000)
+
+  it("writes report.md, lab.json and the SVG charts with --out", async () => {
+    const out = join(home.root, "report")
+    const { code } = await lab(["--probes", probeFile, "--window", WINDOWS, "--policies", "default,flat,oracle", "--out", out])
+    expect(code).toBe(0)
+    const files = readdirSync(out).sort()
+    expect(files).toEqual(
+      [
+        "lab.json",
+        "operating-points.svg",
+        "report.md",
+        "survival-by-kind-16000.svg",
+        "survival-by-kind-8000.svg",
+        "tokens-sweagent-gpt4-pydicom-1458-16000.svg",
+        "tokens-sweagent-gpt4-pydicom-1458-8000.svg",
+        ...files.filter((file) => file.startsWith("tiers-")),
+      ].sort(),
+    )
+    const report = readFileSync(join(out, "report.md"), "utf8")
+    expect(report).toContain("# Context Lab report")
+    for (const chart of files.filter((file) => file.endsWith(".svg"))) {
+      expect(report).toContain(`](${chart})`)
+      const svg = readFileSync(join(out, chart), "utf8")
+      expect(svg.startsWith("<svg") || svg.startsWith("<?xml"), chart).toBe(true)
+      expect(svg).not.toMatch(/NaN|Infinity/)
+    }
+    expect(JSON.parse(readFileSync(join(out, "lab.json"), "utf8"))).toHaveProperty("summary")
+  }, 60_000)
+
+  it.each([
+    [["--window", WINDOWS], "lab needs --probes FILE"],
+    [["--probes", "p.json"], "lab needs --window N[,N...]"],
+    [["--probes", "p.json", "--window", "500"], '--window takes an integer at least 1000, got "500"'],
+    [["--probes", "p.json", "--window", "8000,abc"], '--window takes an integer at least 1000, got "abc"'],
+    [["--probes", "p.json", "--window", "8000", "--policies", "default,greedy"], '--policies: unknown "greedy"'],
+  ])("rejects a wrong command line %j with exit 2", async (args, message) => {
+    const { code, io } = await lab(args)
+    expect(code).toBe(2)
+    expect(io.stderrText()).toContain(message)
+  })
+
+  it("reports a malformed probe file by name, probe and field, with exit 1", async () => {
+    writeFileSync(probeFile, JSON.stringify([{ id: "x", trace: SWE_AGENT, kind: "gossip", t: 1, need: 3, exact: "a" }]))
+    const { code, io } = await lab(["--probes", probeFile, "--window", "8000"])
+    expect(code).toBe(1)
+    expect(io.stderrText()).toContain(`${probeFile}: probe #0 (id "x"): kind: expected one of constraint,`)
+    expect(io.stdoutText()).toBe("")
+  })
+
+  it("evaluates what it can and exits 1 when a probe is invalid", async () => {
+    const probes = JSON.parse(readFileSync(probeFile, "utf8")) as Record<string, unknown>[]
+    probes.push({ id: "nowhere", trace: SWE_AGENT, kind: "identifier", t: 2, need: 20, exact: "a string no record holds" })
+    writeFileSync(probeFile, JSON.stringify(probes))
+    const { code, io } = await lab(["--probes", probeFile, "--window", "8000", "--policies", "default"])
+    expect(code).toBe(1)
+    expect(io.stdoutText()).toContain("invalid probe nowhere:")
+  }, 60_000)
+})
+
+describe("magic-context lab tiers (Experiment 1)", () => {
+  it("measures every tier per strategy; the oracle keeps every probe and has the best survival per token", async () => {
+    const { code, io } = await lab(["tiers", "--probes", probeFile, "--window", "8000", "--json"])
+    expect(code).toBe(0)
+    const json = JSON.parse(io.stdoutText()) as { compartments: number; tiers: Record<string, unknown>[] }
+    expect(json.compartments).toBeGreaterThan(0)
+    const rows = json.tiers.map((row) => `${row["strategy"]}/${row["tier"]}`)
+    expect(rows).toEqual([
+      "canonical-record/full",
+      "canonical-record/dense",
+      "canonical-record/compact",
+      "canonical-record/anchor",
+      "cascaded/full",
+      "cascaded/dense",
+      "cascaded/compact",
+      "cascaded/anchor",
+      "oracle/oracle",
+    ])
+    const oracle = json.tiers.at(-1) as Record<string, number>
+    expect(oracle["survival"]).toBe(1)
+    for (const row of json.tiers.slice(0, -1)) {
+      expect(row["survivalPer1kTokens"] as number).toBeLessThan(oracle["survivalPer1kTokens"] as number)
+    }
+    // Every tier is measured on every compartment (a tier not generated counts as the one below it).
+    for (const row of json.tiers) expect(row["compartments"]).toBe(json.compartments)
+    const canonicalFull = json.tiers[0] as Record<string, number>
+    const canonicalAnchor = json.tiers[3] as Record<string, number>
+    expect(canonicalFull["survival"] as number).toBeGreaterThanOrEqual(canonicalAnchor["survival"] as number)
+  }, 60_000)
+
+  it("needs --probes", async () => {
+    const { code, io } = await lab(["tiers"])
+    expect(code).toBe(2)
+    expect(io.stderrText()).toContain("lab tiers needs --probes FILE")
+  })
+})
+
+describe("magic-context lab traces (ecology)", () => {
+  it("answers the seed's questions per transcript", async () => {
+    const { code, io } = await lab(["traces", SWE_AGENT, "--window", "8000", "--json"])
+    expect(code).toBe(0)
+    const json = JSON.parse(io.stdoutText()) as { traces: Record<string, unknown>[] }
+    const [trace] = json.traces
+    expect(trace).toMatchObject({ format: "swe-agent", records: 25, modelCalls: 12 })
+    const old = trace?.["oldContext"] as Record<string, number>
+    expect(old["finalShare"]).toBeGreaterThan(0)
+    expect(old["finalShare"]).toBeLessThan(1)
+    const policies = (trace?.["policies"] as { policy: string; savedShare: number }[]).map((entry) => entry.policy)
+    expect(policies).toEqual(["default", "age-only", "flat", "truncation"])
+    const text = await lab(["traces", SWE_AGENT, "--window", "8000"])
+    expect(text.io.stdoutText()).toContain("Old context (unreduced prompt outside the fixed prompt and the protected window):")
+    expect(text.io.stdoutText()).toContain("What each policy would save against the unreduced session")
+  }, 60_000)
+
+  it("reports an unreadable transcript and exits 1", async () => {
+    const missing = join(home.root, "missing.jsonl")
+    const { code, io } = await lab(["traces", missing])
+    expect(code).toBe(1)
+    expect(io.stderrText()).toContain("missing.jsonl")
+    expect(existsSync(missing)).toBe(false)
+  })
+})

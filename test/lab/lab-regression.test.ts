@@ -1,0 +1,65 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { evaluateProbes, type ProbeEvaluation } from "../../src/lab/evaluate-probes.js"
+import { formatPolicySummaries } from "../../src/lab/format-policy-summaries.js"
+import type { Probe } from "../../src/lab/probe-file.js"
+import { readProbeFile } from "../../src/lab/read-probe-file.js"
+import type { PolicySummary } from "../../src/lab/summarize-probes.js"
+import { createTokenCounterPool, type TokenCounterPool } from "../../src/tokens/tiktoken-counter.js"
+import { realTraceProbes } from "./real-trace-probes.js"
+import { fileURLToPath } from "node:url"
+
+/**
+ * The regression gate of the Lab: the default policy over every probe fixture (the real traces and the synthetic
+ * sessions), at two windows. Pinned figures are the non-incidental probes the default kept when they were last
+ * measured; an improvement raises them, a regression fails here.
+ */
+const PINNED_DEFAULT_SURVIVED: Record<number, number> = { 32_000: 88, 64_000: 97 }
+const WINDOWS = [32_000, 64_000]
+
+function synthetic(): Probe[] {
+  const result = readProbeFile(fileURLToPath(new URL("../../fixtures/probes/synthetic.json", import.meta.url)))
+  if (!result.ok) throw new Error(result.error)
+  return result.value
+}
+
+let pool: TokenCounterPool
+let evaluation: ProbeEvaluation
+
+beforeAll(async () => {
+  pool = createTokenCounterPool()
+  const probes = [...realTraceProbes(), ...synthetic()]
+  evaluation = await evaluateProbes({
+    probes,
+    policies: ["default", "flat", "truncation"],
+    windows: WINDOWS,
+    counter: pool.counterFor("o200k_base"),
+  })
+  console.log(["Lab regression over every probe fixture:", ...formatPolicySummaries(evaluation.summaries)].join("\n"))
+}, 240_000)
+
+afterAll(() => {
+  pool.dispose()
+})
+
+const summaryOf = (policy: string, window: number): PolicySummary => {
+  const summary = evaluation.summaries.find((entry) => entry.policy === policy && entry.window === window)
+  if (!summary) throw new Error(`no summary for ${policy} at ${window}`)
+  return summary
+}
+
+describe("the Lab on the probe fixtures", () => {
+  it("evaluates every probe", () => {
+    expect(evaluation.validity.filter((entry) => !entry.valid)).toEqual([])
+  })
+
+  it.each(WINDOWS)("at %i tokens the default keeps at least its pinned count and more than flat and truncation", (window) => {
+    const defaults = summaryOf("default", window)
+    expect(defaults.survival.survived).toBeGreaterThanOrEqual(PINNED_DEFAULT_SURVIVED[window] as number)
+    expect(defaults.survival.survived).toBeGreaterThan(summaryOf("flat", window).survival.survived)
+    expect(defaults.survival.survived).toBeGreaterThan(summaryOf("truncation", window).survival.survived)
+  })
+
+  it.each(WINDOWS)("at %i tokens the default never renders a compartment below its floor", (window) => {
+    expect(summaryOf("default", window).floorViolations).toBe(0)
+  })
+})
