@@ -25,7 +25,7 @@ export function renderTiers(record: CanonicalRecord): TierTexts {
   const full = render(record, fullSections(record))
   const dense = render(record, denseSections(record, invariant))
   const compactSections = compactBody(record)
-  const compact = render(record, [invariantSection(invariant), ...compactSections, outcomeSection(record)])
+  const compact = render(record, withOutcome(record, [invariantSection(invariant), ...compactSections]))
   return {
     full: full === dense ? null : full,
     dense: dense === compact ? null : dense,
@@ -57,7 +57,7 @@ function fullSections(record: CanonicalRecord): Section[] {
   const constraints = factsOf(record, "constraint")
   const objectiveShown =
     record.objective !== null && !constraints.some((fact) => fact.text.replace(/\s+/g, " ") === record.objective)
-  return [
+  return withOutcome(record, [
     { label: "Objective", lines: objectiveShown && record.objective !== null ? [record.objective] : [], inline: true },
     { label: "User", lines: constraints.map((fact) => `${tagMark(fact)}${fact.text.replace(/\n/g, "\n  ")}`) },
     { label: "Narrative", lines: record.narrative.map(oneLine) },
@@ -66,18 +66,27 @@ function fullSections(record: CanonicalRecord): Section[] {
     { label: "Locations", lines: texts(record, "location"), inline: true },
     { label: "Open work", lines: texts(record, "open_work").map(oneLine) },
     { label: "Notes", lines: texts(record, "incidental").map(oneLine) },
-    outcomeSection(record),
-  ]
+  ])
 }
 
 function denseSections(record: CanonicalRecord, invariant: string | null): Section[] {
-  return [
+  return withOutcome(record, [
     invariantSection(invariant),
     ...detailSections(record, (text) => oneLine(text)),
     { label: "Locations", lines: texts(record, "location"), inline: true },
     { label: "Open work", lines: texts(record, "open_work").map(oneLine) },
-    outcomeSection(record),
-  ]
+  ])
+}
+
+/**
+ * The sections with the outcome line after them, unless one of their lines already says the outcome word for word
+ * (it is often the episode's last decision or rejection): no tier says it twice.
+ */
+function withOutcome(record: CanonicalRecord, sections: readonly Section[]): Section[] {
+  const outcome = outcomeSection(record)
+  const said = outcome.lines[0]
+  if (said !== undefined && sections.some((section) => section.lines.some((line) => line.includes(said)))) return [...sections]
+  return [...sections, outcome]
 }
 
 /** The compact tier's body: shortened texts, identifiers, paths of locations not already listed, open work. */
