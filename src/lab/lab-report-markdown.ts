@@ -39,7 +39,7 @@ export function labReportMarkdown(options: {
     ...formatReferenceComparison(evaluation.summaries),
     "```",
     "",
-    ...options.charts.flatMap((chart) => [`## ${chart.caption}`, "", `![${chart.caption}](${chart.file})`, ""]),
+    ...chartSections(options.charts),
     "## Probes lost",
     "",
     ...lostProbes(evaluation),
@@ -66,4 +66,13 @@ function lostProbes(evaluation: ProbeEvaluation): string[] {
     return [`- ${summary.policy} @ ${window}: ${lost.map((verdict) => `\`${verdict.probeId}\` (${verdict.kind})`).join(", ")}`]
   })
   return lines.length === 0 ? ["None."] : lines
+}
+
+/** The summary charts first (operating points, survival per kind), then the per-transcript ones in the order given. */
+function chartSections(charts: readonly ReportChart[]): string[] {
+  const summaryFirst = (chart: ReportChart): number => (chart.file.startsWith("operating-points") ? 0 : chart.file.startsWith("survival-by-kind") ? 1 : 2)
+  return [...charts]
+    .map((chart, index) => ({ chart, index }))
+    .sort((left, right) => summaryFirst(left.chart) - summaryFirst(right.chart) || left.index - right.index)
+    .flatMap(({ chart }) => [`## ${chart.caption}`, "", `![${chart.caption}](${chart.file})`, ""])
 }

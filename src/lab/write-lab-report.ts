@@ -3,9 +3,13 @@ import { join } from "node:path"
 import type { ProbeEvaluation } from "./evaluate-probes.js"
 import { labJson, type LabSettings } from "./lab-json.js"
 import type { Probe } from "./probe-file.js"
+import { labCharts } from "./lab-charts.js"
 import { labReportMarkdown } from "./lab-report-markdown.js"
 
-/** Writes the Lab's report into `directory` (created if needed): lab.json and report.md. Returns the files written. */
+/**
+ * Writes the Lab's report into `directory` (created if needed): lab.json, report.md and the SVG charts it shows.
+ * Returns the files written.
+ */
 export function writeLabReport(options: {
   directory: string
   evaluation: ProbeEvaluation
@@ -13,9 +17,11 @@ export function writeLabReport(options: {
   settings: LabSettings
 }): string[] {
   mkdirSync(options.directory, { recursive: true })
+  const charts = labCharts(options.evaluation, options.settings)
   const files: [string, string][] = [
     ["lab.json", `${JSON.stringify(labJson(options.evaluation, options.settings), null, 2)}\n`],
-    ["report.md", labReportMarkdown({ ...options, charts: [] })],
+    ["report.md", labReportMarkdown({ ...options, charts })],
+    ...charts.map((chart): [string, string] => [chart.file, chart.svg]),
   ]
   for (const [name, content] of files) writeFileSync(join(options.directory, name), content)
   return files.map(([name]) => join(options.directory, name))
