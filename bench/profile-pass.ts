@@ -22,6 +22,7 @@ import { queueDrops } from "../src/store/applied-state-repository.js"
 import { openDatabase } from "../src/store/open-database.js"
 import { createTokenCounterPool } from "../src/tokens/tiktoken-counter.js"
 import type { HostMessage } from "../src/transcript/host-message.js"
+import { nextDropTarget } from "./next-drop.js"
 import { freshCopies, syntheticSession } from "./synthetic-session.js"
 import { selfTimeByFile, topSelfTime, type CpuProfile } from "./top-self-time.js"
 
@@ -36,7 +37,8 @@ const db = await openDatabase(join(dir, "profile.db"))
 const registry = createSessionRegistry({ db, now: () => Date.now() })
 const state = registry.stateFor({ id: "profile", source: "replay", projectId: null, directory: null, title: null }, counter)
 const history = createHistoryPlanner({ db, sessionId: state.sessionId, counter, policy: "default" })
-const all = syntheticSession({ messageCount: MESSAGES, sessionID: "profile" })
+const all = syntheticSession({ messageCount: MESSAGES + ROUNDS * 4, sessionID: "profile" })
+const base = all.slice(0, MESSAGES)
 let now = 1_800_000_000_000
 
 const pass = (messages: HostMessage[], window: WindowSettings): { decision: string; tokens: number } => {
@@ -46,7 +48,7 @@ const pass = (messages: HostMessage[], window: WindowSettings): { decision: stri
 }
 
 const roomy = fixedWindow({ usableTokens: 100_000_000, config: defaultConfig() })
-pass(freshCopies(all), roomy)
+pass(freshCopies(base), roomy)
 const rawTokens = [...state.parts.values()].reduce((sum, part) => sum + part.tokens + part.callTokens, 0)
 // An execute pass needs usage over the threshold: each round's window puts the last prompt at ~70% of it.
 const tightFor = (promptTokens: number): WindowSettings => fixedWindow({ usableTokens: Math.round(promptTokens / 0.7), config: defaultConfig() })
@@ -73,19 +75,18 @@ async function profile(kind: string, run: () => void): Promise<void> {
 }
 
 // The host hands the transform fresh copies every call; making them is the harness's cost, not the pass's.
-const copies = (): HostMessage[][] => Array.from({ length: ROUNDS }, () => freshCopies(all))
-const replayCopies = copies()
+const replayCopies = Array.from({ length: ROUNDS }, () => freshCopies(base))
 await profile("replay", () => {
   for (const messages of replayCopies) pass(messages, roomy)
 })
-const candidates = [...state.tagsByNumber.values()].filter((tag) => tag.kind === "tool" && tag.status === "live")
-const executeCopies = copies()
+// Each execute round the session grows by four messages: settled ones become a new compartment, work is due.
+const executeCopies = Array.from({ length: ROUNDS }, (_, round) => freshCopies(all.slice(0, MESSAGES + (round + 1) * 4)))
 let prompt = rawTokens
 let executes = 0
 await profile("execute", () => {
-  executeCopies.forEach((messages, round) => {
-    const target = candidates[round]
-    if (target) for (const drop of queueDrops(db, state.sessionId, [target.tag], { pass: null, now })) state.queued.set(drop.tag, drop)
+  executeCopies.forEach((messages) => {
+    const target = nextDropTarget(state)
+    if (target !== null) for (const drop of queueDrops(db, state.sessionId, [target], { pass: null, now })) state.queued.set(drop.tag, drop)
     const result = pass(messages, tightFor(prompt))
     if (result.decision === "execute") executes += 1
     prompt = result.tokens

@@ -27,6 +27,7 @@ import { openDatabase } from "../src/store/open-database.js"
 import { createTokenCounterPool } from "../src/tokens/tiktoken-counter.js"
 import type { TokenCounter } from "../src/tokens/token-counter.js"
 import type { HostMessage } from "../src/transcript/host-message.js"
+import { nextDropTarget } from "./next-drop.js"
 import { freshCopies, syntheticSession } from "./synthetic-session.js"
 
 const SIZES = (process.env["BENCH_SIZES"] ?? "100,1000,10000").split(",").map(Number)
@@ -41,6 +42,8 @@ type Row = {
   replayP95Ms: number
   incrementalMedianMs: number
   executeMedianMs: number
+  /** How many of the execute rounds executed (the median and p95 are over these). */
+  executeSamples: number
   executeP95Ms: number
   passthroughMedianMs: number
   replayOverPassthrough: number
@@ -89,7 +92,7 @@ async function measure(size: number, counter: TokenCounter): Promise<Row> {
   const db = await openDatabase(file)
   const registry = createSessionRegistry({ db, now: () => Date.now() })
   const state = registry.stateFor({ id: `bench-${size}`, source: "replay", projectId: null, directory: null, title: null }, counter)
-  const all = syntheticSession({ messageCount: size + ROUNDS * 2 + 2, sessionID: `bench-${size}` })
+  const all = syntheticSession({ messageCount: size + ROUNDS * 6 + 2, sessionID: `bench-${size}` })
   const base = all.slice(0, size)
   // A window the session does not fill: replay passes without pressure work.
   const roomy = { db, state, counter, window: fixedWindow({ usableTokens: 100_000_000, config: defaultConfig() }), history: createHistoryPlanner({ db, sessionId: state.sessionId, counter, policy: "default" }) }
@@ -120,16 +123,19 @@ async function measure(size: number, counter: TokenCounter): Promise<Row> {
     incremental.push(pass(roomy, freshCopies(all.slice(0, size + (round + 1) * 2)), (now += 1_000)).ms)
   }
 
-  // Execute passes: a window the session fills to ~70%, and one queued drop of an old tool output per round.
-  const tight = { ...roomy, window: fixedWindow({ usableTokens: Math.round(rawTokens / 0.7), config: defaultConfig() }) }
+  // Execute passes: each round the session grows by four messages (so settled ones become a new compartment), a drop
+  // of the oldest live tool output is queued, and the window is one the last prompt fills to ~70%: work is due at
+  // the threshold every round.
   const execute: number[] = []
-  const current = all.slice(0, size + ROUNDS * 2)
-  const candidates = [...state.tagsByNumber.values()].filter((tag) => tag.kind === "tool" && tag.status === "live")
+  let prompt = rawTokens
   for (let round = 0; round < ROUNDS; round += 1) {
-    const target = candidates[round]
-    if (target) for (const drop of queueDrops(db, state.sessionId, [target.tag], { pass: null, now })) state.queued.set(drop.tag, drop)
+    const target = nextDropTarget(state)
+    if (target !== null) for (const drop of queueDrops(db, state.sessionId, [target], { pass: null, now })) state.queued.set(drop.tag, drop)
+    const tight = { ...roomy, window: fixedWindow({ usableTokens: Math.round(prompt / 0.7), config: defaultConfig() }) }
+    const current = all.slice(0, size + ROUNDS * 2 + (round + 1) * 4)
     const { ms, result } = pass(tight, freshCopies(current), (now += 1_000))
     if (result.decision === "execute") execute.push(ms)
+    prompt = result.breakdown.total
   }
 
   db.close()
@@ -144,6 +150,7 @@ async function measure(size: number, counter: TokenCounter): Promise<Row> {
     replayP95Ms: round(quantile(replay, 0.95)),
     incrementalMedianMs: round(quantile(incremental, 0.5)),
     executeMedianMs: round(quantile(execute, 0.5)),
+    executeSamples: execute.length,
     executeP95Ms: round(quantile(execute, 0.95)),
     passthroughMedianMs: round(quantile(passthrough, 0.5), 3),
     replayOverPassthrough: round(replayMedian / Math.max(quantile(passthrough, 0.5), 1e-6), 1),
@@ -180,14 +187,14 @@ for (const size of SIZES) rows.push(await measure(size, counter))
 pool.dispose()
 
 const runtime = typeof process.versions["bun"] === "string" ? `bun ${process.versions["bun"]} (bun:sqlite)` : `node ${process.versions.node} (better-sqlite3)`
-const header = ["messages", "raw tokens", "cold ms", "replay ms (p50/p95)", "+2 msgs ms", "execute ms (p50/p95)", "walk ms", "replay/walk", "ms per 1k msgs", "count hits", "DB bytes/1M tok", "peak RSS MB"]
+const header = ["messages", "raw tokens", "cold ms", "replay ms (p50/p95)", "+2 msgs ms", "execute ms (p50/p95, n)", "walk ms", "replay/walk", "ms per 1k msgs", "count hits", "DB bytes/1M tok", "peak RSS MB"]
 const table = rows.map((row) => [
   row.messages,
   row.rawTokens,
   row.coldMs,
   `${row.replayMedianMs} / ${row.replayP95Ms}`,
   row.incrementalMedianMs,
-  `${row.executeMedianMs} / ${row.executeP95Ms}`,
+  `${row.executeMedianMs} / ${row.executeP95Ms}, ${row.executeSamples}`,
   row.passthroughMedianMs,
   row.replayOverPassthrough,
   row.replayMsPer1kMessages,
