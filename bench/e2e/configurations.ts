@@ -1,0 +1,109 @@
+import { existsSync, readFileSync } from "node:fs"
+import { join } from "node:path"
+import { REPO_ROOT } from "../../test/e2e/harness/opencode-harness.js"
+
+/** The mock model's window in OpenCode's provider config: small, so pressure builds within the session. */
+export const MODEL_WINDOW = { context: 32_000, output: 4_096 } as const
+
+/** What OpenCode's overflow check compares usage with: the context minus the output reserve (no `limit.input`). */
+export const USABLE_WINDOW = MODEL_WINDOW.context - MODEL_WINDOW.output
+
+/** One way of running the session. */
+export type BenchConfiguration = {
+  id: "opencode" | "magic-context" | "dcp"
+  title: string
+  /** The `plugin` entry for opencode.json, or null for OpenCode alone. */
+  pluginEntry: string | null
+  /** Package version of the plugin, when it has one. */
+  pluginVersion: string | null
+  /** A tool the plugin registers: seeing it offered in the session's requests proves the plugin loaded. */
+  pluginTool: string | null
+  compaction: { auto: boolean; prune: boolean }
+  /** Extra files in the sandbox project (plugin config). */
+  files: Record<string, string>
+  /** How the configuration is set up, for the report. */
+  settings: string
+  /** Why the configuration cannot run at all (the plugin is missing), or null. */
+  unavailable: string | null
+}
+
+const DCP_PACKAGE = "@tarquinen/opencode-dcp"
+
+/** OpenCode alone, magic-context from dist/, and DCP from node_modules, in report order. */
+export function benchConfigurations(): BenchConfiguration[] {
+  return [openCodeAlone(), magicContext(), dynamicContextPruning()]
+}
+
+function openCodeAlone(): BenchConfiguration {
+  return {
+    id: "opencode",
+    title: "OpenCode alone",
+    pluginEntry: null,
+    pluginVersion: null,
+    pluginTool: null,
+    // OpenCode's defaults: automatic compaction on, pruning off.
+    compaction: { auto: true, prune: false },
+    files: {},
+    settings: "no plugin; compaction.auto true, prune false (OpenCode's defaults)",
+    unavailable: null,
+  }
+}
+
+function magicContext(): BenchConfiguration {
+  const entry = join(REPO_ROOT, "dist", "index.js")
+  const version = packageVersion(join(REPO_ROOT, "package.json"))
+  return {
+    id: "magic-context",
+    title: `magic-context ${version ?? ""}`.trim(),
+    pluginEntry: `file://${entry}`,
+    pluginVersion: version,
+    pluginTool: "ctx_reduce",
+    // The settings magic-context's README recommends: it replaces both.
+    compaction: { auto: false, prune: false },
+    files: { "magic-context.jsonc": '{ "historian": { "strategy": "canonical" } }\n' },
+    settings:
+      "dist/index.js; magic-context.jsonc sets historian.strategy canonical (no model calls for the historian), " +
+      "everything else default; compaction.auto false, prune false (its README's recommendation)",
+    unavailable: existsSync(entry) ? null : `${entry} is missing: run npm run build`,
+  }
+}
+
+function dynamicContextPruning(): BenchConfiguration {
+  const packageDirectory = join(REPO_ROOT, "node_modules", ...DCP_PACKAGE.split("/"))
+  const version = packageVersion(join(packageDirectory, "package.json"))
+  const entry = join(packageDirectory, "dist", "index.js")
+  // Loaded as a file path, not an npm spec: OpenCode would install an npm spec with arborist from the registry,
+  // which the sandbox cannot reach. Its imports resolve from this repository's node_modules.
+  const unavailable =
+    version === null
+      ? `${DCP_PACKAGE} is not installed in ${packageDirectory} (it is a devDependency: run npm ci)`
+      : existsSync(entry)
+        ? null
+        : `${entry} is missing from the installed package`
+  return {
+    id: "dcp",
+    title: `DCP ${version ?? "(not installed)"}`,
+    pluginEntry: `file://${entry}`,
+    pluginVersion: version,
+    pluginTool: "compress",
+    // DCP leaves OpenCode's compaction alone, so a DCP user has OpenCode's defaults.
+    compaction: { auto: true, prune: false },
+    files: {
+      // autoUpdate would ask the registry for a newer DCP. The nudge limits are scaled to the small window, as
+      // DCP's README advises for small models (its defaults, 50k and 100k tokens, exceed the whole window).
+      ".opencode/dcp.jsonc":
+        '{ "autoUpdate": false, "compress": { "minContextLimit": "25%", "maxContextLimit": "50%" } }\n',
+    },
+    settings:
+      `${DCP_PACKAGE}@${version ?? "?"} from node_modules (file:// entry); .opencode/dcp.jsonc sets autoUpdate ` +
+      "false and compress.minContextLimit/maxContextLimit 25%/50%, everything else default; compaction.auto true, " +
+      "prune false (OpenCode's defaults)",
+    unavailable,
+  }
+}
+
+function packageVersion(file: string): string | null {
+  if (!existsSync(file)) return null
+  const parsed = JSON.parse(readFileSync(file, "utf8")) as { version?: unknown }
+  return typeof parsed.version === "string" ? parsed.version : null
+}

@@ -1,0 +1,176 @@
+import type { ConfigurationResult } from "./configuration-result.js"
+
+/** Where and how the benchmark ran, for the report's header. */
+export type BenchEnvironment = {
+  date: string
+  cores: number
+  node: string
+  opencode: string
+  /** The commit dist/ was built from, and whether src/ had uncommitted changes then. */
+  source: string
+  contextLimit: number
+  outputLimit: number
+  usableWindow: number
+  scriptedTurns: number
+  scriptedSteps: number
+  tokenCounting: string
+}
+
+/** The Markdown report: a header, one table with a column per configuration, the token series and the notes. */
+export function markdownReport(options: {
+  environment: BenchEnvironment
+  results: readonly ConfigurationResult[]
+}): string {
+  const { environment, results } = options
+  const lines = [
+    `Measured ${environment.date} on a ${environment.cores}-core machine (Node ${environment.node}, OpenCode ` +
+      `${environment.opencode}, magic-context built from ${environment.source}); mock model window ` +
+      `${thousands(environment.contextLimit)} tokens, output ` +
+      `${thousands(environment.outputLimit)}, usable ${thousands(environment.usableWindow)}; ` +
+      `${environment.scriptedTurns} user turns, ${environment.scriptedSteps} scripted model calls. ` +
+      `Prompt tokens: ${environment.tokenCounting}.`,
+    "",
+    table(results, environment),
+    "",
+    "Prompt tokens per main model call, in thousands, in order (`|` before a call that broke the prefix):",
+    "",
+    "```",
+    ...results.map((result) => `${result.title.padEnd(24)}${tokenSeries(result)}`),
+    "```",
+    "",
+    ...notes(results),
+    "",
+    ...DEFINITIONS,
+  ]
+  return `${lines.join("\n")}\n`
+}
+
+/** What the rows mean; printed under every report so the numbers carry their definitions. */
+const DEFINITIONS = [
+  "Main calls are the session's own steps; title, compaction and historian requests are answered on the side and " +
+    "only counted. A request's elements are its serialized tool definitions followed by each serialized message, in " +
+    "order. A main call breaks the prefix when the previous main call's elements are not, element by element and " +
+    "byte for byte, the start of its own. Its cache-reusable share is the UTF-8 bytes of its leading elements equal " +
+    "to the previous main call's, over all its bytes (the first call has none and is left out). Tokens after the " +
+    "reusable prefix are the tokens of the remaining elements. Wall time is `opencode run` per user turn, start-up " +
+    "included; per model call it is the session's total over its main calls.",
+  "",
+  "The mock gives every configuration the same replies and never calls a plugin's own tools (DCP's `compress`, " +
+    "magic-context's `ctx_reduce`), so only what each plugin does by itself shows: magic-context's execute passes, " +
+    "DCP's automatic strategies and nudges, OpenCode's compaction.",
+]
+
+function table(results: readonly ConfigurationResult[], environment: BenchEnvironment): string {
+  const rows: [string, (result: ConfigurationResult) => string][] = [
+    ["Plugin loaded", (result) => (result.pluginLoaded === null ? "(none)" : result.pluginLoaded ? "yes" : "**no**")],
+    [
+      `Session finished (${environment.scriptedTurns} turns exit 0, all ${environment.scriptedSteps} steps)`,
+      (result) => (result.finished ? "yes" : "**no**"),
+    ],
+    ["Main model calls", (result) => String(result.requestCounts.main)],
+    [
+      "Prompt tokens per call, mean / max",
+      (result) => metric(result, (m) => `${k(m.promptTokensMean)} / ${k(m.promptTokensMax)}`),
+    ],
+    ["Prompt tokens, all calls", (result) => metric(result, (m) => k(m.promptTokensTotal))],
+    ["Tokens after the reusable prefix, all calls", (result) => metric(result, (m) => k(m.tokensAfterPrefixTotal))],
+    [
+      "Cache-reusable share per call, mean / min",
+      (result) => metric(result, (m) => `${percent(m.prefixShareMean)} / ${percent(m.prefixShareMin)}`),
+    ],
+    [
+      "Prefix breaks (of them right after an OpenCode compaction)",
+      (result) => metric(result, (m) => `${m.prefixBreaks} (${result.breaksAfterCompaction})`),
+    ],
+    [
+      `Calls over the usable window (${k(environment.usableWindow)}) / the context (${k(environment.contextLimit)})`,
+      (result) => metric(result, (m) => `${m.overUsableWindow} / ${m.overContextWindow}`),
+    ],
+    ["Edits and writes that failed", (result) => `${result.edits.failed} of ${result.edits.calls}`],
+    ["OpenCode compaction requests", (result) => String(result.requestCounts.compaction)],
+    [
+      "Side requests: title / historian / other",
+      (result) => `${result.requestCounts.title} / ${result.requestCounts.historian} / ${result.requestCounts.other}`,
+    ],
+    ["Prompt tokens of all side requests (compaction included)", (result) => k(result.sideRequestTokens)],
+    ["Wall time per user turn, mean", (result) => seconds(result.wallTime.perTurnMeanMs)],
+    ["Wall time per main model call", (result) => seconds(result.wallTime.perModelCallMs)],
+    ["Wall time, whole session", (result) => seconds(result.wallTime.totalMs)],
+  ]
+  const header = `| | ${results.map((result) => result.title).join(" | ")} |`
+  const rule = `|---|${results.map(() => "---:").join("|")}|`
+  const body = rows.map(([label, cell]) => `| ${label} | ${results.map(cell).join(" | ")} |`)
+  return [header, rule, ...body].join("\n")
+}
+
+function notes(results: readonly ConfigurationResult[]): string[] {
+  const lines: string[] = []
+  for (const result of results) {
+    lines.push(`- **${result.title}**: ${result.settings}.`)
+    if (result.unavailable) lines.push(`  Not run: ${result.unavailable}.`)
+    else if (result.pluginLoaded === false) lines.push(`  The plugin did not load: ${result.pluginProblem}.`)
+    if (!result.unavailable && !result.finished) lines.push(`  Unfinished: ${unfinishedReason(result)}.`)
+    const extras = result.extraRequests
+    if (extras.total > 0) {
+      lines.push(
+        `  ${extras.total} main ${extras.total === 1 ? "call" : "calls"} beyond the script, answered with the turn's ` +
+          `final text again (${extras.afterCompaction} answering OpenCode's synthetic "Continue if you have next ` +
+          'steps" message after a compaction).',
+      )
+    }
+    if (result.passes) {
+      const passes = result.passes
+      lines.push(
+        `  Its store records ${passes.transformPasses} transform passes, ${passes.executePasses} of them execute ` +
+          `passes; ${passes.breaksOnExecute} prefix breaks fall on an execute pass and ${passes.breaksOnReplay} on a ` +
+          "replay.",
+      )
+    }
+    if (result.metrics && result.metrics.prefixBreakAt.length > 0) {
+      lines.push(`  Prefix breaks at requests ${result.metrics.prefixBreakAt.map((n) => `#${n}`).join(", ")}.`)
+    }
+  }
+  return lines
+}
+
+function unfinishedReason(result: ConfigurationResult): string {
+  const failed = result.turns.findIndex(
+    (turn) => turn.exitCode !== 0 || !turn.finalTextShown || turn.mainRequests < turn.scriptedSteps,
+  )
+  const turn = result.turns[failed]
+  if (!turn) return `only ${result.turns.length} turns ran`
+  return (
+    `turn ${failed + 1} exited ${turn.exitCode}, made ${turn.mainRequests} of ${turn.scriptedSteps} scripted ` +
+    `calls, final text ${turn.finalTextShown ? "shown" : "not shown"}`
+  )
+}
+
+function tokenSeries(result: ConfigurationResult): string {
+  if (!result.metrics) return "(not run)"
+  return result.metrics.rows
+    .map((row) => `${row.prefixBreak ? "|" : ""}${(row.promptTokens / 1000).toFixed(1)}`)
+    .join(" ")
+}
+
+function metric(
+  result: ConfigurationResult,
+  format: (metrics: NonNullable<ConfigurationResult["metrics"]>) => string,
+): string {
+  return result.metrics ? format(result.metrics) : "–"
+}
+
+function k(value: number): string {
+  return thousands(Math.round(value))
+}
+
+function thousands(value: number): string {
+  return String(value).replace(/\B(?=(\d{3})+(?!\d))/g, ",")
+}
+
+function percent(value: number | null): string {
+  return value === null ? "–" : `${(value * 100).toFixed(1)}%`
+}
+
+function seconds(milliseconds: number): string {
+  return `${(milliseconds / 1000).toFixed(1)} s`
+}

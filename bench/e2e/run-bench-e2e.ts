@@ -1,0 +1,111 @@
+/**
+ * `npm run bench:e2e`: one scripted session in the real OpenCode, three ways: OpenCode alone, with magic-context
+ * (dist/), and with the peer plugin DCP (@tarquinen/opencode-dcp from node_modules). A deterministic mock model
+ * drives real tool calls over a scratch git repository with a small window, and the report is computed from the
+ * requests the mock receives: prompt tokens, the cache-reusable prefix share, prefix breaks, OpenCode's compaction
+ * requests and wall time. It reports and never fails on the numbers; it exits non-zero only when it cannot run.
+ * Writes bench/results/bench-e2e.json and bench/results/bench-e2e.md and prints the table.
+ *
+ *   npm run bench:e2e                                  build, then all three configurations (a few minutes)
+ *   BENCH_E2E_ONLY=opencode,dcp npm run bench:e2e      a subset
+ *   MAGIC_CONTEXT_KEEP_E2E=1 npm run bench:e2e         keep the sandboxes (requests.json in each)
+ */
+import { execFileSync } from "node:child_process"
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
+import { availableParallelism } from "node:os"
+import { dirname, join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { REPO_ROOT } from "../../test/e2e/harness/opencode-harness.js"
+import { createTokenCounterPool } from "../../src/tokens/tiktoken-counter.js"
+import { configurationResult, unavailableResult, type ConfigurationResult } from "./configuration-result.js"
+import { benchConfigurations, MODEL_WINDOW, USABLE_WINDOW } from "./configurations.js"
+import { countFailedEdits } from "./edit-outcomes.js"
+import { markdownReport, type BenchEnvironment } from "./markdown-report.js"
+import { requestElements } from "./prefix-share.js"
+import { createElementTokenCounter, type ElementTokenCounter } from "./prompt-tokens.js"
+import { measureRequests, type RequestMetrics } from "./request-metrics.js"
+import { runConfiguration, type ConfigurationRun } from "./run-configuration.js"
+import { scriptedSession } from "./session-script.js"
+
+const RESULTS = join(dirname(fileURLToPath(import.meta.url)), "..", "results")
+const TOKEN_COUNTING =
+  "o200k_base counts (the project's token counter, src/tokens/) of each request's serialized tool definitions " +
+  "plus each serialized message (the sandbox's random directory name counted as one fixed name); the mock " +
+  "reports the same count as usage"
+
+const pool = createTokenCounterPool()
+const tokens = createElementTokenCounter(pool.counterFor("o200k_base"))
+const turns = scriptedSession()
+const only = process.env["BENCH_E2E_ONLY"]?.split(",")
+const configurations = benchConfigurations().filter((configuration) => !only || only.includes(configuration.id))
+
+const results: ConfigurationResult[] = []
+for (const configuration of configurations) {
+  if (configuration.unavailable) {
+    console.log(`${configuration.title}: not run: ${configuration.unavailable}`)
+    results.push(unavailableResult(configuration, configuration.unavailable))
+    continue
+  }
+  console.log(`${configuration.title}: running ${turns.length} turns…`)
+  const run = await runConfiguration({ configuration, turns, tokens })
+  const main = run.requests.filter((request) => request.answered.kind === "main")
+  const result = configurationResult({
+    configuration,
+    run,
+    metrics: measure(main, tokens),
+    edits: countFailedEdits(main.map((request) => request.body)),
+    scriptedTurns: turns.length,
+  })
+  results.push(result)
+  console.log(
+    `${configuration.title}: ${result.finished ? "finished" : "UNFINISHED"}, ` +
+      `${result.requestCounts.main} main calls, ${result.requestCounts.compaction} compactions, ${(result.wallTime.totalMs / 1000).toFixed(1)} s` +
+      (result.pluginLoaded === false ? `; plugin not loaded: ${result.pluginProblem}` : ""),
+  )
+}
+pool.dispose()
+
+const environment: BenchEnvironment = {
+  date: new Date().toISOString().slice(0, 10),
+  cores: availableParallelism(),
+  node: process.versions.node,
+  opencode: installedVersion("opencode-ai"),
+  source: sourceRevision(),
+  contextLimit: MODEL_WINDOW.context,
+  outputLimit: MODEL_WINDOW.output,
+  usableWindow: USABLE_WINDOW,
+  scriptedTurns: turns.length,
+  scriptedSteps: turns.reduce((total, turn) => total + turn.steps.length, 0),
+  tokenCounting: TOKEN_COUNTING,
+}
+const markdown = markdownReport({ environment, results })
+mkdirSync(RESULTS, { recursive: true })
+writeFileSync(join(RESULTS, "bench-e2e.json"), `${JSON.stringify({ environment, results }, null, 2)}\n`)
+writeFileSync(join(RESULTS, "bench-e2e.md"), markdown)
+console.log(`\n${markdown}`)
+console.log(`Wrote ${join(RESULTS, "bench-e2e.json")} and bench-e2e.md`)
+
+/** Measures the main requests; the side requests (title, compaction, historian) are only counted. */
+function measure(main: ConfigurationRun["requests"], counter: ElementTokenCounter): RequestMetrics {
+  const measured = main.map((request) => {
+    const elements = requestElements(request.body)
+    return { n: request.answered.n, turn: request.answered.turn, elements, elementTokens: counter.count(elements) }
+  })
+  return measureRequests({ requests: measured, usableWindow: USABLE_WINDOW, contextWindow: MODEL_WINDOW.context })
+}
+
+/** The checkout's commit, marked when src/ differs from it (dist/ is built from the working tree). */
+function sourceRevision(): string {
+  const git = (...args: string[]): string => execFileSync("git", args, { cwd: REPO_ROOT, encoding: "utf8" }).trim()
+  try {
+    const commit = git("rev-parse", "--short", "HEAD")
+    return git("status", "--porcelain", "--", "src") === "" ? commit : `${commit} with uncommitted changes in src/`
+  } catch {
+    return "an unknown revision (git unavailable)"
+  }
+}
+
+function installedVersion(name: string): string {
+  const file = join(REPO_ROOT, "node_modules", name, "package.json")
+  return (JSON.parse(readFileSync(file, "utf8")) as { version: string }).version
+}
