@@ -155,6 +155,8 @@ const REJECTION: readonly RegExp[] = [
   /\brestor(?:e|ed|ing) (?:the|it|them|to)\b/i,
   /\b(?:not being picked up|is ignored|was ignored|being ignored|no luck|dead end)\b/i,
   /\bthat(?:'s| is) not it\b/i,
+  // "X was the obvious alternative, but …", "I considered X, but …": an option weighed and turned down.
+  /\b(?:(?:the|an?) (?:obvious |other |usual |simpler )?alternative|considered|could have used)\b[^.]*,\s*but\b/i,
 ]
 
 const OPEN_WORK: readonly RegExp[] = [

@@ -47,32 +47,37 @@ export function settingLines(newText: string, oldText: string): string[] {
 
 /**
  * `[export|pub] [const|let|var|static] name[: type] (=|:) literal`, where the literal is a number (with an optional
- * unit), a quoted string or a boolean: a setting, not an expression.
+ * unit), a quoted string or a boolean: a setting, not an expression; or an Elixir module attribute `@name literal`.
  */
 const SETTING =
-  /^(?:(?:export|pub(?:\(crate\))?)\s+)?(?:(?:const|let|var|static|readonly)\s+)?["']?[A-Za-z_][\w.-]*["']?(?:\s*:\s*[A-Za-z_][\w<>[\]]*)?\s*[=:]\s*(?:-?\d[\d_.]*(?:[a-zA-Z%]{1,3})?|"[^"\n]{0,60}"|'[^'\n]{0,60}'|true|false)$/
+  /^(?:@[a-z_]\w*\s+(?:-?\d[\d_.]*|"[^"\n]{0,60}"|true|false)$)|^(?:(?:export|pub(?:\(crate\))?)\s+)?(?:(?:const|let|var|static|readonly)\s+)?["']?[A-Za-z_][\w.-]*["']?(?:\s*:\s*[A-Za-z_][\w<>[\]]*)?\s*[=:]\s*(?:-?\d[\d_.]*(?:[a-zA-Z%]{1,3})?|"[^"\n]{0,60}"|'[^'\n]{0,60}'|true|false)$/
 
 /** How a constraint a document stated is told apart from the user's own words. */
 export const SPEC_PREFIX = "spec: "
 
-/** A spec's constraint list contributes at most this many items. */
-export const MAX_SPEC_CONSTRAINTS = 8
+/** One list under a rules heading contributes at most this many items, one output at most MAX_SPEC_CONSTRAINTS. */
+export const MAX_LIST_CONSTRAINTS = 8
+export const MAX_SPEC_CONSTRAINTS = 32
 
-/** A constraint item longer than this is prose, not a rule. */
+/** A constraint item longer than this is prose, not a rule; one shorter than this (or one word) is a name, not a rule. */
 const MAX_SPEC_CONSTRAINT_CHARS = 240
+const MIN_SPEC_CONSTRAINT_CHARS = 12
 
 /**
  * The items a document lists under a heading that names its rules (`Constraints:`, `Architecture constraints:`,
- * `Requirements`, `## Rules`, `Must not:`): a task spec or design note the agent read states constraints for all
- * later work, as a person would. The heading's list ends at a blank line followed by a non-item, or another heading.
+ * `Requirements`, `Technical specs:`, `## Rules`, `Must not:`): a task spec or design note the agent read states constraints for all
+ * later work, as a person would. The heading's list ends at a non-item line or another heading; nested items count,
+ * bare names (a single word, a short fragment) do not.
  */
 export function specConstraints(output: string): string[] {
   const found: string[] = []
   let inList = false
+  let inThisList = 0
   for (const raw of output.split("\n")) {
     const line = raw.trim()
     if (RULES_HEADING.test(line)) {
       inList = true
+      inThisList = 0
       continue
     }
     if (!inList) continue
@@ -81,11 +86,14 @@ export function specConstraints(output: string): string[] {
       if (line !== "") inList = false
       continue
     }
-    if (item.length <= MAX_SPEC_CONSTRAINT_CHARS && !found.includes(item)) found.push(item)
+    const isRule = item.length >= MIN_SPEC_CONSTRAINT_CHARS && item.length <= MAX_SPEC_CONSTRAINT_CHARS && item.includes(" ")
+    if (!isRule || found.includes(item) || inThisList >= MAX_LIST_CONSTRAINTS) continue
+    found.push(item)
+    inThisList += 1
     if (found.length >= MAX_SPEC_CONSTRAINTS) break
   }
   return found
 }
 
 const RULES_HEADING =
-  /^(?:#{1,6}\s*)?(?:[A-Za-z-]+\s+){0,2}(?:constraints?|requirements?|rules|invariants?|must(?: not)?|do not|don'?ts)\s*:?\s*$/i
+  /^(?:#{1,6}\s*)?(?:[A-Za-z-]+\s+){0,2}(?:constraints?|requirements?|rules|invariants?|specs?|specifications?|must(?: not)?|do not|don'?ts)\s*:?\s*$/i

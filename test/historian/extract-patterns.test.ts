@@ -49,6 +49,8 @@ describe("classifyAssistantSentence", () => {
     ["Let's try to install `llvm-14-dev` instead of `llvm-dev`.", "rejected_alternative"],
     ["The sed command didn't work because of the multiline format.", "rejected_alternative"],
     ["That approach won't work here.", "rejected_alternative"],
+    ["Redis `SET NX` with a TTL was the obvious alternative, but our Redis evicts keys.", "rejected_alternative"],
+    ["I considered a worker pool, but the queue is already bounded.", "rejected_alternative"],
     ["Reverted the setImmediate workaround.", "rejected_alternative"],
     ["I rolled back the migration.", "rejected_alternative"],
     ["The migration uses `ALTER TABLE ... modify` which SQLite doesn't support.", "rejected_alternative"],

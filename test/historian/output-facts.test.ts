@@ -84,3 +84,13 @@ describe("specConstraints", () => {
     expect(specConstraints("constraints are checked in src/check.ts\n- a list item\n")).toEqual([])
   })
 })
+
+describe("settingLines for module attributes", () => {
+  it("keeps an Elixir module attribute set to a literal, not a decorator or a call", () => {
+    expect(settingLines('  @default_ttl_seconds 120\n  @name "review"\n  @doc false\n  @dataclass\n  @spec run(term) :: :ok', "")).toEqual([
+      "@default_ttl_seconds 120",
+      '@name "review"',
+      "@doc false",
+    ])
+  })
+})

@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url"
  * sessions), at two windows. Pinned figures are the non-incidental probes the default kept when they were last
  * measured; an improvement raises them, a regression fails here.
  */
-const PINNED_DEFAULT_SURVIVED: Record<number, number> = { 32_000: 88, 64_000: 97 }
+const PINNED_DEFAULT_SURVIVED: Record<number, number> = { 32_000: 91, 64_000: 98 }
 const WINDOWS = [32_000, 64_000]
 
 function synthetic(): Probe[] {
