@@ -8,7 +8,7 @@ import { measureTierQuality, type TierQualityReport } from "../lab/tier-quality.
 import { createTokenCounterPool } from "../tokens/tiktoken-counter.js"
 import { EXIT, type CliIo, type ExitCode } from "./cli-io.js"
 import { labCounter } from "./lab-counter.js"
-import { parseNumberOption } from "./parse-number-option.js"
+import { MIN_WINDOW_TOKENS, parseNumberOption } from "./parse-number-option.js"
 
 /** The window the tiers experiment cuts compartments at when none is given. */
 export const DEFAULT_TIERS_WINDOW = 32_000
@@ -44,7 +44,7 @@ export async function commandLabTiers(io: CliIo): Promise<ExitCode> {
     io.stderr(`lab tiers needs --probes FILE\n\n${LAB_TIERS_HELP}`)
     return EXIT.usage
   }
-  const window = parseNumberOption(parsed.values.window, "--window", { min: 1_000, integer: true })
+  const window = parseNumberOption(parsed.values.window, "--window", { min: MIN_WINDOW_TOKENS, integer: true })
   if (typeof window === "object") {
     io.stderr(window.error)
     return EXIT.usage

@@ -10,7 +10,7 @@ import { readTranscript } from "../transcript/read-transcript.js"
 import { EXIT, type CliIo, type ExitCode } from "./cli-io.js"
 import { formatTable } from "./format-table.js"
 import { labCounter } from "./lab-counter.js"
-import { parseNumberOption } from "./parse-number-option.js"
+import { MIN_WINDOW_TOKENS, parseNumberOption } from "./parse-number-option.js"
 
 /** The window the ecology replays at when none is given. */
 export const DEFAULT_ECOLOGY_WINDOW = 32_000
@@ -38,7 +38,7 @@ export async function commandLabTraces(io: CliIo): Promise<ExitCode> {
     io.stderr(`lab traces needs at least one transcript file\n\n${LAB_TRACES_HELP}`)
     return EXIT.usage
   }
-  const window = parseNumberOption(parsed.values.window, "--window", { min: 1_000, integer: true })
+  const window = parseNumberOption(parsed.values.window, "--window", { min: MIN_WINDOW_TOKENS, integer: true })
   if (typeof window === "object") {
     io.stderr(window.error)
     return EXIT.usage
