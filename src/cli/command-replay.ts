@@ -13,7 +13,7 @@ import { createTokenCounterPool } from "../tokens/tiktoken-counter.js"
 import { readTranscript } from "../transcript/read-transcript.js"
 import { EXIT, type CliIo, type ExitCode } from "./cli-io.js"
 import { formatTable } from "./format-table.js"
-import { numberOrUndefined, parseNumberOption } from "./parse-number-option.js"
+import { MIN_WINDOW_TOKENS, numberOrUndefined, parseNumberOption } from "./parse-number-option.js"
 import type { SelectionPolicy } from "../render/select-tiers.js"
 import { compilePinPatterns } from "../historian/pin-patterns.js"
 
@@ -64,7 +64,7 @@ export async function commandReplay(io: CliIo): Promise<ExitCode> {
     io.stderr(`replay takes exactly one transcript file\n\n${REPLAY_HELP}`)
     return EXIT.usage
   }
-  const windowTokens = parseNumberOption(parsed.values.window, "--window", { min: 1_000, integer: true })
+  const windowTokens = parseNumberOption(parsed.values.window, "--window", { min: MIN_WINDOW_TOKENS, integer: true })
   const threshold = parseNumberOption(parsed.values.threshold, "--threshold", { min: 20, max: 92, integer: false })
   for (const problem of [windowTokens, threshold].filter((value): value is { error: string } => typeof value === "object")) {
     io.stderr(problem.error)
