@@ -10,7 +10,8 @@ export type PinnedFact = { text: string; tags: number[] }
 /**
  * The history text that replaces folded conversation at the start of the prompt: the working set, the pinned
  * ledger (the user's constraints and other pins, verbatim, oldest first), then each compartment at its selected
- * tier, oldest first, an identifier listed only by the first episode that lists it. Pure and stable: the same
+ * tier, oldest first, an identifier listed only by the first episode that lists it and an invariant the ledger
+ * already says left out. Pure and stable: the same
  * inputs give the same bytes.
  */
 export function composeHistory(options: {
@@ -35,10 +36,32 @@ export function composeHistory(options: {
   if (compartments.length > 0) {
     lines.push("", "## Episodes (oldest first)")
     const listed = new Set<string>()
-    for (const compartment of compartments) lines.push("", withoutListedIdentifiers(compartment.text, listed))
+    for (const compartment of compartments) {
+      lines.push("", withoutListedIdentifiers(withoutPinnedInvariant(compartment.text, pins), listed))
+    }
   }
   lines.push("</session-history>")
   return lines.join("\n")
+}
+
+/** How the dense and compact tiers state the episode's critical invariant (render-tiers.ts). */
+const INVARIANT_LABEL = "Invariant: "
+
+/**
+ * A compartment's text without its `Invariant:` line when the pinned ledger above already says it word for word (the
+ * invariant is a sentence of one of the episode's constraints, and constraints are pinned): said once, not per
+ * episode. A shortened invariant (ending in "…") counts as said when its text before the ellipsis is.
+ */
+function withoutPinnedInvariant(text: string, pins: readonly PinnedFact[]): string {
+  if (pins.length === 0 || !text.includes(`\n${INVARIANT_LABEL}`)) return text
+  return text
+    .split("\n")
+    .filter((line) => {
+      if (!line.startsWith(INVARIANT_LABEL)) return true
+      const said = line.slice(INVARIANT_LABEL.length).replace(/…$/, "")
+      return !pins.some((pin) => pin.text.includes(said))
+    })
+    .join("\n")
 }
 
 /** How a tier lists its identifiers (render-tiers.ts). */

@@ -31,7 +31,8 @@ const HISTORY_END = "\n</session-history>"
 /**
  * Splits the applied history into the pinned ledger and the compartments by tier. A compartment counts at its
  * current tier when that tier's representation is in the history text (an omitted compartment keeps its last
- * selection in the store but is not rendered); its tokens are the representation's stored count. The rest of the
+ * selection in the store but is not rendered); its tokens are the representation's stored count, scaled down where
+ * the history left lines of it out (`renderedBlock`). The rest of the
  * count is the ledger, the working set and the headings. Pure.
  */
 export function measureHistory(options: {
@@ -42,13 +43,13 @@ export function measureHistory(options: {
 }): HistoryMeasure {
   const { history } = options
   const rendered = options.compartments.flatMap((compartment) => {
-    const representation = renderedRepresentation(compartment, history.text)
-    return representation ? [representation] : []
+    const block = renderedBlock(compartment, history.text)
+    return block ? [block] : []
   })
-  const ledger = ledgerText(history.text, rendered[0]?.content ?? null)
-  const compartmentTokens = rendered.reduce((sum, representation) => sum + representation.tokens, 0)
+  const ledger = ledgerText(history.text, rendered[0]?.block ?? null)
+  const compartmentTokens = rendered.reduce((sum, entry) => sum + entry.tokens, 0)
   const restTokens = history.tokens - compartmentTokens
-  const renderedChars = rendered.reduce((sum, representation) => sum + representation.content.length, 0)
+  const renderedChars = rendered.reduce((sum, entry) => sum + entry.block.length, 0)
   const restChars = history.text.length - renderedChars
   const ledgerTokens = restTokens > 0 && restChars > 0 ? Math.round((restTokens * ledger.length) / restChars) : 0
   return {
@@ -56,31 +57,47 @@ export function measureHistory(options: {
     ledgerTokens,
     pinnedFacts: ledgerEntries(options).filter((entry) => `${ledger}\n`.includes(`\n${entry}\n`)).length,
     tiers: TIERS.flatMap((tier) => {
-      const atTier = rendered.filter((representation) => representation.tier === tier)
+      const atTier = rendered.filter((entry) => entry.representation.tier === tier)
       if (atTier.length === 0) return []
-      const tokens = atTier.reduce((sum, representation) => sum + representation.tokens, 0)
+      const tokens = atTier.reduce((sum, entry) => sum + entry.tokens, 0)
       return [{ tier, compartments: atTier.length, tokens }]
     }),
   }
 }
 
-/** The representation of the compartment's current tier that the history carries (a model historian's first). */
-function renderedRepresentation(
-  compartment: MeasuredCompartment,
-  text: string,
-): MeasuredCompartment["representations"][number] | null {
+/** A compartment as the history renders it: its representation, and the block of the history text it became. */
+type RenderedBlock = { representation: MeasuredCompartment["representations"][number]; block: string; tokens: number }
+
+/**
+ * The representation of the compartment's current tier that the history carries (a model historian's first), found
+ * by its first line (`[cN §a§–§b§]`, unique per compartment): composeHistory may leave out lines another part of the
+ * history already says (an identifier listed before, an invariant the ledger holds), so the block can be shorter
+ * than the representation. Its tokens are the stored count scaled by that (an estimate when lines were left out).
+ */
+function renderedBlock(compartment: MeasuredCompartment, text: string): RenderedBlock | null {
   if (compartment.tier === null) return null
   const candidates = compartment.representations
     .filter((representation) => representation.tier === compartment.tier && representation.content.length > 0)
     .sort((a, b) => Number(b.strategy === "source-grounded-model") - Number(a.strategy === "source-grounded-model"))
-  return candidates.find((representation) => text.includes(`\n\n${representation.content}\n`)) ?? null
+  for (const representation of candidates) {
+    const firstLine = representation.content.split("\n")[0] as string
+    const start = text.indexOf(`\n\n${firstLine}`)
+    if (start < 0) continue
+    const from = start + 2
+    const next = text.indexOf("\n\n", from)
+    const end = next >= 0 ? next : text.lastIndexOf(HISTORY_END)
+    const block = text.slice(from, end >= from ? end : undefined)
+    const scale = Math.min(1, block.length / representation.content.length)
+    return { representation, block, tokens: Math.round(representation.tokens * scale) }
+  }
+  return null
 }
 
 /** The pinned ledger section with its heading ("" when the history has none). */
 function ledgerText(text: string, firstCompartment: string | null): string {
   const start = text.indexOf(LEDGER_HEADING)
   if (start < 0) return ""
-  const episodes = firstCompartment === null ? -1 : text.indexOf(`${EPISODES_HEADING}${firstCompartment}\n`, start)
+  const episodes = firstCompartment === null ? -1 : text.indexOf(`${EPISODES_HEADING}${firstCompartment}`, start)
   const end = episodes >= 0 ? episodes : text.lastIndexOf(HISTORY_END)
   return end > start ? text.slice(start, end) : text.slice(start)
 }

@@ -112,3 +112,21 @@ describe("composeHistory across episodes", () => {
     expect(history).toContain("[c2]\nIdentifiers: (text, paddingX, paddingY), src/c.ts")
   })
 })
+
+describe("composeHistory and the pinned ledger", () => {
+  const compose = (pins: { text: string; tags: number[] }[], text: string): string =>
+    composeHistory({ workingSet: EMPTY_WORKING_SET, pins, compartments: [{ id: "c1", tier: "compact", text }], pinsOverBudget: false })
+  const episode = "[c1 §1§–§4§]\nInvariant: do not change the public API of src/slugify.js\nOutcome: done"
+
+  it("leaves out an episode's invariant the ledger already says, also when the invariant was shortened", () => {
+    const pins = [{ text: "Fix slugify. Do not touch tests; do not change the public API of src/slugify.js", tags: [1] }]
+    expect(compose(pins, episode)).toContain("[c1 §1§–§4§]\nOutcome: done")
+    const shortened = "[c1]\nInvariant: do not change the public…\nOutcome: done"
+    expect(compose(pins, shortened)).toContain("[c1]\nOutcome: done")
+  })
+
+  it("keeps an invariant no pin says", () => {
+    expect(compose([{ text: "use pnpm", tags: [2] }], episode)).toContain("Invariant: do not change the public API of src/slugify.js")
+    expect(compose([], episode)).toContain("Invariant: do not change the public API of src/slugify.js")
+  })
+})
