@@ -8,6 +8,8 @@ import type { Probe } from "../lab/probe-file.js"
 import { LAB_POLICIES, type LabPolicy } from "../lab/probe-verdict.js"
 import { readProbeFile } from "../lab/read-probe-file.js"
 import { writeLabReport } from "../lab/write-lab-report.js"
+import { formatIsoTokens } from "../lab/format-iso-tokens.js"
+import { isoTokenPoints, type IsoTokenPoint } from "../lab/iso-tokens.js"
 import { createTokenCounterPool } from "../tokens/tiktoken-counter.js"
 import { EXIT, type CliIo, type ExitCode } from "./cli-io.js"
 import { commandLabTiers, LAB_TIERS_HELP } from "./command-lab-tiers.js"
@@ -32,6 +34,8 @@ lost below it, tokens saved against "full", and what generating the representati
                    (default: all; "full", the unreduced reference, always runs)
   --out DIR        also write DIR/report.md, DIR/lab.json and SVG charts
   --json           print the JSON object (settings, summary, probes, invalid) instead of the tables
+  --iso-tokens     also compare at equal cost: each of flat, truncation and age-only (those in --policies) at the
+                   window where its mean prompt tokens match the default's (a search of up to 8 replays each)
   --config FILE    an extra magic-context.jsonc applied over the usual files (threshold, pins, tokenizer)
 
 Subcommands:
@@ -40,6 +44,10 @@ Subcommands:
 
 Exit status: 0 when every probe was evaluated, 1 when some probe is invalid or a file cannot be read, 2 for a
 wrong command line.`
+
+/** The policies `--iso-tokens` matches to the default's cost. */
+const ISO_BASELINES = ["flat", "truncation", "age-only"] as const
+type IsoBaseline = (typeof ISO_BASELINES)[number]
 
 /** `magic-context lab`: Experiment 2, or the `tiers` and `traces` subcommands. */
 export async function commandLab(io: CliIo): Promise<ExitCode> {
@@ -60,6 +68,7 @@ async function commandLabTrajectories(io: CliIo): Promise<ExitCode> {
       out: { type: "string" },
       json: { type: "boolean" },
       config: { type: "string" },
+      "iso-tokens": { type: "boolean" },
       help: { type: "boolean" },
     },
   })
@@ -78,6 +87,10 @@ async function commandLabTrajectories(io: CliIo): Promise<ExitCode> {
   if (!windows.ok) return usage(windows.error)
   const policies = parsePolicies(parsed.values.policies)
   if (!policies.ok) return usage(policies.error)
+  const isoBaselines = policies.value.filter((policy): policy is IsoBaseline => (ISO_BASELINES as readonly string[]).includes(policy))
+  if (parsed.values["iso-tokens"] && (!policies.value.includes("default") || isoBaselines.length === 0)) {
+    return usage(`--iso-tokens compares the default with ${ISO_BASELINES.join(", ")}: --policies must name default and at least one of them`)
+  }
 
   const loaded = readConfigFiles({ directory: io.cwd, explicitFile: parsed.values.config, env: io.env })
   for (const diagnostic of loaded.diagnostics) io.stderr(diagnostic.message)
@@ -103,16 +116,19 @@ async function commandLabTrajectories(io: CliIo): Promise<ExitCode> {
         io.stderr(`lab: ${basename(run.trace)} ${run.policy} @ ${window}: ${run.metrics.turns} calls, mean ${mean} tokens`)
       },
     })
+    const isoTokens = parsed.values["iso-tokens"]
+      ? await isoTokenPoints({ evaluation, probes: probes.value, baselines: isoBaselines, windows: windows.value, counter, config: loaded.config })
+      : null
     const settings: LabSettings = {
       probeFile: parsed.values.probes,
       encoding: counter.encoding,
       thresholdPercent: loaded.config.execute_threshold,
       windows: windows.value,
     }
-    if (parsed.values.json) io.stdout(JSON.stringify(labJson(evaluation, settings), null, 2))
-    else printTrajectories(io, evaluation, probes.value, settings)
+    if (parsed.values.json) io.stdout(JSON.stringify(labJson(evaluation, settings, isoTokens), null, 2))
+    else printTrajectories(io, evaluation, probes.value, settings, isoTokens)
     if (parsed.values.out) {
-      const written = writeLabReport({ directory: resolve(io.cwd, parsed.values.out), evaluation, probes: probes.value, settings })
+      const written = writeLabReport({ directory: resolve(io.cwd, parsed.values.out), evaluation, probes: probes.value, settings, isoTokens })
       io.stderr(`lab: wrote ${written.map((file) => basename(file)).join(", ")} to ${parsed.values.out}`)
     }
     return evaluation.validity.every((entry) => entry.valid) ? EXIT.ok : EXIT.problem
@@ -132,7 +148,13 @@ function parsePolicies(raw: string | undefined): { ok: true; value: Exclude<LabP
   return { ok: true, value: [...new Set(names)] as Exclude<LabPolicy, "full">[] }
 }
 
-function printTrajectories(io: CliIo, evaluation: ProbeEvaluation, probes: readonly Probe[], settings: LabSettings): void {
+function printTrajectories(
+  io: CliIo,
+  evaluation: ProbeEvaluation,
+  probes: readonly Probe[],
+  settings: LabSettings,
+  isoTokens: readonly IsoTokenPoint[] | null,
+): void {
   const traces = new Set(probes.map((probe) => probe.trace)).size
   io.stdout(
     `Experiment 2 (trajectories): ${probes.length} probes over ${traces} transcripts (${settings.probeFile}); ` +
@@ -143,6 +165,11 @@ function printTrajectories(io: CliIo, evaluation: ProbeEvaluation, probes: reado
   io.stdout("")
   for (const line of formatReferenceComparison(evaluation.summaries)) io.stdout(line)
   io.stdout("")
+  if (isoTokens !== null) {
+    io.stdout("At equal cost: each baseline at the window where its mean prompt tokens match the default's")
+    for (const line of formatIsoTokens(isoTokens)) io.stdout(line)
+    io.stdout("")
+  }
   for (const summary of evaluation.summaries) {
     const lost = evaluation.verdicts.filter(
       (verdict) => verdict.policy === summary.policy && verdict.window === summary.window && verdict.survived === false,

@@ -40,7 +40,7 @@ export type ProbeEvaluation = {
 type Grid = { policies: readonly Exclude<LabPolicy, "full">[]; windows: readonly number[] }
 
 /** The replay settings every run of an evaluation shares. */
-type ReplaySettings = { config: Config; counter: TokenCounter }
+export type ReplaySettings = { config: Config; counter: TokenCounter }
 
 /**
  * Replays each transcript the probes name once per (policy, window), each time into a fresh in-memory store, and
@@ -131,7 +131,7 @@ function runOutput(run: Pick<RunRecord, "metrics" | "points" | "generation">): P
 }
 
 /** One replay of a transcript into a fresh in-memory store, checking `probes` on the way. */
-async function replayRun(options: {
+export async function replayRun(options: {
   transcript: Transcript
   probes: readonly Probe[]
   policy: Exclude<LabPolicy, "full">

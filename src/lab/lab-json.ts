@@ -1,5 +1,6 @@
 import { PROBE_KINDS, type ProbeKind } from "./probe-file.js"
 import type { ProbeEvaluation } from "./evaluate-probes.js"
+import type { IsoTokenPoint } from "./iso-tokens.js"
 import type { PolicySummary } from "./summarize-probes.js"
 
 /** The settings a Lab run records next to its figures, so a reader knows what was measured. */
@@ -8,10 +9,14 @@ export type LabSettings = { probeFile: string; encoding: string; thresholdPercen
 /**
  * The `lab --json` object (DESIGN.md "Contracts"): `summary` has one entry per policy and window (`full` first, its
  * window null: unreduced), `probes` one entry per valid probe × policy × window, `invalid` the probes that could not
- * be evaluated and why. Rates are fractions (0..1) or null when nothing was checked; numbers are rounded so two runs
+ * be evaluated and why, and with `--iso-tokens` the equal-cost comparison `isoTokens`. Rates are fractions (0..1) or null when nothing was checked; numbers are rounded so two runs
  * print the same bytes. Field order is fixed.
  */
-export function labJson(evaluation: ProbeEvaluation, settings: LabSettings): Record<string, unknown> {
+export function labJson(
+  evaluation: ProbeEvaluation,
+  settings: LabSettings,
+  isoTokens: readonly IsoTokenPoint[] | null = null,
+): Record<string, unknown> {
   return {
     settings: {
       probeFile: settings.probeFile,
@@ -29,6 +34,15 @@ export function labJson(evaluation: ProbeEvaluation, settings: LabSettings): Rec
       survived: verdict.survived,
     })),
     invalid: evaluation.validity.filter((entry) => !entry.valid).map((entry) => ({ id: entry.probeId, problems: entry.problems })),
+    ...(isoTokens === null
+      ? {}
+      : {
+          isoTokens: isoTokens.map((point) => ({
+            ...point,
+            meanPromptTokens: rounded(point.meanPromptTokens, 1),
+            defaultMeanPromptTokens: rounded(point.defaultMeanPromptTokens, 1),
+          })),
+        }),
   }
 }
 

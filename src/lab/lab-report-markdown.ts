@@ -1,6 +1,8 @@
 import type { ProbeEvaluation } from "./evaluate-probes.js"
 import { formatPolicySummaries, formatReferenceComparison } from "./format-policy-summaries.js"
 import type { LabSettings } from "./lab-json.js"
+import { formatIsoTokens } from "./format-iso-tokens.js"
+import type { IsoTokenPoint } from "./iso-tokens.js"
 import type { Probe } from "./probe-file.js"
 
 /** A chart the report links: its file name and what it shows. */
@@ -12,6 +14,7 @@ export function labReportMarkdown(options: {
   probes: readonly Probe[]
   settings: LabSettings
   charts: readonly ReportChart[]
+  isoTokens?: readonly IsoTokenPoint[] | null
 }): string {
   const { evaluation, probes, settings } = options
   const traces = [...new Set(probes.map((probe) => probe.trace))]
@@ -39,6 +42,7 @@ export function labReportMarkdown(options: {
     ...formatReferenceComparison(evaluation.summaries),
     "```",
     "",
+    ...isoSection(options.isoTokens ?? null),
     ...chartSections(options.charts),
     "## Probes lost",
     "",
@@ -75,4 +79,19 @@ function chartSections(charts: readonly ReportChart[]): string[] {
     .map((chart, index) => ({ chart, index }))
     .sort((left, right) => summaryFirst(left.chart) - summaryFirst(right.chart) || left.index - right.index)
     .flatMap(({ chart }) => [`## ${chart.caption}`, "", `![${chart.caption}](${chart.file})`, ""])
+}
+
+function isoSection(points: readonly IsoTokenPoint[] | null): string[] {
+  if (points === null || points.length === 0) return []
+  return [
+    "## At equal cost",
+    "",
+    "Each baseline replayed at the window where its mean prompt tokens match the default's (within 1%, or the closest",
+    "of up to 8 windows tried), and what it kept there.",
+    "",
+    "```",
+    ...formatIsoTokens(points),
+    "```",
+    "",
+  ]
 }

@@ -3,6 +3,7 @@ import { join } from "node:path"
 import type { ProbeEvaluation } from "./evaluate-probes.js"
 import { labJson, type LabSettings } from "./lab-json.js"
 import type { Probe } from "./probe-file.js"
+import type { IsoTokenPoint } from "./iso-tokens.js"
 import { labCharts } from "./lab-charts.js"
 import { labReportMarkdown } from "./lab-report-markdown.js"
 
@@ -15,11 +16,12 @@ export function writeLabReport(options: {
   evaluation: ProbeEvaluation
   probes: readonly Probe[]
   settings: LabSettings
+  isoTokens?: readonly IsoTokenPoint[] | null
 }): string[] {
   mkdirSync(options.directory, { recursive: true })
   const charts = labCharts(options.evaluation, options.settings)
   const files: [string, string][] = [
-    ["lab.json", `${JSON.stringify(labJson(options.evaluation, options.settings), null, 2)}\n`],
+    ["lab.json", `${JSON.stringify(labJson(options.evaluation, options.settings, options.isoTokens ?? null), null, 2)}\n`],
     ["report.md", labReportMarkdown({ ...options, charts })],
     ...charts.map((chart): [string, string] => [chart.file, chart.svg]),
   ]

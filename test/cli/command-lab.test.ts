@@ -101,7 +101,25 @@ describe("magic-context lab (Experiment 2)", () => {
     expect(JSON.parse(readFileSync(join(out, "lab.json"), "utf8"))).toHaveProperty("summary")
   }, 60_000)
 
+  it("compares at equal cost with --iso-tokens: each baseline at the window where its mean tokens match the default's", async () => {
+    const { code, io } = await lab(["--probes", probeFile, "--window", "8000", "--policies", "default,flat,truncation", "--iso-tokens", "--json"])
+    expect(code).toBe(0)
+    const json = JSON.parse(io.stdoutText()) as { summary: Record<string, unknown>[]; isoTokens: Record<string, number | string>[] }
+    const defaults = json.summary.find((entry) => entry["policy"] === "default") as Record<string, number>
+    expect(json.isoTokens.map((point) => point["policy"])).toEqual(["flat", "truncation"])
+    for (const point of json.isoTokens) {
+      expect(point["window"]).toBe(8000)
+      expect(point["defaultMeanPromptTokens"]).toBe(defaults["meanPromptTokens"])
+      expect(point["defaultSurvived"]).toBe(defaults["probesSurvived"])
+      expect(point["probes"]).toBe(defaults["probesChecked"])
+      expect(point["matchedWindow"] as number).toBeGreaterThanOrEqual(1000)
+    }
+    const text = await lab(["--probes", probeFile, "--window", "8000", "--policies", "default,flat", "--iso-tokens"])
+    expect(text.io.stdoutText()).toContain("At equal cost: each baseline at the window where its mean prompt tokens match the default's")
+  }, 120_000)
+
   it.each([
+    [["--probes", "p.json", "--window", "8000", "--policies", "flat", "--iso-tokens"], "--iso-tokens compares the default with"],
     [["--window", WINDOWS], "lab needs --probes FILE"],
     [["--probes", "p.json"], "lab needs --window N[,N...]"],
     [["--probes", "p.json", "--window", "500"], '--window takes an integer at least 1000, got "500"'],
