@@ -116,6 +116,9 @@ async function commandLabTrajectories(io: CliIo): Promise<ExitCode> {
         io.stderr(`lab: ${basename(run.trace)} ${run.policy} @ ${window}: ${run.metrics.turns} calls, mean ${mean} tokens`)
       },
     })
+    if (parsed.values["iso-tokens"]) {
+      io.stderr(`lab: matching ${isoBaselines.join(", ")} to the default's cost at each window (up to 8 replays each)`)
+    }
     const isoTokens = parsed.values["iso-tokens"]
       ? await isoTokenPoints({ evaluation, probes: probes.value, baselines: isoBaselines, windows: windows.value, counter, config: loaded.config })
       : null
