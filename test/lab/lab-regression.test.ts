@@ -4,6 +4,8 @@ import { formatPolicySummaries } from "../../src/lab/format-policy-summaries.js"
 import type { Probe } from "../../src/lab/probe-file.js"
 import { readProbeFile } from "../../src/lab/read-probe-file.js"
 import type { PolicySummary } from "../../src/lab/summarize-probes.js"
+import { formatIsoTokens } from "../../src/lab/format-iso-tokens.js"
+import { isoTokenPoints } from "../../src/lab/iso-tokens.js"
 import { createTokenCounterPool, type TokenCounterPool } from "../../src/tokens/tiktoken-counter.js"
 import { realTraceProbes } from "./real-trace-probes.js"
 import { fileURLToPath } from "node:url"
@@ -24,10 +26,11 @@ function synthetic(): Probe[] {
 
 let pool: TokenCounterPool
 let evaluation: ProbeEvaluation
+let probes: Probe[]
 
 beforeAll(async () => {
   pool = createTokenCounterPool()
-  const probes = [...realTraceProbes(), ...synthetic()]
+  probes = [...realTraceProbes(), ...synthetic()]
   evaluation = await evaluateProbes({
     probes,
     policies: ["default", "flat", "truncation"],
@@ -62,4 +65,20 @@ describe("the Lab on the probe fixtures", () => {
   it.each(WINDOWS)("at %i tokens the default never renders a compartment below its floor", (window) => {
     expect(summaryOf("default", window).floorViolations).toBe(0)
   })
+
+  it("at equal cost (32k) flat and truncation, replayed at the window matching the default's mean tokens, keep fewer", async () => {
+    const points = await isoTokenPoints({
+      evaluation,
+      probes,
+      baselines: ["flat", "truncation"],
+      windows: [32_000],
+      counter: pool.counterFor("o200k_base"),
+    })
+    console.log(["Lab regression at equal cost:", ...formatIsoTokens(points)].join("\n"))
+    expect(points.map((point) => point.policy)).toEqual(["flat", "truncation"])
+    for (const point of points) {
+      expect(Math.abs(point.meanPromptTokens - point.defaultMeanPromptTokens)).toBeLessThanOrEqual(point.defaultMeanPromptTokens * 0.03)
+      expect(point.survived).toBeLessThan(point.defaultSurvived)
+    }
+  }, 600_000)
 })
