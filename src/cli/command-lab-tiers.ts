@@ -1,13 +1,12 @@
 import { resolve } from "node:path"
 import { parseArgs } from "node:util"
-import { readConfigFiles } from "../config/read-config-files.js"
 import { formatTierQuality } from "../lab/format-tier-quality.js"
 import { rounded } from "../lab/lab-json.js"
 import { readProbeFile } from "../lab/read-probe-file.js"
 import { measureTierQuality, type TierQualityReport } from "../lab/tier-quality.js"
 import { createTokenCounterPool } from "../tokens/tiktoken-counter.js"
 import { EXIT, type CliIo, type ExitCode } from "./cli-io.js"
-import { labCounter } from "./lab-counter.js"
+import { labCounter, loadLabConfig } from "./lab-setup.js"
 import { MIN_WINDOW_TOKENS, parseNumberOption } from "./parse-number-option.js"
 
 /** The window the tiers experiment cuts compartments at when none is given. */
@@ -49,8 +48,7 @@ export async function commandLabTiers(io: CliIo): Promise<ExitCode> {
     io.stderr(window.error)
     return EXIT.usage
   }
-  const loaded = readConfigFiles({ directory: io.cwd, explicitFile: parsed.values.config, env: io.env })
-  for (const diagnostic of loaded.diagnostics) io.stderr(diagnostic.message)
+  const config = loadLabConfig(io, parsed.values.config)
   const probes = readProbeFile(resolve(io.cwd, parsed.values.probes))
   if (!probes.ok) {
     io.stderr(probes.error)
@@ -58,8 +56,8 @@ export async function commandLabTiers(io: CliIo): Promise<ExitCode> {
   }
   const pool = createTokenCounterPool()
   try {
-    const counter = labCounter(pool, loaded.config)
-    const report = await measureTierQuality({ probes: probes.value, window: window ?? DEFAULT_TIERS_WINDOW, counter, config: loaded.config })
+    const counter = labCounter(pool, config)
+    const report = await measureTierQuality({ probes: probes.value, window: window ?? DEFAULT_TIERS_WINDOW, counter, config })
     if (parsed.values.json) io.stdout(JSON.stringify(tierQualityJson(report, counter.encoding), null, 2))
     else printTierQuality(io, report, counter.encoding)
     for (const problem of report.problems) io.stderr(problem)

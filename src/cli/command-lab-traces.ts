@@ -1,6 +1,5 @@
 import { resolve } from "node:path"
 import { parseArgs } from "node:util"
-import { readConfigFiles } from "../config/read-config-files.js"
 import { TIERS } from "../historian/fidelity-types.js"
 import { rounded } from "../lab/lab-json.js"
 import { MATERIALS, traceEcology, type TraceEcology } from "../lab/trace-ecology.js"
@@ -9,7 +8,7 @@ import { createTokenCounterPool } from "../tokens/tiktoken-counter.js"
 import { readTranscript } from "../transcript/read-transcript.js"
 import { EXIT, type CliIo, type ExitCode } from "./cli-io.js"
 import { formatTable } from "./format-table.js"
-import { labCounter } from "./lab-counter.js"
+import { labCounter, loadLabConfig } from "./lab-setup.js"
 import { MIN_WINDOW_TOKENS, parseNumberOption } from "./parse-number-option.js"
 
 /** The window the ecology replays at when none is given. */
@@ -43,17 +42,16 @@ export async function commandLabTraces(io: CliIo): Promise<ExitCode> {
     io.stderr(window.error)
     return EXIT.usage
   }
-  const loaded = readConfigFiles({ directory: io.cwd, explicitFile: parsed.values.config, env: io.env })
-  for (const diagnostic of loaded.diagnostics) io.stderr(diagnostic.message)
+  const config = loadLabConfig(io, parsed.values.config)
   const pool = createTokenCounterPool()
   const results: TraceEcology[] = []
   let failed = false
   try {
-    const counter = labCounter(pool, loaded.config)
+    const counter = labCounter(pool, config)
     for (const file of parsed.positionals) {
       try {
         const transcript = readTranscript(resolve(io.cwd, file))
-        results.push(await traceEcology({ transcript, file, window: window ?? DEFAULT_ECOLOGY_WINDOW, counter, config: loaded.config }))
+        results.push(await traceEcology({ transcript, file, window: window ?? DEFAULT_ECOLOGY_WINDOW, counter, config }))
       } catch (error) {
         if (!isPluginError(error)) throw error
         io.stderr(error.message)

@@ -1,6 +1,5 @@
 import { basename, resolve } from "node:path"
 import { parseArgs } from "node:util"
-import { readConfigFiles } from "../config/read-config-files.js"
 import { evaluateProbes, type ProbeEvaluation } from "../lab/evaluate-probes.js"
 import { formatPolicySummaries, formatReferenceComparison } from "../lab/format-policy-summaries.js"
 import { labJson, type LabSettings } from "../lab/lab-json.js"
@@ -14,7 +13,7 @@ import { createTokenCounterPool } from "../tokens/tiktoken-counter.js"
 import { EXIT, type CliIo, type ExitCode } from "./cli-io.js"
 import { commandLabTiers, LAB_TIERS_HELP } from "./command-lab-tiers.js"
 import { commandLabTraces, LAB_TRACES_HELP } from "./command-lab-traces.js"
-import { labCounter } from "./lab-counter.js"
+import { labCounter, loadLabConfig } from "./lab-setup.js"
 import { parseWindowList } from "./parse-number-option.js"
 
 export const LAB_HELP = `magic-context lab --probes FILE --window N[,N...] [--policies LIST] [--out DIR] [--json] [--config FILE]
@@ -92,8 +91,7 @@ async function commandLabTrajectories(io: CliIo): Promise<ExitCode> {
     return usage(`--iso-tokens compares the default with ${ISO_BASELINES.join(", ")}: --policies must name default and at least one of them`)
   }
 
-  const loaded = readConfigFiles({ directory: io.cwd, explicitFile: parsed.values.config, env: io.env })
-  for (const diagnostic of loaded.diagnostics) io.stderr(diagnostic.message)
+  const config = loadLabConfig(io, parsed.values.config)
   const probeFile = resolve(io.cwd, parsed.values.probes)
   const probes = readProbeFile(probeFile)
   if (!probes.ok) {
@@ -103,13 +101,13 @@ async function commandLabTrajectories(io: CliIo): Promise<ExitCode> {
 
   const pool = createTokenCounterPool()
   try {
-    const counter = labCounter(pool, loaded.config)
+    const counter = labCounter(pool, config)
     const evaluation = await evaluateProbes({
       probes: probes.value,
       policies: policies.value,
       windows: windows.value,
       counter,
-      config: loaded.config,
+      config,
       onRun: (run) => {
         const window = run.policy === "full" ? "unreduced" : String(run.window)
         const mean = run.metrics.turns === 0 ? 0 : Math.round(run.metrics.promptTokens / run.metrics.turns)
@@ -120,12 +118,12 @@ async function commandLabTrajectories(io: CliIo): Promise<ExitCode> {
       io.stderr(`lab: matching ${isoBaselines.join(", ")} to the default's cost at each window (up to 8 replays each)`)
     }
     const isoTokens = parsed.values["iso-tokens"]
-      ? await isoTokenPoints({ evaluation, probes: probes.value, baselines: isoBaselines, windows: windows.value, counter, config: loaded.config })
+      ? await isoTokenPoints({ evaluation, probes: probes.value, baselines: isoBaselines, windows: windows.value, counter, config })
       : null
     const settings: LabSettings = {
       probeFile: parsed.values.probes,
       encoding: counter.encoding,
-      thresholdPercent: loaded.config.execute_threshold,
+      thresholdPercent: config.execute_threshold,
       windows: windows.value,
     }
     if (parsed.values.json) io.stdout(JSON.stringify(labJson(evaluation, settings, isoTokens), null, 2))

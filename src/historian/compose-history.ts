@@ -1,5 +1,11 @@
 import type { Tier } from "./fidelity-types.js"
+import { IDENTIFIERS_LABEL, INVARIANT_LABEL } from "./render-tiers.js"
 import type { WorkingSet } from "./working-set.js"
+
+/** The history's headings and end, which the status report reads back (status/measure-history.ts). */
+export const PINNED_HEADING = "## Pinned (verbatim; these still apply)"
+export const EPISODES_HEADING = "## Episodes (oldest first)"
+export const HISTORY_CLOSE = "</session-history>"
 
 /** One compartment as rendered into the history, at its selected tier. */
 export type RenderedCompartment = { id: string; tier: Tier; text: string }
@@ -28,24 +34,24 @@ export function composeHistory(options: {
   if (workingSet.openTodos.length > 0) lines.push(`Open todos: ${workingSet.openTodos.map((todo) => `[ ] ${todo}`).join("; ")}`)
   if (workingSet.lastFailure) lines.push(`Last failure: ${workingSet.lastFailure.command} -> ${workingSet.lastFailure.error}`)
   if (pins.length > 0) {
-    lines.push("", "## Pinned (verbatim; these still apply)")
+    lines.push("", PINNED_HEADING)
     if (options.pinsOverBudget) lines.push("(The pinned items exceed their budget; the user has been told. None is shortened.)")
     // Verbatim, also across lines (an exact match of the pinned text must find it), even where that breaks the list.
     for (const pin of pins) lines.push(`- ${tagList(pin.tags)}${pin.text}`)
   }
   if (compartments.length > 0) {
-    lines.push("", "## Episodes (oldest first)")
+    lines.push("", EPISODES_HEADING)
     const listed = new Set<string>()
     for (const compartment of compartments) {
       lines.push("", withoutListedIdentifiers(withoutPinnedInvariant(compartment.text, pins), listed))
     }
   }
-  lines.push("</session-history>")
+  lines.push(HISTORY_CLOSE)
   return lines.join("\n")
 }
 
-/** How the dense and compact tiers state the episode's critical invariant (render-tiers.ts). */
-const INVARIANT_LABEL = "Invariant: "
+/** How the dense and compact tiers state the episode's critical invariant. */
+const INVARIANT_PREFIX = `${INVARIANT_LABEL}: `
 
 /**
  * A compartment's text without its `Invariant:` line when the pinned ledger above already says it word for word (the
@@ -53,19 +59,19 @@ const INVARIANT_LABEL = "Invariant: "
  * episode. A shortened invariant (ending in "…") counts as said when its text before the ellipsis is.
  */
 function withoutPinnedInvariant(text: string, pins: readonly PinnedFact[]): string {
-  if (pins.length === 0 || !text.includes(`\n${INVARIANT_LABEL}`)) return text
+  if (pins.length === 0 || !text.includes(`\n${INVARIANT_PREFIX}`)) return text
   return text
     .split("\n")
     .filter((line) => {
-      if (!line.startsWith(INVARIANT_LABEL)) return true
-      const said = line.slice(INVARIANT_LABEL.length).replace(/…$/, "")
+      if (!line.startsWith(INVARIANT_PREFIX)) return true
+      const said = line.slice(INVARIANT_PREFIX.length).replace(/…$/, "")
       return !pins.some((pin) => pin.text.includes(said))
     })
     .join("\n")
 }
 
-/** How a tier lists its identifiers (render-tiers.ts). */
-const IDENTIFIERS_LABEL = "Identifiers: "
+/** How a tier lists its identifiers. */
+const IDENTIFIERS_PREFIX = `${IDENTIFIERS_LABEL}: `
 
 /**
  * A compartment's text with the identifiers an older episode already listed taken out of its `Identifiers:` line
@@ -76,13 +82,13 @@ function withoutListedIdentifiers(text: string, listed: Set<string>): string {
   return text
     .split("\n")
     .flatMap((line) => {
-      if (!line.startsWith(IDENTIFIERS_LABEL)) return [line]
-      const items = line.slice(IDENTIFIERS_LABEL.length).split(", ")
+      if (!line.startsWith(IDENTIFIERS_PREFIX)) return [line]
+      const items = line.slice(IDENTIFIERS_PREFIX.length).split(", ")
       // An identifier that itself holds ", " (a signature) would split into pieces: leave such a line as it is.
       if (!items.every(isBalanced)) return [line]
       const fresh = items.filter((identifier) => !listed.has(identifier))
       for (const identifier of fresh) listed.add(identifier)
-      return fresh.length === 0 ? [] : [`${IDENTIFIERS_LABEL}${fresh.join(", ")}`]
+      return fresh.length === 0 ? [] : [`${IDENTIFIERS_PREFIX}${fresh.join(", ")}`]
     })
     .join("\n")
 }

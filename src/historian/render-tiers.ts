@@ -10,6 +10,10 @@ export const COMPACT_FACT_CHARS = 200
 /** The anchor's outcome is shortened to about this length. */
 export const ANCHOR_OUTCOME_CHARS = 120
 
+/** Section labels other modules read back from a rendered tier (compose-history.ts leaves repeated lines out). */
+export const IDENTIFIERS_LABEL = "Identifiers"
+export const INVARIANT_LABEL = "Invariant"
+
 /** The four tier texts of a compartment: null where a tier adds nothing; the anchor always exists. */
 export type TierTexts = Record<Tier, string | null> & { anchor: string }
 
@@ -119,7 +123,7 @@ function detailSections(record: CanonicalRecord, format: (text: string) => strin
       !written.some((line) => line.includes(identifier)) &&
       !identifiers.some((other) => other !== identifier && other.includes(identifier)),
   )
-  return [...sections, { label: "Identifiers", lines: listed, inline: true }]
+  return [...sections, { label: IDENTIFIERS_LABEL, lines: listed, inline: true }]
 }
 
 function toolCallLine(call: CanonicalRecord["toolCalls"][number]): string {
@@ -127,7 +131,7 @@ function toolCallLine(call: CanonicalRecord["toolCalls"][number]): string {
 }
 
 function invariantSection(invariant: string | null): Section {
-  return { label: "Invariant", lines: invariant === null ? [] : [invariant], inline: true }
+  return { label: INVARIANT_LABEL, lines: invariant === null ? [] : [invariant], inline: true }
 }
 
 function outcomeSection(record: CanonicalRecord): Section {

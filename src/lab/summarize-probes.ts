@@ -53,23 +53,23 @@ export function summarizeProbes(options: {
   verdicts: readonly ProbeVerdict[]
   runs: readonly RunRecord[]
 }): PolicySummary[] {
-  const pairs: { policy: LabPolicy; window: number }[] = []
-  const same = (pair: { policy: LabPolicy; window: number }, other: { policy: LabPolicy; window: number }): boolean =>
-    pair.policy === other.policy && pair.window === other.window
+  const pairs: Pair[] = []
   for (const run of options.runs) {
-    if (!pairs.some((pair) => same(pair, run))) pairs.push({ policy: run.policy, window: run.window })
+    if (!pairs.some((pair) => samePair(pair, run))) pairs.push({ policy: run.policy, window: run.window })
   }
   const summaries = pairs.map((pair): PolicySummary => {
     const { policy, window } = pair
-    const verdicts = options.verdicts.filter((verdict) => same(verdict, pair) && verdict.survived !== null)
-    const metrics = addRunMetrics(options.runs.filter((run) => same(run, pair)).map((run) => run.metrics))
+    const verdicts = options.verdicts.filter((verdict) => samePair(verdict, pair) && verdict.survived !== null)
+    const runs = options.runs.filter((run) => samePair(run, pair))
+    const metrics = addRunMetrics(runs.map((run) => run.metrics))
     const byKind = Object.fromEntries(
       PROBE_KINDS.map((kind) => [kind, survival(verdicts.filter((verdict) => verdict.kind === kind))]),
     ) as Record<ProbeKind, Survival>
+    const needed = survival(verdicts.filter((verdict) => verdict.kind !== "incidental"))
     return {
       policy,
       window,
-      survival: survival(verdicts.filter((verdict) => verdict.kind !== "incidental")),
+      survival: needed,
       byKind,
       turns: metrics.turns,
       meanPromptTokens: metrics.turns === 0 ? 0 : metrics.promptTokens / metrics.turns,
@@ -79,8 +79,8 @@ export function summarizeProbes(options: {
       prefixChangesPer100Turns: metrics.turns === 0 ? 0 : (metrics.prefixChanges / metrics.turns) * 100,
       tierSwitches: metrics.tierSwitches,
       executePasses: metrics.executePasses,
-      survivalPer1kTokens: survivalPerTokens(verdicts, metrics),
-      generation: addGenerationCosts(runsOf(options.runs, pair).map((run) => run.generation)),
+      survivalPer1kTokens: survivalPerTokens(needed, metrics),
+      generation: addGenerationCosts(runs.map((run) => run.generation)),
       promptTokensSaved: null,
       overFidelityTokens: null,
       underFidelityProbes: null,
@@ -89,16 +89,15 @@ export function summarizeProbes(options: {
   return withReferences(summaries, options)
 }
 
-function runsOf(runs: readonly RunRecord[], pair: Pair): RunRecord[] {
-  return runs.filter((run) => run.policy === pair.policy && run.window === pair.window)
-}
-
 type Pair = { policy: LabPolicy; window: number }
 
-function survivalPerTokens(verdicts: readonly ProbeVerdict[], metrics: RunMetrics): number | null {
-  const rate = survival(verdicts.filter((verdict) => verdict.kind !== "incidental")).rate
-  if (rate === null || metrics.turns === 0 || metrics.promptTokens === 0) return null
-  return rate / (metrics.promptTokens / metrics.turns / 1000)
+function samePair(left: Pair, right: Pair): boolean {
+  return left.policy === right.policy && left.window === right.window
+}
+
+function survivalPerTokens(needed: Survival, metrics: RunMetrics): number | null {
+  if (needed.rate === null || metrics.turns === 0 || metrics.promptTokens === 0) return null
+  return needed.rate / (metrics.promptTokens / metrics.turns / 1000)
 }
 
 /**
@@ -113,8 +112,7 @@ function withReferences(
   const kept = (pair: Pair): Set<string> =>
     new Set(
       options.verdicts
-        .filter((verdict) => verdict.policy === pair.policy && verdict.window === pair.window)
-        .filter((verdict) => verdict.kind !== "incidental" && verdict.survived === true)
+        .filter((verdict) => samePair(verdict, pair) && verdict.kind !== "incidental" && verdict.survived === true)
         .map((verdict) => verdict.probeId),
     )
   return summaries.map((summary) => {

@@ -1,3 +1,4 @@
+import { EPISODES_HEADING as EPISODES_TITLE, HISTORY_CLOSE, PINNED_HEADING } from "../historian/compose-history.js"
 import { TIERS, type Tier } from "../historian/fidelity-types.js"
 
 /** What the applied history (the message that replaces folded conversation) is made of, for the status report. */
@@ -22,11 +23,10 @@ export type MeasuredCompartment = {
   pinnedFacts: readonly { text: string; tags: readonly number[] }[]
 }
 
-// The headings composeHistory writes around the pinned ledger (test/status/measure-history.test.ts keeps these in
-// step with it by measuring a composed history).
-const LEDGER_HEADING = "\n\n## Pinned (verbatim; these still apply)\n"
-const EPISODES_HEADING = "\n\n## Episodes (oldest first)\n\n"
-const HISTORY_END = "\n</session-history>"
+// The headings composeHistory writes around the pinned ledger, as they stand in the text.
+const LEDGER_HEADING = `\n\n${PINNED_HEADING}\n`
+const EPISODES_HEADING = `\n\n${EPISODES_TITLE}\n\n`
+const HISTORY_END = `\n${HISTORY_CLOSE}`
 
 /**
  * Splits the applied history into the pinned ledger and the compartments by tier. A compartment counts at its

@@ -179,6 +179,15 @@ describe("magic-context lab tiers (Experiment 1)", () => {
     expect(canonicalFull["survival"] as number).toBeGreaterThanOrEqual(canonicalAnchor["survival"] as number)
   }, 60_000)
 
+  it("reports a transcript it cannot read and exits 1", async () => {
+    const missing = join(home.root, "absent.jsonl")
+    writeFileSync(probeFile, JSON.stringify([{ id: "x", trace: missing, kind: "identifier", t: 1, need: 3, exact: "a" }]))
+    const { code, io } = await lab(["tiers", "--probes", probeFile, "--json"])
+    expect(code).toBe(1)
+    expect(io.stderrText()).toContain(`${missing}: trace: `)
+    expect(JSON.parse(io.stdoutText())).toMatchObject({ transcripts: 0, compartments: 0 })
+  })
+
   it("needs --probes", async () => {
     const { code, io } = await lab(["tiers"])
     expect(code).toBe(2)

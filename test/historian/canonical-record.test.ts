@@ -449,3 +449,29 @@ describe("extractCanonicalRecord: source, entities and determinism", () => {
     )
   })
 })
+
+describe("extractCanonicalRecord: what a successful tool output and an edit say", () => {
+  it("keeps a commit's [branch hash], a search's first path:line hits, an edit's setting lines and a spec's rules", () => {
+    const result = record([
+      user("go"),
+      assistant(
+        "a1",
+        tool("a1-c", "bash", completed({ command: "git commit -am 'fix'" }, "[fix/raw-body 7c1e9a4] fix\n 1 file changed")),
+        tool("a1-g", "bash", completed({ command: "rg -n constructEvent apps" }, "apps/api/src/webhooks/handler.ts:131:  const event = x")),
+        tool("a1-e", "edit", completed({ filePath: ".env", oldString: "PORT=3000", newString: "PORT=3100" }, "Edit applied")),
+        tool("a1-r", "bash", completed({ command: "bd show gqc.7" }, "Architecture constraints:\n- No temp-file context handoff.\n")),
+      ),
+    ])
+    expect(texts(result, "identifier")).toEqual(expect.arrayContaining(["[fix/raw-body 7c1e9a4]", "PORT=3100"]))
+    expect(texts(result, "location")).toContain("apps/api/src/webhooks/handler.ts:131")
+    expect(texts(result, "constraint")).toContain("spec: No temp-file context handoff.")
+  })
+
+  it("takes none of them from a failed call", () => {
+    const result = record([
+      user("go"),
+      assistant("a1", tool("a1-c", "bash", failed({ command: "git commit -am 'fix'" }, "[main 7c1e9a4] fix\nerror: hook failed"))),
+    ])
+    expect(texts(result, "identifier")).not.toContain("[main 7c1e9a4]")
+  })
+})
