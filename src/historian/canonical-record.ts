@@ -1,3 +1,4 @@
+import { ALL_RECOGNIZERS, type Recognizers } from "../session/recognizers.js"
 import type { HostMessage, HostPart } from "../transcript/host-message.js"
 import { extractIdentifiers, isPathLike, MAX_IDENTIFIER_CHARS } from "./extract-identifiers.js"
 import { extractLocations, formatLocation } from "./extract-locations.js"
@@ -50,8 +51,10 @@ export function extractCanonicalRecord(options: {
   compartmentId: string
   messages: readonly HostMessage[]
   tagOf: (partId: string) => number | null
+  /** The named rules in use (the Lab switches some off); all by default. */
+  recognizers?: Recognizers
 }): CanonicalRecord {
-  const state = createState()
+  const state = createState(options.recognizers ?? ALL_RECOGNIZERS)
   for (const message of options.messages) {
     const messageTag = firstTag(message, options.tagOf)
     for (const part of message.parts) {
@@ -65,6 +68,7 @@ export function extractCanonicalRecord(options: {
 }
 
 type State = {
+  recognizers: Recognizers
   collector: FactCollector
   tags: number[]
   objective: string | null
@@ -77,8 +81,9 @@ type State = {
   todos: { items: { content: string; status: string }[]; ref: SourceRef } | null
 }
 
-function createState(): State {
+function createState(recognizers: Recognizers): State {
   return {
+    recognizers,
     collector: createFactCollector(),
     tags: [],
     objective: null,
@@ -105,7 +110,7 @@ function readPart(state: State, context: { part: HostPart; ref: SourceRef; role:
     return
   }
   if (part.type === "tool") {
-    readTool(state, readToolCall(part), ref)
+    readTool(state, readToolCall(part, state.recognizers), ref)
     return
   }
   if (part.type === "file") {
@@ -153,7 +158,9 @@ function readTool(state: State, reading: ToolCallReading, ref: SourceRef): void 
     const { newText, oldText } = reading.edit
     const introduced = extractIdentifiers(newText, "code").filter((identifier) => !oldText.includes(identifier))
     for (const identifier of introduced.slice(0, MAX_EDIT_IDENTIFIERS)) collector.add("identifier", identifier, [ref])
-    for (const setting of settingLines(newText, oldText)) collector.add("identifier", setting, [ref])
+    if (state.recognizers.on("edit-setting-lines")) {
+      for (const setting of settingLines(newText, oldText)) collector.add("identifier", setting, [ref])
+    }
   }
   for (const commit of reading.commits) collector.add("identifier", commit, [ref])
   for (const constraint of reading.constraints) collector.add("constraint", `${SPEC_PREFIX}${constraint}`, [ref])

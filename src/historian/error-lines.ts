@@ -4,6 +4,7 @@
  * one when it only signals failure (a non-zero exit code, a `Traceback` header, `make: *** … Error 2`). Output
  * fails when it has a strong line or a non-zero exit note; the fact keeps the first two strong lines verbatim.
  */
+import { plainText } from "./plain-text.js"
 
 /** The verdict on one tool output. */
 export type ErrorScan = { failed: boolean; lines: string[] }
@@ -14,9 +15,22 @@ export const MAX_ERROR_LINES = 2
 /** Longest error line kept (longer lines are cut at a word boundary). */
 export const MAX_ERROR_LINE_CHARS = 300
 
-/** Scans tool output (or a tool's error text) for error lines. */
-export function findErrorLines(output: string): ErrorScan {
-  const lines = output.split("\n").map((line) => line.trim())
+/** Which of the optional rules apply (named recognizers `error-cause` and `error-answer`). */
+export type ErrorScanOptions = { cause: boolean; answers: boolean }
+
+const ALL_RULES: ErrorScanOptions = { cause: true, answers: true }
+
+/**
+ * Scans tool output (or a tool's error text) for error lines, escape codes stripped. With `answers`, a line that is
+ * an error answer of a service (HTTP 4xx/5xx status, an invalid key, a JSON `"error"` object) is a strong line; with
+ * `cause`, a single strong line keeps the line below it that says why (`Error: request failed` / `  reason: …`).
+ */
+export function findErrorLines(output: string, options: ErrorScanOptions = ALL_RULES): ErrorScan {
+  const lines = plainText(output).split("\n").map((line) => line.trim())
+  // A service answers with its error first; further down, "invalid token" is a document's words, not an answer.
+  const answerLines = new Set(lines.filter((line) => line !== "").slice(0, ANSWER_LINES))
+  const strongLine = (line: string): boolean =>
+    isStrong(line) || (options.answers && answerLines.has(line) && !/^[-*•]\s/.test(line) && isErrorAnswer(line))
   const strong: IndexedLine[] = []
   const weak: IndexedLine[] = []
   const consumed = new Set<number>()
@@ -26,12 +40,12 @@ export function findErrorLines(output: string): ErrorScan {
     if (ERROR_HEADER.test(line)) {
       const next = lines.findIndex((candidate, position) => position > index && candidate !== "")
       const message = lines[next]
-      if (message === undefined || isStrong(message)) return
+      if (message === undefined || strongLine(message)) return
       consumed.add(next)
       strong.push({ index, text: `${line} ${message}` })
       return
     }
-    if (isStrong(line)) {
+    if (strongLine(line)) {
       if (!strong.some((earlier) => earlier.text === line)) strong.push({ index, text: line })
       return
     }
@@ -39,15 +53,51 @@ export function findErrorLines(output: string): ErrorScan {
     if (EXIT_NOTE.test(line) || WEAK.some((pattern) => pattern.test(line))) weak.push({ index, text: line })
   })
   if (strong.length === 0 && !exitFailure) return { failed: false, lines: [] }
-  return { failed: true, lines: chooseLines(strong, weak).map((line) => cutLine(line.text)) }
+  const chosen = chooseLines(strong, weak)
+  const cause = options.cause && strong.length === 1 && chosen.length === 1 ? causeBelow(lines, chosen[0] as IndexedLine) : null
+  return { failed: true, lines: [...chosen, ...(cause ? [cause] : [])].map((line) => cutLine(line.text)) }
 }
+
+/** True for any line that states or signals a failure (strong, weak, an exit note, or an error answer). */
+export function isErrorLine(line: string): boolean {
+  return isStrong(line) || isErrorAnswer(line) || EXIT_NOTE.test(line) || WEAK.some((pattern) => pattern.test(line))
+}
+
+/** A service's error answer: an HTTP error status, a rejected key or token, a rate limit, a JSON error object. */
+export function isErrorAnswer(line: string): boolean {
+  return ERROR_ANSWER.some((pattern) => pattern.test(line))
+}
+
+/** The first line below an error line that says why: not blank, not a stack frame, not a separator or a code listing. */
+function causeBelow(lines: readonly string[], error: IndexedLine): IndexedLine | null {
+  // An open backtick quotes text that goes on below: those lines are the quote, not a cause.
+  if ((error.text.match(/`/g) ?? []).length % 2 === 1) return null
+  for (let index = error.index + 1; index < Math.min(lines.length, error.index + 5); index += 1) {
+    const line = lines[index] ?? ""
+    if (line === "" || /^at\s|^[-=~^*_]{3,}$|^\^+$/.test(line) || LISTING_LINE.test(line)) continue
+    if (error.text.endsWith(line)) continue
+    return isErrorLine(line) ? null : { index, text: line }
+  }
+  return null
+}
+
+/** An error answer is recognised only among the first lines of an output. */
+const ANSWER_LINES = 3
+
+const ERROR_ANSWER: readonly RegExp[] = [
+  /\b(?:HTTP\/\d(?:\.\d)?\s+)?[45]\d\d\s+(?:Bad Request|Unauthorized|Forbidden|Not Found|Method Not Allowed|Conflict|Unprocessable Entity|Too Many Requests|Internal Server Error|Bad Gateway|Service Unavailable|Gateway Timeout)\b/i,
+  /\b(?:invalid|expired|missing|revoked|incorrect)\s+(?:api[ _-]?key|access token|token|credentials|auth(?:entication|orization)?)\b/i,
+  /\brate[ -]limit(?:ed| exceeded)\b|\bquota exceeded\b/i,
+  /^\{?\s*"error"\s*:\s*(?:\{|"[^"]+")/,
+  /"(?:status|statusCode|status_code)"\s*:\s*[45]\d\d\b/,
+]
 
 /**
  * The error text of a call that failed without a recognisable error line: the first line that mentions an error or
  * a failure, else the first non-empty line.
  */
 export function fallbackErrorLines(text: string): string[] {
-  const lines = text
+  const lines = plainText(text)
     .split("\n")
     .map((line) => line.trim())
     .filter((line) => line !== "")
@@ -102,8 +152,11 @@ function isStrong(line: string): boolean {
   return STRONG.some((pattern) => pattern.test(line))
 }
 
+/** A long line is cut at a word boundary, never inside a backtick span (an identifier cut in half names nothing). */
 function cutLine(line: string): string {
   if (line.length <= MAX_ERROR_LINE_CHARS) return line
   const cut = line.lastIndexOf(" ", MAX_ERROR_LINE_CHARS)
-  return `${line.slice(0, cut > MAX_ERROR_LINE_CHARS / 2 ? cut : MAX_ERROR_LINE_CHARS)}…`
+  let kept = line.slice(0, cut > MAX_ERROR_LINE_CHARS / 2 ? cut : MAX_ERROR_LINE_CHARS)
+  if ((kept.match(/`/g) ?? []).length % 2 === 1) kept = kept.slice(0, kept.lastIndexOf("`")).trimEnd()
+  return `${kept}…`
 }

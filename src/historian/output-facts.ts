@@ -45,6 +45,12 @@ export function settingLines(newText: string, oldText: string): string[] {
   return settings
 }
 
+/** True for a line that assigns a literal to a name (`PORT=3100`, `timeout: 30`): a setting, not an expression. */
+export function isSettingLine(text: string): boolean {
+  const line = text.trim().replace(/[,;]$/, "")
+  return line.length > 0 && line.length <= MAX_SETTING_CHARS && SETTING.test(line)
+}
+
 /**
  * `[export|pub] [const|let|var|static] name[: type] (=|:) literal`, where the literal is a number (with an optional
  * unit), a quoted string or a boolean: a setting, not an expression; or an Elixir module attribute `@name literal`.

@@ -1,7 +1,11 @@
+import { hostTool, toolPatch, toolPaths, type HostToolRow } from "../session/host-tools.js"
+import { ALL_RECOGNIZERS, type Recognizers } from "../session/recognizers.js"
 import { PRUNED_TOOL_TEXT, type HostToolPart } from "../transcript/host-message.js"
 import { fallbackErrorLines, findErrorLines } from "./error-lines.js"
 import { formatLocation, extractLocations, type LocationMatch } from "./extract-locations.js"
+import { keptAddedLines, keptOutputLines } from "./output-lines.js"
 import { outputFacts, specConstraints } from "./output-facts.js"
+import { plainText } from "./plain-text.js"
 
 /** What the canonical record needs from one tool part. */
 export type ToolCallReading = {
@@ -13,9 +17,9 @@ export type ToolCallReading = {
   command: string | null
   /** A read-only call (read, grep, cat, ls, …): its paths count, its command is not an identifier. */
   isSearch: boolean
-  /** Paths named by the input (`path`, `filePath`, …, or an `open` command). */
+  /** Paths named by the input (`path`, `filePath`, …, every file of a patch, or an `open` command). */
   paths: string[]
-  /** True for tools that change a file (edit, write, …). */
+  /** True for tools that change a file (edit, write, apply_patch, …). */
   touches: boolean
   /** The error lines when the call failed (status error or an output that states an error). */
   errorLines: string[]
@@ -35,37 +39,78 @@ export type ToolCallReading = {
   commits: string[]
   /** Items listed under a rules heading in a successful output (a task spec's constraints). */
   constraints: string[]
+  /** Ids the tool returned (an issue key, a record id, a created URL) when it is not read-only. */
+  returnedIds: string[]
+  /** What DENSE keeps of the output (output-lines.ts), escape codes stripped. */
+  keptLines: string[]
+  /** What DENSE keeps of an edit: each file's path and some of the lines it added. */
+  added: { path: string; lines: string[] }[]
 }
 
-/** Reads one tool part. */
-export function readToolCall(part: HostToolPart): ToolCallReading {
+/** An edit keeps at most this many added lines per file in DENSE, and a call at most EDIT_FILES files. */
+export const ADDED_LINES_PER_FILE = 8
+export const EDIT_FILES = 6
+
+/** Reads one tool part. `recognizers` switches named rules off (the Lab's ablations); the engine uses all. */
+export function readToolCall(part: HostToolPart, recognizers: Recognizers = ALL_RECOGNIZERS): ToolCallReading {
   const input = part.state.input
-  const command = commandOf(part.tool, input)
-  const path = firstString(input, PATH_KEYS) ?? openedPath(part.tool, command)
+  const row = hostTool(part.tool, recognizers.on)
+  const command = commandOf(row, part.tool, input)
+  const paths = toolPaths(part.tool, input, recognizers.on)
+  const opened = openedPath(part.tool, command)
+  if (opened !== null && !paths.includes(opened)) paths.push(opened)
+  const path = paths[0] ?? null
   const output = outputOf(part)
-  const isSearch = CONTENT_TOOLS.has(part.tool.toLowerCase()) || (command !== null && isSearchCommand(command))
-  const scan = scanFailure(part, output, isSearch)
+  const isSearch = row.readOnly || (command !== null && isSearchCommand(command))
+  const scan = scanFailure(part, output, isSearch, recognizers)
   const succeeded = part.state.status === "completed" && scan.errorLines.length === 0
   const found = outputFacts(output, { isSearch })
+  const edit = editTexts(row, part.tool, input, command)
   return {
     tool: part.tool,
-    summary: summarize(part.tool, input, command, path),
+    summary: summarize(part.tool, input, command, paths),
     status: part.state.status === "error" || scan.errorLines.length > 0 ? "error" : "ok",
     command,
     isSearch,
-    paths: path === null ? [] : [path],
-    touches: TOUCHING_TOOLS.has(part.tool.toLowerCase()),
+    paths,
+    touches: row.writes,
     errorLines: scan.errorLines,
     noMatches: scan.noMatches,
     interrupted: scan.interrupted,
-    locations: [...inputLocations(input, path, command), ...scan.locations, ...(succeeded ? found.locations : [])],
-    edit: editTexts(part.tool, input, command),
+    locations: [
+      ...inputLocations(input, path, command),
+      ...scan.locations,
+      ...(succeeded && recognizers.on("search-hits") ? found.locations : []),
+    ],
+    edit,
     todos: todosOf(input),
     lineRange: lineRangeOf(command),
-    commits: succeeded ? found.commits : [],
-    constraints: succeeded ? specConstraints(output) : [],
+    commits: succeeded && recognizers.on("commit-hash") ? found.commits : [],
+    constraints: succeeded && recognizers.on("spec-lists") ? specConstraints(plainText(output)) : [],
+    returnedIds: succeeded && !isSearch && recognizers.on("tool-ids") ? returnedIds(output) : [],
+    keptLines: scan.interrupted ? [] : keptOutputLines({ keep: row.keep, output, failed: !succeeded, recognizers }),
+    added: addedLines(row, input, paths, edit, recognizers),
   }
 }
+
+/** Ids a tool printed: issue keys, UUIDs, JSON `id`/`key` values, created URLs (at most MAX_RETURNED_IDS). */
+export function returnedIds(output: string): string[] {
+  const text = output.slice(0, 100_000)
+  const found: string[] = []
+  const add = (value: string | undefined): void => {
+    if (value !== undefined && !found.includes(value) && found.length < MAX_RETURNED_IDS) found.push(value)
+  }
+  for (const match of text.matchAll(/"(?:id|key|issueKey|identifier|number|ref|slug|uuid)"\s*:\s*"?([\w.:/-]{2,64})"?/g)) add(match[1])
+  for (const match of text.matchAll(ISSUE_KEY)) if (!NOT_KEYS.has(match[1] ?? "")) add(match[0])
+  for (const match of text.matchAll(/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/g)) add(match[0])
+  for (const match of text.matchAll(/https?:\/\/[^\s"'<>)\]]+/g)) add(match[0].replace(/[.,;:]+$/, ""))
+  return found
+}
+
+const MAX_RETURNED_IDS = 5
+const ISSUE_KEY = /\b([A-Z][A-Z0-9]{1,9})-\d{1,6}\b/g
+/** Names that look like issue keys but are standards (UTF-8, SHA-256, ISO-8601). */
+const NOT_KEYS = new Set("UTF SHA ISO MD AES RSA HTTP TLS SSL UTC GMT ES ECMA CRC IPV X UCS ASCII PEP WCAG".split(" "))
 
 /** True for read-only shell commands (their output is content, and a non-zero exit means "no matches"). */
 export function isSearchCommand(command: string): boolean {
@@ -82,26 +127,21 @@ export function programOf(command: string): string {
     .trim()
 }
 
-const PATH_KEYS = ["filePath", "file_path", "path", "filename", "file", "notebook_path"]
 const PATTERN_KEYS = ["pattern", "query", "regex", "glob"]
-const SHELL_TOOLS = new Set(["bash", "shell", "run", "execute_bash", "exec", "terminal", "cmd", "powershell"])
-const CONTENT_TOOLS = new Set(
-  (
-    "read view glob grep list ls webfetch websearch find_file search_dir search_file open goto scroll_up scroll_down " +
-    "todowrite todoread think task taskoutput skill"
-  ).split(" "),
-)
-const TOUCHING_TOOLS = new Set(["edit", "write", "multiedit", "patch", "apply_patch", "create", "str_replace_editor"])
 const SEARCH_PROGRAMS = new Set(
   "grep rg ag ack find fd ls cat head tail wc echo pwd which file stat tree less more awk jq du df printf".split(" "),
 )
 
-function commandOf(tool: string, input: Record<string, unknown>): string | null {
+function commandOf(row: HostToolRow, tool: string, input: Record<string, unknown>): string | null {
   const raw = firstString(input, ["command", "cmd"])
   if (raw === null) return null
   const firstLine = raw.trim().split("\n")[0]?.trim() ?? ""
   if (firstLine === "") return null
-  if (SHELL_TOOLS.has(tool.toLowerCase())) return firstLine
+  if (row.shell) {
+    const args = input["args"]
+    const words = Array.isArray(args) ? args.filter((arg): arg is string => typeof arg === "string") : []
+    return words.length > 0 && !firstLine.includes(" ") ? `${firstLine} ${words.join(" ")}` : firstLine
+  }
   // SWE-agent: the tool is the command's first word (`edit 287:296`, `python reproduce.py`).
   return firstLine.split(/\s+/)[0] === tool ? firstLine : null
 }
@@ -111,8 +151,9 @@ function openedPath(tool: string, command: string | null): string | null {
   return command.split(/\s+/)[1] ?? null
 }
 
-function summarize(tool: string, input: Record<string, unknown>, command: string | null, path: string | null): string {
+function summarize(tool: string, input: Record<string, unknown>, command: string | null, paths: readonly string[]): string {
   if (command !== null) return command.startsWith(tool) ? command : `${tool} ${command}`
+  const path = paths.length > 1 ? paths.join(", ") : (paths[0] ?? null)
   const mode = typeof input["command"] === "string" && /^\w+$/.test(input["command"]) ? ` (${input["command"]})` : ""
   const pattern = firstString(input, PATTERN_KEYS)
   if (pattern !== null) return `${tool} ${pattern}${path === null ? "" : ` in ${path}`}`
@@ -131,16 +172,12 @@ function outputOf(part: HostToolPart): string {
   return part.state.output
 }
 
-function scanFailure(
-  part: HostToolPart,
-  output: string,
-  isSearch: boolean,
-): FailureScan {
+function scanFailure(part: HostToolPart, output: string, isSearch: boolean, recognizers: Recognizers): FailureScan {
   const errored = part.state.status === "error"
   if (errored && INTERRUPTION.test(output)) return { ...NO_FAILURE, interrupted: true }
   if (!errored && isSearch) return NO_FAILURE
   if (isSearch && isOnlyExitNote(output)) return { ...NO_FAILURE, noMatches: true }
-  const scan = findErrorLines(output)
+  const scan = findErrorLines(output, { cause: recognizers.on("error-cause"), answers: recognizers.on("error-answer") })
   if (!scan.failed && !errored) return NO_FAILURE
   const errorLines = scan.lines.length > 0 ? scan.lines : fallbackErrorLines(output)
   const locations = [...errorLines.flatMap(extractLocations), ...lastTracebackFrame(output), ...firstStackFrame(output)]
@@ -202,6 +239,7 @@ function lineRangeOf(command: string | null): { start: number; end: number } | n
 }
 
 function editTexts(
+  row: HostToolRow,
   tool: string,
   input: Record<string, unknown>,
   command: string | null,
@@ -210,11 +248,42 @@ function editTexts(
   if (newText !== null) {
     return { newText, oldText: firstString(input, ["oldText", "old_string", "oldString", "old_str"]) ?? "" }
   }
+  const edits = input["edits"]
+  if (Array.isArray(edits)) {
+    const pairs = edits.filter((edit): edit is Record<string, unknown> => edit !== null && typeof edit === "object")
+    const joined = (key: string): string => pairs.map((edit) => (typeof edit[key] === "string" ? edit[key] : "")).join("\n")
+    if (pairs.length > 0) return { newText: joined("newString"), oldText: joined("oldString") }
+  }
+  const patch = toolPatch(row, input)
+  if (patch.length > 0) {
+    return { newText: patch.flatMap((file) => file.added).join("\n"), oldText: patch.flatMap((file) => file.removed).join("\n") }
+  }
+  const content = row.writes ? firstString(input, ["content", "new_source", "file_text"]) : null
+  if (content !== null) return { newText: content, oldText: "" }
   if (tool === "edit" && command !== null && typeof input["command"] === "string") {
     const body = input["command"].split("\n").slice(1).join("\n").replace(/\nend_of_edit\s*$/, "")
     return body.trim() === "" ? null : { newText: body, oldText: "" }
   }
   return null
+}
+
+/** Each file an edit changed with the lines DENSE keeps of what it added. */
+function addedLines(
+  row: HostToolRow,
+  input: Record<string, unknown>,
+  paths: readonly string[],
+  edit: { newText: string; oldText: string } | null,
+  recognizers: Recognizers,
+): { path: string; lines: string[] }[] {
+  if (!row.writes) return []
+  const patch = toolPatch(row, input)
+  if (patch.length > 0) {
+    return patch.slice(0, EDIT_FILES).map((file) => ({ path: file.path, lines: keptAddedLines(file.added, ADDED_LINES_PER_FILE, recognizers) }))
+  }
+  if (edit === null || paths[0] === undefined) return []
+  const old = new Set(edit.oldText.split("\n").map((line) => line.trim()))
+  const added = edit.newText.split("\n").filter((line) => !old.has(line.trim()))
+  return [{ path: paths[0], lines: keptAddedLines(added, ADDED_LINES_PER_FILE, recognizers) }]
 }
 
 function todosOf(input: Record<string, unknown>): { content: string; status: string }[] | null {

@@ -15,6 +15,7 @@ import {
   recordSelections,
   type StoredCompartment,
 } from "../store/compartment-repository.js"
+import { ALL_RECOGNIZERS, type Recognizers } from "../session/recognizers.js"
 import type { Database } from "../store/driver.js"
 import { listPins } from "../store/pin-repository.js"
 import { applyPinPatterns, type PinPattern } from "../historian/pin-patterns.js"
@@ -88,6 +89,8 @@ export function createHistoryPlanner(options: {
   expanded?: ReadonlySet<string>
   /** The Lab only: what will be needed (for the oracle), or what is about to be needed again (promotion). */
   guide?: SelectionGuide | null
+  /** The Lab only: the named rules in use (`lab --without`, `lab --folds`); all by default. */
+  recognizers?: Recognizers
 }): HistoryPlanner {
   const { db, sessionId, counter, policy } = options
   const pinPatterns = options.pinPatterns ?? []
@@ -244,6 +247,7 @@ export function createHistoryPlanner(options: {
           compartmentId: display,
           messages,
           tagOf: (partId) => state.tagsByPart.get(partId)?.tag ?? null,
+          recognizers: options.recognizers ?? ALL_RECOGNIZERS,
         })
         const record = { ...extracted, facts: applyPinPatterns(extracted.facts, pinPatterns) }
         const tiers = renderTiers(record)

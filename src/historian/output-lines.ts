@@ -1,0 +1,153 @@
+/**
+ * What DENSE keeps of a tool's output, an attachment or an edit: whole lines, verbatim (escape codes stripped), chosen
+ * by named line recognizers (session/recognizers.ts) according to the tool's row (session/host-tools.ts), bounded per
+ * output. Lines keep their order. Pure; never throws on any content.
+ */
+import type { OutputKeep } from "../session/host-tools.js"
+import type { Recognizers } from "../session/recognizers.js"
+import { isErrorLine } from "./error-lines.js"
+import { isSettingLine } from "./output-facts.js"
+import { plainText } from "./plain-text.js"
+
+/** The most lines DENSE keeps of one output, by what the row says the output is. */
+export const MAX_KEPT_LINES: Readonly<Record<OutputKeep, number>> = {
+  document: 12,
+  command: 8,
+  search: 5,
+  edit: 4,
+  none: 0,
+  generic: 6,
+}
+
+/** A kept line is cut to about this many characters (at a word boundary). */
+export const MAX_KEPT_LINE_CHARS = 240
+
+/** An error block keeps its first line and up to this many lines after it (the cause is often a few lines below). */
+export const ERROR_CAUSE_LINES = 3
+
+/** Output is scanned this far from its start and from its end: a 10 MB output costs what a 240k one does. */
+const SCAN_HEAD_CHARS = 200_000
+const SCAN_TAIL_CHARS = 20_000
+
+type Candidate = { index: number; text: string; priority: number }
+
+/** The lines DENSE keeps of one output. */
+export function keptOutputLines(options: { keep: OutputKeep; output: string; failed: boolean; recognizers: Recognizers }): string[] {
+  const { keep, recognizers } = options
+  const limit = MAX_KEPT_LINES[keep]
+  if (limit === 0 && !options.failed) return []
+  const lines = scanLines(options.output)
+  const candidates: Candidate[] = []
+  const add = (index: number, priority: number): void => {
+    const text = lines[index]
+    if (text === undefined || text === "") return
+    const known = candidates.find((candidate) => candidate.index === index)
+    if (known) known.priority = Math.min(known.priority, priority)
+    else candidates.push({ index, text, priority })
+  }
+  if (recognizers.on("error-cause") && (options.failed || keep === "command" || keep === "generic")) {
+    errorBlock(lines).forEach((index) => add(index, 0))
+  }
+  lines.forEach((line, index) => {
+    const priority = linePriority(line, keep, recognizers)
+    if (priority !== null) add(index, priority)
+  })
+  if (keep === "search") lines.slice(0, limit).forEach((_, index) => add(index, 1))
+  if (keep === "command" || keep === "generic") {
+    const nonEmpty = lines.map((line, index) => ({ line, index })).filter(({ line }) => line !== "")
+    nonEmpty.slice(-2).forEach(({ index }) => add(index, 3))
+    if (keep === "generic") nonEmpty.slice(0, 2).forEach(({ index }) => add(index, 3))
+  }
+  const chosen = [...candidates]
+    .sort((a, b) => a.priority - b.priority || a.index - b.index)
+    .slice(0, Math.max(limit, options.failed ? ERROR_CAUSE_LINES + 1 : 0))
+    .sort((a, b) => a.index - b.index)
+  const kept: string[] = []
+  for (const candidate of chosen) {
+    const line = cutLine(candidate.text)
+    if (!kept.includes(line)) kept.push(line)
+  }
+  return kept
+}
+
+/** The lines an edit added that DENSE keeps: setting, rule and id lines first, then the first ones, bounded. */
+export function keptAddedLines(added: readonly string[], limit: number, recognizers: Recognizers): string[] {
+  if (!recognizers.on("edit-added-lines")) return []
+  const lines = added.map((line) => plainText(line).trim())
+  const candidates = lines
+    .map((text, index) => ({ text, index, priority: text === "" || /^[{}()[\];,]*$/.test(text) ? null : (linePriority(text, "document", recognizers) ?? 5) }))
+    .filter((candidate): candidate is Candidate => candidate.priority !== null)
+  return candidates
+    .sort((a, b) => a.priority - b.priority || a.index - b.index)
+    .slice(0, limit)
+    .sort((a, b) => a.index - b.index)
+    .map((candidate) => cutLine(candidate.text))
+}
+
+/** How much a line is worth keeping (lower is more), or null when no recognizer wants it. */
+function linePriority(line: string, keep: OutputKeep, recognizers: Recognizers): number | null {
+  if (line.length < 4) return null
+  const on = (name: string, pattern: RegExp): boolean => recognizers.on(name) && pattern.test(line)
+  if (keep === "command" || keep === "generic") {
+    if (on("result-summaries", RESULT_SUMMARY)) return 1
+    if (on("id-lines", ID_LINE)) return 2
+  }
+  if (keep === "document" || keep === "generic") {
+    if (on("doc-rule-lines", RULE_LINE)) return 1
+    if (on("doc-limit-lines", LIMIT_LINE) && /\d|\btrue\b|\bfalse\b|["'`]/.test(line)) return 1
+    if (on("doc-version-lines", VERSION_LINE)) return 2
+    if (on("doc-decision-lines", DECISION_LINE)) return 2
+    if (recognizers.on("code-setting-lines") && isSettingLine(line)) return 2
+    if (on("id-lines", ID_LINE)) return 3
+  }
+  return null
+}
+
+/** The first error line (and the lines below it that give the cause), plus a final error line further down. */
+function errorBlock(lines: readonly string[]): number[] {
+  const first = lines.findIndex((line) => line !== "" && isErrorLine(line))
+  if (first < 0) return []
+  const block = [first]
+  for (let index = first + 1; index < lines.length && block.length <= ERROR_CAUSE_LINES; index += 1) {
+    if (lines[index] !== "" && !/^\s*at\s/.test(lines[index] ?? "")) block.push(index)
+  }
+  const last = lines.findLastIndex((line) => line !== "" && isErrorLine(line))
+  if (last > (block.at(-1) ?? first)) block.push(last)
+  return block
+}
+
+/** The output's lines as the model read them, escape codes and line-number prefixes stripped, trimmed. */
+function scanLines(output: string): string[] {
+  const bounded =
+    output.length <= SCAN_HEAD_CHARS + SCAN_TAIL_CHARS ? output : `${output.slice(0, SCAN_HEAD_CHARS)}\n${output.slice(-SCAN_TAIL_CHARS)}`
+  return plainText(bounded)
+    .split("\n")
+    .map((line) => line.replace(READ_LINE_NUMBER, "").trim())
+}
+
+function cutLine(line: string): string {
+  if (line.length <= MAX_KEPT_LINE_CHARS) return line
+  const cut = line.lastIndexOf(" ", MAX_KEPT_LINE_CHARS)
+  return `${line.slice(0, cut > MAX_KEPT_LINE_CHARS / 2 ? cut : MAX_KEPT_LINE_CHARS)}…`
+}
+
+/** `00012| `, `12: `, `    12\t` or `12→`: the line numbers read tools put before file lines. */
+const READ_LINE_NUMBER = /^\s*\d{1,6}(?:\| ?|: |\t|→)/
+
+const RULE_LINE =
+  /\b(?:must(?:n't| not)?|never|always|shall(?: not)?|should(?:n't| not)?|do not|don't|required|requires?|mandatory|only|forbidden|not allowed|prohibited|avoid|ensure|make sure)\b/i
+
+const LIMIT_LINE =
+  /\b(?:defaults?(?: to| is)?|limit(?:s|ed)?|max(?:imum)?|min(?:imum)?|at most|at least|up to|no more than|timeout|ttl|expire[sd]?|quota|rate[- ]limit(?:ed)?|retr(?:y|ies)|per (?:second|minute|hour|day|request|user|page)|capped)\b/i
+
+const VERSION_LINE = /\b(?:v?\d+\.\d+\.\d+(?:-[\w.]+)?|version\s*:?\s*v?\d+(?:\.\d+)*|(?:>=|<=|\^|~>?)\s*v?\d+\.\d+)\b/i
+
+const DECISION_LINE =
+  /\b(?:decided|decision|we chose|chosen|instead of|rather than|deprecated|replaced by|superseded|recommended|prefer(?:red)?|in favou?r of|breaking change)\b/i
+
+/** An issue key (PLAT-1234), a UUID, a commit-like hash, a URL. */
+const ID_LINE =
+  /\b[A-Z][A-Z0-9]{1,9}-\d{1,6}\b|\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b|\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,40}\b|https?:\/\/\S+/
+
+const RESULT_SUMMARY =
+  /\b\d+\s+(?:passed|failed|failing|passing|skipped|pending|errors?|warnings?|tests?|problems?|files? changed|insertions?|deletions?)\b|^(?:Tests?|Test Suites|Test Files|Suites|Ran \d+ tests?|OK\b|FAILED\b|PASS\b|FAIL\b|BUILD (?:SUCCESS|FAILED)|Build (?:succeeded|failed)|Compiled|Finished|Done in)|exit(?:ed with)? code:? \d+/i
