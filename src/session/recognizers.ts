@@ -5,18 +5,25 @@
  * transcript without the rules tuned on it (`lab --folds`: does it generalize?). Pure data; imports nothing.
  */
 
-/** A fixture set a rule was tuned on: every transcript of that probe file counts as seen. */
-export type TunedOn = "real-traces" | "synthetic" | "synthetic-opencode"
-
-export type RecognizerInfo = { reason: string; developedOn: readonly TunedOn[] }
+/** A rule and why it exists; `developedOn` names the transcripts (file names) it was tuned on. */
+export type RecognizerInfo = { reason: string; developedOn: readonly string[] }
 
 /**
  * The rules added in stage 5 were tuned on the pooled fixtures after seeing which probes were lost (closing note of
  * that stage), so they count as seen on both original sets. The stage-6 rules were written from a description of
  * sessions the project cannot see and tested on hand-written inputs only.
  */
-const STAGE5: readonly TunedOn[] = ["real-traces", "synthetic"]
-const UNSEEN: readonly TunedOn[] = []
+const STAGE5: readonly string[] = [
+  "pi-sonnet45-large-session.jsonl",
+  "claudecode-opus46-spotter-gqc.jsonl",
+  "openhands-llama4-ponyc.jsonl",
+  "sweagent-gpt4-pydicom-1458.traj",
+  "pi-ledger-webhooks.jsonl",
+  "pi-harvest-httpx.jsonl",
+  "claudecode-logship-leak.jsonl",
+  "pi-kvgate-watch.jsonl",
+]
+const UNSEEN: readonly string[] = []
 
 export const RECOGNIZERS = {
   "edit-setting-lines": { reason: "a value an edit assigned (PORT=3100) is asked for exactly later", developedOn: STAGE5 },
@@ -44,6 +51,14 @@ export type RecognizerName = keyof typeof RECOGNIZERS
 export type Recognizers = { on(name: string): boolean }
 
 export const ALL_RECOGNIZERS: Recognizers = { on: () => true }
+
+/** The rules tuned on a transcript (by file name, `#N` ignored): what its leave-one-out fold switches off. */
+export function rulesTunedOn(transcriptFile: string): string[] {
+  const name = transcriptFile.replace(/#.*$/, "").split("/").at(-1) ?? transcriptFile
+  return Object.entries(RECOGNIZERS as Record<string, RecognizerInfo>)
+    .filter(([, info]) => info.developedOn.includes(name))
+    .map(([rule]) => rule)
+}
 
 /** All rules but the named ones. */
 export function recognizersWithout(names: Iterable<string>): Recognizers {
