@@ -110,7 +110,20 @@ export const ConfigSchema = z
       .min(1)
       .max(60)
       .default(15)
-      .describe("Compartment history budget, percent of the execute threshold's tokens (200k at 65% -> 19,500)."),
+      .describe(
+        "The least the compartment history may use, percent of the execute threshold's tokens (200k at 65% -> " +
+          "19,500). An execute pass gives history more when the prompt has room below `history_landing`.",
+      ),
+    history_landing: z
+      .number()
+      .min(10)
+      .max(90)
+      .default(50)
+      .describe(
+        "Where an execute pass lands, percent of the usable window: history may use the room the live tail and the " +
+          "fixed prompt leave below this line (never less than `history_budget`), so a pass demotes only as far as " +
+          "pressure requires. Kept at least 5 points under the execute threshold.",
+      ),
     pin_budget: z
       .number()
       .min(1)

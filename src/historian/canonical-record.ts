@@ -8,7 +8,11 @@ import type { Fact, SourceRefs } from "./fidelity-types.js"
 import { programOf, readToolCall, type ToolCallReading } from "./read-tool-call.js"
 import { recordEntities } from "./record-entities.js"
 import { outcomeOf, type EpisodeEvent } from "./record-outcome.js"
-import { settingLines, SPEC_PREFIX } from "./output-facts.js"
+import { settingLines, specConstraints, SPEC_PREFIX } from "./output-facts.js"
+import { codeBlocks } from "./code-blocks.js"
+import { renderFullEpisode } from "./episode-full.js"
+import { keptOutputLines, ruleLines } from "./output-lines.js"
+import { plainText } from "./plain-text.js"
 import { sentenceFacts, type SentenceSource } from "./sentence-facts.js"
 import { MAX_DIRECTIVE_CHARS, quote, userTextFacts } from "./user-text-facts.js"
 
@@ -32,6 +36,23 @@ export type CanonicalRecord = {
   outcome: string | null
   /** Canonical entity names for the anchor: files touched (basename or short path), components, top commands. */
   entities: string[]
+  /** FULL's body: the episode as the model saw it (episode-full.ts); null for a record read back from tier text. */
+  full: string | null
+  /** DENSE's facts of tool output: per call, the lines kept of its output and of what it wrote (output-lines.ts). */
+  toolResults: ToolResult[]
+  /** DENSE's lines of the documents the user attached (OpenCode's synthetic text parts). */
+  attachments: { tag: number | null; name: string; lines: string[] }[]
+  /** DENSE's code blocks of the assistant's text (a plan's schema), bounded. */
+  codeBlocks: { tag: number | null; text: string }[]
+}
+
+/** One tool call as DENSE shows it: its one-liner, what it kept of the output, and each file it wrote. */
+export type ToolResult = {
+  tag: number | null
+  summary: string
+  status: "ok" | "error"
+  lines: string[]
+  added: { path: string; lines: string[] }[]
 }
 
 /** How much of the first user text becomes the objective. */
@@ -43,6 +64,12 @@ const MAX_EDIT_IDENTIFIERS = 12
 /** A long paste is scanned for identifiers only this far. */
 const MAX_SCANNED_USER_CHARS = 4000
 
+/** DENSE keeps at most this many code blocks of an episode's assistant text. */
+const MAX_CODE_BLOCKS = 3
+
+/** An attached document contributes at most this many rule lines to the pinned ledger. */
+const MAX_ATTACHED_RULES = 12
+
 /**
  * Extracts the canonical record of one compartment from its host messages. `tagOf` maps a part id to its `§N§` tag
  * (null for parts without one; they take the tag of their message). Pure and deterministic.
@@ -53,6 +80,8 @@ export function extractCanonicalRecord(options: {
   tagOf: (partId: string) => number | null
   /** The named rules in use (the Lab switches some off); all by default. */
   recognizers?: Recognizers
+  /** Parts whose tag was dropped before the cut: FULL shows their marker. */
+  droppedOf?: (partId: string) => boolean
 }): CanonicalRecord {
   const state = createState(options.recognizers ?? ALL_RECOGNIZERS)
   for (const message of options.messages) {
@@ -64,7 +93,8 @@ export function extractCanonicalRecord(options: {
       readPart(state, { part, ref, role: message.info.role })
     }
   }
-  return finish(state, options)
+  const full = renderFullEpisode(options.messages, { tagOf: options.tagOf, ...(options.droppedOf ? { droppedOf: options.droppedOf } : {}) })
+  return { ...finish(state, options), full }
 }
 
 type State = {
@@ -79,6 +109,11 @@ type State = {
   events: EpisodeEvent[]
   openFile: { path: string; ref: SourceRef } | null
   todos: { items: { content: string; status: string }[]; ref: SourceRef } | null
+  toolResults: ToolResult[]
+  attachments: CanonicalRecord["attachments"]
+  codeBlocks: CanonicalRecord["codeBlocks"]
+  /** The path of the file whose inlined content the next synthetic text part is (OpenCode's attachment). */
+  attaching: string | null
 }
 
 function createState(recognizers: Recognizers): State {
@@ -94,13 +129,21 @@ function createState(recognizers: Recognizers): State {
     events: [],
     openFile: null,
     todos: null,
+    toolResults: [],
+    attachments: [],
+    codeBlocks: [],
+    attaching: null,
   }
 }
 
 function readPart(state: State, context: { part: HostPart; ref: SourceRef; role: "user" | "assistant" }): void {
   const { part, ref, role } = context
   if (part.type === "text") {
-    if (part.ignored === true || part.synthetic === true || part.text.trim() === "") return
+    if (part.ignored === true || part.text.trim() === "") return
+    if (part.synthetic === true) {
+      if (role === "user") readAttachment(state, part.text, ref)
+      return
+    }
     if (role === "user") readUserText(state, part.text, ref)
     else readAssistantText(state, part.text, ref)
     return
@@ -121,7 +164,7 @@ function readPart(state: State, context: { part: HostPart; ref: SourceRef; role:
 }
 
 function readUserText(state: State, text: string, ref: SourceRef): void {
-  for (const fact of userTextFacts(text)) state.collector.add(fact.kind, fact.text, [ref])
+  for (const fact of userTextFacts(text, { longRules: state.recognizers.on("long-user-rules") })) state.collector.add(fact.kind, fact.text, [ref])
   const trimmed = text.trim()
   const trivial = isTrivialUserText(trimmed)
   if (!trivial) addTextIdentifiers(state.collector, text.slice(0, MAX_SCANNED_USER_CHARS), ref)
@@ -134,6 +177,48 @@ function readAssistantText(state: State, text: string, ref: SourceRef): void {
   state.texts.push({ text, ref, isLastText: false })
   addTextIdentifiers(state.collector, text, ref)
   state.events.push({ type: "text", text })
+  if (!state.recognizers.on("code-blocks")) return
+  for (const block of codeBlocks(text)) {
+    if (state.codeBlocks.length >= MAX_CODE_BLOCKS) break
+    state.codeBlocks.push({ tag: ref.tag, text: block.text })
+    if (state.recognizers.on("code-setting-lines")) {
+      for (const setting of settingLines(block.body, "")) state.collector.add("identifier", setting, [ref])
+    }
+  }
+}
+
+/**
+ * A file the user attached (`@path` in OpenCode): a synthetic "Called the Read tool …" part names it, the next
+ * synthetic part is its content. Its path is an identifier; the lines that state rules and limits bind later work
+ * like the user's own words (pinned as `spec:` constraints, bounded); DENSE keeps its document lines.
+ */
+function readAttachment(state: State, text: string, ref: SourceRef): void {
+  const called = /^Called the \w+ tool with the following input: (\{.*\})\s*$/s.exec(text.trim())
+  if (called?.[1] !== undefined) {
+    state.attaching = attachedPath(called[1])
+    if (state.attaching !== null && isPathLike(state.attaching)) state.collector.add("identifier", state.attaching, [ref])
+    return
+  }
+  const name = state.attaching ?? "attachment"
+  state.attaching = null
+  const lines = keptOutputLines({ keep: "document", output: text, failed: false, recognizers: state.recognizers })
+  if (lines.length > 0) state.attachments.push({ tag: ref.tag, name, lines })
+  if (state.recognizers.on("spec-lists")) {
+    for (const constraint of specConstraints(plainText(text))) state.collector.add("constraint", `${SPEC_PREFIX}${constraint}`, [ref])
+  }
+  if (state.recognizers.on("doc-rule-lines")) {
+    for (const rule of ruleLines(text, MAX_ATTACHED_RULES)) state.collector.add("constraint", `${SPEC_PREFIX}${rule}`, [ref])
+  }
+}
+
+function attachedPath(json: string): string | null {
+  try {
+    const input = JSON.parse(json) as Record<string, unknown>
+    const path = input["filePath"] ?? input["path"]
+    return typeof path === "string" ? path : null
+  } catch {
+    return null
+  }
 }
 
 function addTextIdentifiers(collector: FactCollector, text: string, ref: SourceRef): void {
@@ -146,6 +231,11 @@ function readTool(state: State, reading: ToolCallReading, ref: SourceRef): void 
   const { collector } = state
   state.readings.push(reading)
   state.toolCalls.push({ tool: reading.tool, summary: reading.summary, status: reading.status, tag: ref.tag })
+  // A line an earlier call of the episode already kept (the same file read twice) is not kept again.
+  const kept = new Set(state.toolResults.flatMap((result) => result.lines))
+  const lines = reading.keptLines.filter((line) => !kept.has(line))
+  state.toolResults.push({ tag: ref.tag, summary: reading.summary, status: reading.status, lines, added: reading.added })
+  for (const id of reading.returnedIds) if (id.length <= MAX_IDENTIFIER_CHARS) collector.add("identifier", id, [ref])
   for (const path of reading.paths) if (path.length <= MAX_IDENTIFIER_CHARS) collector.add("identifier", path, [ref])
   if (reading.command !== null) {
     const program = programOf(reading.command)
@@ -226,6 +316,10 @@ function finish(state: State, options: { compartmentId: string; messages: readon
       readings: state.readings,
       identifiers: facts.filter((fact) => fact.kind === "identifier"),
     }),
+    full: null,
+    toolResults: state.toolResults.filter((result) => result.lines.length > 0 || result.added.some((file) => file.lines.length > 0)),
+    attachments: state.attachments,
+    codeBlocks: state.codeBlocks,
   }
 }
 

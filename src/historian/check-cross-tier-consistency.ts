@@ -1,4 +1,5 @@
 import type { CanonicalRecord } from "./canonical-record.js"
+import { FULL_CUT_NOTE } from "./episode-full.js"
 import { extractIdentifiers } from "./extract-identifiers.js"
 import { locationPath } from "./extract-locations.js"
 import { TIERS, tierRank, type Fact, type Tier } from "./fidelity-types.js"
@@ -13,8 +14,10 @@ const KEY_CHARS = 60
  * Checks a compartment's tiers against its record. `missing-in-higher`: a fact shown in a less detailed tier is
  * absent from a more detailed non-null tier (tiers must nest). `identifier-mismatch`: a tier names an identifier
  * the record does not hold (an invented path or version). Constraints are exempt from nesting: they live in the
- * pinned ledger and only the full tier quotes them. Empty for the canonical record's own tiers; it exists to check
- * tiers a model wrote.
+ * pinned ledger and only the full tier quotes them. A FULL rendered from the source (`record.full`) is the episode
+ * itself: it names what the source names, and it carries a fact when it holds the fact's identifiers (a fact's own
+ * wording, `cmd → error`, is the record's, not the source's). Empty for the canonical record's own tiers; it exists
+ * to check tiers a model wrote.
  */
 export function checkCrossTierConsistency(
   tiers: Readonly<Record<Tier, string | null>>,
@@ -24,7 +27,8 @@ export function checkCrossTierConsistency(
     const text = tiers[tier]
     return text === null ? [] : [{ tier, text: normalize(text), raw: text }]
   })
-  return [...missingInHigher(present, record), ...identifierMismatches(present, record)]
+  const named = record.full === null ? present : present.filter((tier) => tier.tier !== "full")
+  return [...missingInHigher(present, record), ...identifierMismatches(named, record)]
 }
 
 /** `text` with whitespace collapsed (for matching), `raw` as rendered (for finding identifiers line by line). */
@@ -42,6 +46,7 @@ function missingInHigher(present: readonly TierText[], record: CanonicalRecord):
     if (lowest === null) continue
     for (const higher of present) {
       if (tierRank(higher.tier) <= tierRank(lowest.tier) || isShown(fact, higher.text)) continue
+      if (higher.tier === "full" && record.full !== null && isInSource(fact, higher.text)) continue
       const detail = `${fact.kind} "${keyOf(fact)}" is in ${lowest.tier} but not in ${higher.tier}`
       problems.push({ kind: "missing-in-higher", tier: higher.tier, detail })
     }
@@ -70,6 +75,17 @@ function isShown(fact: Fact, tierText: string): boolean {
   return markers.length > 0 && markers.every((marker) => tierText.includes(normalize(marker)))
 }
 
+/** The source carries a fact when it holds the fact's identifiers (or, naming none, its first words). */
+function isInSource(fact: Fact, sourceText: string): boolean {
+  if (fact.kind === "location") return sourceText.includes(normalize(locationPath(fact.text)))
+  const markers = fact.kind === "identifier" ? [fact.text] : extractIdentifiers(fact.text, "prose")
+  if (sourceText.includes(FULL_CUT_NOTE)) return true
+  if (markers.length > 0) return markers.every((marker) => sourceText.includes(normalize(marker)))
+  // A failure reads `call → error lines`: the error's own words are the source's.
+  const quoted = fact.kind === "failure" ? (fact.text.split(" → ")[1] ?? fact.text).split(" | ") : [fact.text]
+  return quoted.every((words) => sourceText.includes(normalize(words).slice(0, 24)))
+}
+
 /** Identifiers and locations by their text (a location by its path: line numbers may decay); others by a prefix. */
 function keyOf(fact: Fact): string {
   if (fact.kind === "identifier") return fact.text
@@ -90,6 +106,10 @@ function recordVocabulary(record: CanonicalRecord): string {
     ...record.toolCalls.map((call) => call.summary),
     ...record.narrative,
     ...record.entities,
+    // DENSE's quotes of the source: output lines, added lines, attachments and code blocks, verbatim.
+    ...record.toolResults.flatMap((result) => [result.summary, ...result.lines, ...result.added.flatMap((file) => [file.path, ...file.lines])]),
+    ...record.attachments.flatMap((file) => [file.name, ...file.lines]),
+    ...record.codeBlocks.map((block) => block.text),
   ].join("\n")
 }
 

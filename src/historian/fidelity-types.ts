@@ -59,12 +59,15 @@ export const RETENTION_BY_KIND: Readonly<Record<FactKind, RetentionClass>> = {
 /** What each tier must carry (stored with every representation). */
 export const SURVIVAL_CONTRACTS: Readonly<Record<Tier, string>> = {
   full:
-    "everything of the episode a reader needs: the user's words, the assistant's narrative, every tool call with its " +
-    "key argument and status, errors, decisions with rationale, rejected alternatives with reasons, identifiers, " +
-    "locations with line numbers, open work, outcome",
+    "the episode as the model saw it: user and assistant text with code blocks, reasoning, attached files, every tool " +
+    "call with its input and its output or error (landed drops and pruned outputs as their markers; a part over " +
+    "16,000 characters as its head and tail)",
   dense:
-    "no narrative; decisions with rationale, rejected alternatives with reasons, failures with the command and the " +
-    "error line, identifiers, locations with line numbers, open work, outcome",
+    "no raw tool output and no user words (pinned); the assistant's narrative (bounded), decisions with rationale, rejected alternatives with reasons, failures with the command, the " +
+    "error line and its cause, identifiers, locations with line numbers, open work, outcome; and the facts of tool " +
+    "output and attachments: error blocks, lines of read, fetched or attached documents that state rules, defaults, " +
+    "limits, versions and decisions, result summaries, ids a tool returned, every edit's paths with added lines, " +
+    "the assistant's code blocks (all bounded)",
   compact:
     "decisions with rationale, rejected alternatives with reasons, failures (error line), identifiers (paths, " +
     "versions, commands, config values, hashes), locations without line numbers, open work, outcome",

@@ -11,16 +11,16 @@ import { plainText } from "./plain-text.js"
 
 /** The most lines DENSE keeps of one output, by what the row says the output is. */
 export const MAX_KEPT_LINES: Readonly<Record<OutputKeep, number>> = {
-  document: 12,
-  command: 8,
-  search: 5,
-  edit: 4,
+  document: 6,
+  command: 4,
+  search: 3,
+  edit: 3,
   none: 0,
-  generic: 6,
+  generic: 4,
 }
 
 /** A kept line is cut to about this many characters (at a word boundary). */
-export const MAX_KEPT_LINE_CHARS = 240
+export const MAX_KEPT_LINE_CHARS = 200
 
 /** An error block keeps its first line and up to this many lines after it (the cause is often a few lines below). */
 export const ERROR_CAUSE_LINES = 3
@@ -84,12 +84,26 @@ export function keptAddedLines(added: readonly string[], limit: number, recogniz
     .map((candidate) => cutLine(candidate.text))
 }
 
+/**
+ * The lines of a document that state rules or limits (`must`, `never`, `only`, `defaults to 30`, `at most 5`), in
+ * order, verbatim (escape codes and line numbers stripped), at most `limit`: what binds later work.
+ */
+export function ruleLines(text: string, limit: number): string[] {
+  const found: string[] = []
+  for (const line of scanLines(text)) {
+    if (found.length >= limit) break
+    if (line.length < 12 || line.length > MAX_KEPT_LINE_CHARS || found.includes(line) || /[{};]\s*$/.test(line)) continue
+    if (RULE_LINE.test(line) || (LIMIT_LINE.test(line) && /\d/.test(line))) found.push(line)
+  }
+  return found
+}
+
 /** How much a line is worth keeping (lower is more), or null when no recognizer wants it. */
 function linePriority(line: string, keep: OutputKeep, recognizers: Recognizers): number | null {
   if (line.length < 4) return null
   const on = (name: string, pattern: RegExp): boolean => recognizers.on(name) && pattern.test(line)
   if (keep === "command" || keep === "generic") {
-    if (on("result-summaries", RESULT_SUMMARY)) return 1
+    if (on("result-summaries", RESULT_SUMMARY) && !PASSING_ITEM.test(line)) return 1
     if (on("id-lines", ID_LINE)) return 2
   }
   if (keep === "document" || keep === "generic") {
@@ -148,6 +162,9 @@ const DECISION_LINE =
 /** An issue key (PLAT-1234), a UUID, a commit-like hash, a URL. */
 const ID_LINE =
   /\b[A-Z][A-Z0-9]{1,9}-\d{1,6}\b|\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b|\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,40}\b|https?:\/\/\S+/
+
+/** One passing test or file of a run (`✓ src/a.test.ts (6 tests)`): the summary line says it for all of them. */
+const PASSING_ITEM = /^(?:[✓✔√]|ok\b|PASS\b)/
 
 const RESULT_SUMMARY =
   /\b\d+\s+(?:passed|failed|failing|passing|skipped|pending|errors?|warnings?|tests?|problems?|files? changed|insertions?|deletions?)\b|^(?:Tests?|Test Suites|Test Files|Suites|Ran \d+ tests?|OK\b|FAILED\b|PASS\b|FAIL\b|BUILD (?:SUCCESS|FAILED)|Build (?:succeeded|failed)|Compiled|Finished|Done in)|exit(?:ed with)? code:? \d+/i

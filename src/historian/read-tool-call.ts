@@ -48,8 +48,8 @@ export type ToolCallReading = {
 }
 
 /** An edit keeps at most this many added lines per file in DENSE, and a call at most EDIT_FILES files. */
-export const ADDED_LINES_PER_FILE = 8
-export const EDIT_FILES = 6
+export const ADDED_LINES_PER_FILE = 4
+export const EDIT_FILES = 4
 
 /** Reads one tool part. `recognizers` switches named rules off (the Lab's ablations); the engine uses all. */
 export function readToolCall(part: HostToolPart, recognizers: Recognizers = ALL_RECOGNIZERS): ToolCallReading {

@@ -2,10 +2,14 @@ import type { CanonicalRecord } from "./canonical-record.js"
 import { criticalInvariant } from "./critical-invariant.js"
 import { locationPath } from "./extract-locations.js"
 import type { Fact, FactKind, Tier } from "./fidelity-types.js"
-import { shortenText } from "./shorten-text.js"
+import { shortenKeepingReason, shortenText } from "./shorten-text.js"
 
 /** Decisions, rejections, failures and open work are shortened to about this length in the compact tier. */
 export const COMPACT_FACT_CHARS = 200
+
+/** DENSE keeps the first this many narrative sentences of the assistant, each shortened to about this length. */
+export const DENSE_NARRATIVE_SENTENCES = 16
+export const DENSE_SENTENCE_CHARS = 300
 
 /** The anchor's outcome is shortened to about this length. */
 export const ANCHOR_OUTCOME_CHARS = 120
@@ -19,22 +23,29 @@ export type TierTexts = Record<Tier, string | null> & { anchor: string }
 
 /**
  * Renders the four tier views of a canonical record, each straight from the record (never from another tier's
- * text), following SURVIVAL_CONTRACTS: full has everything; dense drops the user's words (they live in the pinned
- * ledger), the narrative and the tool one-liners; compact shortens decisions, rejections and failures and keeps
- * paths without line numbers; anchor is one honest line. A tier that adds nothing to the next less detailed one is
+ * text), following SURVIVAL_CONTRACTS: full is the episode's source (record.full); dense drops the raw tool output
+ * and the user's words (they live in the pinned ledger) and keeps the assistant's narrative, the facts and what
+ * tool output, attachments and edits said; compact drops the narrative and the output facts, shortens decisions
+ * (keeping their reason), rejections and failures and keeps paths without line numbers; anchor is one honest line. A tier that adds nothing to the next less detailed one is
  * null; the anchor never is. Deterministic: fixed labels, facts ordered by first tag then text, no clock.
  */
 export function renderTiers(record: CanonicalRecord): TierTexts {
   const invariant = criticalInvariant(record)
-  const full = render(record, fullSections(record))
+  const fromSource = record.full !== null && record.full.trim() !== ""
+  const full = fromSource ? `${tierHeader(record)}\n${record.full}` : render(record, fullSections(record))
   const dense = render(record, denseSections(record, invariant))
   const compactSections = compactBody(record)
   const compact = render(record, withOutcome(record, [invariantSection(invariant), ...compactSections]))
+  // A tier no shorter than the source itself is pointless: FULL is the cheaper, complete view.
+  const shorter = (text: string): boolean => !fromSource || text.length < full.length
+  const anchor = renderAnchor(record, invariant)
+  // An episode shorter than its own anchor is shown whole, on one line, at every tier.
+  if (fromSource && full.length <= anchor.length) return { full: null, dense: null, compact: null, anchor: oneLine(full) }
   return {
     full: full === dense ? null : full,
-    dense: dense === compact ? null : dense,
-    compact: compactSections.some((section) => section.lines.length > 0) ? compact : null,
-    anchor: renderAnchor(record, invariant),
+    dense: dense !== compact && shorter(dense) ? dense : null,
+    compact: compactSections.some((section) => section.lines.length > 0) && shorter(compact) ? compact : null,
+    anchor,
   }
 }
 
@@ -74,12 +85,36 @@ function fullSections(record: CanonicalRecord): Section[] {
 }
 
 function denseSections(record: CanonicalRecord, invariant: string | null): Section[] {
+  const details = detailSections(record, (text) => oneLine(text))
+  const written = details.flatMap((section) => section.lines)
+  // An output line the failure or decision lines already quote is not repeated under the call.
+  const results = record.toolResults.map((result) => ({ ...result, lines: result.lines.filter((line) => !written.some((said) => said.includes(line))) }))
   return withOutcome(record, [
     invariantSection(invariant),
-    ...detailSections(record, (text) => oneLine(text)),
+    { label: "Narrative", lines: record.narrative.slice(0, DENSE_NARRATIVE_SENTENCES).map((sentence) => shortenText(sentence, DENSE_SENTENCE_CHARS)) },
+    ...details,
     { label: "Locations", lines: texts(record, "location"), inline: true },
     { label: "Open work", lines: texts(record, "open_work").map(oneLine) },
+    { label: "Tool results", lines: results.filter((result) => result.lines.length > 0 || result.added.some((file) => file.lines.length > 0)).map(toolResultLines) },
+    { label: "Attached", lines: record.attachments.map((file) => [`${tagPrefix(file.tag)}${file.name}`, ...file.lines.map(indent)].join("\n")) },
+    { label: "Code", lines: record.codeBlocks.map((block) => `${tagPrefix(block.tag)}${block.text.replace(/\n/g, "\n  ")}`) },
   ])
+}
+
+/** A call as DENSE shows it: its one-liner, then the kept output lines and each file it wrote with its added lines. */
+function toolResultLines(result: CanonicalRecord["toolResults"][number]): string {
+  const lines = [`${tagPrefix(result.tag)}${result.summary} (${result.status})`, ...result.lines.map(indent)]
+  const single = result.added.length === 1 && result.summary.includes(result.added[0]?.path ?? "\u0000")
+  for (const file of result.added) {
+    if (file.lines.length === 0) continue
+    if (single) lines.push(...file.lines.map((line) => `  + ${line}`))
+    else lines.push(`  ${file.path}:`, ...file.lines.map((line) => `    + ${line}`))
+  }
+  return lines.join("\n")
+}
+
+function indent(line: string): string {
+  return `  ${line}`
 }
 
 /**
@@ -96,10 +131,11 @@ function withOutcome(record: CanonicalRecord, sections: readonly Section[]): Sec
 /** The compact tier's body: shortened texts, identifiers, paths of locations not already listed, open work. */
 function compactBody(record: CanonicalRecord): Section[] {
   const shorten = (text: string): string => shortenText(text, COMPACT_FACT_CHARS)
+  const keepReason = (text: string): string => shortenKeepingReason(text, COMPACT_FACT_CHARS)
   const identifiers = new Set(texts(record, "identifier"))
   const paths = [...new Set(texts(record, "location").map(locationPath))].filter((path) => !identifiers.has(path))
   return [
-    ...detailSections(record, shorten),
+    ...detailSections(record, keepReason),
     { label: "Locations", lines: paths, inline: true },
     { label: "Open work", lines: texts(record, "open_work").map(shorten) },
   ]

@@ -34,3 +34,24 @@ function balanceBackticks(text: string): string {
   const last = text.lastIndexOf("`")
   return `${text.slice(0, last)}${text.slice(last + 1)}`
 }
+
+/** Words that open the reason of a decision or a rejection ("…, because the registry would need its own lock"). */
+const REASON_START = /[,;:]?\s+(?:because|since|so that|which (?:is|means|would|keeps)|otherwise|due to|as (?:it|the|that)|given that|in order to|so the|—|--)\s/i
+
+/**
+ * Shortens a decision or rejection to about `maxChars` keeping both halves of its contract: the start of what was
+ * decided and the whole reason (up to 60% of the budget), joined by an ellipsis. Without a reason, or when the text
+ * fits, it is `shortenText`.
+ */
+export function shortenKeepingReason(text: string, maxChars: number): string {
+  const single = text.replace(/\s+/g, " ").trim()
+  if (single.length <= maxChars) return shortenText(single, maxChars)
+  const match = REASON_START.exec(single.slice(Math.floor(maxChars * 0.3)))
+  if (match === null) return shortenText(single, maxChars)
+  const at = Math.floor(maxChars * 0.3) + match.index
+  const reason = single.slice(at).replace(/^[,;:]\s*/, "").trim()
+  const reasonBudget = Math.floor(maxChars * 0.6)
+  const head = shortenText(single.slice(0, at), maxChars - Math.min(reason.length, reasonBudget) - 3)
+  const tail = shortenText(reason, reasonBudget)
+  return `${head.endsWith(ELLIPSIS) ? head : `${head} ${ELLIPSIS}`} ${tail}`
+}

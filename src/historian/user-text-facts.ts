@@ -1,11 +1,15 @@
 import { isCorrection, isDirective, isHarnessNotice, isTrivialUserText, splitSentences } from "./extract-patterns.js"
 import type { FactKind } from "./fidelity-types.js"
+import { ruleLines } from "./output-lines.js"
 
 /** A fact read from one authored user text (before it gets its sources). */
 export type UserTextFact = { kind: FactKind; text: string }
 
 /** A user message up to this length is a directive kept verbatim; a longer one is a paste (a log, a file). */
 export const MAX_DIRECTIVE_CHARS = 1500
+
+/** A long message (a plan handoff) pins at most this many of its rule lines besides its directive sentences. */
+const MAX_LONG_MESSAGE_RULES = 24
 
 /** A directive sentence found inside a paste is kept only up to this length. */
 const MAX_DIRECTIVE_SENTENCE_CHARS = 500
@@ -19,7 +23,7 @@ const QUOTE_CHARS = 200
  * each directive sentence in it; corrections ("no, …", "i undid your changes") as rejected alternatives; harness
  * notices and bare slash commands or "continue" as incidental.
  */
-export function userTextFacts(text: string): UserTextFact[] {
+export function userTextFacts(text: string, options: { longRules: boolean } = { longRules: true }): UserTextFact[] {
   const trimmed = text.trim()
   if (trimmed === "") return []
   if (isHarnessNotice(trimmed)) return [{ kind: "incidental", text: `notice: ${quote(trimmed)}` }]
@@ -34,7 +38,13 @@ export function userTextFacts(text: string): UserTextFact[] {
     .filter((sentence) => isDirective(sentence))
     .map((sentence): UserTextFact => ({ kind: "constraint", text: sentence }))
   const paste: UserTextFact = { kind: "incidental", text: `user pasted ${trimmed.length} chars: ${quote(trimmed)}` }
-  return [paste, ...directives, ...corrections(trimmed, sentences), ...todos]
+  const said = new Set(directives.map((fact) => fact.text))
+  const rules = options.longRules
+    ? ruleLines(trimmed, MAX_LONG_MESSAGE_RULES)
+        .filter((line) => ![...said].some((sentence) => line.includes(sentence) || sentence.includes(line)))
+        .map((line): UserTextFact => ({ kind: "constraint", text: line }))
+    : []
+  return [paste, ...directives, ...rules, ...corrections(trimmed, sentences), ...todos]
 }
 
 /** The start of `text`: its first two non-empty lines, cut to QUOTE_CHARS at a word boundary. */

@@ -1,4 +1,6 @@
+import { hostTool, toolPaths } from "../session/host-tools.js"
 import type { HostMessage } from "../transcript/host-message.js"
+import { readToolCall } from "./read-tool-call.js"
 
 /** What keeps the agent oriented whatever got demoted (re-derived on every execute pass). */
 export type WorkingSet = {
@@ -12,8 +14,6 @@ export type WorkingSet = {
   lastFailure: { command: string; error: string } | null
 }
 
-const FILE_WRITERS = new Set(["edit", "write", "multiedit", "apply_patch", "patch"])
-const ERROR_LINE = /\b(error|Error|ERROR|FAILED|failed|Exception|Traceback|panic|fatal)\b/
 const OBJECTIVE_CHARS = 400
 
 /**
@@ -33,10 +33,7 @@ export function deriveWorkingSet(messages: readonly HostMessage[]): WorkingSet {
       }
       if (part.type !== "tool") continue
       const input = part.state.input as Record<string, unknown>
-      if (FILE_WRITERS.has(part.tool)) {
-        const file = input["filePath"] ?? input["file_path"] ?? input["path"]
-        if (typeof file === "string" && !files.includes(file)) files.push(file)
-      }
+      if (hostTool(part.tool).writes) for (const file of toolPaths(part.tool, input)) if (!files.includes(file)) files.push(file)
       if (part.tool === "todowrite" && Array.isArray(input["todos"])) {
         openTodos = (input["todos"] as unknown[])
           .filter((todo): todo is Record<string, unknown> => todo !== null && typeof todo === "object")
@@ -44,14 +41,12 @@ export function deriveWorkingSet(messages: readonly HostMessage[]): WorkingSet {
           .map((todo) => String(todo["content"] ?? ""))
           .filter(Boolean)
       }
+      if (part.state.status !== "completed" && part.state.status !== "error") continue
+      // The same reading as the canonical record's: a search hit that quotes `throw new Error(` is no failure.
+      const reading = readToolCall(part)
+      if (reading.interrupted) continue
       const command = commandOf(part.tool, input)
-      if (part.state.status === "error") {
-        lastFailure = { command, error: firstLine(part.state.error) }
-        continue
-      }
-      if (part.state.status !== "completed") continue
-      const errorLine = part.state.output.split("\n").find((line) => ERROR_LINE.test(line))
-      if (part.tool === "bash" && errorLine) lastFailure = { command, error: errorLine.trim().slice(0, 300) }
+      if (reading.status === "error") lastFailure = { command, error: (reading.errorLines.join(" | ") || firstLine(part.state.status === "error" ? part.state.error : "")).slice(0, 300) }
       else if (lastFailure && lastFailure.command === command) lastFailure = null
     }
   }

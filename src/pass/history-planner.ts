@@ -45,6 +45,8 @@ export type HistoryReport = {
   /** Compartments whose tier differs from the one applied before (new compartments do not count). */
   switches: number
   historyTokens: number
+  /** What the compartments were given: `history_budget`, or more where the landing line left room. */
+  budgetTokens: number
   pinTokens: number
   pinsOverBudget: boolean
 }
@@ -64,7 +66,13 @@ export type HistoryPlanner = {
     now: number
     /** Usage is at or above the execute threshold: only then may history change. */
     pressured: boolean
+    /** The least the compartments may use (`history_budget`). */
     budgetTokens: number
+    /**
+     * The room below the landing line the pass leaves for the whole history message (pins and working set included);
+     * the compartments get what is left of it when that is more than `budgetTokens`. Absent: `budgetTokens` alone.
+     */
+    roomTokens?: number
     pinBudgetTokens: number
   }): ReadyHistory | null
   /** Records what the execute pass applied: the selections (with the pass's divergence) and the folded compartments. */
@@ -134,14 +142,17 @@ export function createHistoryPlanner(options: {
           carriesNeeds: (tier) => neededHere.every((text) => (texts.get(tier) ?? "").includes(text)),
         }
       })
-      const choices = selectTiers({ compartments: selectable, budgetTokens: input.budgetTokens, policy })
+      const foldThrough = known[known.length - 1]?.lastMessageSeq ?? 0
+      const pins = [...pinnedFacts(known), ...agentPins(db, input.state, foldThrough)]
+      const pinTokens = pins.reduce((sum, pin) => sum + counter.count(pin.text), 0)
+      const workingSet = deriveWorkingSet(input.messages)
+      const frame = input.roomTokens === undefined ? 0 : counter.count(composeHistory({ workingSet, pins, compartments: [], pinsOverBudget: false }))
+      const budgetTokens = Math.max(input.budgetTokens, Math.round((input.roomTokens ?? 0) - frame))
+      const choices = selectTiers({ compartments: selectable, budgetTokens, policy })
       const unfolded = known.filter((compartment) => compartment.status !== "folded").map((compartment) => compartment.id)
       const switches = choices.filter((choice) => current.has(choice.id) && current.get(choice.id) !== choice.tier).length
       if (unfolded.length === 0 && switches === 0) return null
 
-      const foldThrough = known[known.length - 1]?.lastMessageSeq ?? 0
-      const pins = [...pinnedFacts(known), ...agentPins(db, input.state, foldThrough)]
-      const pinTokens = pins.reduce((sum, pin) => sum + counter.count(pin.text), 0)
       const rendered: RenderedCompartment[] = []
       choices.forEach((choice, index) => {
         const compartment = known[index] as StoredCompartment
@@ -150,7 +161,7 @@ export function createHistoryPlanner(options: {
         if (text) rendered.push({ id: compartment.id, tier: choice.tier, text })
       })
       const text = composeHistory({
-        workingSet: deriveWorkingSet(input.messages),
+        workingSet,
         pins,
         compartments: rendered,
         pinsOverBudget: pinTokens > input.pinBudgetTokens,
@@ -161,6 +172,7 @@ export function createHistoryPlanner(options: {
         floorViolations: choices.filter((choice) => choice.belowFloor).length,
         switches,
         historyTokens: tokens,
+        budgetTokens,
         pinTokens,
         pinsOverBudget: pinTokens > input.pinBudgetTokens,
       }
@@ -248,6 +260,7 @@ export function createHistoryPlanner(options: {
           messages,
           tagOf: (partId) => state.tagsByPart.get(partId)?.tag ?? null,
           recognizers: options.recognizers ?? ALL_RECOGNIZERS,
+          droppedOf: (partId) => state.tagsByPart.get(partId)?.status === "dropped",
         })
         const record = { ...extracted, facts: applyPinPatterns(extracted.facts, pinPatterns) }
         const tiers = renderTiers(record)
@@ -289,11 +302,15 @@ export function createHistoryPlanner(options: {
   }
 }
 
-/** The representations selection uses: a model historian's when it wrote a complete set, else the canonical record's. */
+/**
+ * The representations selection uses: a model historian's dense, compact and anchor when it wrote a complete set,
+ * else the canonical record's; FULL is always the canonical one, the episode's source itself.
+ */
 function preferred(compartment: StoredCompartment): StoredCompartment["representations"] {
+  const canonical = compartment.representations.filter((representation) => representation.strategy === "canonical-record")
   const model = compartment.representations.filter((representation) => representation.strategy === "source-grounded-model")
-  if (model.some((representation) => representation.tier === "anchor")) return model
-  return compartment.representations.filter((representation) => representation.strategy === "canonical-record")
+  if (!model.some((representation) => representation.tier === "anchor")) return canonical
+  return [...canonical.filter((representation) => representation.tier === "full"), ...model.filter((representation) => representation.tier !== "full")]
 }
 
 /** The agent's pins (ctx_pin) whose message is folded into history (until then the message itself is live). */

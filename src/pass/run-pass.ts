@@ -160,6 +160,9 @@ export function runPass(options: PassOptions): PassResult {
           now,
           pressured: percentBefore >= window.thresholdPercent,
           budgetTokens: window.historyBudgetTokens,
+          // The room below the landing line once history replaces the settled conversation: what stays is the fixed
+          // prompt and the protected tail (reminders included), in the units usage is measured in.
+          roomTokens: window.landingTokens - state.applied.calibrationTokens - before.fixed - before.protected,
           pinBudgetTokens: window.pinBudgetTokens,
         })
       : null

@@ -26,6 +26,8 @@ export type WindowSettings = {
   historyBudgetTokens: number
   /** Pinned ledger budget: `pin_budget` percent of the threshold's tokens. */
   pinBudgetTokens: number
+  /** Where an execute pass lands: `history_landing` percent of the usable window (at least 5 points under the threshold). */
+  landingTokens: number
   /** Where the window size came from. */
   source: "config" | "host" | "fallback" | "replay"
 }
@@ -86,11 +88,20 @@ export function fixedWindow(options: { usableTokens: number; thresholdPercent?: 
 }
 
 /** The history and pin budgets: shares of the tokens at the execute threshold. */
-function budgets(usableTokens: number, thresholdPercent: number, config: Config): { historyBudgetTokens: number; pinBudgetTokens: number } {
+/** The landing line stays at least this many points under the execute threshold. */
+export const LANDING_MARGIN_POINTS = 5
+
+function budgets(
+  usableTokens: number,
+  thresholdPercent: number,
+  config: Config,
+): { historyBudgetTokens: number; pinBudgetTokens: number; landingTokens: number } {
   const atThreshold = (usableTokens * thresholdPercent) / 100
+  const landingPercent = Math.min(config.history_landing, thresholdPercent - LANDING_MARGIN_POINTS)
   return {
     historyBudgetTokens: Math.round((atThreshold * config.history_budget) / 100),
     pinBudgetTokens: Math.round((atThreshold * config.pin_budget) / 100),
+    landingTokens: Math.max(0, Math.round((usableTokens * landingPercent) / 100)),
   }
 }
 

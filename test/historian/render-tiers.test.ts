@@ -17,6 +17,18 @@ const LONG_DECISION =
 
 const CONSTRAINT = "Constraint: do not change the public API of src/slugify.js"
 
+/** What a read returns: a file of some length, with one setting and one rule among ordinary code. */
+const SLUGIFY_SOURCE = [
+  "<path>src/slugify.js</path>",
+  "<type>file</type>",
+  "<content>",
+  "1: // Public API: slugify(title, options?) must stay stable for the CMS plugins.",
+  "2: export const MAX_SLUG_LENGTH = 80",
+  ...Array.from({ length: 40 }, (_, index) => `${index + 3}:   const part${index} = title.slice(${index}, ${index + 1}).trim()`),
+  "43: export function slugify(t) {",
+  "</content>",
+].join("\n")
+
 /** An episode with something for every section: user words, narrative, calls, a failure, decisions, locations. */
 function richEpisode(): HostMessage[] {
   return [
@@ -36,7 +48,7 @@ function richEpisode(): HostMessage[] {
             "AssertionError [ERR_ASSERTION]: Expected 'hello-world'\n    at test/slugify.test.js:4:8",
           ),
         ),
-        tool("a1-y", "read", completed({ filePath: "src/slugify.js", offset: 1 }, "1: export function slugify(t) {")),
+        tool("a1-y", "read", completed({ filePath: "src/slugify.js", offset: 1 }, SLUGIFY_SOURCE)),
       ],
     }),
     assistantMessage({
@@ -79,16 +91,28 @@ describe("renderTiers", () => {
     expect(second).toEqual(first)
   })
 
-  it("keeps the user's words, the narrative and the tool one-liners in full only", () => {
+  it("renders full from the source: the user's words, the narrative, every call's input and output", () => {
     const tiers = renderTiers(record(richEpisode()))
     expect(tiers.full).toContain("Constraint: do not change the public API of src/slugify.js")
     expect(tiers.full).toContain("Let me reproduce it first.")
-    expect(tiers.full).toContain("§4§ read src/slugify.js (ok)")
+    expect(tiers.full).toContain("§4§ tool read\n  filePath: src/slugify.js\n  offset: 1\nread output: <path>src/slugify.js</path>")
+    expect(tiers.full).toContain("const part39 = title.slice(39, 40).trim()")
+    expect(tiers.full).toContain('newString: title.normalize("NFKD")')
     for (const tier of ["dense", "compact"] as const) {
       expect(tiers[tier]).not.toContain("the slugify tests fail")
-      expect(tiers[tier]).not.toContain("Let me reproduce it first.")
-      expect(tiers[tier]).not.toContain("read src/slugify.js (ok)")
+      expect(tiers[tier]).not.toContain("const part39")
     }
+    // The assistant's narrative decays after the raw tool output: dense keeps it, compact does not.
+    expect(tiers.dense).toContain("Narrative:\n- Let me reproduce it first.")
+    expect(tiers.compact).not.toContain("Let me reproduce it first.")
+  })
+
+  it("keeps in dense the facts of tool output (the read file's setting and rule lines), not in compact", () => {
+    const tiers = renderTiers(record(richEpisode()))
+    expect(tiers.dense).toContain("§4§ read src/slugify.js (ok)\n  // Public API: slugify(title, options?) must stay stable")
+    expect(tiers.dense).toContain("  export const MAX_SLUG_LENGTH = 80")
+    expect(tiers.compact).not.toContain("read src/slugify.js (ok)")
+    expect(tiers.compact).not.toContain("export const MAX_SLUG_LENGTH = 80")
   })
 
   it("carries the critical invariant in every tier", () => {
@@ -152,6 +176,12 @@ describe("renderTiers", () => {
     expect(renderTiers(record([])).anchor).toBe("[c7] (no outcome)")
   })
 
+  it("shows an episode shorter than its own anchor whole, on one line, as the anchor", () => {
+    const episode = record([assistantMessage({ id: "a1", parts: [text("a1-t", "Updated the file; every test passes now.")] })])
+    const tiers = renderTiers({ ...episode, full: "§1§ assistant: ok\nsecond line" })
+    expect(tiers).toEqual({ full: null, dense: null, compact: null, anchor: "[c7 §1§–§1§] §1§ assistant: ok second line" })
+  })
+
   it("keeps lengths monotone: full >= dense >= compact >= anchor", () => {
     const tiers = renderTiers(record(richEpisode()))
     const lengths = TIERS.map((tier) => tiers[tier]?.length ?? 0)
@@ -170,9 +200,14 @@ describe("renderTiers", () => {
       { full: "present", dense: null, compact: null },
     ],
     [
-      "a decision without narrative makes full equal dense and dense equal compact",
-      [assistantMessage({ id: "a1", parts: [text("a1-t", "I'll use rg because grep is slow here.")] })],
-      { full: null, dense: null, compact: "present" },
+      "a decision without narrative makes dense equal compact",
+      [
+        assistantMessage({
+          id: "a1",
+          parts: [text("a1-t", "I'll use rg because grep is slow here, and it respects the .gitignore of the repository by default.")],
+        }),
+      ],
+      { full: "present", dense: null, compact: "present" },
     ],
   ])("returns null for a tier that adds nothing: %s", (_, messages, expected) => {
     const tiers = renderTiers(record(messages))

@@ -64,8 +64,8 @@ describe("deriveWorkingSet", () => {
         id: "a2",
         parts: [
           tool("t5", "edit", completed({ filePath: "src/b.ts", oldString: "b", newString: "c" }, "ok")),
-          tool("t6", "apply_patch", completed({ path: "src/d.ts" }, "ok")),
-          tool("t7", "patch", failed({ filePath: "src/e.ts" }, "patch did not apply")),
+          tool("t6", "apply_patch", completed({ patchText: "*** Begin Patch\n*** Update File: src/d.ts\n@@\n-a\n+b\n*** Add File: src/b.ts\n+x\n*** End Patch" }, "ok")),
+          tool("t7", "patch", failed({ patchText: "--- a/src/e.ts\n+++ b/src/e.ts\n@@ -1 +1 @@\n-a\n+b" }, "patch did not apply")),
           tool("t8", "edit", completed({ content: "no path" }, "ok")),
         ],
       }),
@@ -122,14 +122,20 @@ describe("deriveWorkingSet", () => {
         id: "a1",
         parts: [
           tool("t1", "bash", completed({ command: "npm test" }, "ok\nError: expected 2 to be 3\n  at x.test.ts:4")),
-          tool("t2", "bash", failed({ command: "npm run lint\n--fix" }, "\n  src/a.ts:3 error: Unexpected var  \nx")),
+          tool("t2", "bash", failed({ command: "npm run lint\n--fix" }, "\n  src/a.ts:3 error: Unexpected var  \n    (no-var: use let or const)")),
         ],
       }),
     ]
     expect(deriveWorkingSet(messages).lastFailure).toEqual({
       command: "bash npm run lint",
-      error: "src/a.ts:3 error: Unexpected var",
+      error: "src/a.ts:3 error: Unexpected var | (no-var: use let or const)",
     })
+  })
+
+  it("never takes a search hit that quotes an error for a failure", () => {
+    const hit = "src/api.ts:41:    throw new Error(`unknown route ${name}`)"
+    const messages = [step("a1", tool("t1", "bash", completed({ command: "grep -rn 'throw new Error(' src" }, hit)))]
+    expect(deriveWorkingSet(messages).lastFailure).toBeNull()
   })
 
   it("clears the last failure when the same command later succeeds", () => {

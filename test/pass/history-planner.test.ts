@@ -271,7 +271,8 @@ describe("createHistoryPlanner", () => {
         expect([row["generator_model"], row["prompt_version"]]).toEqual([null, null])
       }
       const tiers = rows.filter((row) => row["compartment_id"] === "ses_test#c1").map((row) => row["tier"])
-      expect(tiers).toEqual(["full", "compact", "anchor"])
+      // The narrative lives in dense (below the source, above compact).
+      expect(tiers).toEqual(["full", "dense", "compact", "anchor"])
       const lineage = session.db
         .prepare("SELECT source_refs_json FROM representations WHERE compartment_id = 'ses_test#c1'")
         .all()
@@ -542,13 +543,14 @@ describe("createHistoryPlanner", () => {
       expect(prepare(session, messages, result.view, 10_000)?.text).not.toContain("MODEL")
       session.planner.invalidate()
       const text = prepare(session, messages, result.view, 10_000)?.text ?? ""
-      expect(text).toContain("MODEL FULL c1")
-      expect(text).not.toContain("MODEL FULL c2")
-      expect(text).toContain(
-        compartmentsOf(session)[1]?.representations.find(
+      // FULL is the episode's source whoever wrote the other tiers: the canonical one, never the model's.
+      const canonicalFull = (index: number) =>
+        compartmentsOf(session)[index]?.representations.find(
           (representation) => representation.strategy === "canonical-record" && representation.tier === "full",
-        )?.content,
-      )
+        )?.content
+      expect(text).not.toContain("MODEL FULL")
+      expect(text).toContain(canonicalFull(0))
+      expect(text).toContain(canonicalFull(1))
       // The model's tiers are selected like the canonical ones: demoted under pressure, never below the floor (c1
       // holds a decision: compact), so the model's anchor is not legal.
       session.planner.commit({ pass: 901, passId: null, pressure: 70, firstDivergence: 0, radius: 1, now: 1 })
@@ -614,7 +616,7 @@ describe("createHistoryPlanner", () => {
   })
 
   describe("relevance", () => {
-    /** Three compartments of ~120 words at full and ~40 at compact: a budget of 330 needs exactly one demotion. */
+    /** Three compartments with full and dense (the narrative) tiers: a budget just under their total needs one demotion. */
     async function threeCompartments(options: { expanded?: Set<string>; tail?: string } = {}) {
       const session = await openSession(options.expanded ? { expanded: options.expanded } : {})
       const messages = [
@@ -633,9 +635,9 @@ describe("createHistoryPlanner", () => {
       const { result } = pass(session, messages, quietWindow())
       const compartments = compartmentsOf(session)
       const full = compartments.map((compartment) => representationOf(compartment, "full")?.tokens ?? 0)
-      const compact = compartments.map((compartment) => representationOf(compartment, "compact")?.tokens ?? 0)
+      const compact = compartments.map((compartment) => representationOf(compartment, "dense")?.tokens ?? 0)
       const total = full.reduce((sum, tokens) => sum + tokens, 0)
-      // One demotion (the largest saving is the smallest full - compact) must reach 85%, the budget must be exceeded.
+      // One demotion (the largest saving is the smallest full - dense) must reach 85%, the budget must be exceeded.
       const budget = total - 1
       const smallestSaving = Math.min(...full.map((tokens, index) => tokens - (compact[index] ?? 0)))
       expect(total - smallestSaving).toBeLessThanOrEqual(budget * 0.85)
@@ -645,22 +647,22 @@ describe("createHistoryPlanner", () => {
     }
 
     it("demotes the oldest compartment first", async () => {
-      expect(await threeCompartments()).toEqual({ c1: "compact", c2: "full", c3: "full" })
+      expect(await threeCompartments()).toEqual({ c1: "dense", c2: "full", c3: "full" })
     })
 
     it("demotes an expanded compartment last", async () => {
       const tiers = await threeCompartments({ expanded: new Set(["ses_test#c1"]) })
-      expect(tiers).toEqual({ c1: "full", c2: "compact", c3: "full" })
+      expect(tiers).toEqual({ c1: "full", c2: "dense", c3: "full" })
     })
 
     it("demotes a compartment whose identifiers reappear in the protected tail last", async () => {
       const tail = "Back to parseItem1: it must stay exported from src/mod1.ts."
-      expect(await threeCompartments({ tail })).toEqual({ c1: "full", c2: "compact", c3: "full" })
+      expect(await threeCompartments({ tail })).toEqual({ c1: "full", c2: "dense", c3: "full" })
     })
 
     it("does not count one identifier alone as relevant again", async () => {
       const tiers = await threeCompartments({ tail: "parseItem1 is still used somewhere." })
-      expect(tiers).toEqual({ c1: "compact", c2: "full", c3: "full" })
+      expect(tiers).toEqual({ c1: "dense", c2: "full", c3: "full" })
     })
 
     it("looks for identifiers only in the protected tail, not in older live messages", async () => {
@@ -684,7 +686,7 @@ describe("createHistoryPlanner", () => {
       const total = compartments.reduce((sum, compartment) => sum + (compartment.representations[0]?.tokens ?? 0), 0)
       prepare(session, messages, result.view, total - 1)
       session.planner.commit({ pass: 901, passId: null, pressure: 70, firstDivergence: 0, radius: 1, now: 1 })
-      expect(session.planner.report()?.tiers).toEqual({ c1: "compact", c2: "full", c3: "full" })
+      expect(session.planner.report()?.tiers).toEqual({ c1: "dense", c2: "full", c3: "full" })
     })
   })
 

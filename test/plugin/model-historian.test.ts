@@ -244,21 +244,17 @@ describe("createModelHistorian", () => {
     expect(historianErrors(db, sessionId)).toEqual([])
   })
 
-  it("makes the planner fold the model's tiers in place of the canonical ones", async () => {
+  it("makes the planner fold the model's tiers in place of the canonical ones, FULL staying the source", async () => {
     const { sessionId, planner, messages, result, state } = await prepared()
     await createModelHistorian({ runtime, client: fakeClient([validAnswer, validAnswer]).client }).schedule(sessionId)
-    const ready = planner.prepare({
-      messages,
-      view: result.view,
-      state,
-      pass: 9,
-      now: 1,
-      pressured: true,
-      budgetTokens: 10_000,
-      pinBudgetTokens: 10_000,
-    })
-    expect(ready?.text).toContain("Full story of episode c1.\n\nFull story of episode c2.\n\nFull story of episode c3.")
-    expect(ready?.text).not.toContain("[c1 §1§–§3§]")
+    const prepare = (budgetTokens: number) =>
+      planner.prepare({ messages, view: result.view, state, pass: 9, now: 1, pressured: true, budgetTokens, pinBudgetTokens: 10_000 })
+    const roomy = prepare(10_000)
+    expect(roomy?.text).not.toContain("Full story of episode")
+    expect(roomy?.text).toContain("[c1 §1§–§3§]")
+    const tight = prepare(30)
+    expect(tight?.text).toContain("Compact view of c1.\n\nCompact view of c2.\n\nCompact view of c3.")
+    expect(tight?.text).not.toContain("[c1 §1§–§3§]")
   })
 
   it("reports its child sessions and leaves them alone", async () => {

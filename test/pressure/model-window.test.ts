@@ -51,6 +51,7 @@ describe("resolveWindow", () => {
       protectedTokens: 29_912,
       // 484,000 at 70% = 338,800: 15% history, 5% pins.
       historyBudgetTokens: 50_820,
+      landingTokens: 242_000,
       pinBudgetTokens: 16_940,
       source: "config",
     })
@@ -93,6 +94,7 @@ describe("resolveWindow", () => {
       protectedTokens: 11_400,
       // 123,904 at 65% = 80,537.6: 15% -> 12,081, 5% -> 4,027.
       historyBudgetTokens: 12_081,
+      landingTokens: 61_952,
       pinBudgetTokens: 4_027,
       source: "fallback",
     })
@@ -132,6 +134,16 @@ describe("resolveWindow", () => {
   })
 })
 
+describe("the landing line", () => {
+  it("is history_landing percent of the usable window, at least 5 points under the threshold", () => {
+    expect(fixedWindow({ usableTokens: 100_000, config: defaultConfig() }).landingTokens).toBe(50_000)
+    const low = fixedWindow({ usableTokens: 100_000, thresholdPercent: 40, config: defaultConfig() })
+    expect(low.landingTokens).toBe(35_000)
+    const set = fixedWindow({ usableTokens: 100_000, config: { ...defaultConfig(), history_landing: 30 } })
+    expect(set.landingTokens).toBe(30_000)
+  })
+})
+
 describe("fixedWindow", () => {
   it("uses the given usable window with the config's other settings", () => {
     expect(fixedWindow({ usableTokens: 200_000, config: config({ cache_ttl: "1h" }) })).toEqual({
@@ -143,6 +155,7 @@ describe("fixedWindow", () => {
       protectedTokens: 16_000,
       // The seed's 200k at 65%: a 19,500-token history budget.
       historyBudgetTokens: 19_500,
+      landingTokens: 100_000,
       pinBudgetTokens: 6_500,
       source: "replay",
     })
