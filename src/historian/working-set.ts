@@ -1,4 +1,5 @@
 import type { HostMessage } from "../transcript/host-message.js"
+import { toolResultText } from "../transcript/part-content.js"
 
 /** What keeps the agent oriented whatever got demoted (re-derived on every execute pass). */
 export type WorkingSet = {
@@ -46,11 +47,11 @@ export function deriveWorkingSet(messages: readonly HostMessage[]): WorkingSet {
       }
       const command = commandOf(part.tool, input)
       if (part.state.status === "error") {
-        lastFailure = { command, error: firstLine(part.state.error) }
+        lastFailure = { command, error: firstLine(toolResultText(part)) }
         continue
       }
       if (part.state.status !== "completed") continue
-      const errorLine = part.state.output.split("\n").find((line) => ERROR_LINE.test(line))
+      const errorLine = toolResultText(part).split("\n").find((line) => ERROR_LINE.test(line))
       if (part.tool === "bash" && errorLine) lastFailure = { command, error: errorLine.trim().slice(0, 300) }
       else if (lastFailure && lastFailure.command === command) lastFailure = null
     }
