@@ -6,8 +6,8 @@
  * out (`ctx_expand` returns the original). Deterministic: part order, sorted input keys, no clock.
  */
 import { plainText } from "./plain-text.js"
-import { PRUNED_TOOL_TEXT, type HostMessage, type HostPart } from "../transcript/host-message.js"
-import { partText } from "../transcript/part-content.js"
+import type { HostMessage, HostPart } from "../transcript/host-message.js"
+import { partText, toolResultText } from "../transcript/part-content.js"
 
 /** One part's text in FULL is cut to this many characters (head and tail); the original stays in the store. */
 export const MAX_FULL_PART_CHARS = 16_000
@@ -61,11 +61,8 @@ function toolBlock(part: Extract<HostPart, { type: "tool" }>, mark: string): str
   const input = inputLines(part.state.input).map((line) => `  ${line}`)
   const head = `${mark}tool ${part.tool}${input.length > 0 ? `\n${input.join("\n")}` : ""}`
   const state = part.state
-  if (state.status === "completed") {
-    const output = state.time.compacted ? PRUNED_TOOL_TEXT : state.output
-    return `${head}\n${part.tool} output: ${bounded(plainText(output))}`
-  }
-  if (state.status === "error") return `${head}\n${part.tool} error: ${bounded(plainText(state.error))}`
+  if (state.status === "completed") return `${head}\n${part.tool} output: ${bounded(plainText(toolResultText(part)))}`
+  if (state.status === "error") return `${head}\n${part.tool} error: ${bounded(plainText(toolResultText(part)))}`
   return `${head}\n${part.tool} ${state.status}`
 }
 

@@ -1,6 +1,7 @@
 import { hostTool, toolPatch, toolPaths, type HostToolRow } from "../session/host-tools.js"
 import { ALL_RECOGNIZERS, type Recognizers } from "../session/recognizers.js"
-import { PRUNED_TOOL_TEXT, type HostToolPart } from "../transcript/host-message.js"
+import { isFinalPart, type HostToolPart } from "../transcript/host-message.js"
+import { isPrunedTool, toolResultText } from "../transcript/part-content.js"
 import { fallbackErrorLines, findErrorLines } from "./error-lines.js"
 import { formatLocation, extractLocations, type LocationMatch } from "./extract-locations.js"
 import { keptAddedLines, keptOutputLines } from "./output-lines.js"
@@ -166,10 +167,10 @@ function summarize(tool: string, input: Record<string, unknown>, command: string
   return `${tool} ${line.length > 100 ? `${line.slice(0, 100)}…` : line}`
 }
 
+/** The output the model read, or "" when it read none (an unfinished call, an output OpenCode pruned). */
 function outputOf(part: HostToolPart): string {
-  if (part.state.status === "error") return part.state.error
-  if (part.state.status !== "completed" || part.state.output === PRUNED_TOOL_TEXT) return ""
-  return part.state.output
+  if (!isFinalPart(part) || isPrunedTool(part)) return ""
+  return toolResultText(part)
 }
 
 function scanFailure(part: HostToolPart, output: string, isSearch: boolean, recognizers: Recognizers): FailureScan {

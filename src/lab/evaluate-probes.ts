@@ -13,6 +13,7 @@ import type { Transcript } from "../transcript/turn-model.js"
 import type { Probe } from "./probe-file.js"
 import { probeValidity, type ProbeValidity } from "./probe-validity.js"
 import type { LabPolicy, ProbeVerdict } from "./probe-verdict.js"
+import { probeAtTurns, recordTurns } from "./probe-turns.js"
 import { recordTexts } from "./record-text.js"
 import { runMetrics, type RunMetrics, type TurnMeasure } from "./run-metrics.js"
 import { summarizeProbes, type PolicySummary, type RunRecord } from "./summarize-probes.js"
@@ -44,8 +45,8 @@ export type ReplaySettings = { config: Config; counter: TokenCounter }
 
 /**
  * Replays each transcript the probes name once per (policy, window), each time into a fresh in-memory store, and
- * checks every probe at its model call (see `createProbeTracker`). A probe is valid when `exact` is in record `t` and
- * in no earlier record, and survives under `full` (a replay in UNREDUCED_WINDOW_TOKENS) at `need`. Transcripts are
+ * checks every probe at its model call (see `createProbeTracker`). A probe is valid when `exact` is in the turn that
+ * holds record `t` and in no earlier turn, and survives under `full` (a replay in UNREDUCED_WINDOW_TOKENS) at `need`. Transcripts are
  * replayed in path order, policies and windows in the order given; the result is deterministic.
  */
 export async function evaluateProbes(options: {
@@ -108,11 +109,12 @@ async function evaluateTrace(options: {
   }
 
   const records = recordTexts(transcript.value)
+  const turns = recordTurns(transcript.value)
   const replay = (policy: Exclude<LabPolicy, "full">, window: number, checked: readonly Probe[]) =>
     replayRun({ transcript: transcript.value, probes: checked, policy, window, settings })
   // `full` is the engine's default policy in a window it never fills: nothing is reduced, nothing folded.
   const full = await replay("default", UNREDUCED_WINDOW_TOKENS, probes)
-  const validity = probes.map((probe, index) => probeValidity({ probe, records, full: full.observations[index] }))
+  const validity = probes.map((probe, index) => probeValidity({ probe, records, turns, full: full.observations[index] }))
   const isValid = (_: unknown, index: number): boolean => validity[index]?.valid === true
   const valid = probes.filter(isValid)
   const reference = { trace: tracePath, policy: "full", window: UNREDUCED_WINDOW_TOKENS } as const
@@ -130,7 +132,10 @@ function runOutput(run: Pick<RunRecord, "metrics" | "points" | "generation">): P
   return { metrics: run.metrics, points: run.points, generation: run.generation }
 }
 
-/** One replay of a transcript into a fresh in-memory store, checking `probes` on the way. */
+/**
+ * One replay of a transcript into a fresh in-memory store, checking `probes` on the way; each probe's `t` and `need`
+ * are taken as the turns that hold those records (`probeAtTurns`).
+ */
 export async function replayRun(options: {
   transcript: Transcript
   probes: readonly Probe[]
@@ -139,10 +144,12 @@ export async function replayRun(options: {
   settings: ReplaySettings
 }): Promise<{ observations: ProbeObservation[]; metrics: RunMetrics; points: TurnPoint[]; generation: GenerationCost }> {
   const { config, counter } = options.settings
-  const tracker = createProbeTracker(options.probes)
+  const turns = recordTurns(options.transcript)
+  const probes = options.probes.map((probe) => probeAtTurns(probe, turns))
+  const tracker = createProbeTracker(probes)
   // The oracle and the promotion condition are told the probes; every other policy is not.
   const guided = options.policy === "oracle" || options.policy === "oracle-promotion"
-  const guide = guided ? createProbeGuide(options.probes) : null
+  const guide = guided ? createProbeGuide(probes) : null
   const policy: SelectionPolicy = options.policy === "oracle-promotion" ? "default" : options.policy
   const measures: (TurnMeasure & { turn: number })[] = []
   const db = await openDatabase(MEMORY_DATABASE)

@@ -4,6 +4,11 @@ import { toolInputText } from "./tool-input-text.js"
 /**
  * The text of one source record (a transcript turn) as `promptText` would show it once it is in a prompt: texts and
  * reasoning, tool calls as name and decoded input values, tool results, file names; parts separated by newlines.
+ *
+ * A tool output the host later pruned (`prunedAt`) keeps its text here: the record holds it and the model read it in
+ * every prompt until the pruning, so "exact first appears in record t" is about that text. Prompts after the pruning
+ * carry only the marker (`promptText`), so a probe needed there fails in the unreduced replay: a fixture problem, not
+ * a policy result.
  */
 export function recordText(turn: Turn): string {
   return turn.parts

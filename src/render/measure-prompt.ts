@@ -1,10 +1,10 @@
 import type { Placement, SessionState } from "../pass/session-state.js"
 import type { LiveView } from "../reduce/live-view.js"
-import { isInlinedFile, type HostMessage } from "../transcript/host-message.js"
+import { isFinalPart, isInlinedFile, type HostMessage } from "../transcript/host-message.js"
 import { listTrackables } from "../transcript/trackables.js"
 import { dropMarker, editedPath, itemLabel } from "./markers.js"
 import { droppedInput, renderedSteers } from "./render-prompt.js"
-import { stableJson } from "../transcript/part-content.js"
+import { isPrunedTool, stableJson } from "../transcript/part-content.js"
 
 /**
  * Where the tokens of a rendered prompt go (seed: "Where a pass lands"): the fixed prompt, compartment history,
@@ -72,14 +72,13 @@ export function measurePrompt(options: {
       const carrier = trackable.render.partId
       if (tag.status === "live") {
         const part = message.parts.find((candidate) => candidate.id === trackable.partId)
-        // The model sees no prefix on an unfinished tool, nor on an output OpenCode pruned (it sends its own marker).
-        const finished =
-          part?.type !== "tool" ||
-          (part.state.status === "completed" && !part.state.time.compacted) ||
-          part.state.status === "error"
+        // The model sees no prefix on an unfinished tool, and neither prefix nor reminder on an output OpenCode pruned
+        // (it sends its own marker; see renderPrompt).
+        const pruned = part?.type === "tool" && isPrunedTool(part)
+        const finished = part === undefined || (isFinalPart(part) && !pruned)
         const prefix = tagsVisible && finished ? tag.prefixTokens : 0
         breakdown.tags += prefix
-        add(tokensByPart, carrier, prefix + (nudgeTokens.get(trackable.partId) ?? 0), trackable.kind !== "message")
+        add(tokensByPart, carrier, prefix + (pruned ? 0 : (nudgeTokens.get(trackable.partId) ?? 0)), trackable.kind !== "message")
         if (options.reclaimableTags.has(tag.tag)) {
           const item = view.byTag.get(tag.tag)
           breakdown.reclaimable += (item?.contentTokens ?? 0) + (item?.callTokens ?? 0) + prefix

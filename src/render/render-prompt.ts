@@ -1,5 +1,6 @@
 import type { Placement, SessionState, TagRecord } from "../pass/session-state.js"
 import { isInlinedFile, type HostMessage, type HostPart } from "../transcript/host-message.js"
+import { isPrunedTool, toolResultText } from "../transcript/part-content.js"
 import { tagPrefix } from "../transcript/tag-format.js"
 import { listTrackables, type Trackable } from "../transcript/trackables.js"
 import type { Edit } from "./edit.js"
@@ -67,8 +68,10 @@ function renderItem(context: {
     if (!subject || subject.type !== "tool") return []
     const result = subject.state
     if (result.status !== "completed" && result.status !== "error") return []
-    const original = result.status === "completed" ? result.output : result.error
     if (!dropped) {
+      // OpenCode sends its own marker for a pruned output: a prefix or reminder written into it would never be read.
+      if (isPrunedTool(subject)) return []
+      const original = toolResultText(subject)
       const reminders = nudges.map((text) => `\n\n${text}`).join("")
       if (prefix.length === 0 && reminders.length === 0) return []
       return [{ type: "set-tool-result", messageId, partId: subject.id, text: `${prefix}${original}${reminders}` }]

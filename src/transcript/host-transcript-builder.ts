@@ -17,11 +17,17 @@ export type HostTranscriptBuilder = {
   snapshot(): HostMessage[]
 }
 
-/** Creates a builder for `transcript`; `sessionID` names the replayed session. */
+/**
+ * Creates a builder for `transcript`; `sessionID` names the replayed session. A `tool` turn's results complete the
+ * calls of earlier messages, and whatever else it carries (text or files the user sent with the results) becomes a
+ * user message after them. An output the host pruned (`prunedAt`) reads as pruned in every snapshot taken once a turn
+ * created at or after that time was appended: OpenCode prunes when the loop ends, before the next user message.
+ */
 export function createHostTranscriptBuilder(transcript: Transcript, sessionID: string): HostTranscriptBuilder {
   const model: ModelRef = transcript.model ?? { providerID: "replay", modelID: "unknown" }
   const messages: HostMessage[] = []
   const toolParts = new Map<string, ToolPart>()
+  let pendingPrunes: { tool: ToolPart; at: number }[] = []
   let lastUserId = ""
 
   const base = (turn: Turn, role: string): { id: string; created: number } => ({
@@ -29,14 +35,14 @@ export function createHostTranscriptBuilder(transcript: Transcript, sessionID: s
     created: turn.time ?? turn.index,
   })
 
-  const appendUser = (turn: Turn): void => {
+  const appendUser = (turn: Turn, include: (part: TurnPart) => boolean): void => {
     const { id, created } = base(turn, "user")
     const info: UserMessage = { id, sessionID, role: "user", time: { created }, agent: "build", model }
     lastUserId = id
-    messages.push({ info, parts: convertParts(turn, id) })
+    messages.push({ info, parts: convertParts(turn, id, include) })
   }
 
-  const appendAssistant = (turn: Turn): void => {
+  const appendAssistant = (turn: Turn, include: (part: TurnPart) => boolean): void => {
     const { id, created } = base(turn, "assistant")
     const info: AssistantMessage = {
       id,
@@ -51,42 +57,65 @@ export function createHostTranscriptBuilder(transcript: Transcript, sessionID: s
       cost: 0,
       tokens: { input: 0, output: 0, reasoning: 0, cache: { read: 0, write: 0 } },
     }
-    messages.push({ info, parts: convertParts(turn, id) })
+    messages.push({ info, parts: convertParts(turn, id, include) })
   }
 
-  const convertParts = (turn: Turn, messageID: string): Part[] => {
+  const finish = (tool: ToolPart, result: ToolResultPart, at: number): void => {
+    complete(tool, result, at)
+    if (result.prunedAt !== undefined && !result.isError) pendingPrunes.push({ tool, at: result.prunedAt })
+  }
+
+  // Part ids come from the part's position in its turn, so the messages one turn yields never share an id.
+  const convertParts = (turn: Turn, messageID: string, include: (part: TurnPart) => boolean): Part[] => {
     const at = turn.time ?? turn.index
     const parts: Part[] = []
     turn.parts.forEach((part, position) => {
+      if (!include(part)) return
       const existing = part.type === "tool-result" ? toolParts.get(part.callId) : undefined
       if (existing && part.type === "tool-result") {
-        complete(existing, part, at)
+        finish(existing, part, at)
         return
       }
       const id = `prt_${String(turn.index).padStart(7, "0")}_${String(position).padStart(3, "0")}`
       const converted = convertPart(part, { id, sessionID, messageID, created: at })
       if (converted.type === "tool") toolParts.set(converted.callID, converted)
+      // A result with no earlier call (orphan) is kept as a finished call with an unknown input.
+      if (converted.type === "tool" && part.type === "tool-result") finish(converted, part, at)
       parts.push(converted)
     })
     return parts
   }
 
   const appendResults = (turn: Turn): void => {
-    const orphans: TurnPart[] = []
+    const isOrphan = (part: TurnPart): boolean => part.type === "tool-result" && !toolParts.has(part.callId)
+    const isResult = (part: TurnPart): boolean => part.type === "tool-result"
+    const orphans = turn.parts.filter(isOrphan)
     for (const part of turn.parts) {
-      if (part.type !== "tool-result") continue
-      const tool = toolParts.get(part.callId)
-      if (tool) complete(tool, part, turn.time ?? turn.index)
-      else orphans.push(part)
+      const tool = part.type === "tool-result" ? toolParts.get(part.callId) : undefined
+      if (tool && part.type === "tool-result") finish(tool, part, turn.time ?? turn.index)
     }
-    if (orphans.length > 0) appendAssistant({ ...turn, parts: orphans })
+    if (orphans.length > 0) appendAssistant(turn, (part) => orphans.includes(part))
+    if (turn.parts.some((part) => !isResult(part))) appendUser(turn, (part) => !isResult(part))
   }
 
+  const applyPrunes = (now: number): void => {
+    const due = pendingPrunes.filter((prune) => prune.at <= now)
+    if (due.length === 0) return
+    pendingPrunes = pendingPrunes.filter((prune) => prune.at > now)
+    for (const { tool, at } of due) {
+      const state = tool.state
+      // A new state object: earlier snapshots share the old one and keep showing the output.
+      if (state.status === "completed") tool.state = { ...state, time: { ...state.time, compacted: at } }
+    }
+  }
+
+  const all = (): boolean => true
   return {
     append(turn) {
-      if (turn.role === "user") appendUser(turn)
-      else if (turn.role === "assistant") appendAssistant(turn)
+      if (turn.role === "user") appendUser(turn, all)
+      else if (turn.role === "assistant") appendAssistant(turn, all)
       else appendResults(turn)
+      if (turn.time !== null) applyPrunes(turn.time)
     },
     snapshot() {
       return messages.map((message) => ({ info: { ...message.info }, parts: message.parts.map(copyPart) }))
@@ -108,12 +137,9 @@ function convertPart(
       return { id, sessionID, messageID, type: "file", mime: part.mime, filename: part.filename, url: part.url }
     case "tool-call":
       return runningTool(ids, part.callId, part.tool, toolInput(part))
-    case "tool-result": {
-      // A result with no earlier call (orphan): keep it as a finished call with an unknown input.
-      const tool = runningTool(ids, part.callId, part.tool, {})
-      complete(tool, part, created)
-      return tool
-    }
+    case "tool-result":
+      // An orphan result: the caller completes this call with the result.
+      return runningTool(ids, part.callId, part.tool, {})
   }
 }
 

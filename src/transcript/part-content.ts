@@ -1,4 +1,10 @@
-import { COMPACTION_PROMPT_TEXT, INTERRUPTED_TOOL_TEXT, PRUNED_TOOL_TEXT, type HostPart } from "./host-message.js"
+import {
+  COMPACTION_PROMPT_TEXT,
+  INTERRUPTED_TOOL_TEXT,
+  PRUNED_TOOL_TEXT,
+  type HostPart,
+  type HostToolPart,
+} from "./host-message.js"
 
 /** The text of a part as the model reads it (before any plugin rendering), split into call and content. */
 export type PartText = { content: string; call: string }
@@ -25,11 +31,25 @@ export function partText(part: HostPart): PartText {
   }
 }
 
-function toolResultText(part: Extract<HostPart, { type: "tool" }>): string {
+/**
+ * The result of a tool part as the model reads it: the output, or PRUNED_TOOL_TEXT once OpenCode has pruned it (the
+ * part keeps its output; see `isPrunedTool`), the error text, or the interrupted marker for an unfinished call. Every
+ * reader of a tool's output that stands for what the model sees goes through here.
+ */
+export function toolResultText(part: HostToolPart): string {
   const state = part.state
-  if (state.status === "completed") return state.time.compacted ? PRUNED_TOOL_TEXT : state.output
+  if (state.status === "completed") return isPrunedTool(part) ? PRUNED_TOOL_TEXT : state.output
   if (state.status === "error") return state.error
   return INTERRUPTED_TOOL_TEXT
+}
+
+/**
+ * True for a finished tool whose output OpenCode pruned (`state.time.compacted` set): the model reads PRUNED_TOOL_TEXT,
+ * whatever `state.output` holds, so nothing written into that output (a tag prefix, a marker) reaches it.
+ */
+export function isPrunedTool(part: HostToolPart): boolean {
+  // Truthiness, as OpenCode itself tests the field.
+  return part.state.status === "completed" && Boolean(part.state.time.compacted)
 }
 
 /** JSON with object keys in sorted order, so equal values always serialize to the same bytes. */

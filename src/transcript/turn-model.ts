@@ -3,12 +3,14 @@
  * SWE-agent) is read into this shape, and the engine replays it through the same pass as a live session.
  *
  * A turn is one source record. `index` is that record's number exactly as `traces/SOURCES.md` defines it per
- * format, so "turn K" in any output names the same record in the source file.
+ * format, so "turn K" in any output names the same record in the source file. Where a format splits what the model
+ * saw as one message over several records (Claude Code), the turn is indexed by its first record and lists the
+ * others in `mergedRecords`.
  */
 
 export type TranscriptFormat = "opencode-export" | "pi" | "claude-code" | "openhands" | "swe-agent"
 
-/** `tool` turns carry results of calls made in an earlier assistant turn. */
+/** `tool` turns carry results of calls made in an earlier assistant turn (and any user text sent with them). */
 export type TurnRole = "user" | "assistant" | "tool"
 
 export type TextPart = {
@@ -34,6 +36,11 @@ export type ToolResultPart = {
   tool: string
   output: string
   isError: boolean
+  /**
+   * When the host pruned this output (epoch ms; OpenCode's `state.time.compacted`). Prompts sent after that carry
+   * PRUNED_TOOL_TEXT in its place; `output` keeps the text the record holds.
+   */
+  prunedAt?: number
 }
 
 export type FilePart = { type: "file"; mime: string; filename: string; url: string }
@@ -47,6 +54,11 @@ export type Turn = {
   /** Epoch milliseconds, when the source has a timestamp. */
   time: number | null
   parts: TurnPart[]
+  /**
+   * Other source records whose content this turn carries, in file order (Claude Code: the later records of one model
+   * response, the enqueue record of a message queued while the agent worked). Absent when the turn is one record.
+   */
+  mergedRecords?: number[]
 }
 
 export type ModelRef = { providerID: string; modelID: string }

@@ -138,6 +138,13 @@ describe("deriveWorkingSet", () => {
     expect(deriveWorkingSet(messages).lastFailure).toBeNull()
   })
 
+  it("takes no failure from an output OpenCode pruned", () => {
+    const state = completed({ command: "npm test" }, "ok\nError: expected 2 to be 3")
+    if (state.status !== "completed") throw new Error("expected a completed state")
+    const pruned = { ...state, time: { ...state.time, compacted: 30 } }
+    expect(deriveWorkingSet([step("a1", tool("t1", "bash", pruned))]).lastFailure).toBeNull()
+  })
+
   it("clears the last failure when the same command later succeeds", () => {
     const messages = [
       step("a1", tool("t1", "bash", completed({ command: "npm test" }, "FAILED: 2 tests"))),

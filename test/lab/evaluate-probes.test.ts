@@ -6,6 +6,7 @@ import { parseProbeFile, type Probe } from "../../src/lab/probe-file.js"
 import type { LabPolicy } from "../../src/lab/probe-verdict.js"
 import { wordCounter } from "../helpers/host-messages.js"
 import { createTempDirs } from "../helpers/temp-dirs.js"
+import { PRUNED, prunedSessionExport } from "../transcript/pruned-export.js"
 import { SYNTHETIC, syntheticSessionJsonl } from "./synthetic-session.js"
 
 /** One token per word: 8,000 tokens fold the synthetic session's early episode long before its last call. */
@@ -177,6 +178,24 @@ describe("evaluateProbes", () => {
         },
       ])
       expect(new Set(evaluation.verdicts.map((verdict) => verdict.probeId))).toEqual(new Set(["ok"]))
+    })
+  })
+
+  describe("on an OpenCode export whose host pruned a tool output", () => {
+    it("shows the output in prompts before the pruning and OpenCode's marker after it, also under full", async () => {
+      writeFileSync(join(folder, "pruned.json"), prunedSessionExport())
+      const at = (id: string, need: number) => ({ id, trace: "pruned.json", kind: "bug_status", t: PRUNED.message, need, exact: PRUNED.exact })
+      // Message 8 reruns the test in the same loop; message 12 comes after the next user message, once pruned.
+      const probes = probesOf([at("before-pruning", 8), at("after-pruning", 12)])
+      const evaluation = await evaluateProbes({ probes, policies: [], windows: [], counter: wordCounter })
+      expect(evaluation.validity).toEqual([
+        { probeId: "before-pruning", valid: true, problems: [] },
+        {
+          probeId: "after-pruning",
+          valid: false,
+          problems: ["exact: not in the unreduced prompt of the model call at record 12 (policy full)"],
+        },
+      ])
     })
   })
 })

@@ -1,17 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { evaluateProbes } from "../../src/lab/evaluate-probes.js"
 import { PROBE_KINDS, type Probe } from "../../src/lab/probe-file.js"
+import { probeAtTurns, recordTurns } from "../../src/lab/probe-turns.js"
 import { recordTexts } from "../../src/lab/record-text.js"
 import { createTokenCounterPool, type TokenCounterPool } from "../../src/tokens/tiktoken-counter.js"
 import { readTranscript } from "../../src/transcript/read-transcript.js"
 import { realTraceProbes } from "./real-trace-probes.js"
 
 const probes = realTraceProbes()
-const recordsByTrace = new Map<string, Map<number, string>>()
-const recordsOf = (probe: Probe): Map<number, string> => {
+const recordsByTrace = new Map<string, { texts: Map<number, string>; turns: Map<number, number> }>()
+const recordsOf = (probe: Probe): { texts: Map<number, string>; turns: Map<number, number> } => {
   const known = recordsByTrace.get(probe.tracePath)
   if (known) return known
-  const records = recordTexts(readTranscript(probe.tracePath))
+  const transcript = readTranscript(probe.tracePath)
+  const records = { texts: recordTexts(transcript), turns: recordTurns(transcript) }
   recordsByTrace.set(probe.tracePath, records)
   return records
 }
@@ -34,9 +36,10 @@ describe("fixtures/probes/real-traces.json", () => {
   })
 
   it.each(probes.map((probe) => [probe.id, probe] as const))(
-    "%s: exact is verbatim in record t of its trace",
+    "%s: exact is verbatim in the turn holding record t of its trace",
     (_, probe) => {
-      expect(recordsOf(probe).get(probe.t)).toContain(probe.exact)
+      const { texts, turns } = recordsOf(probe)
+      expect(texts.get(probeAtTurns(probe, turns).t)).toContain(probe.exact)
     },
   )
 

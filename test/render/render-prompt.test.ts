@@ -95,6 +95,15 @@ describe("renderPrompt", () => {
     expect(render()).toEqual(PREFIXES)
   })
 
+  it("writes no prefix or reminder into an output OpenCode pruned, whose marker is what the model reads", () => {
+    const messages = session()
+    const t1 = partById(messages, "t1")
+    if (t1?.type !== "tool" || t1.state.status !== "completed") throw new Error("t1 is a finished tool")
+    t1.state = { ...t1.state, time: { ...t1.state.time, compacted: 150 } }
+    const placements: Placement[] = [{ kind: "nudge", anchorId: "t1", level: "firm", text: "remind", placedPass: 3 }]
+    expect(render({ messages, placements })).toEqual(PREFIXES.filter((edit) => !("partId" in edit) || edit.partId !== "t1"))
+  })
+
   it("renders nothing for live items when tags are not visible", () => {
     expect(render({ tagsVisible: false })).toEqual([])
   })

@@ -1,7 +1,11 @@
 import { describe, expect, it } from "vitest"
+import { PRUNED_TOOL_TEXT, type HostMessage } from "../../src/transcript/host-message.js"
 import { createHostTranscriptBuilder } from "../../src/transcript/host-transcript-builder.js"
+import { importOpencodeExport } from "../../src/transcript/importers/opencode-export.js"
+import { partText } from "../../src/transcript/part-content.js"
 import type { Transcript, Turn } from "../../src/transcript/turn-model.js"
 import { partById } from "../helpers/host-messages.js"
+import { PRUNED, prunedSessionExport } from "./pruned-export.js"
 
 const transcript = (
   turns: Turn[],
@@ -151,6 +155,73 @@ describe("createHostTranscriptBuilder", () => {
     builder.append(callTurn(0, "c1"))
     builder.append(resultTurn(1, "c1", "x"))
     expect(builder.snapshot()).toHaveLength(1)
+  })
+
+  it("sends what the user typed beside tool results as a user message after them", () => {
+    // A Claude Code user record holding a rejected call's result and the text the user sent with it.
+    const builder = createHostTranscriptBuilder(transcript([]), "s")
+    builder.append(callTurn(1, "c1"))
+    builder.append({
+      index: 2,
+      role: "tool",
+      time: 1002,
+      parts: [
+        { type: "tool-result", callId: "c1", tool: "bash", output: "The user doesn't want to proceed", isError: true },
+        { type: "text", text: "use the staging database instead" },
+      ],
+    })
+    builder.append(callTurn(3, "c2"))
+    const messages = builder.snapshot()
+    expect(messages.map((message) => message.info.id)).toEqual([
+      "msg_assistant_0000001",
+      "msg_user_0000002",
+      "msg_assistant_0000003",
+    ])
+    expect(partById(messages, "prt_0000001_001")).toMatchObject({ state: { status: "error" } })
+    expect(messages[1]?.parts).toEqual([
+      { id: "prt_0000002_001", sessionID: "s", messageID: "msg_user_0000002", type: "text", text: "use the staging database instead" },
+    ])
+    expect(messages[2]?.info).toMatchObject({ parentID: "msg_user_0000002" })
+  })
+
+  it("keeps an orphan result and the text beside it in two messages with distinct part ids", () => {
+    const builder = createHostTranscriptBuilder(transcript([]), "s")
+    builder.append({
+      index: 4,
+      role: "tool",
+      time: 1004,
+      parts: [
+        { type: "tool-result", callId: "gone", tool: "unknown", output: "late", isError: false },
+        { type: "text", text: "and check the logs" },
+      ],
+    })
+    const messages = builder.snapshot()
+    expect(messages.map((message) => [message.info.id, message.parts.map((part) => part.id)])).toEqual([
+      ["msg_assistant_0000004", ["prt_0000004_000"]],
+      ["msg_user_0000004", ["prt_0000004_001"]],
+    ])
+  })
+
+  it("shows an output the host pruned as pruned only in snapshots after the pruning", () => {
+    const exported = importOpencodeExport(prunedSessionExport(), { file: "pruned.json" })
+    const builder = createHostTranscriptBuilder(exported, "s")
+    const resultText = (messages: HostMessage[]): string => {
+      const part = messages.flatMap((message) => message.parts).find((candidate) => candidate.type === "tool" && candidate.callID === "call_6")
+      if (part?.type !== "tool") throw new Error("the pruned call is missing")
+      return partText(part).content
+    }
+    let before: HostMessage[] = []
+    for (const turn of exported.turns) {
+      if (turn.index === PRUNED.nextUser) before = builder.snapshot()
+      builder.append(turn)
+    }
+    const after = builder.snapshot()
+    expect(resultText(before)).toContain(PRUNED.exact)
+    expect(resultText(after)).toBe(PRUNED_TOOL_TEXT)
+    // OpenCode keeps the output in the part and only marks it; the earlier snapshot still has it unmarked.
+    const pruned = after.flatMap((message) => message.parts).find((part) => part.type === "tool" && part.callID === "call_6")
+    expect(pruned).toMatchObject({ state: { output: expect.stringContaining(PRUNED.exact), time: { compacted: PRUNED.at } } })
+    expect(resultText(before)).toContain(PRUNED.exact)
   })
 
   it("wraps a non-object tool input", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { COMPACTION_PROMPT_TEXT, INTERRUPTED_TOOL_TEXT, PRUNED_TOOL_TEXT } from "../../src/transcript/host-message.js"
-import { partText, stableJson } from "../../src/transcript/part-content.js"
+import { isPrunedTool, partText, stableJson, toolResultText } from "../../src/transcript/part-content.js"
 import {
   assistantMessage,
   completed,
@@ -71,6 +71,21 @@ describe("partText", () => {
     if (state.status !== "completed") throw new Error("expected a completed state")
     const pruned = { ...state, time: { ...state.time, compacted: 5 } }
     expect(partText(single(tool("t1", "read", pruned)))).toEqual({ content: PRUNED_TOOL_TEXT, call: 'read {"a":1}' })
+  })
+
+  it("reads a pruned output's marker through toolResultText and isPrunedTool, and an unpruned one as it is", () => {
+    const state = completed({ a: 1 }, "the full output")
+    if (state.status !== "completed") throw new Error("expected a completed state")
+    const pruned = single(tool("t1", "read", { ...state, time: { ...state.time, compacted: 5 } }))
+    const kept = single(tool("t2", "read", state))
+    const errored = single(tool("t3", "read", failed({}, "boom")))
+    if (pruned.type !== "tool" || kept.type !== "tool" || errored.type !== "tool") throw new Error("expected tools")
+    expect([isPrunedTool(pruned), isPrunedTool(kept), isPrunedTool(errored)]).toEqual([true, false, false])
+    expect([toolResultText(pruned), toolResultText(kept), toolResultText(errored)]).toEqual([
+      PRUNED_TOOL_TEXT,
+      "the full output",
+      "boom",
+    ])
   })
 
   it("reads a compaction part as the question OpenCode substitutes", () => {

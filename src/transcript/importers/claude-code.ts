@@ -5,6 +5,7 @@ import { pickMajorityModel } from "./majority-model.js"
 import { omittedDataUrl } from "./omitted-data-url.js"
 import { parseJson, parseRecord, splitJsonLines, type RecordLocation } from "./parse-record.js"
 import { assertSingleTrajectory } from "./single-trajectory.js"
+import { createMessageQueue, type AttachedMessage, type MessageQueue } from "./claude-code-queue.js"
 
 /**
  * Reads a Claude Code session (JSONL, one content block per `assistant` record). Turn K is line K.
@@ -14,15 +15,20 @@ import { assertSingleTrajectory } from "./single-trajectory.js"
  *   record's line. Claude Code writes parallel tool calls as call, result, call, result, ...; the later calls of the
  *   response still join that first turn, and each `tool_result` record stays its own `tool` turn after it.
  * - `progress`, `file-history-snapshot`, `queue-operation`, `system` (including `compact_boundary`) and `summary`
- *   records, and record types added by later versions, are not turns. Queued user messages that Claude Code delivered
- *   mid-response live only in `queue-operation` records and are therefore not turns either.
+ *   records, and record types added by later versions, are not turns.
+ * - A message the user typed while the agent worked, and that Claude Code attached to its next model call mid-turn,
+ *   lives only in `queue-operation` records (see `createMessageQueue`). It is imported once, as the user text the model
+ *   read (`attachedMessageText`), at the end of the last turn before the next model response: the tool results it was
+ *   sent with. That turn lists the enqueue record in `mergedRecords`. A queued message that a later user record carries
+ *   (a prompt run at idle, a task notification) comes from that record only.
  * - `isSidechain` records belong to a subagent's own conversation, not the main context: skipped.
  * - `isApiErrorMessage` assistant records are error notices Claude Code writes itself (model `<synthetic>`): skipped.
  * - `isMeta` user records are text the harness injects (caveats, skill bodies); the model sees them, so they are user
  *   turns with `synthetic` text.
  * - The `isCompactSummary` record after a compaction is the continuation summary the model resumes from: a normal
  *   user text turn.
- * - A user record with `tool_result` blocks is a `tool` turn; any text blocks beside them are kept as synthetic text.
+ * - A user record with `tool_result` blocks is a `tool` turn; text and media blocks beside them (what the user sent
+ *   with the results, e.g. when rejecting a tool use) are kept after the results as the user's own parts.
  */
 export function importClaudeCode(text: string, options: { file: string; trajectory?: number }): Transcript {
   assertSingleTrajectory("claude-code", options)
@@ -30,6 +36,7 @@ export function importClaudeCode(text: string, options: { file: string; trajecto
   const turns: Turn[] = []
   const assistantModels: ModelRef[] = []
   const toolNames = new Map<string, string>()
+  const queue = createMessageQueue()
   let sessionId: string | null = null
   let openResponse: { messageId: string; turn: Turn } | null = null
 
@@ -37,6 +44,10 @@ export function importClaudeCode(text: string, options: { file: string; trajecto
     const location: RecordLocation = { file, record: line }
     const record = parseRecord(RecordSchema, parseJson(lineText, location), location)
     sessionId ??= record.sessionId ?? null
+    if (record.type === "queue-operation") {
+      followQueue(queue, record, line)
+      continue
+    }
     if (record.type !== "user" && record.type !== "assistant") continue
     if (record.isSidechain === true) continue
     const time = toEpochMs(record.timestamp)
@@ -47,8 +58,11 @@ export function importClaudeCode(text: string, options: { file: string; trajecto
       const parts = convertAssistantBlocks(message.content, { location, toolNames })
       if (openResponse !== null && openResponse.messageId === message.id) {
         openResponse.turn.parts.push(...parts)
+        openResponse.turn.mergedRecords = [...(openResponse.turn.mergedRecords ?? []), line]
         continue
       }
+      // A new model call: the messages attached to it were sent after the last turn so far.
+      deliverAttached(turns, queue.takeAttached())
       const turn: Turn = { index: line, role: "assistant", time, parts }
       turns.push(turn)
       openResponse = { messageId: message.id, turn }
@@ -59,6 +73,7 @@ export function importClaudeCode(text: string, options: { file: string; trajecto
     }
 
     const message = parseRecord(UserMessageSchema, record.message, location, ["message"])
+    for (const delivered of userRecordTexts(message.content)) queue.deliveredInRecord(delivered)
     const synthetic = record.isMeta === true
     const turn = convertUserMessage(message.content, { index: line, time, synthetic, location, toolNames })
     if (turn === null) continue
@@ -82,6 +97,8 @@ export function importClaudeCode(text: string, options: { file: string; trajecto
 
 const RecordSchema = z.looseObject({
   type: z.string(),
+  operation: z.string().optional(),
+  content: z.unknown().optional(),
   sessionId: z.string().optional(),
   timestamp: z.string().optional(),
   isSidechain: z.boolean().optional(),
@@ -149,7 +166,7 @@ function convertUserMessage(
   const parts = content.flatMap((block, blockIndex): TurnPart[] => {
     const check = <Schema extends z.ZodType>(schema: Schema): z.output<Schema> =>
       parseRecord(schema, block, context.location, ["message", "content", blockIndex])
-    if (block.type === "text") return [textPart(check(TextBlockSchema).text, context.synthetic || hasToolResults)]
+    if (block.type === "text") return [textPart(check(TextBlockSchema).text, context.synthetic)]
     if (block.type === "image" || block.type === "document") return [mediaPart(check(MediaBlockSchema), block.type)]
     // Other block types carry nothing this model has a part for; they are left out.
     if (block.type !== "tool_result") return []
@@ -169,6 +186,41 @@ function convertUserMessage(
   })
   if (parts.length === 0) return null
   return { ...turn, role: hasToolResults ? "tool" : "user", parts }
+}
+
+/** Follows one `queue-operation` record (see `createMessageQueue`); operations it does not know are ignored. */
+function followQueue(queue: MessageQueue, record: z.output<typeof RecordSchema>, line: number): void {
+  const content = typeof record.content === "string" ? record.content : null
+  if (record.operation === "enqueue" && content !== null) queue.enqueue({ record: line, content })
+  else if (record.operation === "dequeue") queue.dequeue()
+  else if (record.operation === "remove") queue.remove({ record: line, content })
+}
+
+/**
+ * Adds the messages attached to a model call to the last turn before it (the tool results they were sent with, or the
+ * user's own message); after an assistant turn, or at the start, they are a user turn of their own at the `remove`.
+ */
+function deliverAttached(turns: Turn[], attached: readonly AttachedMessage[]): void {
+  if (attached.length === 0) return
+  const parts: TurnPart[] = attached.map((message) => ({ type: "text", text: message.text }))
+  const enqueued = attached.map((message) => message.enqueued)
+  const last = turns[turns.length - 1]
+  if (last === undefined || last.role === "assistant") {
+    const index = (attached[0] as AttachedMessage).removed
+    turns.push({ index, role: "user", time: null, parts, mergedRecords: enqueued })
+    return
+  }
+  last.parts.push(...parts)
+  last.mergedRecords = [...(last.mergedRecords ?? []), ...enqueued].sort((a, b) => a - b)
+}
+
+/** The texts a user record carries: its string content, or its text blocks. */
+function userRecordTexts(content: string | ReadonlyArray<Block>): string[] {
+  if (typeof content === "string") return [content]
+  return content.flatMap((block) => {
+    const text = block.type === "text" ? TextBlockSchema.safeParse(block) : null
+    return text?.success ? [text.data.text] : []
+  })
 }
 
 function textPart(text: string, synthetic: boolean): TurnPart {

@@ -1,5 +1,5 @@
 import { z } from "zod"
-import type { ModelRef, Transcript, Turn, TurnPart } from "../turn-model.js"
+import type { ModelRef, ToolResultPart, Transcript, Turn, TurnPart } from "../turn-model.js"
 import { pickMajorityModel } from "./majority-model.js"
 import { shortenDataUrl } from "./omitted-data-url.js"
 import { parseJson, parseRecord, type RecordLocation } from "./parse-record.js"
@@ -7,7 +7,8 @@ import { assertSingleTrajectory } from "./single-trajectory.js"
 
 /**
  * Reads the JSON printed by `opencode export <sessionID>`: `{ info: Session, messages: [{ info, parts }] }`.
- * Turn K is `messages[K]`. A finished tool part yields a tool-call and its tool-result in the same assistant turn.
+ * Turn K is `messages[K]`. A finished tool part yields a tool-call and its tool-result in the same assistant turn; an
+ * output OpenCode pruned (`state.time.compacted`) keeps its text and carries the time it was pruned as `prunedAt`.
  */
 export function importOpencodeExport(text: string, options: { file: string; trajectory?: number }): Transcript {
   assertSingleTrajectory("opencode-export", options)
@@ -74,7 +75,12 @@ const ToolPartSchema = z.looseObject({
   state: z.discriminatedUnion("status", [
     z.looseObject({ status: z.literal("pending"), input: z.unknown() }),
     z.looseObject({ status: z.literal("running"), input: z.unknown() }),
-    z.looseObject({ status: z.literal("completed"), input: z.unknown(), output: z.string() }),
+    z.looseObject({
+      status: z.literal("completed"),
+      input: z.unknown(),
+      output: z.string(),
+      time: z.looseObject({ compacted: z.number().optional() }).optional(),
+    }),
     z.looseObject({ status: z.literal("error"), input: z.unknown(), error: z.string() }),
   ]),
 })
@@ -117,7 +123,10 @@ function convertToolPart(part: z.output<typeof ToolPartSchema>): TurnPart[] {
   const call: TurnPart = { type: "tool-call", callId: part.callID, tool: part.tool, input: part.state.input }
   const state = part.state
   if (state.status === "completed") {
-    return [call, { type: "tool-result", callId: part.callID, tool: part.tool, output: state.output, isError: false }]
+    const result: ToolResultPart = { type: "tool-result", callId: part.callID, tool: part.tool, output: state.output, isError: false }
+    // OpenCode pruned this output at `compacted`: later prompts carried its marker instead (see ToolResultPart).
+    const prunedAt = state.time?.compacted
+    return [call, prunedAt ? { ...result, prunedAt } : result]
   }
   if (state.status === "error") {
     return [call, { type: "tool-result", callId: part.callID, tool: part.tool, output: state.error, isError: true }]

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest"
 import { importClaudeCode } from "../../../src/transcript/importers/claude-code.js"
 import type { Transcript, Turn } from "../../../src/transcript/turn-model.js"
 import { expectPluginError } from "../expect-plugin-error.js"
-import { tracePath } from "../trace-path.js"
+import { samplePath, tracePath } from "../trace-path.js"
 import { countToolCalls, findInvariantViolations, summarizeTranscript } from "../transcript-summary.js"
 
 const FILE = tracePath("claudecode-opus46-spotter-gqc.jsonl")
@@ -15,6 +15,15 @@ function assistant(id: string, block: Record<string, unknown>, extra: Record<str
 
 function user(content: unknown, extra: Record<string, unknown> = {}): string {
   return JSON.stringify({ type: "user", sessionId: "s1", uuid: "u", message: { role: "user", content }, ...extra })
+}
+
+/** What Claude Code 2.1.39 sends the model for a message it attached mid-turn (spelled out, to pin the wording). */
+function attached(content: string): string {
+  return (
+    "<system-reminder>\nThe user sent a new message while you were working:\n" +
+    `${content}\n\nIMPORTANT: After completing your current task, you MUST address the user's message above. ` +
+    "Do not ignore it.\n</system-reminder>"
+  )
 }
 
 describe("importClaudeCode", () => {
@@ -84,6 +93,28 @@ describe("importClaudeCode", () => {
     expect(turnAt(81)?.role).toBe("tool")
   })
 
+  it("imports each message the user typed while the agent worked once, with the tool results it was sent with", () => {
+    // Lines 496 and 602 enqueue them; 504 and 603 record that Claude Code attached them to its next model call, the
+    // one after the results of lines 507 and 606. No user record of the file carries either text.
+    expect(sourceLines[602]).toContain('"operation":"enqueue"')
+    expect(turnAt(507)).toMatchObject({ role: "tool", mergedRecords: [496] })
+    expect(turnAt(507)?.parts.map((part) => part.type)).toEqual(["tool-result", "text"])
+    expect(turnAt(507)?.parts[1]).toEqual({ type: "text", text: attached("check again") })
+    expect(turnAt(606)).toMatchObject({ role: "tool", mergedRecords: [602] })
+    expect(turnAt(606)?.parts[1]).toEqual({ type: "text", text: attached("new beads for the epic were added. tackle them") })
+    const attachedTexts = transcript.turns.flatMap((turn) =>
+      turn.parts.filter((part) => part.type === "text" && part.text.includes("while you were working")).map(() => turn.index),
+    )
+    expect(attachedTexts).toEqual([507, 606])
+  })
+
+  it("takes a task notification Claude Code enqueued from the user record that delivers it, once", () => {
+    const notification = JSON.parse(sourceLines[279] ?? "{}").content as string
+    expect(notification).toMatch(/^<task-notification>\n<task-id>b0be39e/)
+    const carriers = transcript.turns.filter((turn) => turn.parts.some((part) => part.type === "text" && part.text === notification))
+    expect(carriers.map((turn) => [turn.index, turn.role])).toEqual([[495, "user"]])
+  })
+
   it("turns the continuation summary after a compaction into a plain user turn", () => {
     expect(sourceLines[1255]).toContain('"subtype":"compact_boundary"')
     expect(turnAt(1255)).toBeUndefined()
@@ -145,6 +176,98 @@ describe("importClaudeCode", () => {
         parts: [{ type: "tool-result", callId: "gone", tool: "unknown", output: "orphan", isError: true }],
       },
     ])
+  })
+
+  it("follows the queue through a sample of real records: attached once, after the results it went with", () => {
+    // test/transcript/samples/README.md maps each sample line to its source line.
+    const sample = importClaudeCode(readFileSync(samplePath("claudecode-queued-messages.jsonl"), "utf8"), {
+      file: "claudecode-queued-messages.jsonl",
+    })
+    expect(findInvariantViolations(sample)).toEqual([])
+    const shape = sample.turns.map((turn) => [turn.index, turn.role, turn.parts.map((part) => part.type).join(","), turn.mergedRecords ?? []])
+    expect(shape).toEqual([
+      [1, "assistant", "text,tool-call", [2]],
+      [3, "tool", "tool-result", []],
+      [4, "user", "text", []],
+      [5, "user", "text", []],
+      [7, "assistant", "text,reasoning,tool-call", [8, 9]],
+      [11, "tool", "tool-result,text", [6]],
+      [12, "assistant", "tool-call", []],
+      [14, "assistant", "tool-call", []],
+      [17, "tool", "tool-result,text", [15]],
+      [18, "assistant", "tool-call", []],
+      [19, "tool", "tool-result", []],
+      [20, "assistant", "tool-call", []],
+      [21, "tool", "tool-result", []],
+      [22, "assistant", "text,tool-call", [23]],
+    ])
+    expect(sample.turns.find((turn) => turn.index === 17)?.parts[1]).toEqual({
+      type: "text",
+      text: attached("new beads for the epic were added. tackle them"),
+    })
+    // The bd0afab notification (sample line 13) waits for the idle loop: the remove at line 16 is not about it.
+    expect(JSON.stringify(sample.turns)).not.toContain("<task-id>bd0afab")
+  })
+
+  it("keeps text sent beside tool results as the user's own text, after the results", () => {
+    const rejected =
+      "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, " +
+      "the new_string was NOT written to the file). To tell you how to proceed, the user said:\nnot on main"
+    const text = [
+      assistant("m1", { type: "tool_use", id: "c1", name: "Bash", input: { command: "git push" } }),
+      user([
+        { type: "tool_result", tool_use_id: "c1", content: rejected, is_error: true },
+        { type: "text", text: "push to the spotter-gqc branch instead" },
+        { type: "image", source: { type: "base64", media_type: "image/png", data: "AAAA" } },
+      ]),
+      user([{ type: "tool_result", tool_use_id: "c1", content: "ok" }, { type: "text", text: "injected" }], { isMeta: true }),
+    ].join("\n")
+    const result = importClaudeCode(text, { file: "inline.jsonl" })
+    expect(result.turns[1]).toEqual({
+      index: 1,
+      role: "tool",
+      time: null,
+      parts: [
+        { type: "tool-result", callId: "c1", tool: "Bash", output: rejected, isError: true },
+        { type: "text", text: "push to the spotter-gqc branch instead" },
+        { type: "file", mime: "image/png", filename: "image", url: "data:image/png;omitted-chars=4," },
+      ],
+    })
+    expect(result.turns[2]?.parts[1]).toEqual({ type: "text", text: "injected", synthetic: true })
+  })
+
+  it("makes a message attached right after a model response a user turn of its own at the remove", () => {
+    const queue = (operation: string, content?: string): string =>
+      JSON.stringify({ type: "queue-operation", operation, sessionId: "s1", ...(content === undefined ? {} : { content }) })
+    const text = [
+      user("summarize the diff"),
+      queue("enqueue", "and list the files"),
+      assistant("m1", { type: "text", text: "The diff renames two modules." }),
+      queue("remove"),
+      assistant("m2", { type: "text", text: "Files: a.ex, b.ex" }),
+    ].join("\n")
+    expect(importClaudeCode(text, { file: "inline.jsonl" }).turns.slice(2)).toEqual([
+      { index: 3, role: "user", time: null, parts: [{ type: "text", text: attached("and list the files") }], mergedRecords: [1] },
+      { index: 4, role: "assistant", time: null, parts: [{ type: "text", text: "Files: a.ex, b.ex" }] },
+    ])
+  })
+
+  it("imports nothing for a message removed from the queue after the last model call, or run as a prompt", () => {
+    const queue = (operation: string, content?: string): string =>
+      JSON.stringify({ type: "queue-operation", operation, sessionId: "s1", ...(content === undefined ? {} : { content }) })
+    const text = [
+      user("go"),
+      queue("enqueue", "also this"),
+      queue("dequeue"),
+      user("also this"),
+      assistant("m1", { type: "text", text: "done" }),
+      queue("enqueue", "never sent"),
+      queue("remove"),
+    ].join("\n")
+    const texts = importClaudeCode(text, { file: "inline.jsonl" }).turns.flatMap((turn) =>
+      turn.parts.flatMap((part) => (part.type === "text" ? [part.text] : [])),
+    )
+    expect(texts).toEqual(["go", "also this", "done"])
   })
 
   it.each([

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs"
 import { describe, expect, it } from "vitest"
 import { importOpencodeExport } from "../../../src/transcript/importers/opencode-export.js"
 import { expectPluginError } from "../expect-plugin-error.js"
+import { PRUNED, prunedSessionExport } from "../pruned-export.js"
 import { samplePath } from "../trace-path.js"
 import { findInvariantViolations, summarizeTranscript } from "../transcript-summary.js"
 
@@ -96,6 +97,24 @@ describe("importOpencodeExport", () => {
       },
       { index: 3, role: "user", time: 3, parts: [{ type: "text", text: "What did we do so far?", synthetic: true }] },
     ])
+  })
+
+  it("keeps the time OpenCode pruned a tool output, and the output the record holds", () => {
+    const transcript = importOpencodeExport(prunedSessionExport(), { file: "pruned.json" })
+    const results = transcript.turns.flatMap((turn) => turn.parts.filter((part) => part.type === "tool-result"))
+    expect(results.filter((part) => part.prunedAt !== undefined)).toEqual([
+      {
+        type: "tool-result",
+        callId: "call_6",
+        tool: "bash",
+        output: expect.stringContaining(PRUNED.exact),
+        isError: false,
+        prunedAt: PRUNED.at,
+      },
+    ])
+    expect(transcript.turns.find((turn) => turn.index === PRUNED.message)?.parts).toContainEqual(
+      expect.objectContaining({ type: "tool-result", prunedAt: PRUNED.at }),
+    )
   })
 
   it("falls back to the session model and shortens inline data urls", () => {
