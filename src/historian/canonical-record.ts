@@ -285,8 +285,8 @@ function finish(state: State, options: { compartmentId: string; messages: readon
   const { collector } = state
   const last = state.texts.at(-1)
   if (last !== undefined) last.isLastText = true
-  const fromText = sentenceFacts(state.texts)
-  const fromReasoning = sentenceFacts(state.reasoning)
+  const fromText = sentenceFacts(state.texts, state.recognizers)
+  const fromReasoning = sentenceFacts(state.reasoning, state.recognizers)
   for (const fact of [...fromText.facts, ...fromReasoning.facts]) collector.add(fact.kind, fact.text, fact.refs)
   const todos = state.todos
   for (const item of todos?.items ?? []) {

@@ -5,6 +5,7 @@ import {
   splitSentences,
   type SentenceKind,
 } from "./extract-patterns.js"
+import { ALL_RECOGNIZERS, type Recognizers } from "../session/recognizers.js"
 import type { SourceRef } from "./fact-collector.js"
 
 /** One assistant text (or reasoning) part as sentence material. */
@@ -23,7 +24,11 @@ export type SentenceFact = { kind: SentenceKind; text: string; refs: SourceRef[]
  * sentence when that one gives a reason, or else the previous one when it states the problem; a rejection followed
  * by a decision becomes one rejected alternative naming its replacement. Sentences not used are narrative.
  */
-export function sentenceFacts(sources: readonly SentenceSource[]): { facts: SentenceFact[]; narrative: string[] } {
+export function sentenceFacts(
+  sources: readonly SentenceSource[],
+  recognizers: Recognizers = ALL_RECOGNIZERS,
+): { facts: SentenceFact[]; narrative: string[] } {
+  const reasons = (sentence: string): boolean => hasReason(sentence) || (recognizers.on("so-reason") && SO_REASON.test(sentence))
   const units = sources.flatMap((source) =>
     splitSentences(source.text).map((text) => ({ text, ref: source.ref, isLastText: source.isLastText })),
   )
@@ -33,7 +38,7 @@ export function sentenceFacts(sources: readonly SentenceSource[]): { facts: Sent
   units.forEach((unit, index) => {
     const kind = kinds[index]
     if (kind === null || kind === undefined || used.has(index)) return
-    const joined = joinContext(index, kind, { units, kinds, used })
+    const joined = joinContext(index, kind, { units, kinds, used, reasons })
     joined.forEach((position) => used.add(position))
     facts.push({
       kind,
@@ -49,7 +54,11 @@ type Context = {
   units: readonly { text: string }[]
   kinds: readonly (SentenceKind | null)[]
   used: ReadonlySet<number>
+  reasons: (sentence: string) => boolean
 }
+
+/** `A, so B`: B follows from A, so the sentence argues for the decision before it. */
+const SO_REASON = /,\s+so\s+(?:the|every|we|it|that|this|there|each|all|any|nothing|no)\b/i
 
 function kindOf(sentence: string, isLastText: boolean): SentenceKind | null {
   return classifyAssistantSentence(sentence, { openWork: isLastText })
@@ -57,14 +66,14 @@ function kindOf(sentence: string, isLastText: boolean): SentenceKind | null {
 
 /** The positions (ascending) of the sentence at `index` and the neighbour that completes it, if any. */
 function joinContext(index: number, kind: SentenceKind, context: Context): number[] {
-  const { units, kinds, used } = context
+  const { units, kinds, used, reasons } = context
   const text = units[index]?.text ?? ""
   const next = units[index + 1]?.text
   const previous = units[index - 1]?.text
   const isFree = (position: number): boolean => kinds[position] === null && !used.has(position)
   if (kind === "rejected_alternative" && kinds[index + 1] === "decision") return [index, index + 1]
-  if (kind === "open_work" || hasReason(text)) return [index]
-  if (next !== undefined && isFree(index + 1) && hasReason(next)) return [index, index + 1]
+  if (kind === "open_work" || reasons(text)) return [index]
+  if (next !== undefined && isFree(index + 1) && reasons(next)) return [index, index + 1]
   if (previous !== undefined && isFree(index - 1) && hasProblem(previous)) return [index - 1, index]
   return [index]
 }

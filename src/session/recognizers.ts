@@ -42,6 +42,10 @@ export const RECOGNIZERS = {
   "edit-added-lines": { reason: "an edit's added lines are what the file now says", developedOn: UNSEEN },
   "code-blocks": { reason: "a code block in the assistant's text (a plan's schema) is what later work follows", developedOn: UNSEEN },
   "long-user-rules": { reason: "rule lines of a long user message (a plan handoff) bind the agent like short directives", developedOn: UNSEEN },
+  "so-reason": {
+    reason: "'A, so the B' argues for the decision before it: the decision keeps it as its reason",
+    developedOn: ["pi-harvest-httpx.jsonl"],
+  },
   "tool-ids": { reason: "ids a tool returned (an issue key, a record id) are identifiers for later steps", developedOn: UNSEEN },
 } as const satisfies Record<string, RecognizerInfo>
 
