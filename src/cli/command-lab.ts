@@ -2,12 +2,13 @@ import { basename, resolve } from "node:path"
 import { parseArgs } from "node:util"
 import { evaluateProbes, type ProbeEvaluation } from "../lab/evaluate-probes.js"
 import { formatPolicySummaries, formatReferenceComparison } from "../lab/format-policy-summaries.js"
-import { labJson, type LabSettings } from "../lab/lab-json.js"
+import { labJson, PROMPT_COST_NOTE, type LabSettings } from "../lab/lab-json.js"
 import type { Probe } from "../lab/probe-file.js"
 import { LAB_POLICIES, type LabPolicy } from "../lab/probe-verdict.js"
 import { readProbeFile } from "../lab/read-probe-file.js"
 import { writeLabReport } from "../lab/write-lab-report.js"
 import { formatIsoTokens } from "../lab/format-iso-tokens.js"
+import { formatPromptCost, formatRunCosts } from "../lab/format-prompt-cost.js"
 import { isoTokenPoints, type IsoTokenPoint } from "../lab/iso-tokens.js"
 import { createTokenCounterPool } from "../tokens/tiktoken-counter.js"
 import { EXIT, type CliIo, type ExitCode } from "./cli-io.js"
@@ -165,6 +166,11 @@ function printTrajectories(
   for (const line of formatPolicySummaries(evaluation.summaries)) io.stdout(line)
   io.stdout("")
   for (const line of formatReferenceComparison(evaluation.summaries)) io.stdout(line)
+  io.stdout("")
+  io.stdout(`Prompt cost: ${PROMPT_COST_NOTE}`)
+  for (const line of formatPromptCost(evaluation.summaries)) io.stdout(line)
+  io.stdout("")
+  for (const line of formatRunCosts(evaluation.runs)) io.stdout(line)
   io.stdout("")
   if (isoTokens !== null) {
     io.stdout("At equal cost: each baseline at the window where its mean prompt tokens match the default's")

@@ -1,6 +1,7 @@
 import type { ProbeEvaluation } from "./evaluate-probes.js"
 import { formatPolicySummaries, formatReferenceComparison } from "./format-policy-summaries.js"
-import type { LabSettings } from "./lab-json.js"
+import { PROMPT_COST_NOTE, type LabSettings } from "./lab-json.js"
+import { formatPromptCost, formatRunCosts } from "./format-prompt-cost.js"
 import { formatIsoTokens } from "./format-iso-tokens.js"
 import type { IsoTokenPoint } from "./iso-tokens.js"
 import type { Probe } from "./probe-file.js"
@@ -40,6 +41,19 @@ export function labReportMarkdown(options: {
     "",
     "```",
     ...formatReferenceComparison(evaluation.summaries),
+    "```",
+    "",
+    "## Prompt cost",
+    "",
+    `Estimated in token units: ${PROMPT_COST_NOTE} (a provider bills cache reads at about a tenth). Survival per 1k`,
+    "cost is the survival rate per 1,000 mean cost tokens per call; then the same per transcript.",
+    "",
+    "```",
+    ...formatPromptCost(evaluation.summaries),
+    "```",
+    "",
+    "```",
+    ...formatRunCosts(evaluation.runs),
     "```",
     "",
     ...isoSection(options.isoTokens ?? null),

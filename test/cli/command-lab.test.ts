@@ -39,7 +39,9 @@ describe("magic-context lab (Experiment 2)", () => {
     expect(second.io.stdoutText()).toBe(first.io.stdoutText())
 
     const json = JSON.parse(first.io.stdoutText()) as {
+      settings: Record<string, unknown>
       summary: Record<string, unknown>[]
+      runs: Record<string, unknown>[]
       probes: { id: string; policy: string; window: number | null; survived: boolean | null }[]
       invalid: unknown[]
     }
@@ -54,6 +56,18 @@ describe("magic-context lab (Experiment 2)", () => {
     }
     const full = json.summary[0] as Record<string, unknown>
     expect(full["survival"]).toBe(1)
+    // The prompt cost beside survival, per policy × window and per run (one transcript here, so they agree).
+    expect(json.settings["cachedTokenPrice"]).toBe(0.1)
+    const costFields = ["promptTokens", "cachedTokens", "uncachedTokens", "cachedShare", "costTokens", "meanCostTokens", "survivalPer1kCostTokens"]
+    expect(json.runs).toHaveLength(json.summary.length)
+    json.summary.forEach((entry, index) => {
+      const run = json.runs[index] as Record<string, unknown>
+      expect([run["policy"], run["window"], run["survival"]]).toEqual([entry["policy"], entry["window"], entry["survival"]])
+      for (const field of costFields) expect(run[field], `${entry["policy"]} ${field}`).toBe(entry[field])
+      const { promptTokens = 0, cachedTokens = 0, costTokens = 0 } = entry as Record<string, number>
+      expect(costTokens).toBeCloseTo(promptTokens - 0.9 * cachedTokens, 0)
+      expect(cachedTokens).toBeLessThan(promptTokens)
+    })
     const defaults = json.summary.filter((entry) => entry["policy"] === "default")
     for (const entry of defaults) expect(entry["floorViolations"]).toBe(0)
     // 12 probes, 2 of them never needed: 10 checked per policy and window, over 13 runs.
@@ -70,6 +84,8 @@ describe("magic-context lab (Experiment 2)", () => {
     expect(text).toMatch(/\ndefault +8000 /)
     expect(text).toMatch(/\nflat +8000 /)
     expect(text).toContain("survival/1k tokens")
+    expect(text).toMatch(/\nPrompt cost: .*cost = uncached \+ 0\.1 × cached\npolicy +window +survived +calls +prompt tokens +cached +cost tokens +cost\/call +survival\/1k cost\n/)
+    expect(text).toMatch(/\nsweagent-gpt4-pydicom-1458\.traj +default +8000 /)
     expect(io.stderrText()).toContain("lab: sweagent-gpt4-pydicom-1458.traj default @ 8000:")
   }, 60_000)
 
@@ -92,6 +108,7 @@ describe("magic-context lab (Experiment 2)", () => {
     )
     const report = readFileSync(join(out, "report.md"), "utf8")
     expect(report).toContain("# Context Lab report")
+    expect(report).toContain("## Prompt cost")
     for (const chart of files.filter((file) => file.endsWith(".svg"))) {
       expect(report).toContain(`](${chart})`)
       const svg = readFileSync(join(out, chart), "utf8")
