@@ -125,12 +125,13 @@ async function evaluateTrace(options: {
   const validity = probes.map((probe, index) => probeValidity({ probe, records, full: full.observations[index] }))
   const isValid = (_: unknown, index: number): boolean => validity[index]?.valid === true
   const valid = probes.filter(isValid)
-  const reference = { trace: tracePath, policy: "full", window: UNREDUCED_WINDOW_TOKENS } as const
+  const traceName = probes[0]?.trace ?? tracePath
+  const reference = { trace: tracePath, traceName, policy: "full", window: UNREDUCED_WINDOW_TOKENS } as const
   record({ ...reference, ...runOutput(full) }, valid, full.observations.filter(isValid))
   for (const policy of grid.policies) {
     for (const window of grid.windows) {
       const run = await replay(policy, window, valid)
-      record({ trace: tracePath, policy, window, ...runOutput(run) }, valid, run.observations)
+      record({ trace: tracePath, traceName, policy, window, ...runOutput(run) }, valid, run.observations)
     }
   }
   return { validity, verdicts, runs }

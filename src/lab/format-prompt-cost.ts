@@ -26,7 +26,7 @@ export function formatRunCosts(runs: readonly RunRecord[]): string[] {
   return formatTable(
     ["transcript", "policy", "window", "survived", ...COST_COLUMNS, "survival/1k cost"],
     runs.map((run) => [
-      basename(run.trace),
+      basename(run.traceName),
       run.policy,
       run.policy === "full" ? "unreduced" : run.window,
       survivalCell(run.survival),
@@ -53,7 +53,8 @@ function rateCell(rate: number | null): string {
   return rate === null ? "-" : rate.toFixed(4)
 }
 
-function survivalCell(survival: Survival): string {
+/** "survived/checked rate%", or "-" when nothing was checked. */
+export function survivalCell(survival: Survival): string {
   if (survival.probes === 0) return "-"
   return `${survival.survived}/${survival.probes} ${Math.round((survival.rate ?? 0) * 1000) / 10}%`
 }

@@ -1,6 +1,9 @@
 import type { ProbeEvaluation } from "./evaluate-probes.js"
 import { formatPolicySummaries, formatReferenceComparison } from "./format-policy-summaries.js"
-import { PROMPT_COST_NOTE, type LabSettings } from "./lab-json.js"
+import { PROMPT_COST_NOTE, type LabExperiments, type LabSettings } from "./lab-json.js"
+import { formatFolds, formatRuleAblation } from "./format-rule-experiments.js"
+import type { FoldReport } from "./leave-one-out.js"
+import type { RuleAblation } from "./rule-ablation.js"
 import { formatPromptCost, formatRunCosts } from "./format-prompt-cost.js"
 import { formatIsoTokens } from "./format-iso-tokens.js"
 import type { IsoTokenPoint } from "./iso-tokens.js"
@@ -15,8 +18,7 @@ export function labReportMarkdown(options: {
   probes: readonly Probe[]
   settings: LabSettings
   charts: readonly ReportChart[]
-  isoTokens?: readonly IsoTokenPoint[] | null
-}): string {
+} & LabExperiments): string {
   const { evaluation, probes, settings } = options
   const traces = [...new Set(probes.map((probe) => probe.trace))]
   const lines = [
@@ -57,6 +59,8 @@ export function labReportMarkdown(options: {
     "```",
     "",
     ...isoSection(options.isoTokens ?? null),
+    ...ruleAblationSection(options.ruleAblation ?? null),
+    ...foldsSection(options.folds ?? null),
     ...chartSections(options.charts),
     "## Probes lost",
     "",
@@ -93,6 +97,36 @@ function chartSections(charts: readonly ReportChart[]): string[] {
     .map((chart, index) => ({ chart, index }))
     .sort((left, right) => summaryFirst(left.chart) - summaryFirst(right.chart) || left.index - right.index)
     .flatMap(({ chart }) => [`## ${chart.caption}`, "", `![${chart.caption}](${chart.file})`, ""])
+}
+
+function ruleAblationSection(ablation: RuleAblation | null): string[] {
+  if (ablation === null) return []
+  return [
+    "## Without rules",
+    "",
+    `Every policy and window again with ${ablation.rules.map((rule) => `\`${rule}\``).join(", ")} switched off: survival with all`,
+    "rules and without them, and the probes the rules saved (kept only with them) or lost (kept only without them).",
+    "",
+    "```",
+    ...formatRuleAblation(ablation),
+    "```",
+    "",
+  ]
+}
+
+function foldsSection(report: FoldReport | null): string[] {
+  if (report === null) return []
+  return [
+    "## Leave one transcript out",
+    "",
+    "Each transcript scored with all rules and again with the rules tuned on it switched off (its fold), so no rule",
+    "is scored on a transcript it was tuned on; the pooled rows score every transcript by its own fold.",
+    "",
+    "```",
+    ...formatFolds(report),
+    "```",
+    "",
+  ]
 }
 
 function isoSection(points: readonly IsoTokenPoint[] | null): string[] {

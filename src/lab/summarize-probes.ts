@@ -7,7 +7,10 @@ import { addRunCosts, type RunCost } from "./prompt-cost.js"
 
 /** The metrics of one replay: one transcript under one policy at one window, with its calls for the charts. */
 export type RunRecord = {
+  /** The transcript's resolved path (`Probe.tracePath`). */
   trace: string
+  /** The transcript as the probe file names it (`Probe.trace`): what reports print, the same on every machine. */
+  traceName: string
   policy: LabPolicy
   window: number
   metrics: RunMetrics

@@ -23,7 +23,7 @@ const run = (
   generation: GenerationCost = NO_GENERATION,
   window = 1000,
   cost: RunCost = runCost([]),
-): RunRecord => ({ trace, policy, window, metrics: runMetrics, cost, survival: { probes: 0, survived: 0, rate: null }, points: [], generation })
+): RunRecord => ({ trace, traceName: trace, policy, window, metrics: runMetrics, cost, survival: { probes: 0, survived: 0, rate: null }, points: [], generation })
 
 const verdict = (
   probeId: string,
