@@ -16,6 +16,7 @@ import { formatIsoTokens } from "../lab/format-iso-tokens.js"
 import { formatPromptCost, formatRunCosts } from "../lab/format-prompt-cost.js"
 import { isoTokenPoints } from "../lab/iso-tokens.js"
 import { createTokenCounterPool } from "../tokens/tiktoken-counter.js"
+import type { Result } from "../result.js"
 import { EXIT, type CliIo, type ExitCode } from "./cli-io.js"
 import { commandLabTiers, LAB_TIERS_HELP } from "./command-lab-tiers.js"
 import { commandLabTraces, LAB_TRACES_HELP } from "./command-lab-traces.js"
@@ -184,7 +185,7 @@ async function ablateRules(options: {
 }
 
 /** `--policies`: all policies when absent; with `--folds`, the default plus those named (only the default when absent). */
-function parsePolicies(raw: string | undefined, folds: boolean): { ok: true; value: Exclude<LabPolicy, "full">[] } | { ok: false; error: string } {
+function parsePolicies(raw: string | undefined, folds: boolean): Result<Exclude<LabPolicy, "full">[]> {
   if (raw === undefined) return { ok: true, value: folds ? ["default"] : [...LAB_POLICIES] }
   const names = [...(folds ? ["default"] : []), ...raw.split(",").map((name) => name.trim())].filter((name) => name !== "" && name !== "full")
   const unknown = names.filter((name) => !(LAB_POLICIES as readonly string[]).includes(name))

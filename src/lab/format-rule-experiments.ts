@@ -1,6 +1,6 @@
 import { basename } from "node:path"
 import { formatTable } from "../cli/format-table.js"
-import type { FoldReport } from "./leave-one-out.js"
+import type { FoldReport, PooledFoldRow } from "./leave-one-out.js"
 import type { RuleAblation } from "./rule-ablation.js"
 import { survivalCell } from "./format-prompt-cost.js"
 
@@ -11,7 +11,7 @@ import { survivalCell } from "./format-prompt-cost.js"
  */
 export function formatRuleAblation(ablation: RuleAblation): string[] {
   return formatTable(
-    ["policy", "window", "with rules", "without", "with − without", "tokens with", "tokens without", "cost/call with", "cost/call without", "saved", "lost with rules"],
+    ABLATION_COLUMNS,
     ablation.rows.map((row) => [
       row.policy,
       row.window,
@@ -28,15 +28,36 @@ export function formatRuleAblation(ablation: RuleAblation): string[] {
   )
 }
 
+const ABLATION_COLUMNS = [
+  "policy",
+  "window",
+  "with rules",
+  "without",
+  "with − without",
+  "tokens with",
+  "tokens without",
+  "cost/call with",
+  "cost/call without",
+  "saved",
+  "lost with rules",
+]
+
 /**
  * The `--folds` table, one row per transcript × policy × window and then the pooled rows: how many rules were tuned
  * on the transcript (switched off in its fold), its survival with all rules and in its fold and the difference (what
  * the rules gained on the transcript they were tuned on); then which rules.
  */
 export function formatFolds(report: FoldReport): string[] {
+  const cells = (row: PooledFoldRow): (string | number)[] => [
+    row.policy,
+    row.window,
+    survivalCell(row.allRules),
+    survivalCell(row.fold),
+    signed(row.allRules.survived - row.fold.survived),
+  ]
   const rows = [
-    ...report.folds.map((row) => [basename(row.trace), row.rulesOff.length, row.policy, row.window, survivalCell(row.allRules), survivalCell(row.fold), signed(row.allRules.survived - row.fold.survived)]),
-    ...report.pooled.map((row) => ["pooled", "-", row.policy, row.window, survivalCell(row.allRules), survivalCell(row.fold), signed(row.allRules.survived - row.fold.survived)]),
+    ...report.folds.map((row) => [basename(row.trace), row.rulesOff.length, ...cells(row)]),
+    ...report.pooled.map((row) => ["pooled", "-", ...cells(row)]),
   ]
   const switchedOff = [...new Map(report.folds.map((row) => [row.trace, row.rulesOff])).entries()].map(
     ([trace, rules]) => `switched off for ${basename(trace)}: ${rules.length === 0 ? "none" : `${rules.length} (${rules.join(", ")})`}`,

@@ -98,7 +98,12 @@ function foldsJson(report: FoldReport): Record<string, unknown> {
     difference: row.allRules.survived - row.fold.survived,
   })
   return {
-    folds: report.folds.map((row) => ({ trace: row.trace, rulesOffCount: row.rulesOff.length, rulesOff: row.rulesOff, ...survival(row) })),
+    folds: report.folds.map((row) => ({
+      trace: row.trace,
+      rulesOffCount: row.rulesOff.length,
+      rulesOff: row.rulesOff,
+      ...survival(row),
+    })),
     pooled: report.pooled.map(survival),
   }
 }

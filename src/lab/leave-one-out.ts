@@ -44,7 +44,9 @@ export async function leaveOneOutFolds(
     const rulesOff = rulesTunedOn(tracePath)
     const allRuns = allRules.runs.filter((run) => run.trace === tracePath && run.policy !== "full")
     const foldRuns =
-      rulesOff.length === 0 ? allRuns : (await evaluateProbes({ ...settings, probes: traceProbes, recognizers: recognizersWithout(rulesOff) })).runs
+      rulesOff.length === 0
+        ? allRuns
+        : (await evaluateProbes({ ...settings, probes: traceProbes, recognizers: recognizersWithout(rulesOff) })).runs
     for (const run of allRuns) {
       const fold = foldRuns.find((entry) => samePair(entry, run))
       if (fold === undefined) continue

@@ -42,7 +42,11 @@ export type RuleAblation = { rules: string[]; rows: RuleAblationRow[] }
  * Compares two evaluations of the same probes, policies and windows, one with all rules and one with `rules`
  * switched off, pair by pair in the order of the first. Only non-incidental probes checked in both count.
  */
-export function ruleAblation(options: { rules: readonly string[]; withRules: ProbeEvaluation; withoutRules: ProbeEvaluation }): RuleAblation {
+export function ruleAblation(options: {
+  rules: readonly string[]
+  withRules: ProbeEvaluation
+  withoutRules: ProbeEvaluation
+}): RuleAblation {
   const { withRules, withoutRules } = options
   const rows = withRules.summaries.flatMap((summary): RuleAblationRow[] => {
     if (summary.policy === "full") return []
@@ -70,9 +74,10 @@ export function ruleAblation(options: { rules: readonly string[]; withRules: Pro
 
 /** Probe id -> survived, for the checked non-incidental verdicts of one pair, in verdict order. */
 function outcomes(verdicts: readonly ProbeVerdict[], pair: Pick<PolicySummary, "policy" | "window">): Map<string, boolean> {
-  return new Map(
-    verdicts
-      .filter((verdict) => verdict.policy === pair.policy && verdict.window === pair.window)
-      .flatMap((verdict) => (verdict.survived === null || verdict.kind === "incidental" ? [] : [[verdict.probeId, verdict.survived] as const])),
-  )
+  const entries = verdicts.flatMap((verdict) => {
+    if (verdict.policy !== pair.policy || verdict.window !== pair.window) return []
+    if (verdict.survived === null || verdict.kind === "incidental") return []
+    return [[verdict.probeId, verdict.survived] as const]
+  })
+  return new Map(entries)
 }

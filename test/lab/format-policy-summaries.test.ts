@@ -3,7 +3,6 @@ import { formatPolicySummaries, formatReferenceComparison } from "../../src/lab/
 import { PROBE_KINDS, type ProbeKind } from "../../src/lab/probe-file.js"
 import type { PolicySummary, Survival } from "../../src/lab/summarize-probes.js"
 import { NO_GENERATION } from "../../src/lab/generation-cost.js"
-import { formatPromptCost } from "../../src/lab/format-prompt-cost.js"
 
 const none: Survival = { probes: 0, survived: 0, rate: null }
 const byKind = (entries: Partial<Record<ProbeKind, Survival>>): Record<ProbeKind, Survival> =>
@@ -69,21 +68,6 @@ describe("formatReferenceComparison", () => {
       "-------  ---------  ------------------  -------------------  --------------  -------------  ------------  -----------  ------------",
       "full     unreduced  -                   -                    -                           0             0            0             0",
       "default  48000      0.0331              812                  1                     1234567            12         9000             0",
-    ])
-  })
-})
-
-describe("formatPromptCost", () => {
-  it("prints calls, prompt tokens, the cached share, cost in total and per call and survival per 1k cost", () => {
-    const table = formatPromptCost([
-      summary({ policy: "full", window: 1_000_000_000, survival: { probes: 3, survived: 3, rate: 1 }, survivalPer1kCostTokens: 0.2549 }),
-      summary({ cost: { calls: 0, promptTokens: 0, cachedTokens: 0, uncachedTokens: 0, costTokens: 0 }, meanCostTokens: 0 }),
-    ])
-    expect(table).toEqual([
-      "policy   window     survived   calls  prompt tokens  cached  cost tokens  cost/call  survival/1k cost",
-      "-------  ---------  ---------  -----  -------------  ------  -----------  ---------  ----------------",
-      "full     unreduced  3/3 100%     100        2012360  89.4%        392360       3924  0.2549",
-      "default  48000      2/3 66.7%      0              0  -                 0          0  -",
     ])
   })
 })
