@@ -2,21 +2,29 @@ import { basename, resolve } from "node:path"
 import { parseArgs } from "node:util"
 import { evaluateProbes, type ProbeEvaluation } from "../lab/evaluate-probes.js"
 import { formatPolicySummaries, formatReferenceComparison } from "../lab/format-policy-summaries.js"
-import { labJson, type LabSettings } from "../lab/lab-json.js"
+import { labJson, PROMPT_COST_NOTE, type LabExperiments, type LabSettings } from "../lab/lab-json.js"
+import { formatFolds, formatRuleAblation } from "../lab/format-rule-experiments.js"
+import { leaveOneOutFolds } from "../lab/leave-one-out.js"
+import { parseRuleNames, ruleAblation, type RuleAblation } from "../lab/rule-ablation.js"
+import type { RunRecord } from "../lab/summarize-probes.js"
+import { recognizersWithout } from "../session/recognizers.js"
 import type { Probe } from "../lab/probe-file.js"
 import { LAB_POLICIES, type LabPolicy } from "../lab/probe-verdict.js"
 import { readProbeFile } from "../lab/read-probe-file.js"
 import { writeLabReport } from "../lab/write-lab-report.js"
 import { formatIsoTokens } from "../lab/format-iso-tokens.js"
-import { isoTokenPoints, type IsoTokenPoint } from "../lab/iso-tokens.js"
+import { formatPromptCost, formatRunCosts } from "../lab/format-prompt-cost.js"
+import { isoTokenPoints } from "../lab/iso-tokens.js"
 import { createTokenCounterPool } from "../tokens/tiktoken-counter.js"
+import type { Result } from "../result.js"
 import { EXIT, type CliIo, type ExitCode } from "./cli-io.js"
 import { commandLabTiers, LAB_TIERS_HELP } from "./command-lab-tiers.js"
 import { commandLabTraces, LAB_TRACES_HELP } from "./command-lab-traces.js"
 import { labCounter, loadLabConfig } from "./lab-setup.js"
 import { parseWindowList } from "./parse-number-option.js"
 
-export const LAB_HELP = `magic-context lab --probes FILE --window N[,N...] [--policies LIST] [--out DIR] [--json] [--config FILE]
+export const LAB_HELP = `magic-context lab --probes FILE --window N[,N...] [--policies LIST] [--without NAME[,NAME...] | --folds]
+                     [--iso-tokens] [--out DIR] [--json] [--config FILE]
 magic-context lab tiers --probes FILE [--window N] [--json]
 magic-context lab traces FILE... [--window N] [--json]
 
@@ -25,16 +33,24 @@ under each policy at each window, in a fresh in-memory store (the live store is 
 and checks each probe in the prompt the engine would send at the probe's "need" turn. It reports per policy and
 window: survival of the non-incidental probes overall and by kind, mean and max prompt tokens, survival per 1,000
 prompt tokens, floor violations, prefix changes per 100 calls, tier switches, tokens above the oracle and probes
-lost below it, tokens saved against "full", and what generating the representations cost.
+lost below it, tokens saved against "full", what generating the representations cost, and the estimated prompt
+cost (each call's prefix shared with the previous call's prompt counts as cached at 0.1 the price), in total, per
+call and per transcript, with survival per 1,000 cost tokens.
 
   --probes FILE    a JSON array of { id, trace, kind, t, need, exact } (see fixtures/probes/README.md)
   --window N,...   usable windows in tokens, e.g. 32000,64000
   --policies LIST  comma-separated, from ${LAB_POLICIES.join(", ")}
                    (default: all; "full", the unreduced reference, always runs)
   --out DIR        also write DIR/report.md, DIR/lab.json and SVG charts
-  --json           print the JSON object (settings, summary, probes, invalid) instead of the tables
+  --json           print the JSON object (settings, summary, runs, probes, invalid; without, folds) instead of the
+                   tables
   --iso-tokens     also compare at equal cost: each of flat, truncation and age-only (those in --policies) at the
                    window where its mean prompt tokens match the default's (a search of up to 8 replays each)
+  --without NAMES  ablation: also replay every policy and window with these rules switched off (recognizer names
+                   from src/session/recognizers.ts, host tool rows such as tool:apply_patch) and report survival
+                   with and without them and the probes they saved
+  --folds          leave one transcript out: score each transcript with all rules and with the rules tuned on it
+                   switched off, the default policy plus those in --policies (default: only the default)
   --config FILE    an extra magic-context.jsonc applied over the usual files (threshold, pins, tokenizer)
 
 Subcommands:
@@ -68,6 +84,8 @@ async function commandLabTrajectories(io: CliIo): Promise<ExitCode> {
       json: { type: "boolean" },
       config: { type: "string" },
       "iso-tokens": { type: "boolean" },
+      without: { type: "string" },
+      folds: { type: "boolean" },
       help: { type: "boolean" },
     },
   })
@@ -84,7 +102,10 @@ async function commandLabTrajectories(io: CliIo): Promise<ExitCode> {
   if (!parsed.values.window) return usage("lab needs --window N[,N...]")
   const windows = parseWindowList(parsed.values.window, "--window")
   if (!windows.ok) return usage(windows.error)
-  const policies = parsePolicies(parsed.values.policies)
+  if (parsed.values.without !== undefined && parsed.values.folds) return usage("--without and --folds are separate experiments: give one")
+  const rulesOff = parsed.values.without === undefined ? null : parseRuleNames(parsed.values.without)
+  if (rulesOff !== null && !rulesOff.ok) return usage(rulesOff.error)
+  const policies = parsePolicies(parsed.values.policies, parsed.values.folds === true)
   if (!policies.ok) return usage(policies.error)
   const isoBaselines = policies.value.filter((policy): policy is IsoBaseline => (ISO_BASELINES as readonly string[]).includes(policy))
   if (parsed.values["iso-tokens"] && (!policies.value.includes("default") || isoBaselines.length === 0)) {
@@ -102,18 +123,13 @@ async function commandLabTrajectories(io: CliIo): Promise<ExitCode> {
   const pool = createTokenCounterPool()
   try {
     const counter = labCounter(pool, config)
-    const evaluation = await evaluateProbes({
-      probes: probes.value,
-      policies: policies.value,
-      windows: windows.value,
-      counter,
-      config,
-      onRun: (run) => {
-        const window = run.policy === "full" ? "unreduced" : String(run.window)
-        const mean = run.metrics.turns === 0 ? 0 : Math.round(run.metrics.promptTokens / run.metrics.turns)
-        io.stderr(`lab: ${basename(run.trace)} ${run.policy} @ ${window}: ${run.metrics.turns} calls, mean ${mean} tokens`)
-      },
-    })
+    const grid = { policies: policies.value, windows: windows.value, counter, config }
+    const evaluation = await evaluateProbes({ ...grid, probes: probes.value, onRun: progress(io, "") })
+    const ruleAblation = rulesOff === null ? null : await ablateRules({ io, grid, probes: probes.value, rules: rulesOff.value, evaluation })
+    if (parsed.values.folds) io.stderr("lab: leave one transcript out: each transcript without the rules tuned on it")
+    const folds = parsed.values.folds
+      ? await leaveOneOutFolds({ ...grid, probes: probes.value, allRules: evaluation, onRun: progress(io, " (fold)") })
+      : null
     if (parsed.values["iso-tokens"]) {
       io.stderr(`lab: matching ${isoBaselines.join(", ")} to the default's cost at each window (up to 8 replays each)`)
     }
@@ -126,10 +142,12 @@ async function commandLabTrajectories(io: CliIo): Promise<ExitCode> {
       thresholdPercent: config.execute_threshold,
       windows: windows.value,
     }
-    if (parsed.values.json) io.stdout(JSON.stringify(labJson(evaluation, settings, isoTokens), null, 2))
-    else printTrajectories(io, evaluation, probes.value, settings, isoTokens)
+    const experiments: LabExperiments = { isoTokens, ruleAblation, folds }
+    if (parsed.values.json) io.stdout(JSON.stringify(labJson({ evaluation, settings, ...experiments }), null, 2))
+    else printTrajectories({ io, evaluation, probes: probes.value, settings, experiments })
     if (parsed.values.out) {
-      const written = writeLabReport({ directory: resolve(io.cwd, parsed.values.out), evaluation, probes: probes.value, settings, isoTokens })
+      const directory = resolve(io.cwd, parsed.values.out)
+      const written = writeLabReport({ directory, evaluation, probes: probes.value, settings, ...experiments })
       io.stderr(`lab: wrote ${written.map((file) => basename(file)).join(", ")} to ${parsed.values.out}`)
     }
     return evaluation.validity.every((entry) => entry.valid) ? EXIT.ok : EXIT.problem
@@ -138,9 +156,38 @@ async function commandLabTrajectories(io: CliIo): Promise<ExitCode> {
   }
 }
 
-function parsePolicies(raw: string | undefined): { ok: true; value: Exclude<LabPolicy, "full">[] } | { ok: false; error: string } {
-  if (raw === undefined) return { ok: true, value: [...LAB_POLICIES] }
-  const names = raw.split(",").map((name) => name.trim()).filter((name) => name !== "" && name !== "full")
+/** Progress on stderr after each replay; `label` marks the replays of an ablation or a fold. */
+function progress(io: CliIo, label: string): (run: RunRecord) => void {
+  return (run) => {
+    const window = run.policy === "full" ? "unreduced" : String(run.window)
+    const mean = run.metrics.turns === 0 ? 0 : Math.round(run.metrics.promptTokens / run.metrics.turns)
+    io.stderr(`lab${label}: ${basename(run.trace)} ${run.policy} @ ${window}: ${run.metrics.turns} calls, mean ${mean} tokens`)
+  }
+}
+
+/** `--without`: every policy and window again with `rules` off, compared with the all-rules `evaluation`. */
+async function ablateRules(options: {
+  io: CliIo
+  grid: Omit<Parameters<typeof evaluateProbes>[0], "probes">
+  probes: readonly Probe[]
+  rules: readonly string[]
+  evaluation: ProbeEvaluation
+}): Promise<RuleAblation> {
+  const { io, grid, rules } = options
+  io.stderr(`lab: again without ${rules.join(", ")}`)
+  const withoutRules = await evaluateProbes({
+    ...grid,
+    probes: options.probes,
+    recognizers: recognizersWithout(rules),
+    onRun: progress(io, " (without)"),
+  })
+  return ruleAblation({ rules, withRules: options.evaluation, withoutRules })
+}
+
+/** `--policies`: all policies when absent; with `--folds`, the default plus those named (only the default when absent). */
+function parsePolicies(raw: string | undefined, folds: boolean): Result<Exclude<LabPolicy, "full">[]> {
+  if (raw === undefined) return { ok: true, value: folds ? ["default"] : [...LAB_POLICIES] }
+  const names = [...(folds ? ["default"] : []), ...raw.split(",").map((name) => name.trim())].filter((name) => name !== "" && name !== "full")
   const unknown = names.filter((name) => !(LAB_POLICIES as readonly string[]).includes(name))
   if (unknown.length > 0) {
     return { ok: false, error: `--policies: unknown ${unknown.map((name) => `"${name}"`).join(", ")}; expected names from ${LAB_POLICIES.join(", ")}` }
@@ -149,13 +196,15 @@ function parsePolicies(raw: string | undefined): { ok: true; value: Exclude<LabP
   return { ok: true, value: [...new Set(names)] as Exclude<LabPolicy, "full">[] }
 }
 
-function printTrajectories(
-  io: CliIo,
-  evaluation: ProbeEvaluation,
-  probes: readonly Probe[],
-  settings: LabSettings,
-  isoTokens: readonly IsoTokenPoint[] | null,
-): void {
+function printTrajectories(options: {
+  io: CliIo
+  evaluation: ProbeEvaluation
+  probes: readonly Probe[]
+  settings: LabSettings
+  experiments: LabExperiments
+}): void {
+  const { io, evaluation, probes, settings } = options
+  const { isoTokens, ruleAblation: ablation, folds } = options.experiments
   const traces = new Set(probes.map((probe) => probe.trace)).size
   io.stdout(
     `Experiment 2 (trajectories): ${probes.length} probes over ${traces} transcripts (${settings.probeFile}); ` +
@@ -166,9 +215,24 @@ function printTrajectories(
   io.stdout("")
   for (const line of formatReferenceComparison(evaluation.summaries)) io.stdout(line)
   io.stdout("")
-  if (isoTokens !== null) {
+  io.stdout(`Prompt cost: ${PROMPT_COST_NOTE}`)
+  for (const line of formatPromptCost(evaluation.summaries)) io.stdout(line)
+  io.stdout("")
+  for (const line of formatRunCosts(evaluation.runs)) io.stdout(line)
+  io.stdout("")
+  if (isoTokens) {
     io.stdout("At equal cost: each baseline at the window where its mean prompt tokens match the default's")
     for (const line of formatIsoTokens(isoTokens)) io.stdout(line)
+    io.stdout("")
+  }
+  if (ablation) {
+    io.stdout(`Without ${ablation.rules.join(", ")}: survival with all rules and without these, and the probes they saved`)
+    for (const line of formatRuleAblation(ablation)) io.stdout(line)
+    io.stdout("")
+  }
+  if (folds) {
+    io.stdout("Leave one transcript out: each transcript with all rules and without the rules tuned on it (its fold)")
+    for (const line of formatFolds(folds)) io.stdout(line)
     io.stdout("")
   }
   for (const summary of evaluation.summaries) {

@@ -16,11 +16,13 @@ import type { LabPolicy, ProbeVerdict } from "./probe-verdict.js"
 import { probeAtTurns, recordTurns } from "./probe-turns.js"
 import { recordTexts } from "./record-text.js"
 import { runMetrics, type RunMetrics, type TurnMeasure } from "./run-metrics.js"
-import { summarizeProbes, type PolicySummary, type RunRecord } from "./summarize-probes.js"
+import { neededSurvival, summarizeProbes, type PolicySummary, type RunRecord } from "./summarize-probes.js"
 import { createProbeTracker, type ProbeObservation } from "./track-probes.js"
 import { createProbeGuide } from "./probe-guide.js"
 import { generationCost, type GenerationCost } from "./generation-cost.js"
 import { turnPoints, type TurnPoint } from "./turn-points.js"
+import { createPromptCostMeter, runCost, type CallCost, type RunCost } from "./prompt-cost.js"
+import type { Recognizers } from "../session/recognizers.js"
 
 /** The usable window of the `full` reference: so large that nothing is ever reduced. */
 export const UNREDUCED_WINDOW_TOKENS = 1_000_000_000
@@ -40,8 +42,8 @@ export type ProbeEvaluation = {
 /** What an evaluation compares: the policies, each at every window, besides the `full` reference. */
 type Grid = { policies: readonly Exclude<LabPolicy, "full">[]; windows: readonly number[] }
 
-/** The replay settings every run of an evaluation shares. */
-export type ReplaySettings = { config: Config; counter: TokenCounter }
+/** The replay settings every run of an evaluation shares; `recognizers` (all when absent) are the named rules on. */
+export type ReplaySettings = { config: Config; counter: TokenCounter; recognizers?: Recognizers }
 
 /**
  * Replays each transcript the probes name once per (policy, window), each time into a fresh in-memory store, and
@@ -58,10 +60,16 @@ export async function evaluateProbes(options: {
   counter: TokenCounter
   /** Execute threshold, budgets, pins and smart drops; the defaults when absent. */
   config?: Config
+  /** The named rules on (`lab --without`, `lab --folds`); all when absent. */
+  recognizers?: Recognizers
   /** Called after each replay (progress for long runs). */
   onRun?: (run: RunRecord) => void
 }): Promise<ProbeEvaluation> {
-  const settings: ReplaySettings = { config: options.config ?? defaultConfig(), counter: options.counter }
+  const settings: ReplaySettings = {
+    config: options.config ?? defaultConfig(),
+    counter: options.counter,
+    recognizers: options.recognizers,
+  }
   const validity = new Map<string, ProbeValidity>()
   const verdicts: ProbeVerdict[] = []
   const runs: RunRecord[] = []
@@ -99,13 +107,15 @@ async function evaluateTrace(options: {
   }
   const verdicts: ProbeVerdict[] = []
   const runs: RunRecord[] = []
-  const record = (run: RunRecord, checked: readonly Probe[], observations: readonly ProbeObservation[]): void => {
-    runs.push(run)
-    options.onRun?.(run)
-    checked.forEach((probe, index) => {
+  const record = (run: Omit<RunRecord, "survival">, checked: readonly Probe[], observations: readonly ProbeObservation[]): void => {
+    const runVerdicts = checked.map((probe, index): ProbeVerdict => {
       const observation = observations[index] ?? { probeId: probe.id, needTurn: null, survived: null }
-      verdicts.push({ ...observation, kind: probe.kind, policy: run.policy, window: run.window })
+      return { ...observation, kind: probe.kind, policy: run.policy, window: run.window }
     })
+    const survival = neededSurvival(runVerdicts)
+    runs.push({ ...run, survival })
+    options.onRun?.({ ...run, survival })
+    verdicts.push(...runVerdicts)
   }
 
   const records = recordTexts(transcript.value)
@@ -117,19 +127,22 @@ async function evaluateTrace(options: {
   const validity = probes.map((probe, index) => probeValidity({ probe, records, turns, full: full.observations[index] }))
   const isValid = (_: unknown, index: number): boolean => validity[index]?.valid === true
   const valid = probes.filter(isValid)
-  const reference = { trace: tracePath, policy: "full", window: UNREDUCED_WINDOW_TOKENS } as const
+  const traceName = probes[0]?.trace ?? tracePath
+  const reference = { trace: tracePath, traceName, policy: "full", window: UNREDUCED_WINDOW_TOKENS } as const
   record({ ...reference, ...runOutput(full) }, valid, full.observations.filter(isValid))
   for (const policy of grid.policies) {
     for (const window of grid.windows) {
       const run = await replay(policy, window, valid)
-      record({ trace: tracePath, policy, window, ...runOutput(run) }, valid, run.observations)
+      record({ trace: tracePath, traceName, policy, window, ...runOutput(run) }, valid, run.observations)
     }
   }
   return { validity, verdicts, runs }
 }
 
-function runOutput(run: Pick<RunRecord, "metrics" | "points" | "generation">): Pick<RunRecord, "metrics" | "points" | "generation"> {
-  return { metrics: run.metrics, points: run.points, generation: run.generation }
+type RunOutput = Pick<RunRecord, "metrics" | "cost" | "points" | "generation">
+
+function runOutput(run: RunOutput): RunOutput {
+  return { metrics: run.metrics, cost: run.cost, points: run.points, generation: run.generation }
 }
 
 /**
@@ -142,8 +155,8 @@ export async function replayRun(options: {
   policy: Exclude<LabPolicy, "full">
   window: number
   settings: ReplaySettings
-}): Promise<{ observations: ProbeObservation[]; metrics: RunMetrics; points: TurnPoint[]; generation: GenerationCost }> {
-  const { config, counter } = options.settings
+}): Promise<{ observations: ProbeObservation[]; metrics: RunMetrics; cost: RunCost; points: TurnPoint[]; generation: GenerationCost }> {
+  const { config, counter, recognizers } = options.settings
   const turns = recordTurns(options.transcript)
   const probes = options.probes.map((probe) => probeAtTurns(probe, turns))
   const tracker = createProbeTracker(probes)
@@ -152,6 +165,8 @@ export async function replayRun(options: {
   const guide = guided ? createProbeGuide(probes) : null
   const policy: SelectionPolicy = options.policy === "oracle-promotion" ? "default" : options.policy
   const measures: (TurnMeasure & { turn: number })[] = []
+  const meter = createPromptCostMeter(counter)
+  const costs: CallCost[] = []
   const db = await openDatabase(MEMORY_DATABASE)
   try {
     const { sessionId } = replayTranscript({
@@ -164,17 +179,20 @@ export async function replayRun(options: {
       policy,
       pinPatterns: compilePinPatterns(config.pins).matchers,
       guide,
+      recognizers,
       beforeTurn: (turn) => guide?.moveTo(turn),
       onTurn: (turn) => {
         tracker.observe(turn)
         // Keep the turn without its prompt: a run holds one prompt at a time.
         const { pass, tokens, prefixChanged, history } = turn
         measures.push({ turn: turn.turn, pass, tokens, prefixChanged, history })
+        costs.push(meter.measure(turn))
       },
     })
     return {
       observations: tracker.observations(),
       metrics: runMetrics(measures),
+      cost: runCost(costs),
       points: turnPoints(measures),
       generation: generationCost(db, sessionId),
     }

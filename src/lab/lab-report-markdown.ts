@@ -1,6 +1,10 @@
 import type { ProbeEvaluation } from "./evaluate-probes.js"
 import { formatPolicySummaries, formatReferenceComparison } from "./format-policy-summaries.js"
-import type { LabSettings } from "./lab-json.js"
+import { PROMPT_COST_NOTE, type LabExperiments, type LabSettings } from "./lab-json.js"
+import { formatFolds, formatRuleAblation } from "./format-rule-experiments.js"
+import type { FoldReport } from "./leave-one-out.js"
+import type { RuleAblation } from "./rule-ablation.js"
+import { formatPromptCost, formatRunCosts } from "./format-prompt-cost.js"
 import { formatIsoTokens } from "./format-iso-tokens.js"
 import type { IsoTokenPoint } from "./iso-tokens.js"
 import type { Probe } from "./probe-file.js"
@@ -14,8 +18,7 @@ export function labReportMarkdown(options: {
   probes: readonly Probe[]
   settings: LabSettings
   charts: readonly ReportChart[]
-  isoTokens?: readonly IsoTokenPoint[] | null
-}): string {
+} & LabExperiments): string {
   const { evaluation, probes, settings } = options
   const traces = [...new Set(probes.map((probe) => probe.trace))]
   const lines = [
@@ -42,7 +45,23 @@ export function labReportMarkdown(options: {
     ...formatReferenceComparison(evaluation.summaries),
     "```",
     "",
+    "## Prompt cost",
+    "",
+    `Estimated in token units: ${PROMPT_COST_NOTE}`,
+    "(a provider bills cache reads at about a tenth). Survival per 1k cost is the survival rate per 1,000 mean cost",
+    "tokens per call. The second table is the same per transcript.",
+    "",
+    "```",
+    ...formatPromptCost(evaluation.summaries),
+    "```",
+    "",
+    "```",
+    ...formatRunCosts(evaluation.runs),
+    "```",
+    "",
     ...isoSection(options.isoTokens ?? null),
+    ...ruleAblationSection(options.ruleAblation ?? null),
+    ...foldsSection(options.folds ?? null),
     ...chartSections(options.charts),
     "## Probes lost",
     "",
@@ -79,6 +98,37 @@ function chartSections(charts: readonly ReportChart[]): string[] {
     .map((chart, index) => ({ chart, index }))
     .sort((left, right) => summaryFirst(left.chart) - summaryFirst(right.chart) || left.index - right.index)
     .flatMap(({ chart }) => [`## ${chart.caption}`, "", `![${chart.caption}](${chart.file})`, ""])
+}
+
+function ruleAblationSection(ablation: RuleAblation | null): string[] {
+  if (ablation === null) return []
+  return [
+    "## Without rules",
+    "",
+    `Every policy and window again with ${ablation.rules.map((rule) => `\`${rule}\``).join(", ")} switched off:`,
+    "survival with all rules and without them, and the probes the rules saved (kept only with them) or lost (kept",
+    "only without them).",
+    "",
+    "```",
+    ...formatRuleAblation(ablation),
+    "```",
+    "",
+  ]
+}
+
+function foldsSection(report: FoldReport | null): string[] {
+  if (report === null) return []
+  return [
+    "## Leave one transcript out",
+    "",
+    "Each transcript scored with all rules and again with the rules tuned on it switched off (its fold), so no rule",
+    "is scored on a transcript it was tuned on; the pooled rows score every transcript by its own fold.",
+    "",
+    "```",
+    ...formatFolds(report),
+    "```",
+    "",
+  ]
 }
 
 function isoSection(points: readonly IsoTokenPoint[] | null): string[] {

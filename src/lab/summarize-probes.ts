@@ -3,13 +3,21 @@ import type { LabPolicy, ProbeVerdict } from "./probe-verdict.js"
 import { addGenerationCosts, type GenerationCost } from "./generation-cost.js"
 import { addRunMetrics, type RunMetrics } from "./run-metrics.js"
 import type { TurnPoint } from "./turn-points.js"
+import { addRunCosts, type RunCost } from "./prompt-cost.js"
 
 /** The metrics of one replay: one transcript under one policy at one window, with its calls for the charts. */
 export type RunRecord = {
+  /** The transcript's resolved path (`Probe.tracePath`). */
   trace: string
+  /** The transcript as the probe file names it (`Probe.trace`): what reports print, the same on every machine. */
+  traceName: string
   policy: LabPolicy
   window: number
   metrics: RunMetrics
+  /** The estimated prompt cost of its calls (cached prefix at CACHED_TOKEN_PRICE). */
+  cost: RunCost
+  /** Of its checked non-incidental probes. */
+  survival: Survival
   points: TurnPoint[]
   generation: GenerationCost
 }
@@ -35,6 +43,12 @@ export type PolicySummary = {
   executePasses: number
   /** Survival rate of the non-incidental probes per 1,000 mean prompt tokens (null when none was checked). */
   survivalPer1kTokens: number | null
+  /** The estimated prompt cost over all calls: cached prefix tokens at CACHED_TOKEN_PRICE (see `promptCallCost`). */
+  cost: RunCost
+  /** `cost.costTokens` per call. */
+  meanCostTokens: number
+  /** Survival rate of the non-incidental probes per 1,000 mean cost tokens (null when none was checked). */
+  survivalPer1kCostTokens: number | null
   /** The representations the runs generated, and their cost. */
   generation: GenerationCost
   /** Prompt tokens saved against `full` over the same calls (null without the `full` runs). */
@@ -65,7 +79,9 @@ export function summarizeProbes(options: {
     const byKind = Object.fromEntries(
       PROBE_KINDS.map((kind) => [kind, survival(verdicts.filter((verdict) => verdict.kind === kind))]),
     ) as Record<ProbeKind, Survival>
-    const needed = survival(verdicts.filter((verdict) => verdict.kind !== "incidental"))
+    const needed = neededSurvival(verdicts)
+    const cost = addRunCosts(runs.map((run) => run.cost))
+    const meanCostTokens = meanCost(cost)
     return {
       policy,
       window,
@@ -80,6 +96,9 @@ export function summarizeProbes(options: {
       tierSwitches: metrics.tierSwitches,
       executePasses: metrics.executePasses,
       survivalPer1kTokens: survivalPerTokens(needed, metrics),
+      cost,
+      meanCostTokens,
+      survivalPer1kCostTokens: survivalPer1k(needed, meanCostTokens),
       generation: addGenerationCosts(runs.map((run) => run.generation)),
       promptTokensSaved: null,
       overFidelityTokens: null,
@@ -93,6 +112,17 @@ type Pair = { policy: LabPolicy; window: number }
 
 function samePair(left: Pair, right: Pair): boolean {
   return left.policy === right.policy && left.window === right.window
+}
+
+/** A survival rate per 1,000 of a mean per call (tokens or cost tokens); null when nothing was checked or spent. */
+export function survivalPer1k(needed: Survival, meanPerCall: number): number | null {
+  if (needed.rate === null || meanPerCall === 0) return null
+  return needed.rate / (meanPerCall / 1000)
+}
+
+/** The mean cost tokens per call of a run or summary cost (0 without calls). */
+export function meanCost(cost: RunCost): number {
+  return cost.calls === 0 ? 0 : cost.costTokens / cost.calls
 }
 
 function survivalPerTokens(needed: Survival, metrics: RunMetrics): number | null {
@@ -127,6 +157,11 @@ function withReferences(
       underFidelityProbes: comparable ? [...oracleKept].filter((id) => !ownKept.has(id)).length : null,
     }
   })
+}
+
+/** Survival of the checked (`survived` not null), non-incidental verdicts. */
+export function neededSurvival(verdicts: readonly ProbeVerdict[]): Survival {
+  return survival(verdicts.filter((verdict) => verdict.survived !== null && verdict.kind !== "incidental"))
 }
 
 function survival(verdicts: readonly ProbeVerdict[]): Survival {

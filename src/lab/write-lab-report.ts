@@ -1,9 +1,8 @@
 import { mkdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import type { ProbeEvaluation } from "./evaluate-probes.js"
-import { labJson, type LabSettings } from "./lab-json.js"
+import { labJson, type LabExperiments, type LabSettings } from "./lab-json.js"
 import type { Probe } from "./probe-file.js"
-import type { IsoTokenPoint } from "./iso-tokens.js"
 import { labCharts } from "./lab-charts.js"
 import { labReportMarkdown } from "./lab-report-markdown.js"
 
@@ -16,12 +15,11 @@ export function writeLabReport(options: {
   evaluation: ProbeEvaluation
   probes: readonly Probe[]
   settings: LabSettings
-  isoTokens?: readonly IsoTokenPoint[] | null
-}): string[] {
+} & LabExperiments): string[] {
   mkdirSync(options.directory, { recursive: true })
   const charts = labCharts(options.evaluation, options.settings)
   const files: [string, string][] = [
-    ["lab.json", `${JSON.stringify(labJson(options.evaluation, options.settings, options.isoTokens ?? null), null, 2)}\n`],
+    ["lab.json", `${JSON.stringify(labJson(options), null, 2)}\n`],
     ["report.md", labReportMarkdown({ ...options, charts })],
     ...charts.map((chart): [string, string] => [chart.file, chart.svg]),
   ]

@@ -13,6 +13,7 @@ import { createSessionRegistry } from "./session-registry.js"
 import { createHistoryPlanner, type HistoryPlanner, type SelectionGuide } from "./history-planner.js"
 import type { SelectionPolicy } from "../render/select-tiers.js"
 import type { PinPattern } from "../historian/pin-patterns.js"
+import type { Recognizers } from "../session/recognizers.js"
 
 /** What the engine did before one model call of a replayed transcript. */
 export type ReplayTurn = {
@@ -64,6 +65,8 @@ export function replayTranscript(options: {
   pinPatterns?: readonly PinPattern[]
   /** The Lab only: guides the oracle and the promotion condition (see `SelectionGuide`). */
   guide?: SelectionGuide | null
+  /** The Lab only: the named rules switched on (`lab --without`, `lab --folds`); all of them when absent. */
+  recognizers?: Recognizers
   /** False replays as for an agent without ctx_reduce: no tags, no reminders (default true). */
   tagsVisible?: boolean
   /** Called with a turn's source index before its pass runs (the Lab moves its guide along). */
@@ -87,6 +90,7 @@ export function replayTranscript(options: {
     policy: options.policy,
     pinPatterns: options.pinPatterns ?? [],
     guide: options.guide ?? null,
+    recognizers: options.recognizers,
   })
   const fixed = counter.count(transcript.system ?? "")
   let passes = 0

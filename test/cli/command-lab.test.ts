@@ -7,6 +7,9 @@ import { runCliCaptured } from "../helpers/run-cli.js"
 import { createTempDirs, createTempHome, type TempHome } from "../helpers/temp-dirs.js"
 import { realTraceProbes } from "../lab/real-trace-probes.js"
 import { tracePath } from "../transcript/trace-path.js"
+import { LAB_RULE_NAMES } from "../../src/lab/rule-ablation.js"
+import { rulesTunedOn } from "../../src/session/recognizers.js"
+import { SYNTHETIC, syntheticSessionJsonl } from "../lab/synthetic-session.js"
 
 const SWE_AGENT = tracePath("sweagent-gpt4-pydicom-1458.traj")
 const WINDOWS = "8000,16000"
@@ -39,7 +42,9 @@ describe("magic-context lab (Experiment 2)", () => {
     expect(second.io.stdoutText()).toBe(first.io.stdoutText())
 
     const json = JSON.parse(first.io.stdoutText()) as {
+      settings: Record<string, unknown>
       summary: Record<string, unknown>[]
+      runs: Record<string, unknown>[]
       probes: { id: string; policy: string; window: number | null; survived: boolean | null }[]
       invalid: unknown[]
     }
@@ -54,6 +59,18 @@ describe("magic-context lab (Experiment 2)", () => {
     }
     const full = json.summary[0] as Record<string, unknown>
     expect(full["survival"]).toBe(1)
+    // The prompt cost beside survival, per policy × window and per run (one transcript here, so they agree).
+    expect(json.settings["cachedTokenPrice"]).toBe(0.1)
+    const costFields = ["promptTokens", "cachedTokens", "uncachedTokens", "cachedShare", "costTokens", "meanCostTokens", "survivalPer1kCostTokens"]
+    expect(json.runs).toHaveLength(json.summary.length)
+    json.summary.forEach((entry, index) => {
+      const run = json.runs[index] as Record<string, unknown>
+      expect([run["policy"], run["window"], run["survival"]]).toEqual([entry["policy"], entry["window"], entry["survival"]])
+      for (const field of costFields) expect(run[field], `${entry["policy"]} ${field}`).toBe(entry[field])
+      const { promptTokens = 0, cachedTokens = 0, costTokens = 0 } = entry as Record<string, number>
+      expect(costTokens).toBeCloseTo(promptTokens - 0.9 * cachedTokens, 0)
+      expect(cachedTokens).toBeLessThan(promptTokens)
+    })
     const defaults = json.summary.filter((entry) => entry["policy"] === "default")
     for (const entry of defaults) expect(entry["floorViolations"]).toBe(0)
     // 12 probes, 2 of them never needed: 10 checked per policy and window, over 13 runs.
@@ -70,6 +87,8 @@ describe("magic-context lab (Experiment 2)", () => {
     expect(text).toMatch(/\ndefault +8000 /)
     expect(text).toMatch(/\nflat +8000 /)
     expect(text).toContain("survival/1k tokens")
+    expect(text).toMatch(/\nPrompt cost: .*cost = uncached \+ 0\.1 × cached\npolicy +window +survived +calls +prompt tokens +cached +cost tokens +cost\/call +survival\/1k cost\n/)
+    expect(text).toMatch(/\nsweagent-gpt4-pydicom-1458\.traj +default +8000 /)
     expect(io.stderrText()).toContain("lab: sweagent-gpt4-pydicom-1458.traj default @ 8000:")
   }, 60_000)
 
@@ -92,6 +111,7 @@ describe("magic-context lab (Experiment 2)", () => {
     )
     const report = readFileSync(join(out, "report.md"), "utf8")
     expect(report).toContain("# Context Lab report")
+    expect(report).toContain("## Prompt cost")
     for (const chart of files.filter((file) => file.endsWith(".svg"))) {
       expect(report).toContain(`](${chart})`)
       const svg = readFileSync(join(out, chart), "utf8")
@@ -118,7 +138,82 @@ describe("magic-context lab (Experiment 2)", () => {
     expect(text.io.stdoutText()).toContain("At equal cost: each baseline at the window where its mean prompt tokens match the default's")
   }, 120_000)
 
+  it("compares with and without named rules with --without: survival both ways and the probes the rules saved", async () => {
+    const args = ["--probes", probeFile, "--window", WINDOWS, "--policies", "default,flat", "--without", "error-cause,tool:apply_patch", "--json"]
+    const first = await lab(args)
+    const second = await lab(args)
+    expect(first.code).toBe(0)
+    expect(second.io.stdoutText()).toBe(first.io.stdoutText())
+    expect(first.io.stderrText()).toContain("lab (without): sweagent-gpt4-pydicom-1458.traj default @ 8000:")
+    const json = JSON.parse(first.io.stdoutText()) as {
+      summary: Record<string, unknown>[]
+      without: { rules: string[]; rows: Record<string, unknown>[] }
+    }
+    expect(json.without.rules).toEqual(["error-cause", "tool:apply_patch"])
+    expect(json.without.rows.map((row) => `${row["policy"]}@${row["window"]}`)).toEqual(["default@8000", "default@16000", "flat@8000", "flat@16000"])
+    for (const row of json.without.rows) {
+      const summary = json.summary.find((entry) => entry["policy"] === row["policy"] && entry["window"] === row["window"])
+      expect(row["survivalWithRules"]).toBe(summary?.["survival"])
+      expect(row["meanPromptTokensWithRules"]).toBe(summary?.["meanPromptTokens"])
+      expect(row["difference"]).toBe((row["survivedWithRules"] as number) - (row["survivedWithoutRules"] as number))
+      for (const field of ["survivalWithoutRules", "saved", "lostWithRules", "meanPromptTokensWithoutRules", "meanCostTokensWithRules", "meanCostTokensWithoutRules"]) {
+        expect(row, field).toHaveProperty(field)
+      }
+    }
+    const text = await lab(["--probes", probeFile, "--window", "8000", "--policies", "default", "--without", "commit-hash"])
+    expect(text.code).toBe(0)
+    expect(text.io.stdoutText()).toMatch(/\nWithout commit-hash: .*\npolicy +window +with rules +without +with − without .* saved +lost with rules\n/)
+  }, 60_000)
+
+  it("scores every transcript without the rules tuned on it with --folds: one row per transcript, the rules named", async () => {
+    // A second transcript no rule was tuned on: the synthetic Lab session under a name of its own.
+    writeFileSync(join(home.root, "unseen.jsonl"), syntheticSessionJsonl())
+    const probes = JSON.parse(readFileSync(probeFile, "utf8")) as Record<string, unknown>[]
+    probes.push({ id: "unseen-path", trace: "unseen.jsonl", kind: "identifier", t: SYNTHETIC.readTurn, need: SYNTHETIC.needTurn, exact: SYNTHETIC.path })
+    writeFileSync(probeFile, JSON.stringify(probes))
+
+    const { code, io } = await lab(["--probes", probeFile, "--window", "8000", "--folds", "--json"])
+    expect(code).toBe(0)
+    const json = JSON.parse(io.stdoutText()) as {
+      summary: Record<string, unknown>[]
+      folds: { folds: Record<string, unknown>[]; pooled: Record<string, unknown>[] }
+    }
+    // Only the default policy unless --policies names more.
+    expect(json.summary.map((entry) => entry["policy"])).toEqual(["full", "default"])
+    // Transcripts in path order (the temporary folder's path decides which comes first).
+    expect(json.folds.folds.map((row) => [row["trace"], row["policy"], row["window"], row["rulesOffCount"]]).sort()).toEqual([
+      [SWE_AGENT, "default", 8000, rulesTunedOn(SWE_AGENT).length],
+      ["unseen.jsonl", "default", 8000, 0],
+    ].sort())
+    const swe = json.folds.folds.find((row) => row["trace"] === SWE_AGENT)
+    const unseen = json.folds.folds.find((row) => row["trace"] === "unseen.jsonl")
+    expect(swe?.["rulesOff"]).toEqual(rulesTunedOn(SWE_AGENT))
+    expect(rulesTunedOn(SWE_AGENT)).toContain("commit-hash")
+    expect(unseen?.["survivalFold"]).toBe(unseen?.["survivalAllRules"])
+    expect(json.folds.pooled).toHaveLength(1)
+    expect(json.folds.pooled[0]?.["probesChecked"]).toBe((swe?.["probesChecked"] as number) + (unseen?.["probesChecked"] as number))
+    expect(json.folds.pooled[0]?.["survivedFold"]).toBe((swe?.["survivedFold"] as number) + (unseen?.["survivedFold"] as number))
+
+    const text = await lab(["--probes", probeFile, "--window", "8000", "--policies", "flat", "--folds"])
+    expect(text.code).toBe(0)
+    const out = text.io.stdoutText()
+    expect(out).toMatch(/\ntranscript +rules off +policy +window +all rules +fold +all − fold\n/)
+    expect(out).toMatch(/\nsweagent-gpt4-pydicom-1458\.traj +\d+ +flat +8000 /)
+    expect(out).toMatch(/\nunseen\.jsonl +0 +default +8000 /)
+    expect(out).toMatch(/\npooled +- +flat +8000 /)
+    expect(out).toContain(`switched off for sweagent-gpt4-pydicom-1458.traj: ${rulesTunedOn(SWE_AGENT).length} (${rulesTunedOn(SWE_AGENT).join(", ")})`)
+    expect(out).toContain("switched off for unseen.jsonl: none")
+  }, 60_000)
+
+  it("rejects an unknown --without name with exit 2 and the list of valid names", async () => {
+    const { code, io } = await lab(["--probes", probeFile, "--window", "8000", "--without", "commit-hash,tool:bash"])
+    expect(code).toBe(2)
+    expect(io.stderrText()).toContain(`--without: unknown "tool:bash"; expected names from ${LAB_RULE_NAMES.join(", ")}`)
+    expect(io.stdoutText()).toBe("")
+  })
+
   it.each([
+    [["--probes", "p.json", "--window", "8000", "--without", "commit-hash", "--folds"], "--without and --folds are separate experiments"],
     [["--probes", "p.json", "--window", "8000", "--policies", "flat", "--iso-tokens"], "--iso-tokens compares the default with"],
     [["--window", WINDOWS], "lab needs --probes FILE"],
     [["--probes", "p.json"], "lab needs --window N[,N...]"],

@@ -198,4 +198,34 @@ describe("evaluateProbes", () => {
       ])
     })
   })
+
+  describe("with recognizers", () => {
+    it("replays with the rules it is given: the planner asks them, and the runs carry survival and cost", async () => {
+      const asked = new Set<string>()
+      const probes = probesOf([early("path", "identifier", SYNTHETIC.readTurn, SYNTHETIC.path)])
+      const evaluation = await evaluateProbes({
+        probes,
+        policies: ["default"],
+        windows: [WINDOW],
+        counter: wordCounter,
+        recognizers: {
+          on: (name) => {
+            asked.add(name)
+            return true
+          },
+        },
+      })
+      expect(asked.size).toBeGreaterThan(0)
+      expect(evaluation.runs.map((run) => [run.traceName, run.policy, run.survival.probes])).toEqual([
+        ["session.jsonl", "full", 1],
+        ["session.jsonl", "default", 1],
+      ])
+      for (const run of evaluation.runs) {
+        expect(run.cost.calls).toBe(run.metrics.turns)
+        expect(run.cost.promptTokens).toBe(run.metrics.promptTokens)
+        expect(run.cost.cachedTokens).toBeGreaterThan(0)
+        expect(run.cost.costTokens).toBeLessThan(run.cost.promptTokens)
+      }
+    })
+  })
 })

@@ -3,6 +3,7 @@ import type { ProbeVerdict } from "../../src/lab/probe-verdict.js"
 import type { RunMetrics } from "../../src/lab/run-metrics.js"
 import { summarizeProbes, type RunRecord } from "../../src/lab/summarize-probes.js"
 import { NO_GENERATION, type GenerationCost } from "../../src/lab/generation-cost.js"
+import { runCost, type RunCost } from "../../src/lab/prompt-cost.js"
 
 const metrics = (turns: number, promptTokens: number, extra: Partial<RunMetrics> = {}): RunMetrics => ({
   turns,
@@ -21,7 +22,8 @@ const run = (
   runMetrics: RunMetrics,
   generation: GenerationCost = NO_GENERATION,
   window = 1000,
-): RunRecord => ({ trace, policy, window, metrics: runMetrics, points: [], generation })
+  cost: RunCost = runCost([]),
+): RunRecord => ({ trace, traceName: trace, policy, window, metrics: runMetrics, cost, survival: { probes: 0, survived: 0, rate: null }, points: [], generation })
 
 const verdict = (
   probeId: string,
@@ -136,5 +138,28 @@ describe("summarizeProbes against the references", () => {
       ["oracle", 5000],
       ["flat", 6000],
     ])
+  })
+})
+
+describe("summarizeProbes prompt cost", () => {
+  const cost = (calls: number, promptTokens: number, cachedTokens: number): RunCost => ({
+    calls,
+    promptTokens,
+    cachedTokens,
+    uncachedTokens: promptTokens - cachedTokens,
+    costTokens: promptTokens - cachedTokens + 0.1 * cachedTokens,
+  })
+  const runs: RunRecord[] = [
+    run("a", "default", metrics(10, 5000), NO_GENERATION, 1000, cost(10, 5000, 4000)),
+    run("b", "default", metrics(10, 3000), NO_GENERATION, 1000, cost(10, 3000, 0)),
+  ]
+  const verdicts: ProbeVerdict[] = [verdict("c", "constraint", "default", true), verdict("i", "identifier", "default", false)]
+  const [summary] = summarizeProbes({ verdicts, runs })
+
+  it("adds the runs' costs and rates survival per 1,000 mean cost tokens", () => {
+    expect(summary?.cost).toEqual({ calls: 20, promptTokens: 8000, cachedTokens: 4000, uncachedTokens: 4000, costTokens: 4400 })
+    expect(summary?.meanCostTokens).toBe(220)
+    // Half the probes at 220 cost tokens per call.
+    expect(summary?.survivalPer1kCostTokens).toBeCloseTo(0.5 / 0.22, 10)
   })
 })
