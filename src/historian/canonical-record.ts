@@ -1,3 +1,4 @@
+import { toolPath } from "../session/host-tools.js"
 import { ALL_RECOGNIZERS, type Recognizers } from "../session/recognizers.js"
 import type { HostMessage, HostPart } from "../transcript/host-message.js"
 import { extractIdentifiers, isPathLike, MAX_IDENTIFIER_CHARS } from "./extract-identifiers.js"
@@ -193,9 +194,9 @@ function readAssistantText(state: State, text: string, ref: SourceRef): void {
  * like the user's own words (pinned as `spec:` constraints, bounded); DENSE keeps its document lines.
  */
 function readAttachment(state: State, text: string, ref: SourceRef): void {
-  const called = /^Called the \w+ tool with the following input: (\{.*\})\s*$/s.exec(text.trim())
-  if (called?.[1] !== undefined) {
-    state.attaching = attachedPath(called[1])
+  const called = /^Called the (\w+) tool with the following input: (\{.*\})\s*$/s.exec(text.trim())
+  if (called?.[1] !== undefined && called[2] !== undefined) {
+    state.attaching = attachedPath(called[1], called[2])
     if (state.attaching !== null && isPathLike(state.attaching)) state.collector.add("identifier", state.attaching, [ref])
     return
   }
@@ -211,11 +212,9 @@ function readAttachment(state: State, text: string, ref: SourceRef): void {
   }
 }
 
-function attachedPath(json: string): string | null {
+function attachedPath(tool: string, json: string): string | null {
   try {
-    const input = JSON.parse(json) as Record<string, unknown>
-    const path = input["filePath"] ?? input["path"]
-    return typeof path === "string" ? path : null
+    return toolPath(tool, JSON.parse(json) as Record<string, unknown>)
   } catch {
     return null
   }

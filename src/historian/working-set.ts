@@ -1,4 +1,4 @@
-import { hostTool, toolPaths } from "../session/host-tools.js"
+import { hostTool, toolPath, toolPaths } from "../session/host-tools.js"
 import type { HostMessage } from "../transcript/host-message.js"
 import { readToolCall } from "./read-tool-call.js"
 
@@ -54,7 +54,7 @@ export function deriveWorkingSet(messages: readonly HostMessage[]): WorkingSet {
 }
 
 function commandOf(tool: string, input: Record<string, unknown>): string {
-  const value = input["command"] ?? input["filePath"] ?? input["path"] ?? input["pattern"]
+  const value = input["command"] ?? toolPath(tool, input) ?? input["pattern"]
   return typeof value === "string" ? `${tool} ${value.split("\n")[0]?.slice(0, 200) ?? ""}` : tool
 }
 

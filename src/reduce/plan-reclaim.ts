@@ -1,3 +1,4 @@
+import { hostTool, type HostToolRow } from "../session/host-tools.js"
 import type { LiveItem, LiveView } from "./live-view.js"
 
 /**
@@ -8,17 +9,16 @@ export type ReclaimMode = "age" | "force" | "emergency"
 
 /** Tool arcs (call + output) below this many tokens are not worth a marker. */
 export const MIN_RECLAIM_ARC_TOKENS = 250
-/** The newest results of these tools are kept: the plan and the agent's own reductions. */
-export const KEEP_NEWEST: Readonly<Record<string, number>> = { todowrite: 1, ctx_reduce: 3 }
-/** Tool categories whose newest output keeps a reserve in the force band. */
-export const RESERVED_CATEGORIES: Readonly<Record<string, readonly string[]>> = {
-  edit: ["edit", "write", "multiedit", "apply_patch", "patch"],
-  search: ["grep", "glob", "codesearch", "websearch", "search"],
-  navigation: ["read", "list", "ls", "view"],
-}
 /**
- * In the force band, the newest outputs of each reserved category are kept: the newest one always, then newer ones
- * while they fit within this share of the category's finished output tokens.
+ * The newest results of these tools are kept: the plan and the agent's own reductions. The one definition: reclaim
+ * never takes them and smart drops drop the older ones.
+ */
+export const KEEP_NEWEST: Readonly<Record<string, number>> = { todowrite: 1, ctx_reduce: 3 }
+/** A reclaim category of the host tool table (session/host-tools.ts): edit, search or navigation. */
+export type ReclaimCategory = NonNullable<HostToolRow["category"]>
+/**
+ * In the force band, the newest outputs of each category (the host tool table's `category`) are kept: the newest
+ * one always, then newer ones while they fit within this share of the category's finished output tokens.
  */
 export const RESERVED_SHARE = 0.25
 
@@ -27,7 +27,7 @@ export const RESERVED_SHARE = 0.25
  * already dropped, never the newest todowrite or the newest three ctx_reduce results.
  * - `age`: only output from before the last execute boundary (`boundarySeq`), outside the protected window.
  * - `force`: any age, outside the protected window, keeping the reserved newest share of edit, search and
- *   navigation output.
+ *   navigation output (each tool's category is the host tool table's).
  * - `emergency`: both protections yield; only the newest message (the results the model is about to read) stays.
  */
 export function planReclaim(options: { view: LiveView; mode: ReclaimMode; boundarySeq: number }): number[] {
@@ -77,14 +77,11 @@ export function keptNewest(items: readonly LiveItem[]): Set<number> {
   return kept
 }
 
-/** The newest outputs of each reserved category, up to RESERVED_SHARE of the category's tokens (at least one). */
+/** The newest outputs of each category, up to RESERVED_SHARE of the category's tokens (at least one). */
 function reservedNewest(items: readonly LiveItem[]): Set<number> {
   const reserved = new Set<number>()
-  for (const tools of Object.values(RESERVED_CATEGORIES)) {
+  for (const members of categoryMembers(items).values()) {
     // The share is of the category's finished output, the protected part included (it is the newest).
-    const members = items.filter(
-      (item) => item.tag.status === "live" && item.final && item.tag.tool !== null && tools.includes(item.tag.tool),
-    )
     const share = members.reduce((sum, item) => sum + item.contentTokens, 0) * RESERVED_SHARE
     let covered = 0
     for (const [index, item] of [...members].reverse().entries()) {
@@ -95,4 +92,18 @@ function reservedNewest(items: readonly LiveItem[]): Set<number> {
     }
   }
   return reserved
+}
+
+/** The finished live tool outputs of each category, oldest first. */
+function categoryMembers(items: readonly LiveItem[]): Map<ReclaimCategory, LiveItem[]> {
+  const members = new Map<ReclaimCategory, LiveItem[]>()
+  for (const item of items) {
+    if (item.tag.status !== "live" || !item.final || item.tag.tool === null) continue
+    const category = hostTool(item.tag.tool).category
+    if (category === null) continue
+    const list = members.get(category) ?? []
+    list.push(item)
+    members.set(category, list)
+  }
+  return members
 }

@@ -1,38 +1,32 @@
 import type { DropReason } from "../pass/session-state.js"
+import { hostTool, toolPaths } from "../session/host-tools.js"
 import type { LiveItem, LiveView } from "./live-view.js"
+import { KEEP_NEWEST, keptNewest } from "./plan-reclaim.js"
 
 export type SmartDrop = { tag: number; reason: Extract<DropReason, "smart" | "superseded">; supersededBy: number | null }
 
 /** Results with no value once read. */
 const ZERO_VALUE_TOOLS = new Set(["bash_status", "bash_kill"])
 const ZERO_VALUE_NOTE_ACTIONS = new Set(["read", "dismiss"])
-/** Tools that rewrite a file; only the newest edit of each file stays full. */
-const FILE_WRITERS = new Set(["edit", "write", "multiedit"])
 
 /**
  * Content-aware cleanup (`smart_drops`, seed: "Enable smart drops when useful"), for a pass that is already
  * rebuilding the cache. Honours the protected window and never touches unfinished tools:
- * - keeps only the newest todowrite result and the newest three (spent) ctx_reduce results;
+ * - keeps only the newest results of the KEEP_NEWEST tools: one todowrite, three (spent) ctx_reduce;
  * - drops zero-value bash_status, bash_kill and ctx_note read/dismiss results;
- * - turns older edits or writes of the same file into a marker with the path; the newest edit stays full.
+ * - turns older calls of a file-writing tool (the host tool table's `writes`) that name the same one file into a
+ *   marker with the path; the newest stays full. A call naming several files (a multi-file patch) takes no part:
+ *   an edit of one of its files would lose what it did to the others.
  */
 export function planSmartDrops(view: LiveView): SmartDrop[] {
   const eligible = view.items.filter((item) => item.tag.kind === "tool" && item.tag.status === "live" && item.final && !item.protected)
   const allTools = view.items.filter((item) => item.tag.kind === "tool")
   const drops: SmartDrop[] = []
-  const keepNewest = (tool: string, count: number): void => {
-    const newest = new Set(
-      allTools
-        .filter((item) => item.tag.tool === tool)
-        .slice(-count)
-        .map((item) => item.tag.tag),
-    )
-    for (const item of eligible) {
-      if (item.tag.tool === tool && !newest.has(item.tag.tag)) drops.push({ tag: item.tag.tag, reason: "smart", supersededBy: null })
-    }
+  const kept = keptNewest(allTools)
+  for (const item of eligible) {
+    const spent = Object.hasOwn(KEEP_NEWEST, item.tag.tool ?? "") && !kept.has(item.tag.tag)
+    if (spent) drops.push({ tag: item.tag.tag, reason: "smart", supersededBy: null })
   }
-  keepNewest("todowrite", 1)
-  keepNewest("ctx_reduce", 3)
   for (const item of eligible) {
     if (ZERO_VALUE_TOOLS.has(item.tag.tool ?? "") || isZeroValueNote(item)) {
       drops.push({ tag: item.tag.tag, reason: "smart", supersededBy: null })
@@ -54,12 +48,12 @@ export function planSmartDrops(view: LiveView): SmartDrop[] {
   return drops.filter((drop) => !seen.has(drop.tag) && seen.add(drop.tag)).sort((a, b) => a.tag - b.tag)
 }
 
-/** The file an edit or write targets, or null for other tools. */
+/** The one file a file-writing call names, or null: other tools, and calls naming no file or several. */
 export function editedFile(item: LiveItem): string | null {
-  if (!FILE_WRITERS.has(item.tag.tool ?? "") || item.toolInput === null) return null
-  const input = item.toolInput
-  const file = input["filePath"] ?? input["file_path"] ?? input["path"]
-  return typeof file === "string" && file.length > 0 ? file : null
+  const tool = item.tag.tool
+  if (tool === null || item.toolInput === null || !hostTool(tool).writes) return null
+  const paths = toolPaths(tool, item.toolInput)
+  return paths.length === 1 ? (paths[0] ?? null) : null
 }
 
 function isZeroValueNote(item: LiveItem): boolean {

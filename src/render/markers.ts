@@ -1,4 +1,5 @@
 import type { TagRecord } from "../pass/session-state.js"
+import { toolPath } from "../session/host-tools.js"
 import type { HostPart } from "../transcript/host-message.js"
 
 /**
@@ -22,12 +23,10 @@ export function itemLabel(tag: TagRecord, filename: string | null): string {
   return "message"
 }
 
-/** The file a tool part edits (for a superseded edit's marker), or null. */
+/** The file a tool part names first (the host tool table's `toolPath`; a superseded edit's marker), or null. */
 export function editedPath(part: HostPart | undefined): string | null {
   if (!part || part.type !== "tool") return null
-  const input = part.state.input as Record<string, unknown>
-  const file = input["filePath"] ?? input["file_path"] ?? input["path"]
-  return typeof file === "string" ? file : null
+  return toolPath(part.tool, part.state.input as Record<string, unknown>)
 }
 
 /** Longest string value a dropped tool call keeps in its input, in characters. */

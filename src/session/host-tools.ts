@@ -34,7 +34,7 @@ export type HostToolRow = {
   shell: boolean
   /** The input's `patchText` (or a unified diff) names the files and the lines added. */
   patch: boolean
-  /** The force band keeps a reserve of the newest output of these categories. */
+  /** The force band keeps a reserve of the newest output of each category (reduce/plan-reclaim.ts). */
   category: "edit" | "search" | "navigation" | null
   keep: OutputKeep
 }
@@ -89,16 +89,16 @@ export const HOST_TOOLS: readonly HostToolRow[] = [
     shell: true,
     keep: "command",
   }),
-  row("search", "grep glob codesearch find_file search_dir search_file find", {
+  row("search", "grep glob codesearch search find_file search_dir search_file find", {
     reason: "a search: the first hits say where things are; a hit is content, never a failure",
     readOnly: true,
     category: "search",
     keep: "search",
   }),
+  // No reclaim category: the force band never reserved fetched pages (the old reclaim lists left them out).
   row("webfetch", "webfetch fetch", {
     reason: "a fetched page: the lines stating rules, defaults, limits and versions",
     readOnly: true,
-    category: "search",
     keep: "document",
   }),
   row("websearch", "websearch web_search", { reason: "search results: titles and URLs", readOnly: true, category: "search", keep: "search" }),
@@ -112,7 +112,12 @@ export const HOST_TOOLS: readonly HostToolRow[] = [
   row("question", "question askuserquestion", { reason: "the user's answer to a question is a directive", readOnly: true, keep: "document" }),
   row("lsp", "lsp lsp_diagnostics lsp_hover", { reason: "diagnostics: error lines with locations", readOnly: true, keep: "command" }),
   row("context", "ctx_reduce ctx_expand ctx_pin", { reason: "this plugin's own tools: their answers are spent", readOnly: true, keep: "none" }),
-  row("navigate", "goto scroll_up scroll_down think", { reason: "SWE-agent navigation and notes", readOnly: true, category: "navigation" }),
+  row("navigate", "goto scroll_up scroll_down", {
+    reason: "SWE-agent navigation: a window of the open file",
+    readOnly: true,
+    category: "navigation",
+  }),
+  row("think", "think", { reason: "a note to itself (SWE-agent, OpenHands): the thought is the input", readOnly: true }),
   row("pty", "", {
     pattern: /^pty_/,
     reason: "a terminal plugin: its output is a command's, escape codes and all",

@@ -63,6 +63,23 @@ describe("extractCanonicalRecord: the user's words", () => {
     ])
   })
 
+  it.each([
+    ["filePath", { filePath: "docs/rules.md" }],
+    ["file_path", { file_path: "docs/rules.md" }],
+  ])("names an attached file by any path key of the host tool table (%s)", (_key, input) => {
+    const messages = [
+      userMessage({
+        id: "u1",
+        parts: [
+          text("u1-t", "follow the rules"),
+          syntheticText("u1-c", `Called the Read tool with the following input: ${JSON.stringify(input)}`),
+          syntheticText("u1-f", "# Rules\nYou must never log secrets."),
+        ],
+      }),
+    ]
+    expect(record(messages).attachments.map((attachment) => attachment.name)).toEqual(["docs/rules.md"])
+  })
+
   it("ignores synthetic text and records slash commands and 'continue' as incidental", () => {
     const messages = [
       userMessage({

@@ -161,6 +161,14 @@ describe("deriveWorkingSet", () => {
     expect(deriveWorkingSet(messages).lastFailure).toBeNull()
   })
 
+  it("tells calls apart by any path key of the host tool table (Claude Code's file_path)", () => {
+    const messages = [
+      step("a1", tool("t1", "Read", failed({ file_path: "src/x.ts" }, "ENOENT: no such file"))),
+      step("a2", tool("t2", "Read", completed({ file_path: "src/y.ts" }, "1: export {}"))),
+    ]
+    expect(deriveWorkingSet(messages).lastFailure).toMatchObject({ command: "Read src/x.ts" })
+  })
+
   it("keeps the last failure when a different command succeeds, or the same one is still running", () => {
     const messages = [
       step("a1", tool("t1", "bash", completed({ command: "npm test" }, "FAILED: 2 tests"))),

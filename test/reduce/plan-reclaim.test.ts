@@ -166,6 +166,42 @@ describe("planReclaim", () => {
     expect(force).toContain(tagOf(state, "bash").tag)
   })
 
+  // The old hand-written lists missed the other hosts' names and any capitalised name; the host tool table has them.
+  it.each([
+    ["edit", ["Edit", "create", "notebookedit", "str_replace_editor", "MultiEdit"]],
+    ["search", ["find_file", "search_dir", "search_file", "find", "web_search", "Grep"]],
+    ["navigation", ["open", "cat", "goto", "scroll_up", "scroll_down", "Read"]],
+  ])("reserves the %s category for every tool the host tool table puts in it", (_category, tools) => {
+    const messages = [...tools.map((name, index) => arc(`c${index}`, name, 1_000)), arc("bash", "bash", 1_000)]
+    const state = ingestedState(messages)
+    const view = buildLiveView({ messages, state, protectedTokens: 0 })
+    const force = planReclaim({ view, mode: "force", boundarySeq: 0 })
+    expect(force).not.toContain(tagOf(state, `c${tools.length - 1}`).tag)
+    expect(force).toContain(tagOf(state, "c0").tag)
+  })
+
+  it.each(["webfetch", "fetch", "think", "todoread", "bash"])("keeps no reserve of %s output", (name) => {
+    const messages = [arc("only", name, 1_000), userMessage({ id: "m-end", parts: [text("u", "go")] })]
+    const state = ingestedState(messages)
+    const view = buildLiveView({ messages, state, protectedTokens: 0 })
+    expect(planReclaim({ view, mode: "force", boundarySeq: 0 })).toEqual([tagOf(state, "only").tag])
+  })
+
+  it("does not let a newer think call take the newest read's place in the navigation reserve", () => {
+    const messages = [
+      arc("r0", "read", 1_000),
+      arc("r1", "read", 1_000),
+      arc("r2", "read", 1_000),
+      arc("note", "think", 1_000),
+      userMessage({ id: "m-end", parts: [text("u", "go")] }),
+    ]
+    const state = ingestedState(messages)
+    const view = buildLiveView({ messages, state, protectedTokens: 0 })
+    const force = planReclaim({ view, mode: "force", boundarySeq: 0 })
+    expect(force).not.toContain(tagOf(state, "r2").tag)
+    expect(force).toContain(tagOf(state, "note").tag)
+  })
+
   it("counts only live outputs toward a category's reserve", () => {
     const messages = [
       arc("r0", "read", 1_000),

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { buildLiveView } from "../../src/reduce/live-view.js"
+import { KEEP_NEWEST } from "../../src/reduce/plan-reclaim.js"
 import { editedFile, planSmartDrops, type SmartDrop } from "../../src/reduce/plan-smart-drops.js"
 import type { HostMessage } from "../../src/transcript/host-message.js"
 import type { ToolState } from "@opencode-ai/sdk"
@@ -30,6 +31,11 @@ function plan(
 const smart = (partId: string) => ({ partId, reason: "smart" as const, supersededBy: null })
 const superseded = (partId: string, by: string) => ({ partId, reason: "superseded" as const, supersededBy: by })
 const last = (): HostMessage => userMessage({ id: "m-end", parts: [text("end", "go on")] })
+/** An apply_patch input that updates `files`. */
+const patchOf = (...files: string[]): Record<string, unknown> => {
+  const hunks = files.flatMap((file) => [`*** Update File: ${file}`, "@@", "-a", "+b"])
+  return { patchText: ["*** Begin Patch", ...hunks, "*** End Patch"].join("\n") }
+}
 
 describe("planSmartDrops", () => {
   it("keeps only the newest todowrite result", () => {
@@ -42,6 +48,11 @@ describe("planSmartDrops", () => {
   it("keeps only the newest three ctx_reduce results", () => {
     const messages = ["r1", "r2", "r3", "r4", "r5"].map((id) => arc(id, "ctx_reduce"))
     expect(plan([...messages, last()])).toEqual([smart("r1"), smart("r2")])
+  })
+
+  it.each(Object.entries(KEEP_NEWEST))("keeps the newest %s results, as many as reclaim keeps (%i)", (name, count) => {
+    const ids = Array.from({ length: count + 2 }, (_, index) => `k${index}`)
+    expect(plan([...ids.map((id) => arc(id, name)), last()])).toEqual([smart("k0"), smart("k1")])
   })
 
   it.each([
@@ -69,6 +80,40 @@ describe("planSmartDrops", () => {
       last(),
     ]
     expect(plan(messages)).toEqual([superseded("e1", "e3"), superseded("e2", "e3")])
+  })
+
+  // The old list (edit, write, multiedit) missed the other file-writing tools of the host tool table.
+  it.each([
+    ["Edit", { file_path: "src/a.ts" }],
+    ["Write", { file_path: "src/a.ts" }],
+    ["create", { path: "src/a.ts" }],
+    ["notebookedit", { notebook_path: "src/a.ts" }],
+    ["str_replace_editor", { command: "str_replace", path: "src/a.ts" }],
+    ["apply_patch", patchOf("src/a.ts")],
+    ["patch", { patchText: "--- a/src/a.ts\n+++ b/src/a.ts\n@@ -1 +1 @@\n-a\n+b" }],
+  ])("supersedes an older %s %j of the same file, and is superseded by a newer edit", (name, input) => {
+    const messages = [
+      arc("e1", "edit", { filePath: "src/a.ts" }),
+      arc("x", name, input),
+      arc("e2", "edit", { filePath: "src/a.ts" }),
+      last(),
+    ]
+    expect(plan(messages)).toEqual([superseded("e1", "e2"), superseded("x", "e2")])
+    const newest = [arc("e1", "edit", { filePath: "src/a.ts" }), arc("x", name, input), last()]
+    expect(plan(newest)).toEqual([superseded("e1", "x")])
+  })
+
+  it("leaves a multi-file patch out: it neither supersedes nor is superseded by an edit of one of its files", () => {
+    const messages = [
+      arc("e1", "edit", { filePath: "src/a.ts" }),
+      arc("p1", "apply_patch", patchOf("src/a.ts", "src/b.ts")),
+      arc("e2", "edit", { filePath: "src/b.ts" }),
+      arc("p2", "apply_patch", patchOf("src/a.ts", "src/b.ts")),
+      last(),
+    ]
+    expect(plan(messages)).toEqual([])
+    const edited = [...messages.slice(0, -1), arc("e3", "edit", { filePath: "src/a.ts" }), last()]
+    expect(plan(edited)).toEqual([superseded("e1", "e3")])
   })
 
   it.each([
@@ -113,13 +158,16 @@ describe("planSmartDrops", () => {
 })
 
 describe("editedFile", () => {
-  it("reads the path of an edit or write and nothing else", () => {
+  it("reads the one path of a file-writing call and nothing else", () => {
     const messages = [
       arc("e", "edit", { filePath: "x.ts" }),
       arc("w", "write", { path: "y.ts" }),
       arc("r", "read", { filePath: "z.ts" }),
+      arc("p1", "apply_patch", patchOf("p.ts")),
+      arc("p2", "apply_patch", patchOf("p.ts", "q.ts")),
+      arc("m", "multiedit", { filePath: "m.ts", edits: [{ filePath: "m.ts", oldString: "a", newString: "b" }] }),
     ]
     const view = buildLiveView({ messages, state: ingestedState(messages), protectedTokens: 0 })
-    expect(view.items.map((item) => editedFile(item))).toEqual(["x.ts", "y.ts", null])
+    expect(view.items.map((item) => editedFile(item))).toEqual(["x.ts", "y.ts", null, "p.ts", null, "m.ts"])
   })
 })
