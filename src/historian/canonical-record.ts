@@ -45,6 +45,8 @@ export type CanonicalRecord = {
   attachments: { tag: number | null; name: string; lines: string[] }[]
   /** DENSE's code blocks of the assistant's text (a plan's schema), bounded. */
   codeBlocks: { tag: number | null; text: string }[]
+  /** COMPACT's key lines of tool output (a subset of the tool results' lines), at most MAX_EPISODE_KEY_LINES. */
+  keyLines: string[]
 }
 
 /** One tool call as DENSE shows it: its one-liner, what it kept of the output, and each file it wrote. */
@@ -64,6 +66,9 @@ const MAX_EDIT_IDENTIFIERS = 12
 
 /** A long paste is scanned for identifiers only this far. */
 const MAX_SCANNED_USER_CHARS = 4000
+
+/** COMPACT keeps at most this many key lines of an episode's tool output. */
+const MAX_EPISODE_KEY_LINES = 4
 
 /** DENSE keeps at most this many code blocks of an episode's assistant text. */
 const MAX_CODE_BLOCKS = 3
@@ -111,6 +116,7 @@ type State = {
   openFile: { path: string; ref: SourceRef } | null
   todos: { items: { content: string; status: string }[]; ref: SourceRef } | null
   toolResults: ToolResult[]
+  keyLines: string[]
   attachments: CanonicalRecord["attachments"]
   codeBlocks: CanonicalRecord["codeBlocks"]
   /** The path of the file whose inlined content the next synthetic text part is (OpenCode's attachment). */
@@ -131,6 +137,7 @@ function createState(recognizers: Recognizers): State {
     openFile: null,
     todos: null,
     toolResults: [],
+    keyLines: [],
     attachments: [],
     codeBlocks: [],
     attaching: null,
@@ -170,6 +177,12 @@ function readUserText(state: State, text: string, ref: SourceRef): void {
   const trivial = isTrivialUserText(trimmed)
   if (!trivial) addTextIdentifiers(state.collector, text.slice(0, MAX_SCANNED_USER_CHARS), ref)
   if (isHarnessNotice(trimmed)) return
+  // A long message (a plan handoff) argues like the assistant does: its decisions and rejections, with their reasons.
+  if (trimmed.length > MAX_DIRECTIVE_CHARS && state.recognizers.on("long-user-decisions")) {
+    for (const fact of sentenceFacts([{ text: trimmed, ref, isLastText: false }], state.recognizers).facts) {
+      if (fact.kind === "decision" || fact.kind === "rejected_alternative") state.collector.add(fact.kind, fact.text, fact.refs)
+    }
+  }
   state.objective ??= quote(trimmed.replace(/\s+/g, " "), OBJECTIVE_CHARS)
   state.events.push({ type: "user", text: trimmed, trivial, ref })
 }
@@ -234,6 +247,9 @@ function readTool(state: State, reading: ToolCallReading, ref: SourceRef): void 
   const kept = new Set(state.toolResults.flatMap((result) => result.lines))
   const lines = reading.keptLines.filter((line) => !kept.has(line))
   state.toolResults.push({ tag: ref.tag, summary: reading.summary, status: reading.status, lines, added: reading.added })
+  for (const line of reading.keyLines) {
+    if (state.keyLines.length < MAX_EPISODE_KEY_LINES && lines.includes(line)) state.keyLines.push(line)
+  }
   for (const id of reading.returnedIds) if (id.length <= MAX_IDENTIFIER_CHARS) collector.add("identifier", id, [ref])
   for (const path of reading.paths) if (path.length <= MAX_IDENTIFIER_CHARS) collector.add("identifier", path, [ref])
   if (reading.command !== null) {
@@ -319,6 +335,7 @@ function finish(state: State, options: { compartmentId: string; messages: readon
     toolResults: state.toolResults.filter((result) => result.lines.length > 0 || result.added.some((file) => file.lines.length > 0)),
     attachments: state.attachments,
     codeBlocks: state.codeBlocks,
+    keyLines: state.keyLines,
   }
 }
 

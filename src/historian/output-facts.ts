@@ -52,11 +52,12 @@ export function isSettingLine(text: string): boolean {
 }
 
 /**
- * `[export|pub] [const|let|var|static] name[: type] (=|:) literal`, where the literal is a number (with an optional
- * unit), a quoted string or a boolean: a setting, not an expression; or an Elixir module attribute `@name literal`.
+ * `[modifiers] name[: type] (=|:) literal` (up to four of export, pub, public, const, val, static, a type name …),
+ * where the literal is a number (with an optional unit), a quoted string or a boolean: a setting, not an expression;
+ * or an Elixir module attribute `@name literal`.
  */
 const SETTING =
-  /^(?:@[a-z_]\w*\s+(?:-?\d[\d_.]*|"[^"\n]{0,60}"|true|false)$)|^(?:(?:export|pub(?:\(crate\))?)\s+)?(?:(?:const|let|var|static|readonly)\s+)?["']?[A-Za-z_][\w.-]*["']?(?:\s*:\s*[A-Za-z_][\w<>[\]]*)?\s*[=:]\s*(?:-?\d[\d_.]*(?:[a-zA-Z%]{1,3})?|"[^"\n]{0,60}"|'[^'\n]{0,60}'|true|false)$/
+  /^(?:@[a-z_]\w*\s+(?:-?\d[\d_.]*|"[^"\n]{0,60}"|true|false)$)|^(?:(?:export|pub(?:\(crate\))?|public|private|protected|internal|const|let|var|val|static|readonly|final|def|int|long|double|float|bool|string|String|Int|Long|Double|Boolean)\s+){0,4}["']?[A-Za-z_][\w.-]*["']?(?:\s*:\s*[A-Za-z_][\w<>[\]]*)?\s*[=:]\s*(?:-?\d[\d_.]*(?:[a-zA-Z%]{1,3})?|"[^"\n]{0,60}"|'[^'\n]{0,60}'|true|false)$/
 
 /** How a constraint a document stated is told apart from the user's own words. */
 export const SPEC_PREFIX = "spec: "

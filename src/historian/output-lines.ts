@@ -11,7 +11,7 @@ import { plainText } from "./plain-text.js"
 
 /** The most lines DENSE keeps of one output, by what the row says the output is. */
 export const MAX_KEPT_LINES: Readonly<Record<OutputKeep, number>> = {
-  document: 6,
+  document: 10,
   command: 4,
   search: 3,
   edit: 3,
@@ -33,6 +33,25 @@ type Candidate = { index: number; text: string; priority: number }
 
 /** The lines DENSE keeps of one output. */
 export function keptOutputLines(options: { keep: OutputKeep; output: string; failed: boolean; recognizers: Recognizers }): string[] {
+  return scoredOutputLines(options).map((line) => line.text)
+}
+
+/** At most this many of an output's kept lines are key lines (COMPACT's `Noted`). */
+export const MAX_KEY_LINES = 2
+
+/**
+ * The key lines of an output, a subset of what DENSE keeps: an error with its cause, a rule, a limit or default, a
+ * result summary (the first MAX_KEY_LINES of them), the facts worth a line even in COMPACT.
+ */
+export function keyOutputLines(options: { keep: OutputKeep; output: string; failed: boolean; recognizers: Recognizers }): string[] {
+  if (!options.recognizers.on("compact-key-lines")) return []
+  return scoredOutputLines(options)
+    .filter((line) => line.priority <= 1)
+    .slice(0, MAX_KEY_LINES)
+    .map((line) => line.text)
+}
+
+function scoredOutputLines(options: { keep: OutputKeep; output: string; failed: boolean; recognizers: Recognizers }): { text: string; priority: number }[] {
   const { keep, recognizers } = options
   const limit = MAX_KEPT_LINES[keep]
   if (limit === 0 && !options.failed) return []
@@ -62,10 +81,10 @@ export function keptOutputLines(options: { keep: OutputKeep; output: string; fai
     .sort((a, b) => a.priority - b.priority || a.index - b.index)
     .slice(0, Math.max(limit, options.failed ? ERROR_CAUSE_LINES + 1 : 0))
     .sort((a, b) => a.index - b.index)
-  const kept: string[] = []
+  const kept: { text: string; priority: number }[] = []
   for (const candidate of chosen) {
     const line = cutLine(candidate.text)
-    if (!kept.includes(line)) kept.push(line)
+    if (!kept.some((known) => known.text === line)) kept.push({ text: line, priority: candidate.priority })
   }
   return kept
 }
@@ -88,14 +107,35 @@ export function keptAddedLines(added: readonly string[], limit: number, recogniz
  * The lines of a document that state rules or limits (`must`, `never`, `only`, `defaults to 30`, `at most 5`), in
  * order, verbatim (escape codes and line numbers stripped), at most `limit`: what binds later work.
  */
-export function ruleLines(text: string, limit: number): string[] {
+export function ruleLines(text: string, limit: number, options: { listItems: boolean } = { listItems: false }): string[] {
   const found: string[] = []
   for (const line of scanLines(text)) {
-    if (found.length >= limit) break
-    if (line.length < 12 || line.length > MAX_KEPT_LINE_CHARS || found.includes(line) || /[{};]\s*$/.test(line)) continue
-    if (RULE_LINE.test(line) || (LIMIT_LINE.test(line) && /\d/.test(line))) found.push(line)
+    // A list item of a person's long message is a point they make: kept whole, rule words or not.
+    if (options.listItems && LIST_ITEM.test(line) && line.length <= MAX_RULE_CHARS) {
+      if (found.length >= limit) return found
+      if (!found.includes(line) && line.replace(LIST_ITEM, "").length >= 12) found.push(line)
+      continue
+    }
+    // A long line (a bullet that explains itself) is judged sentence by sentence, each kept whole.
+    const units = line.length <= MAX_RULE_CHARS ? [line] : line.split(/(?<=[.;!?])\s+(?=\S)/)
+    for (const unit of units) {
+      if (found.length >= limit) return found
+      if (unit.length < 12 || unit.length > MAX_RULE_CHARS || found.includes(unit) || /[{};]\s*$/.test(unit)) continue
+      if (RULE_LINE.test(unit) || isLimit(unit)) found.push(unit)
+    }
   }
   return found
+}
+
+/** A rule line longer than this is judged sentence by sentence; a sentence longer than this is prose, not a rule. */
+const MAX_RULE_CHARS = 400
+
+/** `- item`, `* item`, `1. item`, also inside a quote (`> - item`). */
+const LIST_ITEM = /^(?:>\s*)*(?:[-*•]|\d{1,2}[.)])\s+/
+
+/** A limit or default with its value: a number (with a unit), a quoted value or a boolean. */
+function isLimit(line: string): boolean {
+  return (LIMIT_LINE.test(line) && /\d|\btrue\b|\bfalse\b|["'`]/.test(line)) || QUANTITY.test(line)
 }
 
 /** How much a line is worth keeping (lower is more), or null when no recognizer wants it. */
@@ -108,7 +148,7 @@ function linePriority(line: string, keep: OutputKeep, recognizers: Recognizers):
   }
   if (keep === "document" || keep === "generic") {
     if (on("doc-rule-lines", RULE_LINE)) return 1
-    if (on("doc-limit-lines", LIMIT_LINE) && /\d|\btrue\b|\bfalse\b|["'`]/.test(line)) return 1
+    if (recognizers.on("doc-limit-lines") && isLimit(line)) return 1
     if (on("doc-version-lines", VERSION_LINE)) return 2
     if (on("doc-decision-lines", DECISION_LINE)) return 2
     if (recognizers.on("code-setting-lines") && isSettingLine(line)) return 2
@@ -122,8 +162,15 @@ function errorBlock(lines: readonly string[]): number[] {
   const first = lines.findIndex((line) => line !== "" && isErrorLine(line))
   if (first < 0) return []
   const block = [first]
+  let frame = false
   for (let index = first + 1; index < lines.length && block.length <= ERROR_CAUSE_LINES; index += 1) {
-    if (lines[index] !== "" && !/^\s*at\s/.test(lines[index] ?? "")) block.push(index)
+    const line = lines[index] ?? ""
+    if (line === "") continue
+    // A stack keeps its first frame (where it was thrown), not the rest.
+    const isFrame = /^\s*at\s/.test(line)
+    if (isFrame && frame) continue
+    frame ||= isFrame
+    block.push(index)
   }
   const last = lines.findLastIndex((line) => line !== "" && isErrorLine(line))
   if (last > (block.at(-1) ?? first)) block.push(last)
@@ -149,7 +196,11 @@ function cutLine(line: string): string {
 const READ_LINE_NUMBER = /^\s*\d{1,6}(?:\| ?|: |\t|→)/
 
 const RULE_LINE =
-  /\b(?:must(?:n't| not)?|never|always|shall(?: not)?|should(?:n't| not)?|do not|don't|required|requires?|mandatory|only|forbidden|not allowed|prohibited|avoid|ensure|make sure)\b/i
+  /\b(?:must(?:n't| not)?|never|always|shall(?: not)?|should(?:n't| not)?|do not|don't|required|requires?|mandatory|only|forbidden|not allowed|not permitted|prohibited|avoid|ensure|make sure|cannot|can't|may not|no new)\b/i
+
+/** A number with a unit of time, size, rate or count: what a limit, a default or a quota is stated in. */
+const QUANTITY =
+  /\b\d[\d,.]*\s*(?:ms|s|sec(?:ond)?s?|min(?:ute)?s?|h|hours?|days?|weeks?|months?|years?|[KMGT]i?B|bytes?|%|requests?|req|calls?|characters?|chars|tokens?|items?|rows?|retries|attempts?|segments?|connections?|per\s+\w+)\b/
 
 const LIMIT_LINE =
   /\b(?:defaults?(?: to| is)?|limit(?:s|ed)?|max(?:imum)?|min(?:imum)?|at most|at least|up to|no more than|timeout|ttl|expire[sd]?|quota|rate[- ]limit(?:ed)?|retr(?:y|ies)|per (?:second|minute|hour|day|request|user|page)|capped)\b/i
@@ -159,9 +210,9 @@ const VERSION_LINE = /\b(?:v?\d+\.\d+\.\d+(?:-[\w.]+)?|version\s*:?\s*v?\d+(?:\.
 const DECISION_LINE =
   /\b(?:decided|decision|we chose|chosen|instead of|rather than|deprecated|replaced by|superseded|recommended|prefer(?:red)?|in favou?r of|breaking change)\b/i
 
-/** An issue key (PLAT-1234), a UUID, a commit-like hash, a URL. */
+/** An issue key (PLAT-1234), a UUID, a commit-like hash, a URL, a labelled id (`library ID: /x/y`). */
 const ID_LINE =
-  /\b[A-Z][A-Z0-9]{1,9}-\d{1,6}\b|\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b|\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,40}\b|https?:\/\/\S+/
+  /\b(?:ID|Id|id|key|Key)\s*:\s*\S|\b[A-Z][A-Z0-9]{1,9}-\d{1,6}\b|\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b|\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,40}\b|https?:\/\/\S+/
 
 /** One passing test or file of a run (`✓ src/a.test.ts (6 tests)`): the summary line says it for all of them. */
 const PASSING_ITEM = /^(?:[✓✔√]|ok\b|PASS\b)/

@@ -4,7 +4,7 @@ import { isFinalPart, type HostToolPart } from "../transcript/host-message.js"
 import { isPrunedTool, toolResultText } from "../transcript/part-content.js"
 import { fallbackErrorLines, findErrorLines } from "./error-lines.js"
 import { formatLocation, extractLocations, type LocationMatch } from "./extract-locations.js"
-import { keptAddedLines, keptOutputLines } from "./output-lines.js"
+import { keptAddedLines, keptOutputLines, keyOutputLines } from "./output-lines.js"
 import { outputFacts, specConstraints } from "./output-facts.js"
 import { plainText } from "./plain-text.js"
 
@@ -44,6 +44,8 @@ export type ToolCallReading = {
   returnedIds: string[]
   /** What DENSE keeps of the output (output-lines.ts), escape codes stripped. */
   keptLines: string[]
+  /** The few of them COMPACT keeps too (an error's cause, a rule, a limit, a result summary). */
+  keyLines: string[]
   /** What DENSE keeps of an edit: each file's path and some of the lines it added. */
   added: { path: string; lines: string[] }[]
 }
@@ -88,8 +90,9 @@ export function readToolCall(part: HostToolPart, recognizers: Recognizers = ALL_
     lineRange: lineRangeOf(command),
     commits: succeeded && recognizers.on("commit-hash") ? found.commits : [],
     constraints: succeeded && recognizers.on("spec-lists") ? specConstraints(plainText(output)) : [],
-    returnedIds: succeeded && !isSearch && recognizers.on("tool-ids") ? returnedIds(output) : [],
+    returnedIds: succeeded && !isSearch ? [...(recognizers.on("tool-ids") ? returnedIds(output) : []), ...(recognizers.on("labelled-ids") ? labelledIds(output) : [])] : [],
     keptLines: scan.interrupted ? [] : keptOutputLines({ keep: row.keep, output, failed: !succeeded, recognizers }),
+    keyLines: scan.interrupted ? [] : keyOutputLines({ keep: row.keep, output, failed: !succeeded, recognizers }),
     added: addedLines(row, input, paths, edit, recognizers),
   }
 }
@@ -109,6 +112,18 @@ export function returnedIds(output: string): string[] {
 }
 
 const MAX_RETURNED_IDS = 5
+
+/** `Context7-compatible library ID: /jetbrains/exposed`: short labelled-id lines of an output, whole (at most 3). */
+export function labelledIds(output: string): string[] {
+  const found: string[] = []
+  for (const raw of plainText(output.slice(0, 100_000)).split("\n")) {
+    const line = raw.replace(/^\s*[-*•]\s+/, "").trim()
+    if (line.length > 100 || !/^[\w .()-]{0,40}\b(?:ID|Id|id|key|Key|identifier)\s*:\s*\S+$/.test(line)) continue
+    if (!found.includes(line)) found.push(line)
+    if (found.length >= 3) break
+  }
+  return found
+}
 const ISSUE_KEY = /\b([A-Z][A-Z0-9]{1,9})-\d{1,6}\b/g
 /** Names that look like issue keys but are standards (UTF-8, SHA-256, ISO-8601). */
 const NOT_KEYS = new Set("UTF SHA ISO MD AES RSA HTTP TLS SSL UTC GMT ES ECMA CRC IPV X UCS ASCII PEP WCAG".split(" "))

@@ -11,6 +11,9 @@ export const COMPACT_FACT_CHARS = 200
 export const DENSE_NARRATIVE_SENTENCES = 16
 export const DENSE_SENTENCE_CHARS = 300
 
+/** COMPACT's key lines of tool output are shortened to about this length. */
+export const KEY_LINE_CHARS = 160
+
 /** The anchor's outcome is shortened to about this length. */
 export const ANCHOR_OUTCOME_CHARS = 120
 
@@ -134,8 +137,11 @@ function compactBody(record: CanonicalRecord): Section[] {
   const keepReason = (text: string): string => shortenKeepingReason(text, COMPACT_FACT_CHARS)
   const identifiers = new Set(texts(record, "identifier"))
   const paths = [...new Set(texts(record, "location").map(locationPath))].filter((path) => !identifiers.has(path))
+  const written = detailSections(record, keepReason)
+  const said = written.flatMap((section) => section.lines)
   return [
-    ...detailSections(record, keepReason),
+    ...written,
+    { label: "Noted", lines: record.keyLines.filter((line) => !said.some((other) => other.includes(line))).map((line) => shortenText(line, KEY_LINE_CHARS)) },
     { label: "Locations", lines: paths, inline: true },
     { label: "Open work", lines: texts(record, "open_work").map(shorten) },
   ]

@@ -9,7 +9,7 @@ export type UserTextFact = { kind: FactKind; text: string }
 export const MAX_DIRECTIVE_CHARS = 1500
 
 /** A long message (a plan handoff) pins at most this many of its rule lines besides its directive sentences. */
-const MAX_LONG_MESSAGE_RULES = 24
+const MAX_LONG_MESSAGE_RULES = 32
 
 /** A directive sentence found inside a paste is kept only up to this length. */
 const MAX_DIRECTIVE_SENTENCE_CHARS = 500
@@ -40,7 +40,7 @@ export function userTextFacts(text: string, options: { longRules: boolean } = { 
   const paste: UserTextFact = { kind: "incidental", text: `user pasted ${trimmed.length} chars: ${quote(trimmed)}` }
   const said = new Set(directives.map((fact) => fact.text))
   const rules = options.longRules
-    ? ruleLines(trimmed, MAX_LONG_MESSAGE_RULES)
+    ? ruleLines(trimmed, MAX_LONG_MESSAGE_RULES, { listItems: true })
         .filter((line) => ![...said].some((sentence) => line.includes(sentence) || sentence.includes(line)))
         .map((line): UserTextFact => ({ kind: "constraint", text: line }))
     : []

@@ -24,6 +24,8 @@ const STAGE5: readonly string[] = [
   "pi-kvgate-watch.jsonl",
 ]
 const UNSEEN: readonly string[] = []
+/** Rules first written blind, then widened after seeing what the OpenCode-shaped synthetic sessions lost. */
+const OPENCODE: readonly string[] = ["opencode-quayside-berths.json", "opencode-shelfwise-notices.json", "opencode-verdant-irrigation.json"]
 
 export const RECOGNIZERS = {
   "edit-setting-lines": { reason: "a value an edit assigned (PORT=3100) is asked for exactly later", developedOn: STAGE5 },
@@ -32,16 +34,28 @@ export const RECOGNIZERS = {
   "spec-lists": { reason: "items under a rules heading of a document are constraints for all later work", developedOn: STAGE5 },
   "error-cause": { reason: "an error's cause is often a few lines below its first line", developedOn: UNSEEN },
   "error-answer": { reason: "a completed call whose output is an error answer (HTTP 4xx/5xx, invalid key) failed", developedOn: UNSEEN },
-  "doc-rule-lines": { reason: "lines of a read, fetched or attached document that state rules (must, never, only)", developedOn: UNSEEN },
-  "doc-limit-lines": { reason: "lines that state defaults, limits, timeouts and quotas are asked for exactly", developedOn: UNSEEN },
+  "doc-rule-lines": { reason: "lines of a read, fetched or attached document that state rules (must, never, only)", developedOn: OPENCODE },
+  "doc-limit-lines": { reason: "lines that state defaults, limits, timeouts and quotas are asked for exactly", developedOn: OPENCODE },
   "doc-version-lines": { reason: "lines that state versions and compatibility decide what may be used", developedOn: UNSEEN },
   "doc-decision-lines": { reason: "lines that state a decision or recommendation (instead of, deprecated, because)", developedOn: UNSEEN },
-  "code-setting-lines": { reason: "settings a read file or code block assigns (const TIMEOUT = 30) are asked for exactly", developedOn: UNSEEN },
-  "id-lines": { reason: "lines carrying ids a tool returned (PLAT-1234, UUIDs, hashes, URLs) are referred to later", developedOn: UNSEEN },
+  "code-setting-lines": { reason: "settings a read file or code block assigns (const TIMEOUT = 30) are asked for exactly", developedOn: OPENCODE },
+  "id-lines": { reason: "lines carrying ids a tool returned (PLAT-1234, UUIDs, hashes, URLs) are referred to later", developedOn: OPENCODE },
   "result-summaries": { reason: "test, build and lint summaries (3 failed, 12 passed) are the state of the work", developedOn: UNSEEN },
   "edit-added-lines": { reason: "an edit's added lines are what the file now says", developedOn: UNSEEN },
   "code-blocks": { reason: "a code block in the assistant's text (a plan's schema) is what later work follows", developedOn: UNSEEN },
   "long-user-rules": { reason: "rule lines of a long user message (a plan handoff) bind the agent like short directives", developedOn: UNSEEN },
+  "long-user-decisions": {
+    reason: "a long user message (a handoff) records decisions and rejected approaches with their reasons",
+    developedOn: ["opencode-verdant-irrigation.json", "opencode-shelfwise-notices.json"],
+  },
+  "labelled-ids": {
+    reason: "a tool's `… ID: value` line names what later calls pass back (a library id, a record key)",
+    developedOn: ["opencode-quayside-berths.json"],
+  },
+  "compact-key-lines": {
+    reason: "an episode's first error causes, rules and limits of tool output stay in COMPACT as a line each",
+    developedOn: ["opencode-quayside-berths.json", "opencode-shelfwise-notices.json", "opencode-verdant-irrigation.json"],
+  },
   "so-reason": {
     reason: "'A, so the B' argues for the decision before it: the decision keeps it as its reason",
     developedOn: ["pi-harvest-httpx.jsonl"],
