@@ -37,13 +37,14 @@ export function keptOutputLines(options: { keep: OutputKeep; output: string; fai
   const limit = MAX_KEPT_LINES[keep]
   if (limit === 0 && !options.failed) return []
   const lines = scanLines(options.output)
-  const candidates: Candidate[] = []
+  // By line index: an output where every line is a candidate stays linear.
+  const candidates = new Map<number, Candidate>()
   const add = (index: number, priority: number): void => {
     const text = lines[index]
     if (text === undefined || text === "") return
-    const known = candidates.find((candidate) => candidate.index === index)
+    const known = candidates.get(index)
     if (known) known.priority = Math.min(known.priority, priority)
-    else candidates.push({ index, text, priority })
+    else candidates.set(index, { index, text, priority })
   }
   if (recognizers.on("error-cause") && (options.failed || keep === "command" || keep === "generic")) {
     errorBlock(lines).forEach((index) => add(index, 0))
@@ -58,7 +59,7 @@ export function keptOutputLines(options: { keep: OutputKeep; output: string; fai
     nonEmpty.slice(-2).forEach(({ index }) => add(index, 3))
     if (keep === "generic") nonEmpty.slice(0, 2).forEach(({ index }) => add(index, 3))
   }
-  const chosen = [...candidates]
+  const chosen = [...candidates.values()]
     .sort((a, b) => a.priority - b.priority || a.index - b.index)
     .slice(0, Math.max(limit, options.failed ? ERROR_CAUSE_LINES + 1 : 0))
     .sort((a, b) => a.index - b.index)
