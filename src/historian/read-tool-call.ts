@@ -117,7 +117,7 @@ const NOT_KEYS = new Set("UTF SHA ISO MD AES RSA HTTP TLS SSL UTC GMT ES ECMA CR
 export function isSearchCommand(command: string): boolean {
   const program = programOf(command)
   if (SEARCH_PROGRAMS.has(program.split(" ")[0] ?? "")) return true
-  return /^(?:git (?:log|show|diff|status|branch)|sed -n)\b/.test(program)
+  return /^(?:git (?:log|show|diff|status|branch|grep|blame|ls-files)|sed -n)\b/.test(program)
 }
 
 /** The command without a leading `cd <dir> &&` and a trailing `2>&1` (still a verbatim slice of the original). */
