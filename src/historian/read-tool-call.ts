@@ -252,8 +252,9 @@ function editTexts(
   const edits = input["edits"]
   if (Array.isArray(edits)) {
     const pairs = edits.filter((edit): edit is Record<string, unknown> => edit !== null && typeof edit === "object")
-    const joined = (key: string): string => pairs.map((edit) => (typeof edit[key] === "string" ? edit[key] : "")).join("\n")
-    if (pairs.length > 0) return { newText: joined("newString"), oldText: joined("oldString") }
+    // OpenCode's multiedit spells the keys `newString`, Claude Code's MultiEdit `new_string`.
+    const joined = (keys: readonly string[]): string => pairs.map((edit) => firstString(edit, keys) ?? "").join("\n")
+    if (pairs.length > 0) return { newText: joined(["newString", "new_string"]), oldText: joined(["oldString", "old_string"]) }
   }
   const patch = toolPatch(row, input)
   if (patch.length > 0) {
