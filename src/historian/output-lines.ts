@@ -99,6 +99,14 @@ export function ruleLines(text: string, limit: number): string[] {
   return found
 }
 
+/** A document as the model read it: escape codes stripped and read tools' line numbers removed from every line. */
+export function documentText(text: string): string {
+  return plainText(text)
+    .split("\n")
+    .map((line) => line.replace(READ_LINE_NUMBER, ""))
+    .join("\n")
+}
+
 /** How much a line is worth keeping (lower is more), or null when no recognizer wants it. */
 function linePriority(line: string, keep: OutputKeep, recognizers: Recognizers): number | null {
   if (line.length < 4) return null

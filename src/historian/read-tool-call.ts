@@ -4,9 +4,8 @@ import { isFinalPart, type HostToolPart } from "../transcript/host-message.js"
 import { isPrunedTool, toolResultText } from "../transcript/part-content.js"
 import { fallbackErrorLines, findErrorLines } from "./error-lines.js"
 import { formatLocation, extractLocations, type LocationMatch } from "./extract-locations.js"
-import { keptAddedLines, keptOutputLines } from "./output-lines.js"
+import { documentText, keptAddedLines, keptOutputLines } from "./output-lines.js"
 import { outputFacts, specConstraints } from "./output-facts.js"
-import { plainText } from "./plain-text.js"
 
 /** What the canonical record needs from one tool part. */
 export type ToolCallReading = {
@@ -87,7 +86,7 @@ export function readToolCall(part: HostToolPart, recognizers: Recognizers = ALL_
     todos: todosOf(input),
     lineRange: lineRangeOf(command),
     commits: succeeded && recognizers.on("commit-hash") ? found.commits : [],
-    constraints: succeeded && recognizers.on("spec-lists") ? specConstraints(plainText(output)) : [],
+    constraints: succeeded && recognizers.on("spec-lists") ? specConstraints(documentText(output)) : [],
     returnedIds: succeeded && !isSearch && recognizers.on("tool-ids") ? returnedIds(output) : [],
     keptLines: scan.interrupted ? [] : keptOutputLines({ keep: row.keep, output, failed: !succeeded, recognizers }),
     added: addedLines(row, input, paths, edit, recognizers),

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest"
 import {
+  documentText,
   ERROR_CAUSE_LINES,
   keptAddedLines,
   keptOutputLines,
@@ -272,5 +273,16 @@ describe("ruleLines", () => {
   it("keeps nothing of a document with no rules, and of only escape codes", () => {
     expect(ruleLines("# Changelog\n\nFixed a typo in the README.", 12)).toEqual([])
     expect(ruleLines(`${ESC}[2J${ESC}[H`, 12)).toEqual([])
+  })
+})
+
+describe("documentText", () => {
+  it("removes every read tool's line numbers and escape codes, keeping the lines", () => {
+    const read = ["1: ## Rules", "00002| - Never retry a 4xx.", "     3\t- Sign every delivery.", "     4→Done.", `${ESC}[1m5: bold${ESC}[0m`].join("\n")
+    expect(documentText(read)).toBe("## Rules\n- Never retry a 4xx.\n- Sign every delivery.\nDone.\nbold")
+  })
+
+  it("leaves numbered list items and times alone", () => {
+    expect(documentText("1. first\n10:30 standup")).toBe("1. first\n10:30 standup")
   })
 })
