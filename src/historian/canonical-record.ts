@@ -12,8 +12,7 @@ import { outcomeOf, type EpisodeEvent } from "./record-outcome.js"
 import { settingLines, specConstraints, SPEC_PREFIX } from "./output-facts.js"
 import { codeBlocks } from "./code-blocks.js"
 import { renderFullEpisode } from "./episode-full.js"
-import { keptOutputLines, ruleLines } from "./output-lines.js"
-import { plainText } from "./plain-text.js"
+import { documentText, keptOutputLines, ruleLines } from "./output-lines.js"
 import { sentenceFacts, type SentenceSource } from "./sentence-facts.js"
 import { MAX_DIRECTIVE_CHARS, quote, userTextFacts } from "./user-text-facts.js"
 
@@ -217,11 +216,13 @@ function readAttachment(state: State, text: string, ref: SourceRef): void {
   state.attaching = null
   const lines = keptOutputLines({ keep: "document", output: text, failed: false, recognizers: state.recognizers })
   if (lines.length > 0) state.attachments.push({ tag: ref.tag, name, lines })
-  if (state.recognizers.on("spec-lists")) {
-    for (const constraint of specConstraints(plainText(text))) state.collector.add("constraint", `${SPEC_PREFIX}${constraint}`, [ref])
-  }
+  const listed = state.recognizers.on("spec-lists") ? specConstraints(documentText(text)) : []
+  for (const constraint of listed) state.collector.add("constraint", `${SPEC_PREFIX}${constraint}`, [ref])
   if (state.recognizers.on("doc-rule-lines")) {
-    for (const rule of ruleLines(text, MAX_ATTACHED_RULES)) state.collector.add("constraint", `${SPEC_PREFIX}${rule}`, [ref])
+    // A rule the list already pinned is not pinned again with its bullet.
+    for (const rule of ruleLines(text, MAX_ATTACHED_RULES)) {
+      if (!listed.includes(rule.replace(/^[-*•]\s+/, ""))) state.collector.add("constraint", `${SPEC_PREFIX}${rule}`, [ref])
+    }
   }
 }
 

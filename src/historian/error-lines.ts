@@ -26,11 +26,13 @@ const ALL_RULES: ErrorScanOptions = { cause: true, answers: true }
  * `cause`, a single strong line keeps the line below it that says why (`Error: request failed` / `  reason: …`).
  */
 export function findErrorLines(output: string, options: ErrorScanOptions = ALL_RULES): ErrorScan {
-  const lines = plainText(output).split("\n").map((line) => line.trim())
+  const lines = plainText(output)
+    .split("\n")
+    .map((line) => line.replace(BUFFER_LINE_NUMBER, "").trim())
   // A service answers with its error first; further down, "invalid token" is a document's words, not an answer.
   const answerLines = new Set(lines.filter((line) => line !== "").slice(0, ANSWER_LINES))
   const strongLine = (line: string): boolean =>
-    isStrong(line) || (options.answers && answerLines.has(line) && !/^[-*•]\s/.test(line) && isErrorAnswer(line))
+    isStrong(line) || (options.answers && answerLines.has(line) && !NOT_AN_ANSWER.test(line) && isErrorAnswer(line))
   const strong: IndexedLine[] = []
   const weak: IndexedLine[] = []
   const consumed = new Set<number>()
@@ -84,7 +86,14 @@ function causeBelow(lines: readonly string[], error: IndexedLine): IndexedLine |
 /** An error answer is recognised only among the first lines of an output. */
 const ANSWER_LINES = 3
 
+/** A list item, a Markdown heading or a search hit (`src/a.ts:41:`): a document's or a file's words, not an answer. */
+const NOT_AN_ANSWER = /^(?:[-*•]|#{1,6})\s|^\S+:\d+[:-]/
+
+/** `00012| `: the line numbers of a pty_read buffer (opencode-pty) and of older OpenCode reads. */
+const BUFFER_LINE_NUMBER = /^\s*\d{1,6}\| ?/
+
 const ERROR_ANSWER: readonly RegExp[] = [
+  /^HTTP\/\d(?:\.\d)?\s+[45]\d\d\b/,
   /\b(?:HTTP\/\d(?:\.\d)?\s+)?[45]\d\d\s+(?:Bad Request|Unauthorized|Forbidden|Not Found|Method Not Allowed|Conflict|Unprocessable Entity|Too Many Requests|Internal Server Error|Bad Gateway|Service Unavailable|Gateway Timeout)\b/i,
   /\b(?:invalid|expired|missing|revoked|incorrect)\s+(?:api[ _-]?key|access token|token|credentials|auth(?:entication|orization)?)\b/i,
   /\brate[ -]limit(?:ed| exceeded)\b|\bquota exceeded\b/i,

@@ -56,13 +56,14 @@ function scoredOutputLines(options: { keep: OutputKeep; output: string; failed: 
   const limit = MAX_KEPT_LINES[keep]
   if (limit === 0 && !options.failed) return []
   const lines = scanLines(options.output)
-  const candidates: Candidate[] = []
+  // By line index: an output where every line is a candidate stays linear.
+  const candidates = new Map<number, Candidate>()
   const add = (index: number, priority: number): void => {
     const text = lines[index]
     if (text === undefined || text === "") return
-    const known = candidates.find((candidate) => candidate.index === index)
+    const known = candidates.get(index)
     if (known) known.priority = Math.min(known.priority, priority)
-    else candidates.push({ index, text, priority })
+    else candidates.set(index, { index, text, priority })
   }
   if (recognizers.on("error-cause") && (options.failed || keep === "command" || keep === "generic")) {
     errorBlock(lines).forEach((index) => add(index, 0))
@@ -77,7 +78,7 @@ function scoredOutputLines(options: { keep: OutputKeep; output: string; failed: 
     nonEmpty.slice(-2).forEach(({ index }) => add(index, 3))
     if (keep === "generic") nonEmpty.slice(0, 2).forEach(({ index }) => add(index, 3))
   }
-  const chosen = [...candidates]
+  const chosen = [...candidates.values()]
     .sort((a, b) => a.priority - b.priority || a.index - b.index)
     .slice(0, Math.max(limit, options.failed ? ERROR_CAUSE_LINES + 1 : 0))
     .sort((a, b) => a.index - b.index)
@@ -136,6 +137,14 @@ const LIST_ITEM = /^(?:>\s*)*(?:[-*•]|\d{1,2}[.)])\s+/
 /** A limit or default with its value: a number (with a unit), a quoted value or a boolean. */
 function isLimit(line: string): boolean {
   return (LIMIT_LINE.test(line) && /\d|\btrue\b|\bfalse\b|["'`]/.test(line)) || QUANTITY.test(line)
+}
+
+/** A document as the model read it: escape codes stripped and read tools' line numbers removed from every line. */
+export function documentText(text: string): string {
+  return plainText(text)
+    .split("\n")
+    .map((line) => line.replace(READ_LINE_NUMBER, ""))
+    .join("\n")
 }
 
 /** How much a line is worth keeping (lower is more), or null when no recognizer wants it. */

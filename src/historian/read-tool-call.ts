@@ -4,9 +4,8 @@ import { isFinalPart, type HostToolPart } from "../transcript/host-message.js"
 import { isPrunedTool, toolResultText } from "../transcript/part-content.js"
 import { fallbackErrorLines, findErrorLines } from "./error-lines.js"
 import { formatLocation, extractLocations, type LocationMatch } from "./extract-locations.js"
-import { keptAddedLines, keptOutputLines, keyOutputLines } from "./output-lines.js"
+import { documentText, keptAddedLines, keptOutputLines, keyOutputLines } from "./output-lines.js"
 import { outputFacts, specConstraints } from "./output-facts.js"
-import { plainText } from "./plain-text.js"
 
 /** What the canonical record needs from one tool part. */
 export type ToolCallReading = {
@@ -89,7 +88,7 @@ export function readToolCall(part: HostToolPart, recognizers: Recognizers = ALL_
     todos: todosOf(input),
     lineRange: lineRangeOf(command),
     commits: succeeded && recognizers.on("commit-hash") ? found.commits : [],
-    constraints: succeeded && recognizers.on("spec-lists") ? specConstraints(plainText(output)) : [],
+    constraints: succeeded && recognizers.on("spec-lists") ? specConstraints(documentText(output)) : [],
     returnedIds: succeeded && !isSearch ? [...(recognizers.on("tool-ids") ? returnedIds(output) : []), ...(recognizers.on("labelled-ids") ? labelledIds(output) : [])] : [],
     keptLines: scan.interrupted ? [] : keptOutputLines({ keep: row.keep, output, failed: !succeeded, recognizers }),
     keyLines: scan.interrupted ? [] : keyOutputLines({ keep: row.keep, output, failed: !succeeded, recognizers }),
@@ -116,7 +115,7 @@ const MAX_RETURNED_IDS = 5
 /** `Context7-compatible library ID: /jetbrains/exposed`: short labelled-id lines of an output, whole (at most 3). */
 export function labelledIds(output: string): string[] {
   const found: string[] = []
-  for (const raw of plainText(output.slice(0, 100_000)).split("\n")) {
+  for (const raw of documentText(output.slice(0, 100_000)).split("\n")) {
     const line = raw.replace(/^\s*[-*•]\s+/, "").trim()
     if (line.length > 100 || !/^[\w .()-]{0,40}\b(?:ID|Id|id|key|Key|identifier)\s*:\s*\S+$/.test(line)) continue
     if (!found.includes(line)) found.push(line)
@@ -132,7 +131,7 @@ const NOT_KEYS = new Set("UTF SHA ISO MD AES RSA HTTP TLS SSL UTC GMT ES ECMA CR
 export function isSearchCommand(command: string): boolean {
   const program = programOf(command)
   if (SEARCH_PROGRAMS.has(program.split(" ")[0] ?? "")) return true
-  return /^(?:git (?:log|show|diff|status|branch)|sed -n)\b/.test(program)
+  return /^(?:git (?:log|show|diff|status|branch|grep|blame|ls-files)|sed -n)\b/.test(program)
 }
 
 /** The command without a leading `cd <dir> &&` and a trailing `2>&1` (still a verbatim slice of the original). */
@@ -267,8 +266,9 @@ function editTexts(
   const edits = input["edits"]
   if (Array.isArray(edits)) {
     const pairs = edits.filter((edit): edit is Record<string, unknown> => edit !== null && typeof edit === "object")
-    const joined = (key: string): string => pairs.map((edit) => (typeof edit[key] === "string" ? edit[key] : "")).join("\n")
-    if (pairs.length > 0) return { newText: joined("newString"), oldText: joined("oldString") }
+    // OpenCode's multiedit spells the keys `newString`, Claude Code's MultiEdit `new_string`.
+    const joined = (keys: readonly string[]): string => pairs.map((edit) => firstString(edit, keys) ?? "").join("\n")
+    if (pairs.length > 0) return { newText: joined(["newString", "new_string"]), oldText: joined(["oldString", "old_string"]) }
   }
   const patch = toolPatch(row, input)
   if (patch.length > 0) {

@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest"
 import { fallbackErrorLines, findErrorLines } from "../../src/historian/error-lines.js"
+import { readToolCall } from "../../src/historian/read-tool-call.js"
+import type { HostToolPart } from "../../src/transcript/host-message.js"
+import { assistantMessage, completed, tool } from "../helpers/host-messages.js"
 
 describe("findErrorLines", () => {
   it.each([
@@ -88,5 +91,108 @@ describe("fallbackErrorLines", () => {
     expect(fallbackErrorLines("\n<tool_use_error>File does not exist.</tool_use_error>")).toEqual([
       "<tool_use_error>File does not exist.</tool_use_error>",
     ])
+  })
+})
+
+const ESC = "\u001b"
+
+/** One finished tool call as OpenCode records it. */
+function call(name: string, input: Record<string, unknown>, output: string): HostToolPart {
+  const [part] = assistantMessage({ id: "m1", parts: [tool("t1", name, completed(input, output))] }).parts
+  if (part?.type !== "tool") throw new Error("expected a tool part")
+  return part
+}
+
+describe("findErrorLines: service error answers", () => {
+  it.each([
+    ["an HTTP/1.1 status line", "HTTP/1.1 429 Too Many Requests\nRetry-After: 30\n\nslow down", "HTTP/1.1 429 Too Many Requests"],
+    ["an HTTP/2 status line (no reason phrase)", "HTTP/2 503 \r\ncontent-type: text/plain\r\n\r\nupstream connect error", "HTTP/2 503"],
+    ["a JSON error object", '{"error":{"message":"Invalid API key","type":"invalid_request_error"}}', '{"error":{"message":"Invalid API key","type":"invalid_request_error"}}'],
+    ["a bare status", "401 Unauthorized", "401 Unauthorized"],
+    ["a JSON status field", '{"status": 404, "detail": "project relay-staging not found"}', '{"status": 404, "detail": "project relay-staging not found"}'],
+    ["a rate limit", "Rate limit exceeded for installation 4242; retry in 38s", "Rate limit exceeded for installation 4242; retry in 38s"],
+  ])("recognises %s as a failure", (_, output, line) => {
+    const scan = findErrorLines(output)
+    expect(scan.failed).toBe(true)
+    expect(scan.lines[0]).toBe(line)
+    expect(findErrorLines(output, { cause: true, answers: false }).failed).toBe(false)
+  })
+
+  it.each([
+    ["a list item of a spec", "Auth rules:\n- invalid token must be rejected\n- expired token must be refreshed once"],
+    ["a bullet naming a status", "* 429 Too Many Requests is answered with Retry-After"],
+    ["a document heading", "# Invalid API key\n\nIf the dashboard shows this, rotate the key."],
+    ["a line below the 3rd", "Authentication\n\nEvery request carries a bearer token.\nTokens last an hour.\nA missing token gets 401 Unauthorized."],
+    ["a grep hit in source", 'src/auth.ts:41:    throw new Error("Invalid API key")\nsrc/auth.ts:57:    throw new Error("expired token")'],
+  ])("does not take %s for an answer", (_, output) => {
+    expect(findErrorLines(output)).toEqual({ failed: false, lines: [] })
+  })
+})
+
+describe("findErrorLines: the cause below a single error line", () => {
+  it("keeps the line below that says why", () => {
+    expect(findErrorLines('Error: upload failed\n  reason: bucket "relay-assets" does not exist\n')).toEqual({
+      failed: true,
+      lines: ["Error: upload failed", 'reason: bucket "relay-assets" does not exist'],
+    })
+  })
+
+  it("skips stack frames and separators to reach the cause", () => {
+    const output = "Error: connect ECONNREFUSED 127.0.0.1:5432\n    at TCPConnectWrap.afterConnect (node:net:1555:16)\n-----\nis the database running?"
+    expect(findErrorLines(output).lines).toEqual(["Error: connect ECONNREFUSED 127.0.0.1:5432", "is the database running?"])
+  })
+
+  it("keeps no cause with the rule switched off", () => {
+    expect(findErrorLines("Error: upload failed\n  reason: no bucket", { cause: false, answers: true }).lines).toEqual(["Error: upload failed"])
+  })
+
+  it("reads a pty_read buffer through its line numbers and escape codes", () => {
+    const output = [
+      '<pty_output id="pty_7f3a2c1b" status="exited">',
+      `00001| ${ESC}[36m> relay@0.4.0 migrate${ESC}[39m`,
+      "00002| ",
+      `00003| ${ESC}[31mError: migration 0007_retry_columns failed${ESC}[39m`,
+      `00004| ${ESC}[2m    at runMigration (scripts/migrate.js:41:11)${ESC}[22m`,
+      `00005| ${ESC}[33m  cause: column "next_attempt_at" already exists${ESC}[39m`,
+      "",
+      "(End of buffer - total 5 lines)",
+      "</pty_output>",
+    ].join("\n")
+    expect(findErrorLines(output)).toEqual({
+      failed: true,
+      lines: ["Error: migration 0007_retry_columns failed", 'cause: column "next_attempt_at" already exists'],
+    })
+  })
+})
+
+describe("readToolCall: failures of finished calls", () => {
+  it.each([
+    ["a curl answer", "bash", { command: "curl -si https://api.example.dev/v1/orders", description: "Fetch orders" }, "HTTP/1.1 429 Too Many Requests\nRetry-After: 30\n"],
+    ["an MCP answer", "linear_create_issue", { title: "Retry webhooks", teamId: "PLAT" }, '{"error":{"message":"Invalid API key"}}'],
+    ["an MCP status", "context7_get-library-docs", { context7CompatibleLibraryID: "/acme/relay" }, "401 Unauthorized"],
+    ["a pty buffer", "pty_read", { id: "pty_7f3a2c1b" }, '<pty_output id="pty_7f3a2c1b" status="exited">\n00001| fatal: not a git repository\n</pty_output>'],
+  ])("reads %s that states an error as a failure", (_, name, input, output) => {
+    const reading = readToolCall(call(name, input, output))
+    expect(reading.status).toBe("error")
+    expect(reading.errorLines.length).toBeGreaterThan(0)
+  })
+
+  it.each([
+    ["a read of a spec", "read", { filePath: "/home/dev/relay/docs/auth.md" }, "<path>/home/dev/relay/docs/auth.md</path>\n<type>file</type>\n<content>\n1: # 401 Unauthorized\n2: Invalid API key answers must not be retried.\n</content>"],
+    ["a fetched error page's docs", "webfetch", { url: "https://docs.example.dev/errors/429", format: "markdown" }, "429 Too Many Requests\n\nThe API answers 429 when you exceed 60 requests per minute."],
+    ["a spec printed by a script", "bash", { command: "node scripts/print-auth-rules.js" }, "Auth rules:\n- invalid token must be rejected\n- expired token must be refreshed once\n"],
+    ["a document from an MCP server", "notion_get_page", { pageId: "7f3a" }, "# Invalid API key\n\nRotate the key in the dashboard."],
+    ["a grep hit", "grep", { pattern: "Invalid API key", path: "src" }, 'src/auth.ts:41:    throw new Error("Invalid API key")'],
+    ["an rg hit", "bash", { command: "rg -n 'throw new Error' src" }, 'src/a.ts:41:    throw new Error("Invalid API key")'],
+    ["a git grep hit", "bash", { command: "git grep -n 'Invalid API key'" }, 'src/a.ts:41:    throw new Error("Invalid API key")'],
+  ])("does not read %s as a failure", (_, name, input, output) => {
+    const reading = readToolCall(call(name, input, output))
+    expect(reading).toMatchObject({ status: "ok", errorLines: [] })
+  })
+
+  it("keeps the cause below a single error line of a command", () => {
+    const output = 'Deploying relay-web to production…\nError: upload failed\n  reason: bucket "relay-assets" does not exist\n'
+    const reading = readToolCall(call("bash", { command: "npm run deploy", description: "Deploy" }, output))
+    expect(reading.errorLines).toEqual(["Error: upload failed", 'reason: bucket "relay-assets" does not exist'])
   })
 })

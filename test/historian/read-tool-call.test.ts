@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { readToolCall } from "../../src/historian/read-tool-call.js"
+import { ALL_RECOGNIZERS, recognizersWithout } from "../../src/session/recognizers.js"
 import type { HostToolPart } from "../../src/transcript/host-message.js"
 import { assistantMessage, completed, tool } from "../helpers/host-messages.js"
 
@@ -30,5 +31,74 @@ describe("readToolCall", () => {
     expect(reading).toMatchObject({ status: "ok", errorLines: [], commits: [], constraints: [] })
     expect(JSON.stringify(reading)).not.toContain("strictly equal")
     expect(reading.summary).toBe("bash node test/slugify.test.js")
+  })
+})
+
+/** A finished call as OpenCode records it, with the host's own input key names. */
+function call(name: string, input: Record<string, unknown>, output: string): HostToolPart {
+  const [part] = assistantMessage({ id: "m1", parts: [tool("t1", name, completed(input, output))] }).parts
+  if (part?.type !== "tool") throw new Error("expected a tool part")
+  return part
+}
+
+describe("readToolCall: what each host's edit added", () => {
+  it.each([
+    ["OpenCode edit", "edit", { filePath: "src/retry.ts", oldString: "const RETRIES = 3", newString: "const RETRIES = 5" }],
+    ["OpenCode multiedit", "multiedit", { filePath: "src/retry.ts", edits: [{ filePath: "src/retry.ts", oldString: "const RETRIES = 3", newString: "const RETRIES = 5" }] }],
+    ["Claude Code Edit", "Edit", { file_path: "src/retry.ts", old_string: "const RETRIES = 3", new_string: "const RETRIES = 5" }],
+    ["Claude Code MultiEdit", "MultiEdit", { file_path: "src/retry.ts", edits: [{ old_string: "const RETRIES = 3", new_string: "const RETRIES = 5" }] }],
+    ["Pi edit", "edit", { path: "src/retry.ts", oldText: "const RETRIES = 3", newText: "const RETRIES = 5" }],
+    ["OpenHands str_replace_editor", "str_replace_editor", { command: "str_replace", path: "src/retry.ts", old_str: "const RETRIES = 3", new_str: "const RETRIES = 5" }],
+    ["OpenCode write", "write", { filePath: "src/retry.ts", content: "const RETRIES = 5\n" }],
+    ["Claude Code NotebookEdit", "NotebookEdit", { notebook_path: "src/retry.ts", cell_id: "c2", new_source: "const RETRIES = 5" }],
+    ["OpenCode apply_patch", "apply_patch", { patchText: "*** Begin Patch\n*** Update File: src/retry.ts\n@@\n-const RETRIES = 3\n+const RETRIES = 5\n*** End Patch" }],
+  ])("reads the path and added lines of %s", (_, name, input) => {
+    const reading = readToolCall(call(name, input, "Edit applied successfully."))
+    expect(reading).toMatchObject({ touches: true, paths: ["src/retry.ts"], status: "ok" })
+    expect(reading.added).toEqual([{ path: "src/retry.ts", lines: ["const RETRIES = 5"] }])
+    expect(reading.edit?.newText).toContain("const RETRIES = 5")
+  })
+
+  it("reads each file of an apply_patch with its own added lines", () => {
+    const patchText = [
+      "*** Begin Patch",
+      "*** Add File: src/retry-config.ts",
+      "+export const MAX_ATTEMPTS = 6",
+      "*** Add File: src/retry-worker.ts",
+      '+import { MAX_ATTEMPTS } from "./retry-config.js"',
+      "*** End Patch",
+    ].join("\n")
+    const reading = readToolCall(call("apply_patch", { patchText }, "Success. Updated the following files:\nA src/retry-config.ts\nA src/retry-worker.ts"))
+    expect(reading.paths).toEqual(["src/retry-config.ts", "src/retry-worker.ts"])
+    expect(reading.added).toEqual([
+      { path: "src/retry-config.ts", lines: ["export const MAX_ATTEMPTS = 6"] },
+      { path: "src/retry-worker.ts", lines: ['import { MAX_ATTEMPTS } from "./retry-config.js"'] },
+    ])
+  })
+
+  it("reads nothing of a patch when the apply_patch row is switched off", () => {
+    const input = { patchText: "*** Begin Patch\n*** Add File: src/a.ts\n+export const A = 1\n*** End Patch" }
+    expect(readToolCall(call("apply_patch", input, "ok"), ALL_RECOGNIZERS)).toMatchObject({ touches: true, paths: ["src/a.ts"] })
+    expect(readToolCall(call("apply_patch", input, "ok"), recognizersWithout(["tool:apply_patch"]))).toMatchObject({ touches: false, paths: [], added: [] })
+  })
+})
+
+describe("readToolCall: plugin and MCP tools", () => {
+  it("reads a pty_spawn's command line from its command and args", () => {
+    const output = "<pty_spawned>\nID: pty_7f3a2c1b\nTitle: migrate\nCommand: npm run migrate\nPID: 4242\nStatus: running\n</pty_spawned>"
+    const reading = readToolCall(call("pty_spawn", { command: "npm", args: ["run", "migrate"], description: "Run migrations" }, output))
+    expect(reading).toMatchObject({ command: "npm run migrate", summary: "pty_spawn npm run migrate", status: "ok", isSearch: false })
+  })
+
+  it("reads the ids an MCP tool returned (an issue key, its URL)", () => {
+    const output = '{"id":"9b2c1d7e-0a1b-4c2d-8e3f-1234567890ab","identifier":"PLAT-1234","url":"https://linear.app/acme/issue/PLAT-1234/retry-webhooks"}'
+    const reading = readToolCall(call("linear_create_issue", { title: "Retry webhook deliveries", teamId: "platform" }, output))
+    expect(reading.returnedIds).toEqual(["9b2c1d7e-0a1b-4c2d-8e3f-1234567890ab", "PLAT-1234", "https://linear.app/acme/issue/PLAT-1234/retry-webhooks"])
+    expect(readToolCall(call("linear_create_issue", {}, output), recognizersWithout(["tool-ids"])).returnedIds).toEqual([])
+  })
+
+  it("reads no ids from a read-only tool's content", () => {
+    const reading = readToolCall(call("read", { filePath: "docs/issues.md" }, "<path>docs/issues.md</path>\n<content>\n1: See PLAT-1234.\n</content>"))
+    expect(reading.returnedIds).toEqual([])
   })
 })
