@@ -10,19 +10,12 @@ export const MAX_EPISODE_TOKENS = 12_000
 export const MIN_TRAILING_EPISODE_TOKENS = 2_000
 
 /**
- * A user turn starts a new episode only once the current one holds this much: a smaller exchange ("ok", "continue",
- * a one-line fix) would cost as much in header, invariant and outcome as its own content, so it joins the next turn.
- */
-export const MIN_EPISODE_TOKENS = 1_500
-
-/**
- * Cuts settled conversation into episodes (compartments) at natural boundaries: a new episode starts at a message a
- * person wrote (a user turn) once the current one holds MIN_EPISODE_TOKENS, and an episode larger than
- * MAX_EPISODE_TOKENS is split between messages.
+ * Cuts settled conversation into episodes (compartments) at natural boundaries: a new episode starts at each
+ * message a person wrote (a user turn), and an episode larger than MAX_EPISODE_TOKENS is split between messages.
  * A message is never split, so a tool call and its result (one part in OpenCode) always stay together. Only
  * messages after `coveredThroughSeq` (the last compartment so far) and before the protected window are cut, so
  * every settled message lands in exactly one compartment. The last episode is cut only when its turn has ended
- * (the next user turn is in view) and it holds MIN_EPISODE_TOKENS, or it already holds MIN_TRAILING_EPISODE_TOKENS.
+ * (the next user turn is in view) or it already holds MIN_TRAILING_EPISODE_TOKENS.
  */
 export function cutCompartments(options: {
   /** Live messages in order (oldest first). */
@@ -36,8 +29,7 @@ export function cutCompartments(options: {
   for (const message of settled) {
     const current = episodes[episodes.length - 1]
     const currentTokens = current?.reduce((sum, item) => sum + item.tokens, 0) ?? 0
-    const opens = message.authoredUser && currentTokens >= MIN_EPISODE_TOKENS
-    if (!current || opens || currentTokens + message.tokens > MAX_EPISODE_TOKENS) {
+    if (!current || message.authoredUser || currentTokens + message.tokens > MAX_EPISODE_TOKENS) {
       episodes.push([message])
       continue
     }
@@ -49,8 +41,7 @@ export function cutCompartments(options: {
     const nextMessage = options.messages.find((message) => message.seq > lastSeq)
     const turnEnded = nextMessage?.authoredUser === true
     const tokens = last.reduce((sum, item) => sum + item.tokens, 0)
-    const complete = turnEnded ? tokens >= MIN_EPISODE_TOKENS : tokens >= MIN_TRAILING_EPISODE_TOKENS
-    if (!complete) episodes.pop()
+    if (!turnEnded && tokens < MIN_TRAILING_EPISODE_TOKENS) episodes.pop()
   }
   return episodes.map((episode) => ({
     firstSeq: episode[0]?.seq ?? 0,

@@ -46,7 +46,8 @@ export const MAX_KEY_LINES = 2
 export function keyOutputLines(options: { keep: OutputKeep; output: string; failed: boolean; recognizers: Recognizers }): string[] {
   if (!options.recognizers.on("compact-key-lines")) return []
   return scoredOutputLines(options)
-    .filter((line) => line.priority <= 1)
+    // Neither a stack frame (line numbers are DENSE's) nor a bare exit note says what happened.
+    .filter((line) => line.priority <= 1 && !/^at\s/.test(line.text) && !EXIT_ONLY.test(line.text))
     .slice(0, MAX_KEY_LINES)
     .map((line) => line.text)
 }
@@ -222,6 +223,9 @@ const DECISION_LINE =
 /** An issue key (PLAT-1234), a UUID, a commit-like hash, a URL, a labelled id (`library ID: /x/y`). */
 const ID_LINE =
   /\b(?:ID|Id|id|key|Key)\s*:\s*\S|\b[A-Z][A-Z0-9]{1,9}-\d{1,6}\b|\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b|\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,40}\b|https?:\/\/\S+/
+
+/** A line that only reports an exit status. */
+const EXIT_ONLY = /^(?:\(?(?:Command )?exit(?:ed)?(?: with)?(?: code| status)?:?\s*-?\d+\)?\.?|Exit code:? \d+)$/i
 
 /** One passing test or file of a run (`✓ src/a.test.ts (6 tests)`): the summary line says it for all of them. */
 const PASSING_ITEM = /^(?:[✓✔√]|ok\b|PASS\b)/

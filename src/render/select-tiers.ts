@@ -25,10 +25,10 @@ export type SelectionPolicy = "default" | "age-only" | "flat" | "truncation" | "
 export type TierChoice = { id: string; tier: Tier | "omitted"; reason: string; belowFloor: boolean }
 
 /** Demotion starts when history exceeds the budget and goes down to this share of it ... */
-export const DEMOTE_TARGET_SHARE = 0.95
+export const DEMOTE_TARGET_SHARE = 0.85
 /** ... promotion starts only below this share, and stops before this one: pressure hovering at a line cannot flip tiers. */
-export const PROMOTE_START_SHARE = 0.8
-export const PROMOTE_TARGET_SHARE = 0.9
+export const PROMOTE_START_SHARE = 0.6
+export const PROMOTE_TARGET_SHARE = 0.75
 /** A compartment this relevant is demoted last and promoted first. */
 export const RELEVANT = 0.5
 

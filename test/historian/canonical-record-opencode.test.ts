@@ -239,9 +239,11 @@ describe("renderTiers: an OpenCode GPT-5 episode", () => {
 
   it("shows DENSE no line that no recognizer kept, and no escape code", () => {
     const dense = renderTiers(record()).dense ?? ""
-    for (const line of ["Messages are delivered in no particular order.", "Deliveries are grouped by tenant for reporting.", "at runMigration", "PID: 51234"]) {
+    for (const line of ["Messages are delivered in no particular order.", "Deliveries are grouped by tenant for reporting.", "at async main", "PID: 51234"]) {
       expect(dense).not.toContain(line)
     }
+    // The error block keeps the first frame of its stack (where it was thrown), not the rest.
+    expect(dense).toContain("at runMigration (scripts/migrate.js:41:11)")
     expect(dense).not.toMatch(/\u001b|\[3\dm|\d{5}\|/)
   })
 
@@ -253,17 +255,18 @@ describe("renderTiers: an OpenCode GPT-5 episode", () => {
     expect(dense).not.toMatch(/<\/pty_output>|<\/pty_spawned>|\(End of buffer/)
   })
 
-  it("shows COMPACT the failure and identifiers but no raw output lines", () => {
+  it("shows COMPACT the failure, identifiers and the episode's first key lines, but no other raw output lines", () => {
     const compact = renderTiers(record()).compact ?? ""
     expect(compact).toContain(FAILURE)
     expect(compact).toContain("PLAT-1234")
     expect(compact).toContain("export const MAX_ATTEMPTS = 6")
+    // A limit the fetched page stated is a key line: COMPACT notes it.
+    expect(compact).toContain("Noted:\n- The visibility timeout defaults to 30 seconds")
+    expect(compact).toContain("Batch receive requires queue-client 3.4.0")
     for (const raw of [
       "Tool results:",
       "Attached:",
       "+ ",
-      "The visibility timeout defaults to 30 seconds",
-      "Batch receive requires queue-client 3.4.0",
       "Status: running",
       "(End of buffer",
       '"identifier":"PLAT-1234"',

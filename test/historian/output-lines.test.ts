@@ -135,11 +135,13 @@ describe("keptOutputLines: terminal output", () => {
       `${ESC}[33m  cause: column "next_attempt_at" of relation "deliveries" already exists${ESC}[39m`,
     ])
     const lines = kept("command", output, { failed: true })
-    expect(lines.slice(0, 2)).toEqual([
+    // The error, the first frame of its stack (where it was thrown), and the cause; not the other frames.
+    expect(lines.slice(0, 3)).toEqual([
       "Error: migration 0007_retry_columns failed",
+      "at runMigration (scripts/migrate.js:41:11)",
       'cause: column "next_attempt_at" of relation "deliveries" already exists',
     ])
-    expect(lines.join("\n")).not.toMatch(/\u001b|\[\d+m|00006\||at runMigration/)
+    expect(lines.join("\n")).not.toMatch(/\u001b|\[\d+m|00006\||at async main/)
   })
 
   it("keeps a cause three lines below the error when the lines between are context, not frames", () => {

@@ -20,7 +20,7 @@ import { tracePath } from "../transcript/trace-path.js"
 const SWE_AGENT = readTranscript(tracePath("sweagent-gpt4-pydicom-1458.traj"))
 
 /** Small enough that history is folded and demoted (12 model calls, several execute passes). */
-const PRESSURED = fixedWindow({ usableTokens: 5_000, config: { ...defaultConfig(), protected_tokens: 400 } })
+const PRESSURED = fixedWindow({ usableTokens: 4_000, config: { ...defaultConfig(), protected_tokens: 400 } })
 /** Never pressured, with a small protected window so that compartments are still cut. */
 const QUIET = fixedWindow({ usableTokens: 1_000_000, config: { ...defaultConfig(), protected_tokens: 400 } })
 

@@ -174,6 +174,8 @@ const CALLS: Record<string, Call[]> = {
     { host: "SWE-agent", tool: "goto", input: { command: "goto 310" }, paths: [] },
     { host: "SWE-agent", tool: "scroll_down", input: { command: "scroll_down" }, paths: [] },
     { host: "SWE-agent", tool: "scroll_up", input: { command: "scroll_up" }, paths: [] },
+  ],
+  "tool:think": [
     { host: "OpenHands", tool: "think", input: { thought: "The tuple case is never matched." }, paths: [] },
   ],
   "tool:pty": [
@@ -205,7 +207,7 @@ const ROW_PROPERTIES = [
   ["tool:apply_patch", { writes: true, readOnly: false, shell: false, patch: true, category: "edit", keep: "edit" }],
   ["tool:shell", { writes: false, readOnly: false, shell: true, patch: false, category: null, keep: "command" }],
   ["tool:search", { writes: false, readOnly: true, shell: false, patch: false, category: "search", keep: "search" }],
-  ["tool:webfetch", { writes: false, readOnly: true, shell: false, patch: false, category: "search", keep: "document" }],
+  ["tool:webfetch", { writes: false, readOnly: true, shell: false, patch: false, category: null, keep: "document" }],
   ["tool:websearch", { writes: false, readOnly: true, shell: false, patch: false, category: "search", keep: "search" }],
   ["tool:todo", { writes: false, readOnly: true, shell: false, patch: false, category: null, keep: "none" }],
   ["tool:task", { writes: false, readOnly: true, shell: false, patch: false, category: null, keep: "document" }],
@@ -214,6 +216,7 @@ const ROW_PROPERTIES = [
   ["tool:lsp", { writes: false, readOnly: true, shell: false, patch: false, category: null, keep: "command" }],
   ["tool:context", { writes: false, readOnly: true, shell: false, patch: false, category: null, keep: "none" }],
   ["tool:navigate", { writes: false, readOnly: true, shell: false, patch: false, category: "navigation", keep: "generic" }],
+  ["tool:think", { writes: false, readOnly: true, shell: false, patch: false, category: null, keep: "generic" }],
   ["tool:pty", { writes: false, readOnly: false, shell: true, patch: false, category: null, keep: "command" }],
   ["tool:mcp", { writes: false, readOnly: false, shell: false, patch: false, category: null, keep: "generic" }],
   ["tool:generic", { writes: false, readOnly: false, shell: false, patch: false, category: null, keep: "generic" }],
@@ -250,9 +253,9 @@ describe("HOST_TOOLS", () => {
     expect(entry?.reason.length ?? 0).toBeGreaterThan(10)
   })
 
-  it("has a property row above for every row of the table (19 with the generic row)", () => {
+  it("has a property row above for every row of the table (20 with the generic row)", () => {
     expect(ROW_PROPERTIES.map(([name]) => name)).toEqual([...HOST_TOOL_ROW_NAMES])
-    expect(ROWS).toHaveLength(19)
+    expect(ROWS).toHaveLength(20)
   })
 })
 
