@@ -85,7 +85,9 @@ function selectByBudget(compartments: readonly SelectableCompartment[], budget: 
   const legal = compartments.map(legalTiers)
   const chosen = compartments.map((compartment, index) => {
     const options = legal[index] ?? []
-    return compartment.current !== null && options.includes(compartment.current) ? compartment.current : (options[0] ?? "anchor")
+    if (compartment.current !== null && options.includes(compartment.current)) return compartment.current
+    // A new compartment enters below FULL (the raw source): FULL is earned by promotion, when history has room.
+    return (options[0] === "full" ? options[1] : undefined) ?? options[0] ?? "anchor"
   })
   const reasons: string[] = compartments.map((compartment, index) =>
     compartment.current === null ? "new" : chosen[index] === compartment.current ? "kept" : "floor",
