@@ -16,7 +16,7 @@ export const MAX_KEPT_LINES: Readonly<Record<OutputKeep, number>> = {
   search: 3,
   edit: 3,
   none: 0,
-  generic: 4,
+  generic: 8,
 }
 
 /** A kept line is cut to about this many characters (at a word boundary). */
@@ -113,7 +113,7 @@ export function ruleLines(text: string, limit: number, options: { listItems: boo
   const found: string[] = []
   for (const line of scanLines(text)) {
     // A list item of a person's long message is a point they make: kept whole, rule words or not.
-    if (options.listItems && LIST_ITEM.test(line) && line.length <= MAX_RULE_CHARS) {
+    if (options.listItems && LIST_ITEM.test(line) && line.length <= MAX_LIST_ITEM_CHARS) {
       if (found.length >= limit) return found
       if (!found.includes(line) && line.replace(LIST_ITEM, "").length >= 12) found.push(line)
       continue
@@ -131,6 +131,9 @@ export function ruleLines(text: string, limit: number, options: { listItems: boo
 
 /** A rule line longer than this is judged sentence by sentence; a sentence longer than this is prose, not a rule. */
 const MAX_RULE_CHARS = 400
+
+/** A list item of a person's message is kept whole up to this length (a bullet that explains its rule). */
+const MAX_LIST_ITEM_CHARS = 640
 
 /** `- item`, `* item`, `1. item`, also inside a quote (`> - item`). */
 const LIST_ITEM = /^(?:>\s*)*(?:[-*•]|\d{1,2}[.)])\s+/

@@ -89,7 +89,11 @@ export function readToolCall(part: HostToolPart, recognizers: Recognizers = ALL_
     lineRange: lineRangeOf(command),
     commits: succeeded && recognizers.on("commit-hash") ? found.commits : [],
     constraints: succeeded && recognizers.on("spec-lists") ? specConstraints(documentText(output)) : [],
-    returnedIds: succeeded && !isSearch ? [...(recognizers.on("tool-ids") ? returnedIds(output) : []), ...(recognizers.on("labelled-ids") ? labelledIds(output) : [])] : [],
+    returnedIds: isSearch ? [] : [
+      ...(succeeded && recognizers.on("tool-ids") ? returnedIds(output) : []),
+      // A failed call's labelled ids count too: the request id of a refused call is what a report names.
+      ...(recognizers.on("labelled-ids") ? labelledIds(output) : []),
+    ],
     keptLines: scan.interrupted ? [] : keptOutputLines({ keep: row.keep, output, failed: !succeeded, recognizers }),
     keyLines: scan.interrupted ? [] : keyOutputLines({ keep: row.keep, output, failed: !succeeded, recognizers }),
     added: addedLines(row, input, paths, edit, recognizers),
