@@ -27,6 +27,10 @@ function four(
   return current.map((tier, index) => compartment(`c${index + 1}`, { current: tier, ...overrides[index] }))
 }
 
+/** Four compartments, oldest first, already applied at full (demotion order is about applied tiers, not new ones). */
+const fourAtFull = (overrides: Partial<SelectableCompartment>[] = []): SelectableCompartment[] =>
+  four(["full", "full", "full", "full"], overrides)
+
 const tiersOf = (choices: readonly TierChoice[]): string[] => choices.map((choice) => choice.tier)
 
 const totalOf = (compartments: readonly SelectableCompartment[], choices: readonly TierChoice[]): number =>
@@ -107,6 +111,32 @@ describe("selectTiers", () => {
       ])
     })
 
+    it.each<[string, number, Tier]>([
+      // dense 60 of 80 (75%): between the promote and the demote lines, nothing moves.
+      ["75% of the budget: stays at dense", 80, "dense"],
+      // 60 of 133 is under 60%, but full (100) would pass 75% (99.75).
+      ["under 60%, full does not fit under 75%: stays at dense", 133, "dense"],
+      // 60 of 134 is under 60% and full (100) stays under 75% (100.5).
+      ["under 60%, full fits under 75%: promoted to full", 134, "full"],
+    ])(
+      "enters a new compartment with full, dense and compact at dense, promoted to full in the same selection: %s",
+      (_name, budget, expected) => {
+        const compartments = [compartment("c1", { tiers: { full: 100, dense: 60, compact: 30 } })]
+        expect(selectTiers({ compartments, budgetTokens: budget, policy: "default" })).toEqual([
+          { id: "c1", tier: expected, reason: "new", belowFloor: false },
+        ])
+      },
+    )
+
+    it("enters a new compartment at full when its floor leaves it nothing else", () => {
+      // Full and anchor, floor compact: full is the only legal tier. 100 of 150 (67%) is between the lines: it enters
+      // at full, no promotion puts it there.
+      const compartments = [compartment("c1", { tiers: { full: 100, anchor: 10 }, floor: "compact" })]
+      expect(selectTiers({ compartments, budgetTokens: 150, policy: "default" })).toEqual([
+        { id: "c1", tier: "full", reason: "new", belowFloor: false },
+      ])
+    })
+
     it("keeps the applied tiers of a quiet session, however old the compartments are", () => {
       const compartments = four(["full", "dense", "full", "compact"])
       // 100 + 60 + 100 + 30 = 290 of a 400 budget: 72.5%, between the promote and the demote lines.
@@ -116,7 +146,7 @@ describe("selectTiers", () => {
     })
 
     it("demotes level by level, oldest first within a level, until history is at 85% of the budget", () => {
-      const compartments = four()
+      const compartments = fourAtFull()
       // 400 tokens at full, budget 340: demote to <= 289. Every full one loses its narrative before any goes lower.
       const choices = selectTiers({ compartments, budgetTokens: 340, policy: "default" })
       expect(tiersOf(choices)).toEqual(["dense", "dense", "dense", "full"])
@@ -125,7 +155,7 @@ describe("selectTiers", () => {
         "demoted: history over budget",
         "demoted: history over budget",
         "demoted: history over budget",
-        "new",
+        "kept",
       ])
       expect(choices.every((choice) => !choice.belowFloor)).toBe(true)
       // Budget 200 (target 170): all four reach dense (240), then the oldest goes on to compact (210), the next (180),
@@ -134,7 +164,7 @@ describe("selectTiers", () => {
     })
 
     it("stops demoting as soon as history is at or under the demote target", () => {
-      const compartments = four()
+      const compartments = fourAtFull()
       for (const budget of [300, 350, 399, 250, 150]) {
         const choices = selectTiers({ compartments, budgetTokens: budget, policy: "default" })
         const total = totalOf(compartments, choices)
@@ -161,29 +191,29 @@ describe("selectTiers", () => {
     })
 
     it("skips a compartment at its floor and demotes the next one", () => {
-      const compartments = four([null, null, null, null], [{ floor: "full" }])
+      const compartments = fourAtFull([{ floor: "full" }])
       const choices = selectTiers({ compartments, budgetTokens: 300, policy: "default" })
-      // c1 stays full; c2, c3, c4 go to dense (360, 320, 280), then c2 to compact (250).
+      // Target 255: c1 stays full; c2, c3, c4 go to dense (360, 320, 280), then c2 to compact (250).
       expect(tiersOf(choices)).toEqual(["full", "compact", "dense", "dense"])
-      expect(choices[0]?.reason).toBe("new")
+      expect(choices[0]?.reason).toBe("kept")
     })
 
     it("demotes relevant compartments last", () => {
-      const compartments = four([null, null, null, null], [{ relevance: 1 }, { relevance: RELEVANT }])
+      const compartments = fourAtFull([{ relevance: 1 }, { relevance: RELEVANT }])
       // Target 289: c3 (360), c4 (320), then the relevant c1 (280); c2 keeps full.
       const choices = selectTiers({ compartments, budgetTokens: 340, policy: "default" })
       expect(tiersOf(choices)).toEqual(["dense", "full", "dense", "dense"])
     })
 
     it("treats relevance just under the line as not relevant", () => {
-      const compartments = four([null, null, null, null], [{ relevance: RELEVANT - 0.01 }])
+      const compartments = fourAtFull([{ relevance: RELEVANT - 0.01 }])
       const choices = selectTiers({ compartments, budgetTokens: 340, policy: "default" })
       expect(tiersOf(choices)).toEqual(["dense", "dense", "dense", "full"])
     })
 
     it("demotes a relevant compartment too once every other one is at its floor", () => {
       const held = { floor: "full" as const }
-      const compartments = four([null, null, null, null], [{ relevance: 1 }, held, held, held])
+      const compartments = fourAtFull([{ relevance: 1 }, held, held, held])
       const choices = selectTiers({ compartments, budgetTokens: 380, policy: "default" })
       // Target 323: the others cannot move; c1 goes to dense (360), compact (330), anchor (310).
       expect(tiersOf(choices)).toEqual(["anchor", "full", "full", "full"])
@@ -238,15 +268,20 @@ describe("selectTiers", () => {
       }
     })
 
-    it("moves a compartment whose applied tier is no longer legal back to its most detailed legal tier", () => {
+    it("moves a compartment whose applied tier is no longer legal to its most detailed legal tier below full", () => {
       const compartments = [
         compartment("c1", { current: "anchor", floor: "compact" }),
         compartment("c2", { current: "dense", tiers: { full: 100, compact: 30, anchor: 10 } }),
       ]
-      const choices = selectTiers({ compartments, budgetTokens: 1_000, policy: "default" })
-      expect(choices).toEqual([
-        { id: "c1", tier: "full", reason: "floor", belowFloor: false },
-        { id: "c2", tier: "full", reason: "floor", belowFloor: false },
+      // c1 (full, dense, compact legal) to dense, c2 (full, compact, anchor) to compact: 90 of 120, between the lines.
+      expect(selectTiers({ compartments, budgetTokens: 120, policy: "default" })).toEqual([
+        { id: "c1", tier: "dense", reason: "floor", belowFloor: false },
+        { id: "c2", tier: "compact", reason: "floor", belowFloor: false },
+      ])
+      // 90 of 1,000 (9%): both are promoted to full (200, under 750).
+      expect(selectTiers({ compartments, budgetTokens: 1_000, policy: "default" })).toEqual([
+        { id: "c1", tier: "full", reason: "promoted: room in the budget", belowFloor: false },
+        { id: "c2", tier: "full", reason: "promoted: room in the budget", belowFloor: false },
       ])
     })
 
