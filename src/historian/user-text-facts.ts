@@ -38,13 +38,13 @@ export function userTextFacts(text: string, options: { longRules: boolean } = { 
     .filter((sentence) => isDirective(sentence))
     .map((sentence): UserTextFact => ({ kind: "constraint", text: sentence }))
   const paste: UserTextFact = { kind: "incidental", text: `user pasted ${trimmed.length} chars: ${quote(trimmed)}` }
-  const said = new Set(directives.map((fact) => fact.text))
-  const rules = options.longRules
-    ? ruleLines(trimmed, MAX_LONG_MESSAGE_RULES, { listItems: true })
-        .filter((line) => ![...said].some((sentence) => line.includes(sentence) || sentence.includes(line)))
-        .map((line): UserTextFact => ({ kind: "constraint", text: line }))
-    : []
-  return [paste, ...directives, ...rules, ...corrections(trimmed, sentences), ...todos]
+  const lines = options.longRules ? ruleLines(trimmed, MAX_LONG_MESSAGE_RULES, { listItems: true }) : []
+  // Each thing said once: a whole line holds the sentence it contains, a sentence holds a line inside it.
+  const kept = directives.filter((fact) => !lines.some((line) => line.includes(fact.text)))
+  const rules = lines
+    .filter((line) => !kept.some((fact) => fact.text.includes(line)))
+    .map((line): UserTextFact => ({ kind: "constraint", text: line }))
+  return [paste, ...kept, ...rules, ...corrections(trimmed, sentences), ...todos]
 }
 
 /** The start of `text`: its first two non-empty lines, cut to QUOTE_CHARS at a word boundary. */

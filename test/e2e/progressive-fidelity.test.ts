@@ -32,6 +32,7 @@ import { startOpenCodeServer, type OpenCodeServer } from "./harness/opencode-ser
 import { keepRequests, prefixTag, TAG_PREFIX, toolMessages } from "./harness/prompt-inspection.js"
 import { createTurnScript, type ScriptedTurn } from "./harness/scripted-turns.js"
 import { openStoreReadOnly } from "./harness/store-reader.js"
+import { expectEpisodeShown } from "./harness/episode-shown.js"
 
 // Usable window 64,000 - 4,096 = 59,904 tokens; threshold 50% (29,952). The mock reports LOW usage on most steps
 // and HIGH on the step before the pass that should execute (and fold the settled conversation into history).
@@ -279,6 +280,7 @@ describe("compartments, the folded history, ctx_pin and ctx_expand in the real O
 
   beforeAll(async () => {
     let project = ""
+    let aTxtTag: number | null = null
     const read = (name: string, promptTokens = LOW): MockReply => ({
       kind: "tool",
       name: "read",
@@ -298,7 +300,11 @@ describe("compartments, the folded history, ctx_pin and ctx_expand in the real O
             promptTokens: LOW,
           }),
           () => read("a.txt"),
-          () => read("b.txt"),
+          // The model remembers the tag it saw on a.txt's result (the history may show the call without it later).
+          (request) => {
+            aTxtTag = prefixTag(messageText(toolMessages(request).at(-1) as ChatMessage))
+            return read("b.txt")
+          },
           // Reported usage over the threshold: the next pass executes and folds the settled messages.
           () => read("c.txt", HIGH),
           () => text("TURN-ONE-DONE"),
@@ -314,13 +320,8 @@ describe("compartments, the folded history, ctx_pin and ctx_expand in the real O
             args: { target: historyEpisodeIds(sessionHistory(request) ?? "")[0] ?? "none" },
             promptTokens: LOW,
           }),
-          // The tag of the (folded) read of a.txt, as the history's tool-call list shows it.
-          (request) => ({
-            kind: "tool",
-            name: "ctx_expand",
-            args: { target: /§(\d+)§ read \S*\/a\.txt/.exec(sessionHistory(request) ?? "")?.[1] ?? "none" },
-            promptTokens: LOW,
-          }),
+          // The tag of the (folded) read of a.txt, as the model saw it on the result.
+          () => ({ kind: "tool", name: "ctx_expand", args: { target: String(aTxtTag ?? "none") }, promptTokens: LOW }),
           () => read("d.txt", HIGH),
           () => text("TURN-TWO-DONE"),
         ],
@@ -398,7 +399,9 @@ describe("compartments, the folded history, ctx_pin and ctx_expand in the real O
       ["c1", 1, 4, "folded", 6],
       ["c2", 5, 5, "folded", 6],
       ["c3", 6, 7, "folded", 10],
-      ["c4", 8, 10, "folded", 10],
+      // ctx_expand's answer (message 10) is c1's FULL, its raw source: past 12,000 tokens with message 9 it is split.
+      ["c4", 8, 9, "folded", 10],
+      ["c5", 10, 10, "folded", 10],
     ])
     for (const compartment of compartments) {
       const own = representations.filter((row) => row.compartment_id === compartment.id)
@@ -427,6 +430,7 @@ describe("compartments, the folded history, ctx_pin and ctx_expand in the real O
       ["c2", executes[0]?.id, "new", "selection-v1"],
       ["c3", executes[1]?.id, "new", "selection-v1"],
       ["c4", executes[1]?.id, "new", "selection-v1"],
+      ["c5", executes[1]?.id, "new", "selection-v1"],
     ])
 
     // No history before the first execute pass.
@@ -447,13 +451,10 @@ describe("compartments, the folded history, ctx_pin and ctx_expand in the real O
       expect(text).toContain(`## Pinned (verbatim; these still apply)\n- §1§ ${TURN_ONE}\n`)
       // Each folded compartment at its selected tier, oldest first.
       expect(text).toContain("## Episodes (oldest first)")
-      const episodes = text.slice(text.indexOf("## Episodes (oldest first)"))
-      let cursor = 0
+      let cursor = text.indexOf("## Episodes (oldest first)")
       for (const compartment of folded) {
         const tierText = selectedText(representations, selections, compartment.id, "canonical-record")
-        const at = episodes.indexOf(`\n\n${tierText}\n`, cursor)
-        expect(at, `${displayId(compartment.id)} in request ${index + 1}`).toBeGreaterThan(cursor - 1)
-        cursor = at + tierText.length
+        cursor = expectEpisodeShown(text, tierText, cursor, `${displayId(compartment.id)} in request ${index + 1}`)
       }
       // The folded raw messages are gone: their tool calls and results, the user's message, the files' content.
       const last = folded.at(-1) as CompartmentRow
@@ -723,7 +724,7 @@ function expectCanonicalFallback(options: {
   const folded = compartmentsOf(databaseFile, sessionId).filter((row) => row.folded_pass === execute.seq)
   expect(folded.map((row) => displayId(row.id))).toEqual(["c1", "c2", "c3"])
   for (const compartment of folded) {
-    expect(history).toContain(`\n\n${selectedText(representations, selections, compartment.id, "canonical-record")}\n`)
+    expectEpisodeShown(history as string, selectedText(representations, selections, compartment.id, "canonical-record"), 0, displayId(compartment.id))
   }
   expect(history).not.toContain("Model ")
   // The hidden agent offers no tools to any historian request.
@@ -907,8 +908,8 @@ describe("the model historian in the real OpenCode", () => {
           row.strategy === "canonical-record" &&
           row.tier === selections.find((selection) => selection.compartment_id === compartment.id)?.tier,
       )?.content as string
-    expect(first).toContain(canonicalTier(c1))
-    expect(first).toContain(canonicalTier(c2))
+    expectEpisodeShown(first, canonicalTier(c1), 0, "c1")
+    expectEpisodeShown(first, canonicalTier(c2), 0, "c2")
     expect(first).not.toContain("Model ")
     // Second fold: c1-c3 come back with the model's text at their selected tier; c4 (cut by this pass) is canonical.
     const second = sessionHistory(requests[passes.indexOf(executes[1] as PassRow)]?.body as ChatRequest) as string
@@ -917,9 +918,11 @@ describe("the model historian in the real OpenCode", () => {
       expect(second, displayId(compartment.id)).toContain(`\n\n${modelText}\n`)
       expect(second).not.toContain(canonicalTier(compartment))
     }
-    expect(second).toContain(canonicalTier(c4))
+    expectEpisodeShown(second, canonicalTier(c4), 0, "c4")
     // Every model text carries a verbatim slice of its episode source (grounding), e.g. the user's words.
-    expect(second).toContain("Model full tier of c1: §1§ [user] mode-valid turn one: read a.txt, b.txt and c.txt.")
+    // FULL is the source whoever wrote the other tiers: the model's full tier is never shown.
+    expect(second).not.toContain("Model full tier of")
+    expect(second).toMatch(/Model (?:dense tier|compact tier) of c1: §1§ \[user\] mode-valid turn one/)
   })
 
   it("never blocks the user's turn: the main session's next request goes out while the historian's waits", () => {
