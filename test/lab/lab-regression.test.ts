@@ -15,7 +15,7 @@ import { fileURLToPath } from "node:url"
  * sessions and the OpenCode-shaped synthetic sessions), at two windows. Pinned figures are the non-incidental probes
  * the default kept when they were last measured; an improvement raises them, a regression fails here.
  */
-const PINNED_DEFAULT_SURVIVED: Record<number, number> = { 32_000: PIN32, 64_000: PIN64 }
+const PINNED_DEFAULT_SURVIVED: Record<number, number> = { 32_000: 146, 64_000: 170 }
 const WINDOWS = [32_000, 64_000]
 
 function fixtureProbes(name: string): Probe[] {
