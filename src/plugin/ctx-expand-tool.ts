@@ -1,3 +1,4 @@
+import { withoutTagSigns } from "../reduce/parse-drop-ranges.js"
 import type { ToolDefinition } from "@opencode-ai/plugin"
 import type { HostPart } from "../transcript/host-message.js"
 import { itemText } from "../transcript/item-text.js"
@@ -38,7 +39,7 @@ async function expand(runtime: PluginRuntime, sessionId: string, target: unknown
   if (typeof target !== "string" || target.trim().length === 0) {
     return 'target must be an episode id like "c12" or a tag like "§42§".'
   }
-  const wanted = target.trim().replace(/§/g, "")
+  const wanted = withoutTagSigns(target.trim())
   const db = await runtime.database()
   const episode = /^c(\d+)$/i.exec(wanted)
   if (episode) {
@@ -54,6 +55,7 @@ async function expand(runtime: PluginRuntime, sessionId: string, target: unknown
     runtime.expanded.add(found.id)
     return bounded(full?.content ?? "(no text stored for this episode)")
   }
+  if (/^\d+(?:,\d+)+$/.test(wanted)) return `"${target}" names several tags; ctx_expand takes one target at a time.`
   if (!/^\d+$/.test(wanted)) return `"${target}" is neither an episode id like "c12" nor a tag like "§42§".`
   const registry = await runtime.sessions()
   const state = registry.stateFor({ id: sessionId, source: "opencode", projectId: null, directory: null, title: null }, runtime.counterFor(null))

@@ -12,12 +12,12 @@ export type ParsedDrop = {
 
 /**
  * Parses the `drop` argument of `ctx_reduce`: comma-separated tags and inclusive ranges, e.g. `"3-5,8,12-15"`.
- * Accepts `§8§` spellings and spaces. Fails with one specific sentence for anything malformed: empty input,
+ * Accepts `§8§` spellings (adjacent tags such as `§3§§4§` are two) and spaces. Fails with one specific sentence for anything malformed: empty input,
  * a token that is not a tag or a range, a reversed range, zero, or more than MAX_TAGS_PER_CALL tags.
  */
 export function parseDropRanges(input: unknown): Result<ParsedDrop> {
   if (typeof input !== "string") return fail(`drop must be a string like "3-5,8", got ${describe(input)}`)
-  const cleaned = input.replace(/§/g, "").trim()
+  const cleaned = withoutTagSigns(input).trim()
   if (cleaned.length === 0) return fail('drop is empty: name the tags to drop, like "3-5,8,12-15"')
   const seen = new Set<number>()
   const duplicates = new Set<number>()
@@ -46,6 +46,14 @@ export function parseDropRanges(input: unknown): Result<ParsedDrop> {
   }
   const notes = duplicates.size > 0 ? [`listed more than once (counted once): ${compactRanges([...duplicates])}`] : []
   return ok({ tags: [...seen].sort((a, b) => a - b), notes })
+}
+
+/**
+ * The text with its `§` signs taken out, a sign between two numbers read as a separator: `§3§§4§`, `§3§4`, `3§4§`
+ * and `§3§ §4§` are 3 and 4 (never 34), `§3§-§5§` is 3-5. The one reading of tag spellings for every tool.
+ */
+export function withoutTagSigns(text: string): string {
+  return text.replace(/(?<=\d)[\s§]*§[\s§]*(?=\d)/g, ",").replace(/§/g, "")
 }
 
 /** Writes tags as compact ranges: [3,4,5,8] -> "3-5,8". */

@@ -155,6 +155,12 @@ describe("createExpandTool", () => {
     expect(await expand(sessionId, "3")).toBe(`§3§:\nread {"filePath":"src/mod1.ts"}\n${filler(300)}`)
   })
 
+  it("reads adjacent tags as two, never as one larger tag, and asks for one target", async () => {
+    const { sessionId } = await prepared(2)
+    expect(await expand(sessionId, "§1§§3§")).toBe('"§1§§3§" names several tags; ctx_expand takes one target at a time.')
+    expect(await expand(sessionId, "1§3§")).toBe('"1§3§" names several tags; ctx_expand takes one target at a time.')
+  })
+
   it("returns a dropped tag's stored original and says it was dropped", async () => {
     const { sessionId, state } = await prepared(2)
     markTagsDropped(db, sessionId, [{ tag: 3, reason: "reduce", supersededBy: null }], 2)

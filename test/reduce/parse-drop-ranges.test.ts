@@ -137,6 +137,33 @@ describe("parseDropRanges", () => {
   })
 })
 
+describe("adjacent tag spellings", () => {
+  it.each([
+    ["§3§§4§", [3, 4]],
+    ["§3§4", [3, 4]],
+    ["3§4§", [3, 4]],
+    ["§3§ §4§", [3, 4]],
+    ["§3§-§5§", [3, 4, 5]],
+    ["§34§", [34]],
+    ["§3§§4§,§10§-§12§", [3, 4, 10, 11, 12]],
+  ])("reads %s as %j, never as one larger tag", (input, tags) => {
+    const parsed = parseDropRanges(input)
+    expect(parsed.ok && parsed.value.tags).toEqual(tags)
+  })
+
+  it("agrees with an independent reading of the grammar on random tag lists written with signs", () => {
+    // Independent reading: each tag written as §N§ and joined by nothing, a comma or a space is that list.
+    const tagList = fc.uniqueArray(fc.integer({ min: 1, max: 9_999 }), { minLength: 1, maxLength: 20 })
+    const joiner = fc.constantFrom("", ",", " ", ", ")
+    fc.assert(
+      fc.property(tagList, joiner, (tags, join) => {
+        const parsed = parseDropRanges(tags.map((tag) => `§${tag}§`).join(join))
+        expect(parsed.ok && parsed.value.tags).toEqual([...tags].sort((a, b) => a - b))
+      }),
+    )
+  })
+})
+
 describe("compactRanges", () => {
   it.each<[number[], string]>([
     [[], ""],
