@@ -107,7 +107,8 @@ function readFirst(
   for (const location of group) {
     try {
       const text = readText(location.file)
-      if (text !== null) return { location, text }
+      // Editors on Windows save UTF-8 with a byte order mark; it is not part of the JSON.
+      if (text !== null) return { location, text: text.replace(/^\uFEFF/, "") }
     } catch (error) {
       const problem = error instanceof Error ? error.message : String(error)
       diagnostics.push(fileDiagnostic(location.file, `a readable file (${problem})`, `${location.file}: cannot read: ${problem}`))

@@ -142,6 +142,13 @@ describe("loadConfig", () => {
     expect(loaded.sources).toEqual({ ...DEFAULT_SOURCES, enabled: WORKTREE })
   })
 
+  it("reads a file saved with a UTF-8 byte order mark", () => {
+    const loaded = load({ [WORKTREE]: '\uFEFF{ "execute_threshold": 70 }' })
+    expect(loaded.diagnostics).toEqual([])
+    expect(loaded.config.execute_threshold).toBe(70)
+    expect(loaded.sources["execute_threshold"]).toBe(WORKTREE)
+  })
+
   it("ignores a whole file that is not valid JSONC and names the file, line and column", () => {
     const broken = '{\n  "enabled": false\n  "database": { "path": "/broken.db" }\n}\n'
     const loaded = load({ [USER]: JSON.stringify({ tokenizer: { encoding: "cl100k_base" } }), [DIRECTORY]: broken })
