@@ -36,8 +36,7 @@ export function createTokenCounterPool(): TokenCounterPool {
       if (existing) return existing
       const counter: TokenCounter = {
         encoding,
-        // encode_ordinary treats special-token text such as "<|endoftext|>" as plain text instead of throwing.
-        count: (text) => (text.length === 0 ? 0 : encoderFor(encoding).encode_ordinary(text).length),
+        count: (text) => (text.length === 0 ? 0 : countBounded(encoderFor(encoding), text)),
       }
       counters.set(encoding, counter)
       return counter
@@ -48,4 +47,37 @@ export function createTokenCounterPool(): TokenCounterPool {
       counters.clear()
     },
   }
+}
+
+/** A run without whitespace longer than this is counted in CHUNK_CHARS pieces. */
+export const MAX_RUN_CHARS = 1_000
+const CHUNK_CHARS = 500
+const LONG_RUN = /\S{1000,}/g
+const HAS_LONG_RUN = /\S{1000}/
+
+/**
+ * Counts `text`, never slower than linear and never throwing: BPE merges inside one pre-token are quadratic in its
+ * length (250,000 identical characters took 75 s, and about 1 MB makes tiktoken's WASM fail), so a run without
+ * whitespace over MAX_RUN_CHARS is counted in CHUNK_CHARS pieces (a few tokens of boundary error in a run that long),
+ * and a text the encoder still refuses counts as characters / 4. `encode_ordinary` treats special-token text such as
+ * "<|endoftext|>" as plain text instead of throwing.
+ */
+function countBounded(encoder: Tiktoken, text: string): number {
+  const encode = (piece: string): number => {
+    try {
+      return encoder.encode_ordinary(piece).length
+    } catch {
+      return Math.ceil(piece.length / 4)
+    }
+  }
+  if (!HAS_LONG_RUN.test(text)) return encode(text)
+  let total = 0
+  let from = 0
+  for (const match of text.matchAll(LONG_RUN)) {
+    if (match.index > from) total += encode(text.slice(from, match.index))
+    for (let at = 0; at < match[0].length; at += CHUNK_CHARS) total += encode(match[0].slice(at, at + CHUNK_CHARS))
+    from = match.index + match[0].length
+  }
+  if (from < text.length) total += encode(text.slice(from))
+  return total
 }

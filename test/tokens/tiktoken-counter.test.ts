@@ -38,6 +38,16 @@ describe("createTokenCounterPool", () => {
     expect(counter.count(long)).toBeGreaterThanOrEqual(20_000)
   })
 
+  it("counts a 1 MB run without whitespace (which makes tiktoken's encoder fail, and is quadratic below that)", () => {
+    const counter = pool.counterFor("o200k_base")
+    const run = "=".repeat(1_000_000)
+    const tokens = counter.count(run)
+    // o200k merges a run of "=" into tokens of tens of characters; counted in 500-character pieces, 9 tokens each.
+    expect(tokens).toBe(18_000)
+    expect(tokens).toBeLessThan(run.length / 4)
+    expect(counter.count(`before ${"x".repeat(300_000)} after`)).toBeGreaterThan(2)
+  })
+
   it("hands out the same counter for an encoding and a different one per encoding", () => {
     const first = pool.counterFor("o200k_base")
     expect(pool.counterFor("o200k_base")).toBe(first)
