@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync } from "node:fs"
+import { chmodSync, existsSync, mkdirSync, statSync } from "node:fs"
 import { dirname } from "node:path"
 import { PluginError } from "../plugin-error.js"
 import type { Database } from "./driver.js"
@@ -9,7 +9,7 @@ export const MEMORY_DATABASE = ":memory:"
 /**
  * Opens (creating if needed) the store at `file` with the driver of the running runtime (`bun:sqlite` inside
  * OpenCode, `better-sqlite3` under Node), applies the connection settings and migrates the schema.
- * A new file and its folder are created readable by the owner only.
+ * A new file and its folder are created readable by the owner only; an existing file others can read is tightened.
  */
 export async function openDatabase(file: string): Promise<Database> {
   const isFile = file !== MEMORY_DATABASE
@@ -18,6 +18,7 @@ export async function openDatabase(file: string): Promise<Database> {
   const db = await openWithRuntimeDriver(file)
   try {
     if (isNew) chmodSync(file, 0o600)
+    else if (isFile) tightenMode(file)
     db.exec("PRAGMA busy_timeout = 5000")
     // Refuse a store from a newer version before anything (such as the journal mode) touches its file.
     assertNotFromFuture(db, file)
@@ -31,6 +32,19 @@ export async function openDatabase(file: string): Promise<Database> {
     throw new PluginError("db_open_failed", `${file}: cannot use this file as the magic-context store: ${message(error)}`, {
       file,
     })
+  }
+}
+
+/**
+ * An existing store readable by others (a 0644 file from a copy or an older tool) is made the owner's only: it holds
+ * whole transcripts. A file the user cannot chmod (not theirs) is left as it is; the store still opens.
+ */
+function tightenMode(file: string): void {
+  try {
+    const mode = statSync(file).mode & 0o777
+    if ((mode & 0o077) !== 0) chmodSync(file, mode & 0o700)
+  } catch {
+    // Not ours to change; opening goes on.
   }
 }
 

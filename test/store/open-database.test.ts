@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs"
+import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import BetterSqlite3 from "better-sqlite3"
 import { afterEach, describe, expect, it } from "vitest"
@@ -112,6 +112,14 @@ describe("openDatabase", () => {
   it("does not loosen the mode of an existing file", async () => {
     const file = join(dirs.make("open"), "store.db")
     ;(await openDatabase(file)).close()
+    ;(await openDatabase(file)).close()
+    expect(statSync(file).mode & 0o777).toBe(0o600)
+  })
+
+  it("tightens an existing store others can read to the owner's only", async () => {
+    const file = join(dirs.make("open"), "shared.db")
+    ;(await openDatabase(file)).close()
+    chmodSync(file, 0o644)
     ;(await openDatabase(file)).close()
     expect(statSync(file).mode & 0o777).toBe(0o600)
   })
