@@ -52,6 +52,10 @@ export type PluginRuntime = {
 }
 
 /** Creates the runtime; nothing is opened or loaded until a hook needs it. */
+/** After a failed open the store is tried again after this long, doubling per failure up to OPEN_RETRY_MAX_MS. */
+export const OPEN_RETRY_FIRST_MS = 1_000
+export const OPEN_RETRY_MAX_MS = 30_000
+
 export function createPluginRuntime(options: {
   config: Config
   configDiagnostics: readonly ConfigDiagnostic[]
@@ -64,13 +68,24 @@ export function createPluginRuntime(options: {
   let opening: Promise<Database> | null = null
   let registry: SessionRegistry | null = null
   let pool: TokenCounterPool | null = null
+  // A failed open is retried, never more often than the backoff allows (a lock held at start-up, a store made
+  // usable later); until then every caller gets the same failure at once, so a hook passes through without waiting.
+  let failures = 0
+  let retryAt = 0
 
   const database = (): Promise<Database> => {
+    if (opening && failures > 0 && options.now() >= retryAt) opening = null
     if (!opening) {
-      opening = openDatabase(databaseFile).then((db) => {
+      const attempt = openDatabase(databaseFile).then((db) => {
         options.errors.attach(db)
+        failures = 0
         return db
       })
+      attempt.catch(() => {
+        failures += 1
+        retryAt = options.now() + Math.min(OPEN_RETRY_MAX_MS, OPEN_RETRY_FIRST_MS * 2 ** (failures - 1))
+      })
+      opening = attempt
     }
     return opening
   }

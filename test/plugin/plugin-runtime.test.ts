@@ -1,0 +1,61 @@
+import { rmSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
+import { afterAll, describe, expect, it } from "vitest"
+import { defaultConfig, type Config } from "../../src/config/schema.js"
+import { createErrorLog } from "../../src/plugin/error-log.js"
+import { createPluginRuntime, OPEN_RETRY_FIRST_MS, OPEN_RETRY_MAX_MS, type PluginRuntime } from "../../src/plugin/plugin-runtime.js"
+import { createTempDirs } from "../helpers/temp-dirs.js"
+
+const dirs = createTempDirs()
+const runtimes: PluginRuntime[] = []
+
+afterAll(() => {
+  for (const runtime of runtimes) runtime.dispose()
+  dirs.cleanup()
+})
+
+/** A runtime whose store sits in a folder that is a plain file at first (so opening fails), with a clock we move. */
+function blockedRuntime(): { runtime: PluginRuntime; clock: { now: number }; unblock: () => void } {
+  const root = dirs.make("runtime")
+  const folder = join(root, "data")
+  writeFileSync(folder, "not a folder")
+  const config: Config = { ...defaultConfig(), database: { path: join(folder, "store.db") } }
+  const clock = { now: 10_000 }
+  const errors = createErrorLog({ now: () => clock.now, hostLog: () => undefined })
+  const runtime = createPluginRuntime({ config, configDiagnostics: [], errors, faults: new Set(), env: {}, now: () => clock.now })
+  runtimes.push(runtime)
+  return { runtime, clock, unblock: () => rmSync(folder) }
+}
+
+describe("createPluginRuntime: opening the store", () => {
+  it("retries a failed open once the backoff has passed, and answers at once with the failure until then", async () => {
+    const { runtime, clock, unblock } = blockedRuntime()
+    await expect(runtime.database()).rejects.toThrow(/cannot create the folder of the store/)
+    unblock()
+    // Within the backoff the same failure comes back without a new attempt (the hook passes through at once).
+    clock.now += OPEN_RETRY_FIRST_MS - 1
+    await expect(runtime.database()).rejects.toThrow(/cannot create the folder of the store/)
+    clock.now += 1
+    const db = await runtime.database()
+    expect(db.prepare("SELECT 1 AS one").get()).toEqual({ one: 1 })
+    // Once open, the same connection is handed out.
+    expect(await runtime.database()).toBe(db)
+  })
+
+  it("doubles the wait after each failure, up to OPEN_RETRY_MAX_MS", async () => {
+    const { runtime, clock, unblock } = blockedRuntime()
+    let wait = OPEN_RETRY_FIRST_MS
+    for (let failure = 1; failure <= 7; failure += 1) {
+      await expect(runtime.database()).rejects.toThrow()
+      clock.now += wait
+      wait = Math.min(OPEN_RETRY_MAX_MS, wait * 2)
+    }
+    // Seven failures: the next wait is the cap. Just before it, still the old failure; at it, a fresh attempt.
+    await expect(runtime.database()).rejects.toThrow()
+    unblock()
+    clock.now += OPEN_RETRY_MAX_MS - 1
+    await expect(runtime.database()).rejects.toThrow()
+    clock.now += 1
+    await expect(runtime.database()).resolves.toBeDefined()
+  })
+})
