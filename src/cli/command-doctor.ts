@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util"
 import { isConfigError } from "../config/load-config.js"
 import { readConfigFiles } from "../config/read-config-files.js"
-import { defaultDatabasePath } from "../store/database-path.js"
+import { configuredDatabasePath } from "../store/database-path.js"
 import { migrate, readSchemaVersion } from "../store/migrate.js"
 import { SCHEMA_VERSION } from "../store/migrations/index.js"
 import { openDatabase } from "../store/open-database.js"
@@ -46,7 +46,7 @@ export async function runChecks(directory: string, env: Record<string, string | 
       ...loaded.diagnostics.map((diagnostic) => diagnostic.message),
     ],
   })
-  checks.push(await checkDatabase(loaded.config.database.path ?? defaultDatabasePath(env)))
+  checks.push(await checkDatabase(configuredDatabasePath(loaded.config.database.path, env)))
   checks.push(checkTokenizer())
   checks.push(checkHostCompaction(directory, env))
   return checks

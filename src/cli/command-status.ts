@@ -5,7 +5,7 @@ import { readConfigFiles } from "../config/read-config-files.js"
 import { isPluginError } from "../plugin-error.js"
 import { gatherStatus } from "../status/gather-status.js"
 import { formatStatus } from "../status/format-status.js"
-import { defaultDatabasePath } from "../store/database-path.js"
+import { configuredDatabasePath } from "../store/database-path.js"
 import { openDatabase } from "../store/open-database.js"
 import { listSessions } from "../store/session-repository.js"
 import { newestSessionId } from "../store/status-repository.js"
@@ -40,7 +40,7 @@ export async function commandStatus(io: CliIo): Promise<ExitCode> {
     return EXIT.ok
   }
   const loaded = readConfigFiles({ directory: io.cwd, env: io.env })
-  const file = parsed.values.db ? resolve(io.cwd, parsed.values.db) : (loaded.config.database.path ?? defaultDatabasePath(io.env))
+  const file = parsed.values.db ? resolve(io.cwd, parsed.values.db) : configuredDatabasePath(loaded.config.database.path, io.env)
   if (!existsSync(file)) {
     io.stderr(`${file}: no magic-context store here yet (it is created when OpenCode first runs with the plugin)`)
     return EXIT.problem

@@ -42,7 +42,8 @@ export const ConfigSchema = z
           .nullable()
           .default(null)
           .describe(
-            "The SQLite store. null uses $XDG_DATA_HOME/magic-context/magic-context.db (one file for all projects).",
+            "The SQLite store. null uses $XDG_DATA_HOME/magic-context/magic-context.db (one file for all projects); a " +
+              "leading ~ is the home folder.",
           ),
       })
       .strict()

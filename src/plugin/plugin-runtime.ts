@@ -1,7 +1,7 @@
 import type { ConfigDiagnostic } from "../config/load-config.js"
 import type { Config } from "../config/schema.js"
 import { createSessionRegistry, type SessionRegistry } from "../pass/session-registry.js"
-import { defaultDatabasePath } from "../store/database-path.js"
+import { configuredDatabasePath } from "../store/database-path.js"
 import type { Database } from "../store/driver.js"
 import { openDatabase } from "../store/open-database.js"
 import { encodingForModel } from "../tokens/encoding-for-model.js"
@@ -64,7 +64,7 @@ export function createPluginRuntime(options: {
   env: Record<string, string | undefined>
   now: () => number
 }): PluginRuntime {
-  const databaseFile = options.config.database.path ?? defaultDatabasePath(options.env)
+  const databaseFile = configuredDatabasePath(options.config.database.path, options.env)
   let opening: Promise<Database> | null = null
   let registry: SessionRegistry | null = null
   let pool: TokenCounterPool | null = null

@@ -1,7 +1,7 @@
 import { homedir } from "node:os"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
-import { defaultDatabasePath } from "../../src/store/database-path.js"
+import { configuredDatabasePath, defaultDatabasePath } from "../../src/store/database-path.js"
 
 describe("defaultDatabasePath", () => {
   it.each([
@@ -11,5 +11,18 @@ describe("defaultDatabasePath", () => {
     [{}, join(homedir(), ".local", "share", "magic-context", "magic-context.db")],
   ])("resolves %j to %s", (env, expected) => {
     expect(defaultDatabasePath(env)).toBe(expected)
+  })
+})
+
+describe("configuredDatabasePath", () => {
+  it.each([
+    [null, { HOME: "/home/me", XDG_DATA_HOME: "/x/data" }, "/x/data/magic-context/magic-context.db"],
+    ["~/stores/mc.db", { HOME: "/home/me" }, "/home/me/stores/mc.db"],
+    ["~", { HOME: "/home/me" }, "/home/me"],
+    ["/srv/mc.db", { HOME: "/home/me" }, "/srv/mc.db"],
+    ["relative/~/mc.db", { HOME: "/home/me" }, "relative/~/mc.db"],
+    ["~other/mc.db", { HOME: "/home/me" }, "~other/mc.db"],
+  ])("reads %j as %s", (configured, env, expected) => {
+    expect(configuredDatabasePath(configured, env)).toBe(expected)
   })
 })
