@@ -66,7 +66,7 @@ function toolBlock(part: Extract<HostPart, { type: "tool" }>, mark: string): str
   return `${head}\n${part.tool} ${state.status}`
 }
 
-/** `key: value` per input leaf, strings decoded (a multi-line value goes on the lines below its key). */
+/** `key: value` per input leaf, strings decoded (a multi-line value starts after its key and goes on below it). */
 function inputLines(value: unknown, path = ""): string[] {
   if (typeof value === "string") return [`${path}${path === "" ? "" : ": "}${bounded(value)}`]
   if (typeof value === "number" || typeof value === "boolean") return [`${path}: ${String(value)}`]
