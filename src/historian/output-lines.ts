@@ -31,9 +31,11 @@ const SCAN_TAIL_CHARS = 20_000
 
 type Candidate = { index: number; text: string; priority: number }
 
+type OutputOptions = { keep: OutputKeep; output: string; failed: boolean; recognizers: Recognizers }
+
 /** The lines DENSE keeps of one output. */
-export function keptOutputLines(options: { keep: OutputKeep; output: string; failed: boolean; recognizers: Recognizers }): string[] {
-  return scoredOutputLines(options).map((line) => line.text)
+export function keptOutputLines(options: OutputOptions): string[] {
+  return outputLines(options).kept
 }
 
 /** At most this many of an output's kept lines are key lines (COMPACT's `Noted`). */
@@ -43,16 +45,24 @@ export const MAX_KEY_LINES = 2
  * The key lines of an output, a subset of what DENSE keeps: an error with its cause, a rule, a limit or default, a
  * result summary (the first MAX_KEY_LINES of them), the facts worth a line even in COMPACT.
  */
-export function keyOutputLines(options: { keep: OutputKeep; output: string; failed: boolean; recognizers: Recognizers }): string[] {
-  if (!options.recognizers.on("compact-key-lines")) return []
-  return scoredOutputLines(options)
-    // Neither a stack frame (line numbers are DENSE's) nor a bare exit note says what happened.
-    .filter((line) => line.priority <= 1 && !/^at\s/.test(line.text) && !EXIT_ONLY.test(line.text))
-    .slice(0, MAX_KEY_LINES)
-    .map((line) => line.text)
+export function keyOutputLines(options: OutputOptions): string[] {
+  return outputLines(options).key
 }
 
-function scoredOutputLines(options: { keep: OutputKeep; output: string; failed: boolean; recognizers: Recognizers }): { text: string; priority: number }[] {
+/** Both at once, from one scan of the output: what DENSE keeps and the key lines among them. */
+export function outputLines(options: OutputOptions): { kept: string[]; key: string[] } {
+  const scored = scoredOutputLines(options)
+  const key = options.recognizers.on("compact-key-lines")
+    ? scored
+        // Neither a stack frame (line numbers are DENSE's) nor a bare exit note says what happened.
+        .filter((line) => line.priority <= 1 && !/^at\s/.test(line.text) && !EXIT_ONLY.test(line.text))
+        .slice(0, MAX_KEY_LINES)
+        .map((line) => line.text)
+    : []
+  return { kept: scored.map((line) => line.text), key }
+}
+
+function scoredOutputLines(options: OutputOptions): { text: string; priority: number }[] {
   const { keep, recognizers } = options
   const limit = MAX_KEPT_LINES[keep]
   if (limit === 0 && !options.failed) return []

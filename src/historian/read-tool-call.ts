@@ -1,10 +1,11 @@
 import { hostTool, toolPatch, toolPaths, type HostToolRow } from "../session/host-tools.js"
+import type { PatchFile } from "../session/patch-text.js"
 import { ALL_RECOGNIZERS, type Recognizers } from "../session/recognizers.js"
 import { isFinalPart, type HostToolPart } from "../transcript/host-message.js"
 import { isPrunedTool, toolResultText } from "../transcript/part-content.js"
 import { fallbackErrorLines, findErrorLines } from "./error-lines.js"
 import { formatLocation, extractLocations, type LocationMatch } from "./extract-locations.js"
-import { documentText, keptAddedLines, keptOutputLines, keyOutputLines } from "./output-lines.js"
+import { documentText, keptAddedLines, outputLines } from "./output-lines.js"
 import { outputFacts, specConstraints } from "./output-facts.js"
 import { labelledIds, returnedIds } from "./returned-ids.js"
 
@@ -68,7 +69,9 @@ export function readToolCall(part: HostToolPart, recognizers: Recognizers = ALL_
   const scan = scanFailure(part, output, isSearch, recognizers)
   const succeeded = part.state.status === "completed" && scan.errorLines.length === 0
   const found = outputFacts(output, { isSearch })
-  const edit = editTexts(row, part.tool, input, command)
+  const patch = toolPatch(row, input)
+  const edit = editTexts(row, patch, part.tool, input, command)
+  const lines = scan.interrupted ? { kept: [], key: [] } : outputLines({ keep: row.keep, output, failed: !succeeded, recognizers })
   return {
     tool: part.tool,
     summary: summarize(part.tool, input, command, paths),
@@ -95,9 +98,9 @@ export function readToolCall(part: HostToolPart, recognizers: Recognizers = ALL_
       // A failed call's labelled ids count too: the request id of a refused call is what a report names.
       ...(recognizers.on("labelled-ids") ? labelledIds(output) : []),
     ],
-    keptLines: scan.interrupted ? [] : keptOutputLines({ keep: row.keep, output, failed: !succeeded, recognizers }),
-    keyLines: scan.interrupted ? [] : keyOutputLines({ keep: row.keep, output, failed: !succeeded, recognizers }),
-    added: addedLines(row, input, paths, edit, recognizers),
+    keptLines: lines.kept,
+    keyLines: lines.key,
+    added: addedLines(row, patch, paths, edit, recognizers),
   }
 }
 
@@ -229,6 +232,7 @@ function lineRangeOf(command: string | null): { start: number; end: number } | n
 
 function editTexts(
   row: HostToolRow,
+  patch: readonly PatchFile[],
   tool: string,
   input: Record<string, unknown>,
   command: string | null,
@@ -244,7 +248,6 @@ function editTexts(
     const joined = (keys: readonly string[]): string => pairs.map((edit) => firstString(edit, keys) ?? "").join("\n")
     if (pairs.length > 0) return { newText: joined(["newString", "new_string"]), oldText: joined(["oldString", "old_string"]) }
   }
-  const patch = toolPatch(row, input)
   if (patch.length > 0) {
     return { newText: patch.flatMap((file) => file.added).join("\n"), oldText: patch.flatMap((file) => file.removed).join("\n") }
   }
@@ -260,13 +263,12 @@ function editTexts(
 /** Each file an edit changed with the lines DENSE keeps of what it added. */
 function addedLines(
   row: HostToolRow,
-  input: Record<string, unknown>,
+  patch: readonly PatchFile[],
   paths: readonly string[],
   edit: { newText: string; oldText: string } | null,
   recognizers: Recognizers,
 ): { path: string; lines: string[] }[] {
   if (!row.writes) return []
-  const patch = toolPatch(row, input)
   if (patch.length > 0) {
     return patch.slice(0, EDIT_FILES).map((file) => ({ path: file.path, lines: keptAddedLines(file.added, ADDED_LINES_PER_FILE, recognizers) }))
   }
