@@ -54,8 +54,8 @@ export function outputLines(options: OutputOptions): { kept: string[]; key: stri
   const scored = scoredOutputLines(options)
   const key = options.recognizers.on("compact-key-lines")
     ? scored
-        // Neither a stack frame (line numbers are DENSE's) nor a bare exit note says what happened.
-        .filter((line) => line.priority <= 1 && !/^at\s/.test(line.text) && !EXIT_ONLY.test(line.text))
+        // Neither a stack frame (line numbers are DENSE's), a bare exit note nor a table's header row says what happened.
+        .filter((line) => line.priority <= 1 && !/^at\s/.test(line.text) && !EXIT_ONLY.test(line.text) && !TABLE_HEADER.test(line.text))
         .slice(0, MAX_KEY_LINES)
         .map((line) => line.text)
     : []
@@ -236,6 +236,9 @@ const DECISION_LINE =
 /** An issue key (PLAT-1234), a UUID, a commit-like hash, a URL, a labelled id (`library ID: /x/y`). */
 const ID_LINE =
   /\b(?:ID|Id|id|key|Key)\s*:\s*\S|\b[A-Z][A-Z0-9]{1,9}-\d{1,6}\b|\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b|\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,40}\b|https?:\/\/\S+/
+
+/** A table row whose cells are only words (`| parameter | required | description |`): column names, no fact. */
+const TABLE_HEADER = /^\|(?:\s*[A-Za-z][A-Za-z /_-]*\s*\|)+\s*$/
 
 /** A line that only reports an exit status. */
 const EXIT_ONLY = /^(?:\(?(?:Command )?exit(?:ed)?(?: with)?(?: code| status)?:?\s*-?\d+\)?\.?|Exit code:? \d+)$/i

@@ -6,6 +6,7 @@ import {
   keptOutputLines,
   MAX_KEPT_LINE_CHARS,
   MAX_KEPT_LINES,
+  outputLines,
   ruleLines,
 } from "../../src/historian/output-lines.js"
 import type { OutputKeep } from "../../src/session/host-tools.js"
@@ -286,5 +287,26 @@ describe("documentText", () => {
 
   it("leaves numbered list items and times alone", () => {
     expect(documentText("1. first\n10:30 standup")).toBe("1. first\n10:30 standup")
+  })
+})
+
+describe("outputLines: key lines (COMPACT's Noted)", () => {
+  const fetchedTable = [
+    "## Query parameters",
+    "| parameter | required | description |",
+    "| --- | --- | --- |",
+    "| `station` | yes | Station id, e.g. `GB-0113`. |",
+    "| `days` | no | Number of days, default 1. Max range per request: 7 days. |",
+    "## Limits",
+    "| Free | 20 requests per rolling 24 h per API key | 1/s |",
+  ].join("\n")
+
+  it("never takes a table's header row (column names state no fact) and takes the rows that carry limits", () => {
+    const { kept, key } = outputLines({ keep: "document", output: fetchedTable, failed: false, recognizers: ALL_RECOGNIZERS })
+    expect(kept).toContain("| parameter | required | description |")
+    expect(key).toEqual([
+      "| `days` | no | Number of days, default 1. Max range per request: 7 days. |",
+      "| Free | 20 requests per rolling 24 h per API key | 1/s |",
+    ])
   })
 })
