@@ -1,0 +1,41 @@
+import { describe, expect, it } from "vitest"
+import { billedPrompt, DEFAULT_PRICES, promptCost, providerFamily } from "../../src/pressure/cost-model.js"
+
+describe("providerFamily", () => {
+  it.each([
+    ["anthropic", "claude-sonnet-4-5", "anthropic"],
+    ["openrouter", "anthropic/claude-opus-4.6", "anthropic"],
+    ["openai", "gpt-5.2-codex", "openai"],
+    ["azure", "gpt-4.1", "openai"],
+    ["openai", "o4-mini", "openai"],
+    ["google", "gemini-2.5-pro", "google"],
+    ["google-vertex", "gemini-3-flash", "google"],
+    ["ollama", "qwen3-coder:30b", "other"],
+    [undefined, undefined, "other"],
+  ] as const)("%s / %s is %s", (provider, model, family) => {
+    expect(providerFamily(provider, model)).toBe(family)
+  })
+})
+
+describe("billedPrompt and promptCost", () => {
+  it("bills the shared prefix as a cached read and the rest as uncached (OpenAI: no write premium)", () => {
+    const tokens = billedPrompt({ promptTokens: 10_000, sharedPrefixTokens: 8_000, cacheWarm: true, prices: DEFAULT_PRICES.openai })
+    expect(tokens).toEqual({ uncached: 2_000, cachedRead: 8_000, cacheWrite: 0 })
+    expect(promptCost(tokens, DEFAULT_PRICES.openai)).toBeCloseTo(2_000 + 800)
+  })
+
+  it("bills the fresh part as a cache write on Anthropic (1.25)", () => {
+    const tokens = billedPrompt({ promptTokens: 10_000, sharedPrefixTokens: 8_000, cacheWarm: true, prices: DEFAULT_PRICES.anthropic })
+    expect(tokens).toEqual({ uncached: 0, cachedRead: 8_000, cacheWrite: 2_000 })
+    expect(promptCost(tokens, DEFAULT_PRICES.anthropic)).toBeCloseTo(2_500 + 800)
+  })
+
+  it("reads nothing from a cold cache, and never more than the prompt", () => {
+    expect(billedPrompt({ promptTokens: 5_000, sharedPrefixTokens: 4_000, cacheWarm: false, prices: DEFAULT_PRICES.openai })).toEqual({
+      uncached: 5_000,
+      cachedRead: 0,
+      cacheWrite: 0,
+    })
+    expect(billedPrompt({ promptTokens: 5_000, sharedPrefixTokens: 9_000, cacheWarm: true, prices: DEFAULT_PRICES.openai }).cachedRead).toBe(5_000)
+  })
+})
