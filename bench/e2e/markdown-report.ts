@@ -74,6 +74,8 @@ function table(results: readonly ConfigurationResult[], environment: BenchEnviro
     ],
     ["Prompt tokens, all calls", (result) => metric(result, (m) => k(m.promptTokensTotal))],
     ["Tokens after the reusable prefix, all calls", (result) => metric(result, (m) => k(m.tokensAfterPrefixTotal))],
+    ["Prompt cost, uncached + 0.1 × cached (OpenAI)", (result) => metric(result, (m) => k(m.cost.openai))],
+    ["Prompt cost, 1.25 × written + 0.1 × cached (Anthropic)", (result) => metric(result, (m) => k(m.cost.anthropic))],
     [
       "Cache-reusable share per call, mean / min",
       (result) => metric(result, (m) => `${percent(m.prefixShareMean)} / ${percent(m.prefixShareMin)}`),

@@ -1,3 +1,4 @@
+import { billedPrompt, DEFAULT_PRICES, promptCost } from "../../src/pressure/cost-model.js"
 import { comparePrefix } from "./prefix-share.js"
 
 /** One main request as measured: its elements (prefix-share.ts) and each element's token count. */
@@ -29,6 +30,11 @@ export type RequestMetrics = {
   promptTokensMax: number
   promptTokensTotal: number
   tokensAfterPrefixTotal: number
+  /**
+   * Estimated prompt cost over all calls, in uncached-input-token units (src/pressure/cost-model.ts): each call's
+   * reusable prefix as cached reads (0.1), the rest uncached (`openai`) or written to the cache at 1.25 (`anthropic`).
+   */
+  cost: { openai: number; anthropic: number }
   prefixShareMean: number | null
   prefixShareMin: number | null
   prefixBreaks: number
@@ -71,6 +77,7 @@ export function measureRequests(options: {
     promptTokensMax: Math.max(0, ...tokens),
     promptTokensTotal: sum(tokens),
     tokensAfterPrefixTotal: sum(rows.map((row) => row.tokensAfterPrefix)),
+    cost: { openai: costOf(rows, "openai"), anthropic: costOf(rows, "anthropic") },
     prefixShareMean: mean(shares),
     prefixShareMin: shares.length === 0 ? null : Math.min(...shares),
     prefixBreaks: breaks.length,
@@ -79,6 +86,15 @@ export function measureRequests(options: {
     overContextWindow: rows.filter((row) => row.promptTokens > options.contextWindow).length,
     rows,
   }
+}
+
+function costOf(rows: readonly RequestRow[], family: "openai" | "anthropic"): number {
+  const prices = DEFAULT_PRICES[family]
+  return sum(
+    rows.map((row) =>
+      promptCost(billedPrompt({ promptTokens: row.promptTokens, sharedPrefixTokens: row.promptTokens - row.tokensAfterPrefix, cacheWarm: true, prices }), prices),
+    ),
+  )
 }
 
 function sum(values: readonly number[]): number {

@@ -38,6 +38,9 @@ describe("measureRequests", () => {
       overContextWindow: 1,
     })
     expect(metrics.promptTokensMean).toBeCloseTo(80 / 3)
+    // Cached: 0, 20, 15 tokens; the rest 45 uncached (OpenAI) or written at 1.25 (Anthropic).
+    expect(metrics.cost.openai).toBeCloseTo(45 + 0.1 * 35)
+    expect(metrics.cost.anthropic).toBeCloseTo(1.25 * 45 + 0.1 * 35)
     expect(metrics.prefixShareMin).toBeCloseTo(3 / 10)
   })
 
