@@ -2,6 +2,7 @@ import { commandConfig, CONFIG_HELP } from "./command-config.js"
 import { commandDoctor, DOCTOR_HELP } from "./command-doctor.js"
 import { commandLab, LAB_HELP } from "./command-lab.js"
 import { commandReplay, REPLAY_HELP } from "./command-replay.js"
+import { commandSetup, SETUP_HELP } from "./command-setup.js"
 import { commandStatus, STATUS_HELP } from "./command-status.js"
 import { EXIT, type CliIo, type ExitCode } from "./cli-io.js"
 
@@ -10,6 +11,7 @@ const COMMANDS: Record<string, { run: (io: CliIo) => Promise<ExitCode>; summary:
   lab: { run: commandLab, summary: "the Context Lab: probe survival per policy and window, tier quality, session ecology", help: LAB_HELP },
   status: { run: commandStatus, summary: "the status report of a stored session (what /ctx-status shows)", help: STATUS_HELP },
   doctor: { run: commandDoctor, summary: "check the install: OpenCode entry, config, database, tokenizer, compaction", help: DOCTOR_HELP },
+  setup: { run: commandSetup, summary: "add magic-context to opencode.json with the recommended settings (--dry-run shows the diff)", help: SETUP_HELP },
   config: { run: commandConfig, summary: "print the effective config and where each value came from", help: CONFIG_HELP },
 }
 

@@ -38,7 +38,8 @@ export type LoadedConfig = {
 /** Reads a file's text, or returns null when it does not exist. May throw for other I/O errors. */
 export type ReadText = (file: string) => string | null
 
-const FILE_NAMES = ["magic-context.jsonc", "magic-context.json"] as const
+/** The names a magic-context config file may have in one folder, the first existing one used. */
+export const FILE_NAMES = ["magic-context.jsonc", "magic-context.json"] as const
 
 /**
  * Where config files are looked for, lowest precedence first: the user's OpenCode config dir, then the project

@@ -1,0 +1,107 @@
+import { applyEdits, modify, parse as parseJsonc, type FormattingOptions, type ParseError } from "jsonc-parser"
+import { isJsonObject } from "../config/json-path.js"
+import { fail, ok, type Result } from "../result.js"
+import { isMagicContextEntry } from "./opencode-install.js"
+
+/** The compaction settings magic-context recommends: OpenCode's own summary and pruning off (README). */
+export const RECOMMENDED_COMPACTION = { auto: false, prune: false } as const
+
+/** What `setup` does to one OpenCode config file: the new text and a line per change or finding. */
+export type ConfigEdit = { after: string; notes: string[] }
+
+/**
+ * Adds the plugin entry and the recommended compaction settings to an OpenCode config file's text (null: the file
+ * does not exist yet), keeping its comments and formatting. Idempotent: a file that already names magic-context in
+ * `plugin` keeps that entry, and an explicit compaction setting is only changed with `forceCompaction` (otherwise a
+ * note proposes it). A file that is not valid JSONC, or whose `plugin` is not a list, is an error. Pure.
+ */
+export function editOpenCodeConfig(options: {
+  file: string
+  text: string | null
+  entry: string
+  forceCompaction: boolean
+}): Result<ConfigEdit> {
+  const { file, entry } = options
+  const text = options.text ?? '{\n  "$schema": "https://opencode.ai/config.json"\n}\n'
+  const errors: ParseError[] = []
+  const value: unknown = parseJsonc(text, errors, { allowTrailingComma: true })
+  if (errors.length > 0) {
+    const first = errors[0] as ParseError
+    const { line, column } = lineAndColumn(text, first.offset)
+    return fail(`${file}:${line}:${column}: not valid JSONC (${parseErrorName(first.error)}); fix it first, nothing was written`)
+  }
+  if (!isJsonObject(value)) return fail(`${file}: the file is not a JSON object; nothing was written`)
+  const formattingOptions = formattingOf(text)
+  let after = text
+  const notes: string[] = []
+  const set = (path: (string | number)[], next: unknown, insert = false): void => {
+    after = applyEdits(after, modify(after, path, next, { formattingOptions, isArrayInsertion: insert }))
+  }
+
+  const plugins = value["plugin"]
+  if (plugins !== undefined && !Array.isArray(plugins)) {
+    return fail(`${file}: "plugin" is ${typeof plugins}, expected a list of plugin entries; nothing was written`)
+  }
+  const present = (plugins ?? []).map((item) => (Array.isArray(item) ? item[0] : item)).find((name) => typeof name === "string" && (name === entry || isMagicContextEntry(name)))
+  if (typeof present === "string") notes.push(`plugin: already loads magic-context (${JSON.stringify(present)})`)
+  else {
+    if (plugins === undefined) set(["plugin"], [entry])
+    else set(["plugin", plugins.length], entry, true)
+    notes.push(`plugin: added ${JSON.stringify(entry)}`)
+  }
+
+  const compaction = value["compaction"]
+  if (compaction !== undefined && !isJsonObject(compaction)) {
+    return fail(`${file}: "compaction" is ${typeof compaction}, expected an object; nothing was written`)
+  }
+  for (const [key, recommended] of Object.entries(RECOMMENDED_COMPACTION)) {
+    const current = compaction?.[key]
+    if (current === recommended) notes.push(`compaction.${key}: already ${recommended}`)
+    else if (current === undefined || options.forceCompaction) {
+      set(["compaction", key], recommended)
+      notes.push(`compaction.${key}: set to ${recommended}${current === undefined ? "" : ` (was ${JSON.stringify(current)})`}`)
+    } else {
+      notes.push(
+        `compaction.${key}: left at ${JSON.stringify(current)}; magic-context recommends ${recommended} (it replaces OpenCode's ` +
+          `own ${key === "auto" ? "summary" : "pruning"} reversibly); run setup --compaction to set it`,
+      )
+    }
+  }
+  return ok({ after, notes })
+}
+
+/** The file's own indentation (tabs, or the width of the first indented line), two spaces when it has none. */
+function formattingOf(text: string): FormattingOptions {
+  const indented = /^([ \t]+)\S/m.exec(text)?.[1]
+  const eol = text.includes("\r\n") ? "\r\n" : "\n"
+  if (indented?.startsWith("\t")) return { insertSpaces: false, tabSize: 1, eol }
+  return { insertSpaces: true, tabSize: indented ? indented.length : 2, eol }
+}
+
+function lineAndColumn(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, offset)
+  const line = before.split("\n").length
+  return { line, column: offset - before.lastIndexOf("\n") }
+}
+
+const PARSE_ERRORS: Record<number, string> = {
+  1: "invalid symbol",
+  2: "invalid number format",
+  3: "property name expected",
+  4: "value expected",
+  5: "colon expected",
+  6: "comma expected",
+  7: "closing brace expected",
+  8: "closing bracket expected",
+  9: "end of file expected",
+  16: "unexpected end of comment",
+  17: "unexpected end of string",
+  18: "unexpected end of number",
+  19: "invalid unicode",
+  20: "invalid escape character",
+  21: "invalid character",
+}
+
+function parseErrorName(code: number): string {
+  return PARSE_ERRORS[code] ?? `parse error ${code}`
+}

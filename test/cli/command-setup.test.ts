@@ -1,0 +1,128 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
+import { parse as parseJsonc } from "jsonc-parser"
+import { afterEach, beforeEach, describe, expect, it } from "vitest"
+import { configExampleJsonc } from "../../src/config/generate-config-docs.js"
+import { runCliCaptured } from "../helpers/run-cli.js"
+import { createTempDirs, createTempHome, type TempHome } from "../helpers/temp-dirs.js"
+
+const ENTRY = "magic-context"
+const dirs = createTempDirs()
+let home: TempHome
+let project: string
+
+beforeEach(() => {
+  home = createTempHome(dirs)
+  project = dirs.make("project")
+})
+afterEach(() => dirs.cleanup())
+
+const setup = (...args: string[]) => runCliCaptured(["setup", "--entry", ENTRY, ...args], { env: home.env, cwd: project })
+const read = (file: string) => readFileSync(file, "utf8")
+
+/** A project config as people write them: comments, tab indentation, another plugin, a model and an MCP server. */
+const REAL_SHAPED = `{
+\t// Team settings; keep the model pinned.
+\t"$schema": "https://opencode.ai/config.json",
+\t"model": "anthropic/claude-sonnet-4-5",
+\t"plugin": ["opencode-wakatime"], // time tracking
+\t"mcp": {
+\t\t"context7": { "type": "remote", "url": "https://mcp.context7.com/mcp" },
+\t},
+}
+`
+
+describe("magic-context setup", () => {
+  it("creates opencode.json and a commented magic-context.jsonc in a project that has neither", async () => {
+    const { code, io } = await setup()
+    expect(code).toBe(0)
+    const written = parseJsonc(read(join(project, "opencode.json")))
+    expect(written).toEqual({
+      $schema: "https://opencode.ai/config.json",
+      plugin: [ENTRY],
+      compaction: { auto: false, prune: false },
+    })
+    expect(read(join(project, ".opencode", "magic-context.jsonc"))).toBe(configExampleJsonc())
+    expect(io.out.join("\n")).toContain("check it with: npx magic-context doctor")
+  })
+
+  it("adds the entry and the settings to a real-shaped file, keeping its comments, tabs and other plugins", async () => {
+    writeFileSync(join(project, "opencode.jsonc"), REAL_SHAPED)
+    expect((await setup()).code).toBe(0)
+    const after = read(join(project, "opencode.jsonc"))
+    expect(after).toContain("// Team settings; keep the model pinned.")
+    expect(after).toContain("// time tracking")
+    expect(after).toMatch(/\n\t"compaction": \{\n\t\t"auto": false,\n\t\t"prune": false\n\t\}/)
+    expect(parseJsonc(after)).toMatchObject({ plugin: ["opencode-wakatime", ENTRY], model: "anthropic/claude-sonnet-4-5" })
+    expect(existsSync(join(project, "opencode.json"))).toBe(false)
+  })
+
+  it("is idempotent: a second run writes nothing and says so", async () => {
+    writeFileSync(join(project, "opencode.jsonc"), REAL_SHAPED)
+    await setup()
+    const once = read(join(project, "opencode.jsonc"))
+    const { code, io } = await setup()
+    expect(code).toBe(0)
+    expect(read(join(project, "opencode.jsonc"))).toBe(once)
+    expect(io.out).toContain("nothing to change: already set up")
+    expect(io.out.some((line) => line.includes(`plugin: already loads magic-context ("${ENTRY}")`))).toBe(true)
+  })
+
+  it("recognizes an existing entry for the package by another spelling and does not add a second", async () => {
+    writeFileSync(join(project, "opencode.json"), JSON.stringify({ plugin: ["magic-context@0.1.0"] }, null, 2))
+    await setup()
+    expect(parseJsonc(read(join(project, "opencode.json"))).plugin).toEqual(["magic-context@0.1.0"])
+  })
+
+  it("leaves an explicit compaction choice and proposes the recommendation; --compaction sets it", async () => {
+    writeFileSync(join(project, "opencode.json"), JSON.stringify({ compaction: { auto: true } }, null, 2))
+    const { io } = await setup()
+    expect(parseJsonc(read(join(project, "opencode.json"))).compaction).toEqual({ auto: true, prune: false })
+    expect(io.out.some((line) => line.includes("compaction.auto: left at true; magic-context recommends false"))).toBe(true)
+    await setup("--compaction")
+    expect(parseJsonc(read(join(project, "opencode.json"))).compaction).toEqual({ auto: false, prune: false })
+  })
+
+  it("--dry-run prints the diff and writes nothing", async () => {
+    writeFileSync(join(project, "opencode.jsonc"), REAL_SHAPED)
+    const { code, io } = await setup("--dry-run")
+    expect(code).toBe(0)
+    expect(read(join(project, "opencode.jsonc"))).toBe(REAL_SHAPED)
+    expect(existsSync(join(project, ".opencode"))).toBe(false)
+    const out = io.out.join("\n")
+    expect(out).toContain(`--- ${join(project, "opencode.jsonc")}`)
+    expect(out).toContain(`-\t"plugin": ["opencode-wakatime"], // time tracking`)
+    expect(out).toContain(`+\t"plugin": [\n+\t\t"opencode-wakatime",\n+\t\t"${ENTRY}"\n+\t], // time tracking`)
+    expect(out).toContain("--- /dev/null")
+    expect(out).toContain("dry run: nothing was written")
+  })
+
+  it("--global edits the user's OpenCode config and writes the plugin config beside it", async () => {
+    expect((await setup("--global")).code).toBe(0)
+    expect(parseJsonc(read(join(home.configHome, "opencode", "opencode.json"))).plugin).toEqual([ENTRY])
+    expect(existsSync(join(home.configHome, "opencode", "magic-context.jsonc"))).toBe(true)
+    expect(existsSync(join(project, "opencode.json"))).toBe(false)
+  })
+
+  it("keeps an existing magic-context config (project root or .opencode/) as it is", async () => {
+    writeFileSync(join(project, "magic-context.jsonc"), '{ "execute_threshold": 70 }')
+    const { io } = await setup()
+    expect(existsSync(join(project, ".opencode", "magic-context.jsonc"))).toBe(false)
+    expect(io.out).toContain(`${join(project, "magic-context.jsonc")}: magic-context config already there, left as it is`)
+  })
+
+  it.each([
+    ["not valid JSONC", '{\n  "plugin": ["a"]\n  "model": "x"\n}\n', /opencode\.json:3:3: not valid JSONC \(comma expected\); fix it first, nothing was written/],
+    ["a list at the top", "[]\n", /opencode\.json: the file is not a JSON object; nothing was written/],
+    ["plugin not a list", '{ "plugin": "magic-context" }\n', /opencode\.json: "plugin" is string, expected a list of plugin entries; nothing was written/],
+    ["compaction not an object", '{ "compaction": false }\n', /opencode\.json: "compaction" is boolean, expected an object; nothing was written/],
+  ])("refuses a file that is %s with a clear error and writes nothing", async (_name, text, message) => {
+    writeFileSync(join(project, "opencode.json"), text)
+    mkdirSync(join(project, ".opencode"))
+    const { code, io } = await setup()
+    expect(code).toBe(1)
+    expect(io.err.join("\n")).toMatch(message)
+    expect(read(join(project, "opencode.json"))).toBe(text)
+    expect(existsSync(join(project, ".opencode", "magic-context.jsonc"))).toBe(false)
+  })
+})
