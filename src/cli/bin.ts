@@ -7,12 +7,22 @@ process.stdout.on("error", (error: NodeJS.ErrnoException) => {
   throw error
 })
 
+// The status line (progress bars) only on a terminal: "\r" rewrites it, ESC[K clears what is left of the old one.
+const terminal = process.stderr.isTTY
+  ? {
+      columns: process.stderr.columns || 80,
+      show: (line: string) => process.stderr.write(`\r${line}\u001b[K`),
+      clear: () => process.stderr.write("\r\u001b[K"),
+    }
+  : undefined
+
 runCli({
   args: process.argv.slice(2),
   env: process.env,
   cwd: process.cwd(),
   stdout: (line) => process.stdout.write(`${line}\n`),
   stderr: (line) => process.stderr.write(`${line}\n`),
+  ...(terminal ? { terminal } : {}),
 }).then(
   (code) => {
     process.exitCode = code

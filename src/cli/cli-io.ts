@@ -1,10 +1,16 @@
-/** What a CLI command may touch: its arguments, environment, working directory and two output streams. */
+import type { TerminalStatus } from "./progress.js"
+
+/**
+ * What a CLI command may touch: its arguments, environment, working directory and two output streams, and the
+ * terminal's status line when stderr is a terminal (progress bars; absent in pipes, files and tests).
+ */
 export type CliIo = {
   args: string[]
   env: Record<string, string | undefined>
   cwd: string
   stdout: (line: string) => void
   stderr: (line: string) => void
+  terminal?: TerminalStatus
 }
 
 /** Exit codes: 0 success, 1 the command ran and found a problem, 2 the command line was wrong. */

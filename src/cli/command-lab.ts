@@ -1,6 +1,6 @@
 import { basename, resolve } from "node:path"
 import { parseArgs } from "node:util"
-import { evaluateProbes, type ProbeEvaluation } from "../lab/evaluate-probes.js"
+import { byTrace, evaluateProbes, type ProbeEvaluation } from "../lab/evaluate-probes.js"
 import { formatPolicySummaries, formatReferenceComparison } from "../lab/format-policy-summaries.js"
 import { labJson, PROMPT_COST_NOTE, type LabExperiments, type LabSettings } from "../lab/lab-json.js"
 import { formatFolds, formatRuleAblation } from "../lab/format-rule-experiments.js"
@@ -22,6 +22,7 @@ import { commandLabTiers, LAB_TIERS_HELP } from "./command-lab-tiers.js"
 import { commandLabTraces, LAB_TRACES_HELP } from "./command-lab-traces.js"
 import { labCounter, loadLabConfig } from "./lab-setup.js"
 import { parseWindowList } from "./parse-number-option.js"
+import { createProgress } from "./progress.js"
 
 export const LAB_HELP = `magic-context lab --probes FILE --window N[,N...] [--policies LIST] [--without NAME[,NAME...] | --folds]
                      [--iso-tokens] [--out DIR] [--json] [--config FILE]
@@ -124,12 +125,16 @@ async function commandLabTrajectories(io: CliIo): Promise<ExitCode> {
   try {
     const counter = labCounter(pool, config)
     const grid = { policies: policies.value, windows: windows.value, counter, config }
-    const evaluation = await evaluateProbes({ ...grid, probes: probes.value, onRun: progress(io, "") })
-    const ruleAblation = rulesOff === null ? null : await ablateRules({ io, grid, probes: probes.value, rules: rulesOff.value, evaluation })
-    if (parsed.values.folds) io.stderr("lab: leave one transcript out: each transcript without the rules tuned on it")
-    const folds = parsed.values.folds
-      ? await leaveOneOutFolds({ ...grid, probes: probes.value, allRules: evaluation, onRun: progress(io, " (fold)") })
-      : null
+    const phase = (title: string) =>
+      replayProgress(io, { title, probes: probes.value, policies: policies.value.length, windows: windows.value.length, quiet: parsed.values.json === true })
+    const main = phase("lab")
+    const evaluation = await evaluateProbes({ ...grid, probes: probes.value, onRun: main.onRun })
+    main.finish()
+    const ruleAblation =
+      rulesOff === null ? null : await ablateRules({ grid, probes: probes.value, rules: rulesOff.value, evaluation, progress: phase("lab (without)") })
+    const fold = phase("lab (folds)")
+    const folds = parsed.values.folds ? await leaveOneOutFolds({ ...grid, probes: probes.value, allRules: evaluation, onRun: fold.onRun }) : null
+    fold.finish()
     if (parsed.values["iso-tokens"]) {
       io.stderr(`lab: matching ${isoBaselines.join(", ")} to the default's cost at each window (up to 8 replays each)`)
     }
@@ -156,31 +161,38 @@ async function commandLabTrajectories(io: CliIo): Promise<ExitCode> {
   }
 }
 
-/** Progress on stderr after each replay; `label` marks the replays of an ablation or a fold. */
-function progress(io: CliIo, label: string): (run: RunRecord) => void {
-  return (run) => {
-    const window = run.policy === "full" ? "unreduced" : String(run.window)
-    const mean = run.metrics.turns === 0 ? 0 : Math.round(run.metrics.promptTokens / run.metrics.turns)
-    io.stderr(`lab${label}: ${basename(run.trace)} ${run.policy} @ ${window}: ${run.metrics.turns} calls, mean ${mean} tokens`)
+/**
+ * A progress bar over one phase's replays (each transcript unreduced, then every policy at every window) on a
+ * terminal; nothing when stderr is not a terminal or with --json.
+ */
+function replayProgress(io: CliIo, options: { title: string; probes: readonly Probe[]; policies: number; windows: number; quiet: boolean }) {
+  const bar = createProgress(io, {
+    title: options.title,
+    total: byTrace(options.probes).length * (1 + options.policies * options.windows),
+    quiet: options.quiet,
+  })
+  return {
+    onRun: (run: RunRecord) => bar.step(`${basename(run.trace)} ${run.policy} @ ${run.policy === "full" ? "unreduced" : run.window}`),
+    finish: bar.finish,
   }
 }
 
 /** `--without`: every policy and window again with `rules` off, compared with the all-rules `evaluation`. */
 async function ablateRules(options: {
-  io: CliIo
   grid: Omit<Parameters<typeof evaluateProbes>[0], "probes">
   probes: readonly Probe[]
   rules: readonly string[]
   evaluation: ProbeEvaluation
+  progress: { onRun: (run: RunRecord) => void; finish: () => void }
 }): Promise<RuleAblation> {
-  const { io, grid, rules } = options
-  io.stderr(`lab: again without ${rules.join(", ")}`)
+  const { grid, rules } = options
   const withoutRules = await evaluateProbes({
     ...grid,
     probes: options.probes,
     recognizers: recognizersWithout(rules),
-    onRun: progress(io, " (without)"),
+    onRun: options.progress.onRun,
   })
+  options.progress.finish()
   return ruleAblation({ rules, withRules: options.evaluation, withoutRules })
 }
 
