@@ -11,6 +11,7 @@ import { MEMORY_DATABASE, openDatabase } from "../store/open-database.js"
 import { encodingForModel } from "../tokens/encoding-for-model.js"
 import { createTokenCounterPool } from "../tokens/tiktoken-counter.js"
 import { readTranscript } from "../transcript/read-transcript.js"
+import { createProgress } from "./progress.js"
 import { EXIT, type CliIo, type ExitCode } from "./cli-io.js"
 import { formatTable } from "./format-table.js"
 import { MIN_WINDOW_TOKENS, numberOrUndefined, parseNumberOption } from "./parse-number-option.js"
@@ -100,6 +101,12 @@ export async function commandReplay(io: CliIo): Promise<ExitCode> {
     const db = await openDatabase(dbFile)
     try {
       const rows: ReplayTurn[] = []
+      // A model call follows each assistant record (roughly: merged records make it an upper bound).
+      const progress = createProgress(io, {
+        title: "replay",
+        total: transcript.turns.filter((turn) => turn.role === "assistant").length,
+        quiet: parsed.values.json === true,
+      })
       const summary = replayTranscript({
         transcript,
         db,
@@ -109,8 +116,13 @@ export async function commandReplay(io: CliIo): Promise<ExitCode> {
         smartDrops: parsed.values["smart-drops"] === true || loaded.config.smart_drops,
         policy,
         pinPatterns: compilePinPatterns(loaded.config.pins).matchers,
-        onTurn: (turn) => (parsed.values.json ? io.stdout(JSON.stringify(turnJson(turn))) : rows.push(turn)),
+        onTurn: (turn) => {
+          progress.step(`turn ${turn.turn}`)
+          if (parsed.values.json) io.stdout(JSON.stringify(turnJson(turn)))
+          else rows.push(turn)
+        },
       })
+      progress.finish()
       if (!parsed.values.json) {
         printTable(io, rows, { file: spec, format: transcript.format, encoding: counter.encoding, window, ...summary })
       }
