@@ -12,11 +12,17 @@ import { encodingForModel } from "../tokens/encoding-for-model.js"
 import { createTokenCounterPool } from "../tokens/tiktoken-counter.js"
 import { readTranscript } from "../transcript/read-transcript.js"
 import { createProgress } from "./progress.js"
+import { replaySummary, replayTotals, type ReplayTotals } from "./replay-summary.js"
+import { createPromptCostMeter } from "../lab/prompt-cost.js"
+import { UNREDUCED_WINDOW_TOKENS } from "../lab/evaluate-probes.js"
 import { EXIT, type CliIo, type ExitCode } from "./cli-io.js"
 import { formatTable } from "./format-table.js"
 import { MIN_WINDOW_TOKENS, numberOrUndefined, parseNumberOption } from "./parse-number-option.js"
 import type { SelectionPolicy } from "../render/select-tiers.js"
 import { compilePinPatterns } from "../historian/pin-patterns.js"
+import type { Config } from "../config/schema.js"
+import type { TokenCounter } from "../tokens/token-counter.js"
+import type { Transcript } from "../transcript/turn-model.js"
 
 const POLICIES: readonly SelectionPolicy[] = ["default", "age-only", "flat", "truncation"]
 
@@ -125,6 +131,11 @@ export async function commandReplay(io: CliIo): Promise<ExitCode> {
       progress.finish()
       if (!parsed.values.json) {
         printTable(io, rows, { file: spec, format: transcript.format, encoding: counter.encoding, window, ...summary })
+        const meter = createPromptCostMeter(counter)
+        const reduced = replayTotals(rows, rows.map((row) => meter.measure(row)))
+        const unreduced = await unreducedTotals({ transcript, counter, config: loaded.config })
+        io.stdout("")
+        for (const line of replaySummary({ rows, window, reduced, unreduced })) io.stdout(line)
       }
     } finally {
       db.close()
@@ -158,6 +169,29 @@ export function turnJson(turn: ReplayTurn): Record<string, unknown> {
     messages: turn.messages,
     newTags: turn.newTags,
     tagCount: turn.tagCount,
+  }
+}
+
+/** The same session in a window it never fills, into a fresh in-memory store: what the host alone would send. */
+async function unreducedTotals(options: { transcript: Transcript; counter: TokenCounter; config: Config }): Promise<ReplayTotals> {
+  const db = await openDatabase(MEMORY_DATABASE)
+  try {
+    const rows: ReplayTurn[] = []
+    replayTranscript({
+      transcript: options.transcript,
+      db,
+      counter: options.counter,
+      clock: systemClock,
+      window: fixedWindow({ usableTokens: UNREDUCED_WINDOW_TOKENS, config: options.config }),
+      smartDrops: false,
+      policy: "default",
+      pinPatterns: compilePinPatterns(options.config.pins).matchers,
+      onTurn: (turn) => rows.push(turn),
+    })
+    const meter = createPromptCostMeter(options.counter)
+    return replayTotals(rows, rows.map((row) => meter.measure(row)))
+  } finally {
+    db.close()
   }
 }
 

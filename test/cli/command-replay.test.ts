@@ -128,7 +128,26 @@ describe("commandReplay", () => {
       expect(summary, io.out[17]).not.toBeNull()
       expect(summary?.[1]).toBe(mean.toLocaleString("en-US"))
       expect(Number(summary?.[2])).toBeCloseTo(Math.max(...turns.map((turn) => turn.usageBefore)), 0)
-      expect(io.out).toHaveLength(18)
+      // Then the newcomer's summary: nothing crossed the threshold in this window, so it says how to see the engine work.
+      expect(io.out[18]).toBe("")
+      expect(io.out[19]).toMatch(/^Nothing needed doing: usage peaked at \d+\.\d% of the 123,904-token window \(execute threshold 65%\).* e\.g\. --window \d+\.$/)
+      expect(io.out[20]).toMatch(/^Against the same session unreduced: mean prompt ([\d,]+) vs \1 tokens \(the same\)/)
+      expect(io.out[21]).toMatch(/^Next: --json/)
+      expect(io.out).toHaveLength(22)
+    })
+
+    it("ends a run that crossed the threshold with what it did and what it saved against the session unreduced", async () => {
+      const { code, io } = await replay(SWE_AGENT, "--window", "8000")
+      expect(code).toBe(0)
+      const did = io.out.find((line) => line.startsWith("What the engine did: "))
+      expect(did).toMatch(/^What the engine did: \d+ execute pass(es)?; .*\d+ tool outputs? dropped or reclaimed/)
+      const saved = /^Against the same session unreduced: mean prompt ([\d,]+) vs ([\d,]+) tokens \(−(\d+)%\)/.exec(
+        io.out.find((line) => line.startsWith("Against the same session unreduced")) ?? "",
+      )
+      expect(saved).not.toBeNull()
+      const [reduced, unreduced] = [saved?.[1], saved?.[2]].map((value) => Number(value?.replace(/,/g, "")))
+      expect(reduced).toBeLessThan(unreduced as number)
+      expect(Number(saved?.[3])).toBe(Math.round((1 - (reduced as number) / (unreduced as number)) * 100))
     })
 
     it("prints one JSON object per assistant turn with the documented fields", () => {

@@ -1,0 +1,75 @@
+import type { CallCost } from "../lab/prompt-cost.js"
+import type { ReplayTurn } from "../pass/replay-transcript.js"
+import type { WindowSettings } from "../pressure/model-window.js"
+import { TIERS } from "../historian/fidelity-types.js"
+
+/** One replay's totals, for the comparison with the same session unreduced. */
+export type ReplayTotals = { calls: number; meanPromptTokens: number; costTokens: number }
+
+/** Sums a replay's calls: mean prompt tokens and the estimated prompt cost (prompt-cost.ts). */
+export function replayTotals(rows: readonly ReplayTurn[], costs: readonly CallCost[]): ReplayTotals {
+  const tokens = rows.reduce((sum, row) => sum + row.tokens.total, 0)
+  return {
+    calls: rows.length,
+    meanPromptTokens: rows.length > 0 ? tokens / rows.length : 0,
+    costTokens: costs.reduce((sum, cost) => sum + cost.costTokens, 0),
+  }
+}
+
+/**
+ * The few lines a newcomer reads after the table: what the engine did (execute passes, the episodes folded into
+ * history by tier at the last call, the tool outputs dropped), what it saved against the same session unreduced
+ * (prompt tokens and estimated cost), and where to look next. A session that never reached the threshold says so and
+ * how to see the engine work. Pure.
+ */
+export function replaySummary(options: { rows: readonly ReplayTurn[]; window: WindowSettings; reduced: ReplayTotals; unreduced: ReplayTotals }): string[] {
+  const { rows, window, reduced, unreduced } = options
+  const executes = rows.filter((row) => row.pass === "execute").length
+  const lines: string[] = []
+  if (executes === 0) {
+    const peak = Math.max(0, ...rows.map((row) => row.usageBefore))
+    lines.push(
+      `Nothing needed doing: usage peaked at ${peak.toFixed(1)}% of the ${grouped(window.usableTokens)}-token window (execute ` +
+        `threshold ${window.thresholdPercent}%), so every prompt went out as the host built it, tags added. Give a ` +
+        `smaller window to see the engine work, e.g. --window ${suggestedWindow(rows)}.`,
+    )
+  } else {
+    const tiers = rows.at(-1)?.history?.tiers ?? {}
+    const episodes = Object.keys(tiers).length
+    const byTier = TIERS.map((tier) => [tier, Object.values(tiers).filter((chosen) => chosen === tier).length] as const)
+      .filter(([, count]) => count > 0)
+      .map(([tier, count]) => `${count} ${tier}`)
+    const dropped = rows.reduce((sum, row) => sum + row.dropped.length, 0)
+    lines.push(
+      `What the engine did: ${executes} execute pass${executes === 1 ? "" : "es"}; ` +
+        (episodes > 0 ? `${episodes} settled episodes folded into history (at the last call: ${byTier.join(", ")}); ` : "no history folded yet; ") +
+        `${dropped} tool output${dropped === 1 ? "" : "s"} dropped or reclaimed (the raw transcript stays in the store).`,
+    )
+  }
+  lines.push(
+    `Against the same session unreduced: mean prompt ${grouped(reduced.meanPromptTokens)} vs ${grouped(unreduced.meanPromptTokens)} tokens ` +
+      `(${change(reduced.meanPromptTokens, unreduced.meanPromptTokens)}); estimated prompt cost ${grouped(reduced.costTokens)} vs ` +
+      `${grouped(unreduced.costTokens)} token units (${change(reduced.costTokens, unreduced.costTokens)}; uncached + 0.1 × the prefix cached from the call before).`,
+  )
+  lines.push(
+    "Next: --json for one record per call; `magic-context lab --probes …` for what each policy keeps of a session; " +
+      "`/ctx-status` inside OpenCode for a live session.",
+  )
+  return lines
+}
+
+/** A window about half the session's largest prompt (so it crosses the threshold), rounded to 1,000 and at least 4,000. */
+function suggestedWindow(rows: readonly ReplayTurn[]): number {
+  const largest = Math.max(0, ...rows.map((row) => row.tokens.total))
+  return Math.max(4_000, Math.round(largest / 2 / 1_000) * 1_000)
+}
+
+function grouped(value: number): string {
+  return Math.round(value).toLocaleString("en-US")
+}
+
+function change(value: number, reference: number): string {
+  if (reference <= 0) return "no reference"
+  const percent = Math.round((value / reference - 1) * 100)
+  return percent === 0 ? "the same" : `${percent > 0 ? "+" : "−"}${Math.abs(percent)}%`
+}
