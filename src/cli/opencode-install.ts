@@ -12,6 +12,8 @@ export type OpenCodeInstall = {
   unreadable: { file: string; problem: string }[]
   /** Where magic-context is referenced: a `plugin` entry (file: entry) or a local plugin file. */
   pluginReferences: { file: string; entry: string }[]
+  /** Every `plugin` entry of every config file, in precedence order (what plugin-conflicts.ts reads). */
+  pluginEntries: { file: string; entry: string }[]
   /** The merged `compaction` settings, with env overrides applied. */
   compaction: { auto: boolean; prune: boolean; autoSource: string; pruneSource: string }
 }
@@ -32,6 +34,7 @@ export function inspectOpenCodeInstall(options: { directory: string; env: Record
     configFiles: [],
     unreadable: [],
     pluginReferences: [],
+    pluginEntries: [],
     compaction: { auto: true, prune: false, autoSource: "OpenCode default", pruneSource: "OpenCode default" },
   }
   const layers: { file: string; value: JsonObject }[] = []
@@ -59,7 +62,9 @@ export function inspectOpenCodeInstall(options: { directory: string; env: Record
     if (!Array.isArray(plugins)) continue
     for (const entry of plugins) {
       const name = Array.isArray(entry) ? entry[0] : entry
-      if (typeof name === "string" && isMagicContextEntry(name)) install.pluginReferences.push({ file: layer.file, entry: name })
+      if (typeof name !== "string") continue
+      install.pluginEntries.push({ file: layer.file, entry: name })
+      if (isMagicContextEntry(name)) install.pluginReferences.push({ file: layer.file, entry: name })
     }
   }
   const compaction = isJsonObject(merged["compaction"]) ? merged["compaction"] : {}

@@ -46,6 +46,7 @@ describe("inspectOpenCodeInstall", () => {
       configFiles: [],
       unreadable: [],
       pluginReferences: [],
+      pluginEntries: [],
       compaction: { auto: true, prune: false, autoSource: "OpenCode default", pruneSource: "OpenCode default" },
     })
   })
@@ -55,7 +56,7 @@ describe("inspectOpenCodeInstall", () => {
       join(home.configHome, "opencode", "opencode.json"),
       '{ "compaction": { "auto": false, "prune": true } }',
     )
-    const custom = write(join(dirs.make("custom"), "custom.json"), '{ "plugin": ["magic-context"] }')
+    const custom = write(join(dirs.make("custom"), "custom.json"), '{ "plugin": ["magic-context", ["@tarquinen/opencode-dcp", {}]] }')
     const local = write(join(project, "opencode.jsonc"), '{ "compaction": { "prune": false }, } // trailing comma')
     const install = inspectOpenCodeInstall({
       directory: project,
@@ -63,6 +64,11 @@ describe("inspectOpenCodeInstall", () => {
     })
     expect(install.configFiles).toEqual([global, custom, local, "OPENCODE_CONFIG_CONTENT"])
     expect(install.pluginReferences).toEqual([{ file: custom, entry: "magic-context" }])
+    // Every entry, a [name, options] pair by its name: what the conflict check reads.
+    expect(install.pluginEntries).toEqual([
+      { file: custom, entry: "magic-context" },
+      { file: custom, entry: "@tarquinen/opencode-dcp" },
+    ])
     expect(install.compaction).toEqual({
       auto: true,
       prune: false,
