@@ -40,13 +40,13 @@ export function createExpandTool(runtime: PluginRuntime): ToolDefinition {
 }
 
 async function expand(runtime: PluginRuntime, sessionId: string, target: unknown): Promise<string> {
+  if (typeof target === "string" && target.length > MAX_ARGUMENT_CHARS) {
+    return `target is ${target.length.toLocaleString("en-US")} characters long: give one episode id like "c12" or one tag like "§42§".`
+  }
   if (typeof target !== "string" || target.trim().length === 0) {
     return 'target must be an episode id like "c12" or a tag like "§42§".'
   }
-  if (target.length > MAX_ARGUMENT_CHARS) {
-    return `target is ${target.length.toLocaleString("en-US")} characters long: give one episode id like "c12" or one tag like "§42§".`
-  }
-  const wanted = withoutTagSigns(target.trim())
+  const wanted = withoutTagSigns(target).trim()
   const db = await runtime.database()
   const episode = /^c(\d+)$/i.exec(wanted)
   if (episode) {
@@ -63,7 +63,7 @@ async function expand(runtime: PluginRuntime, sessionId: string, target: unknown
     runtime.expanded.add(found.id)
     return bounded(full?.content ?? "(no text stored for this episode)")
   }
-  if (/^\d+(?:,\d+)+$/.test(wanted)) return `${quoteArgument(target)} names several tags; ctx_expand takes one target at a time.`
+  if (/^\d+(?:\s*,\s*\d+)+$/.test(wanted)) return `${quoteArgument(target)} names several tags; ctx_expand takes one target at a time.`
   if (!/^\d+$/.test(wanted)) return `${quoteArgument(target)} is neither an episode id like "c12" nor a tag like "§42§".`
   const registry = await runtime.sessions()
   const state = registry.stateFor({ id: sessionId, source: "opencode", projectId: null, directory: null, title: null }, runtime.counterFor(null))

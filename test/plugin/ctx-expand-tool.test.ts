@@ -237,6 +237,16 @@ describe("createExpandTool", () => {
     expect(answer.length).toBeLessThanOrEqual(MAX_TOOL_ANSWER_CHARS)
   })
 
+  it.each(["§ 3§", "3 §", "§ 3 §"])("reads %j, spaces inside the signs, as tag 3", async (target) => {
+    const { sessionId } = await prepared(2)
+    expect(await expand(sessionId, target)).toBe(await expand(sessionId, "3"))
+  })
+
+  it("names a list with spaces after its commas as several tags", async () => {
+    const { sessionId } = await prepared(2)
+    expect(await expand(sessionId, "1, 3")).toBe('"1, 3" names several tags; ctx_expand takes one target at a time.')
+  })
+
   it("reads leading zeros in an episode id as in a tag: c007 is c7, 007 is 7", async () => {
     const { sessionId } = await prepared(8)
     expect(await expand(sessionId, "c007")).toBe(await expand(sessionId, "c7"))
