@@ -1,5 +1,6 @@
 import { z } from "zod"
 import { ENCODINGS } from "../tokens/token-counter.js"
+import { readPinPattern } from "./pin-pattern.js"
 
 /** A duration such as "5m", "90s", "1h" or "250ms". */
 export const DURATION_PATTERN = /^\d+(ms|s|m|h)$/
@@ -135,7 +136,17 @@ export const ConfigSchema = z
           "shortened; when they alone exceed this the user is told (status, and a line in the agent's history).",
       ),
     pins: z
-      .array(z.string().min(1))
+      .array(
+        z
+          .string()
+          .min(1)
+          .superRefine((pattern, context) => {
+            const reading = readPinPattern(pattern)
+            if (reading.kind === "invalid") {
+              context.addIssue({ code: "custom", message: `a valid "/regex/flags" pattern (${reading.problem})` })
+            }
+          }),
+      )
       .default([])
       .describe(
         "Patterns whose facts are pinned (kept verbatim at every pressure, like the user's own constraints): plain " +
