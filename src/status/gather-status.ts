@@ -15,6 +15,7 @@ export function gatherStatus(options: {
   strategy: string
   thresholdPercent: number | null
   hostCompaction: StatusData["hostCompaction"]
+  protectedClamp?: StatusData["protectedClamp"]
 }): StatusData {
   const { db, sessionId } = options
   const rows = readStatusRows(db, sessionId)
@@ -63,6 +64,7 @@ export function gatherStatus(options: {
     pins: rows.pins,
     errors,
     hostCompaction: options.hostCompaction,
+    protectedClamp: options.protectedClamp ?? null,
   }
 }
 
