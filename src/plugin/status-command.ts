@@ -1,7 +1,6 @@
 import { gatherStatus } from "../status/gather-status.js"
 import { formatStatus } from "../status/format-status.js"
 import type { HostMessage } from "../transcript/host-message.js"
-import { protectedClamp } from "../pressure/model-window.js"
 import type { PluginRuntime } from "./plugin-runtime.js"
 
 export const STATUS_COMMAND = "ctx-status"
@@ -16,14 +15,13 @@ export const STATUS_MARKER = "<ctx-status>"
 export async function statusRequestText(runtime: PluginRuntime, sessionId: string): Promise<string> {
   const db = await runtime.database()
   const config = runtime.facts.hostConfig as { compaction?: { auto?: boolean; prune?: boolean } } | undefined
-  const window = runtime.lastPass.get(sessionId)?.window
   const report = formatStatus(
     gatherStatus({
       db,
       sessionId,
       strategy: runtime.config.historian.strategy,
-      thresholdPercent: window?.thresholdPercent ?? runtime.config.execute_threshold,
-      protectedClamp: window ? protectedClamp(window) : null,
+      thresholdPercent: runtime.lastPass.get(sessionId)?.window.thresholdPercent ?? runtime.config.execute_threshold,
+      configuredProtectedTokens: runtime.config.protected_tokens,
       hostCompaction: {
         auto: config?.compaction?.auto ?? true,
         prune: config?.compaction?.prune ?? false,
