@@ -86,7 +86,8 @@ export const ConfigSchema = z
       .describe(
         "The protected recent window, in tokens: nothing in it is dropped or reclaimed in normal operation. null " +
           "derives it from the usable window: 16000 * (usable / 200000) ^ 0.708 (200k -> 16k, 1M -> 50k, 64k -> " +
-          "7.1k, 2M -> 81.7k), at least 2000 and at most a quarter of the window.",
+          "7.1k, 2M -> 81.7k), at least 2000 and at most a quarter of the window. A set size over a quarter of a " +
+          "model's usable window is clamped to that quarter for that model (the log, a toast and /ctx-status say so).",
       ),
     protected_tags: z
       .number()
@@ -150,7 +151,8 @@ export const ConfigSchema = z
       .default([])
       .describe(
         "Patterns whose facts are pinned (kept verbatim at every pressure, like the user's own constraints): plain " +
-          'text matches case-insensitively, "/regex/flags" as a regular expression. E.g. ["API key", "/v\\d+\\.\\d+/"].',
+          'text matches case-insensitively, "/regex/flags" as a regular expression (one that does not compile is ' +
+          'refused with its error). E.g. ["API key", "/v\\d+\\.\\d+/"].',
       ),
     historian: z
       .object({
