@@ -1,5 +1,5 @@
 import type { ToolDefinition } from "@opencode-ai/plugin"
-import { MAX_ARGUMENT_CHARS, QUOTED_ARGUMENT_CHARS, quoteArgument } from "../reduce/answer-bounds.js"
+import { formatCount, MAX_ARGUMENT_CHARS, QUOTED_ARGUMENT_CHARS, quoteArgument } from "../reduce/answer-bounds.js"
 import { withoutTagSigns } from "../reduce/parse-drop-ranges.js"
 import type { HostPart } from "../transcript/host-message.js"
 import { itemText } from "../transcript/item-text.js"
@@ -41,7 +41,7 @@ export function createExpandTool(runtime: PluginRuntime): ToolDefinition {
 
 async function expand(runtime: PluginRuntime, sessionId: string, target: unknown): Promise<string> {
   if (typeof target === "string" && target.length > MAX_ARGUMENT_CHARS) {
-    return `target is ${target.length.toLocaleString("en-US")} characters long: give one episode id like "c12" or one tag like "§42§".`
+    return `target is ${formatCount(target.length)} characters long: give one episode id like "c12" or one tag like "§42§".`
   }
   if (typeof target !== "string" || target.trim().length === 0) {
     return 'target must be an episode id like "c12" or a tag like "§42§".'

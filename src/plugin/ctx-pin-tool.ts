@@ -1,4 +1,5 @@
 import type { ToolDefinition } from "@opencode-ai/plugin"
+import { formatCount } from "../reduce/answer-bounds.js"
 import { parseDropRanges } from "../reduce/parse-drop-ranges.js"
 import { insertPin } from "../store/pin-repository.js"
 import { readMessageParts } from "../store/raw-repository.js"
@@ -17,7 +18,7 @@ export const MAX_PIN_CHARS = 4_000
 export const PIN_TOOL_DESCRIPTION =
   "Pin material that must survive verbatim however much of the session is condensed later: a constraint, an " +
   'exact error, a decision you must not lose. tags: "12" or "12,15" (the §N§ tags). Pins are kept word for word in ' +
-  `the session history; they have a budget, so pin only what is essential (one pin holds at most ${count(MAX_PIN_CHARS)} ` +
+  `the session history; they have a budget, so pin only what is essential (one pin holds at most ${formatCount(MAX_PIN_CHARS)} ` +
   "characters)."
 
 /** The ctx_pin tool: pins the raw content of tags into the pinned ledger (verbatim at every pressure). */
@@ -53,8 +54,8 @@ async function pin(runtime: PluginRuntime, sessionId: string, tags: unknown): Pr
     const text = itemText({ tag, parts: readMessageParts(db, sessionId, tag.messageId) as HostPart[] })
     if (text.length > MAX_PIN_CHARS) {
       lines.push(
-        `§${number}§ was not pinned: it holds ${count(text.length)} characters and a pin keeps at most ` +
-          `${count(MAX_PIN_CHARS)} verbatim. Quote the lines that matter in your reply and pin that message's tag.`,
+        `§${number}§ was not pinned: it holds ${formatCount(text.length)} characters and a pin keeps at most ` +
+          `${formatCount(MAX_PIN_CHARS)} verbatim. Quote the lines that matter in your reply and pin that message's tag.`,
       )
       continue
     }
@@ -62,8 +63,4 @@ async function pin(runtime: PluginRuntime, sessionId: string, tags: unknown): Pr
     lines.push(added ? `§${number}§ pinned (${text.length} characters, kept verbatim).` : `§${number}§ was already pinned.`)
   }
   return lines.join("\n")
-}
-
-function count(value: number): string {
-  return value.toLocaleString("en-US")
 }

@@ -21,13 +21,13 @@ export const STORED_ARGUMENT_CHARS = 200
 /** A text for an answer: whole as JSON when short, else its first QUOTED_ARGUMENT_CHARS and its length. */
 export function quoteArgument(text: string): string {
   if (text.length <= QUOTED_ARGUMENT_CHARS) return JSON.stringify(text)
-  return `${JSON.stringify(head(text, QUOTED_ARGUMENT_CHARS))}… (${count(text.length)} characters)`
+  return `${JSON.stringify(head(text, QUOTED_ARGUMENT_CHARS))}… (${formatCount(text.length)} characters)`
 }
 
 /** The text itself up to `maxChars`, else its head and its length: `abc… (6 characters)`. */
 export function clipText(text: string, maxChars: number): string {
   if (text.length <= maxChars) return text
-  return `${head(text, maxChars)}… (${count(text.length)} characters)`
+  return `${head(text, maxChars)}… (${formatCount(text.length)} characters)`
 }
 
 /** The first `length` characters, one fewer when the cut would split a surrogate pair. */
@@ -36,6 +36,7 @@ function head(text: string, length: number): string {
   return text.slice(0, code >= 0xd800 && code <= 0xdbff ? length - 1 : length)
 }
 
-function count(value: number): string {
+/** A count as the answers write it: 10,485,760. */
+export function formatCount(value: number): string {
   return value.toLocaleString("en-US")
 }

@@ -1,5 +1,5 @@
 import type { DropClassification, DropItem } from "./classify-drop-request.js"
-import { LISTED_TAG_PIECES } from "./answer-bounds.js"
+import { formatCount, LISTED_TAG_PIECES } from "./answer-bounds.js"
 import { tagListText } from "./parse-drop-ranges.js"
 
 /** One ctx_reduce call per turn beyond this is refused: the agent is told its drops are queued and to move on. */
@@ -92,7 +92,7 @@ function byReason(rejected: DropClassification["rejected"]): Map<string, number[
 function rejectedTags(tags: readonly number[]): string {
   const listed = tagListText(tags)
   const shown = tagListText(tags, LISTED_TAG_PIECES)
-  return listed === shown ? listed : `${tags.length.toLocaleString("en-US")} tags (${shown})`
+  return listed === shown ? listed : `${formatCount(tags.length)} tags (${shown})`
 }
 
 function landing(outlook: LandingOutlook): string {

@@ -1,5 +1,5 @@
 import { fail, ok, type Result } from "../result.js"
-import { LISTED_TAG_PIECES, MAX_ARGUMENT_CHARS, quoteArgument } from "./answer-bounds.js"
+import { formatCount, LISTED_TAG_PIECES, MAX_ARGUMENT_CHARS, quoteArgument } from "./answer-bounds.js"
 
 /** The most tags one `ctx_reduce` call may name, so a single call can never queue an unbounded range. */
 export const MAX_TAGS_PER_CALL = 500
@@ -28,7 +28,7 @@ export function parseDropRanges(input: unknown, argument: TagArgument = DROP_ARG
   if (typeof input !== "string") return fail(`${name} must be a string like "3-5,8", got ${describe(input)}`)
   if (input.length > MAX_ARGUMENT_CHARS) {
     return fail(
-      `${name} is ${count(input.length)} characters long; one call takes at most ${count(MAX_ARGUMENT_CHARS)} ` +
+      `${name} is ${formatCount(input.length)} characters long; one call takes at most ${formatCount(MAX_ARGUMENT_CHARS)} ` +
         `characters (at most ${MAX_TAGS_PER_CALL} tags, like "3-5,8,12-15")`,
     )
   }
@@ -49,7 +49,7 @@ export function parseDropRanges(input: unknown, argument: TagArgument = DROP_ARG
     if (last < first) return fail(`${quoteArgument(item)} is a reversed range; write ${last}-${first}`)
     const span = last - first + 1
     if (span > MAX_TAGS_PER_CALL) {
-      return fail(`${quoteArgument(item)} names ${count(span)} tags; one call may name at most ${MAX_TAGS_PER_CALL}`)
+      return fail(`${quoteArgument(item)} names ${formatCount(span)} tags; one call may name at most ${MAX_TAGS_PER_CALL}`)
     }
     for (let tag = first; tag <= last; tag += 1) {
       if (seen.has(tag)) duplicates.add(tag)
@@ -84,7 +84,7 @@ export function tagListText(tags: readonly number[], maxPieces = Number.POSITIVE
   const text = shown.map((piece) => `§${piece}§`).join(", ")
   if (shown.length === pieces.length) return text
   const hidden = new Set(tags).size - shown.reduce((total, piece) => total + pieceSize(piece), 0)
-  return `${text} and ${count(hidden)} more ${hidden === 1 ? "tag" : "tags"}`
+  return `${text} and ${formatCount(hidden)} more ${hidden === 1 ? "tag" : "tags"}`
 }
 
 /** Writes tags as compact ranges: [3,4,5,8] -> "3-5,8". */
@@ -117,10 +117,6 @@ function foreignNote(item: string): string {
 function pieceSize(piece: string): number {
   const [first, last] = piece.split("-").map(Number)
   return last === undefined ? 1 : last - (first ?? last) + 1
-}
-
-function count(value: number): string {
-  return value.toLocaleString("en-US")
 }
 
 function describe(value: unknown): string {
