@@ -171,7 +171,7 @@ describe("bounded answers", () => {
         '"3-5,8,12-15")',
     })
     expect(MAX_ARGUMENT_CHARS).toBe(10_000)
-    expect(elapsedMs).toBeLessThan(50)
+    expect(elapsedMs).toBeLessThan(200)
   })
 
   it("reads an argument of exactly MAX_ARGUMENT_CHARS", () => {
