@@ -5,7 +5,8 @@ import { readConfigFiles } from "../config/read-config-files.js"
 import { replayTranscript, type ReplayTurn } from "../pass/replay-transcript.js"
 import { systemClock } from "../pass/system-clock.js"
 import { isPluginError } from "../plugin-error.js"
-import { fixedWindow, resolveWindow, type WindowSettings } from "../pressure/model-window.js"
+import { fixedWindow, protectedClamp, resolveWindow, type WindowSettings } from "../pressure/model-window.js"
+import { protectedClampMessage } from "../reduce/protected-window.js"
 import { defaultDatabasePath } from "../store/database-path.js"
 import { MEMORY_DATABASE, openDatabase } from "../store/open-database.js"
 import { encodingForModel } from "../tokens/encoding-for-model.js"
@@ -104,6 +105,8 @@ export async function commandReplay(io: CliIo): Promise<ExitCode> {
             ...resolveWindow({ providerID: model.providerID, modelID: model.modelID, hostLimits: null, config: loaded.config }),
             ...(typeof threshold === "number" ? { thresholdPercent: threshold } : {}),
           }
+    const clamp = protectedClamp(window)
+    if (clamp) io.stderr(`${loaded.sources["protected_tokens"] ?? "config"}: ${protectedClampMessage(clamp)}`)
     const db = await openDatabase(dbFile)
     try {
       const rows: ReplayTurn[] = []

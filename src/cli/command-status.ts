@@ -69,6 +69,7 @@ export async function commandStatus(io: CliIo): Promise<ExitCode> {
         sessionId,
         strategy: loaded.config.historian.strategy,
         thresholdPercent: loaded.config.execute_threshold,
+        configuredProtectedTokens: loaded.config.protected_tokens,
         hostCompaction: {
           auto: install.compaction.auto,
           prune: install.compaction.prune,

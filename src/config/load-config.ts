@@ -1,7 +1,6 @@
-import { parse as parseJsonc, printParseErrorCode, stripComments, type ParseError } from "jsonc-parser"
-import type { z } from "zod"
 import { ConfigSchema, DEPRECATED_KEYS, defaultConfig, type Config } from "./schema.js"
-import { getPath, isJsonObject, leafPaths, mergeDeep, withoutPath, type JsonObject } from "./json-path.js"
+import { leafPaths, mergeDeep, type JsonObject } from "./json-path.js"
+import { fileDiagnostic, validLayer } from "./valid-layer.js"
 
 export type ConfigScope = "user" | "project" | "explicit"
 
@@ -116,84 +115,6 @@ function readFirst(
     }
   }
   return null
-}
-
-/** The parts of one file that fit the schema; everything refused is reported. */
-function validLayer(file: string, text: string, diagnostics: ConfigDiagnostic[]): JsonObject {
-  // A file with nothing but whitespace and comments sets nothing (a user may comment everything out).
-  if (stripComments(text).trim().length === 0) return {}
-  const errors: ParseError[] = []
-  const value: unknown = parseJsonc(text, errors, { allowTrailingComma: true, disallowComments: false })
-  if (errors.length > 0) {
-    const first = errors[0] as ParseError
-    const { line, column } = lineAndColumn(text, first.offset)
-    diagnostics.push(
-      fileDiagnostic(
-        file,
-        "valid JSONC (JSON with comments)",
-        `${file}:${line}:${column}: not valid JSONC (${printParseErrorCode(first.error)}); the whole file is ignored`,
-      ),
-    )
-    return {}
-  }
-  if (!isJsonObject(value)) {
-    diagnostics.push(fileDiagnostic(file, "an object", `${file}: expected an object at the top level; the whole file is ignored`))
-    return {}
-  }
-  let layer: JsonObject = value
-  // Each round removes at least one refused value, so this ends; the bound guards against a schema bug.
-  for (let round = 0; round < 100; round += 1) {
-    const result = ConfigSchema.safeParse(layer)
-    if (result.success) return layer
-    for (const issue of result.error.issues) {
-      for (const path of issuePaths(issue)) {
-        const refused = getPath(layer, path)
-        diagnostics.push(valueDiagnostic(file, path, refused, expectedText(issue)))
-        layer = withoutPath(layer, path)
-      }
-    }
-  }
-  return {}
-}
-
-function issuePaths(issue: z.core.$ZodIssue): PropertyKey[][] {
-  if (issue.code === "unrecognized_keys") return issue.keys.map((key) => [...issue.path, key])
-  return [issue.path]
-}
-
-function expectedText(issue: z.core.$ZodIssue): string {
-  if (issue.code === "unrecognized_keys") return "no such key (check the spelling against docs/configuration.md)"
-  if (issue.code === "invalid_value") return `one of ${issue.values.map((value) => JSON.stringify(value)).join(", ")}`
-  if (issue.code === "invalid_type") return `a value of type ${issue.expected}`
-  return issue.message
-    .replace(/^Invalid input: /, "")
-    .replace(/^Too (small|big): /, "")
-    .replace(/^expected /, "")
-}
-
-function valueDiagnostic(file: string, path: PropertyKey[], value: unknown, expected: string): ConfigDiagnostic {
-  const key = path.map(String).join(".")
-  const shown = value === undefined ? "undefined" : (JSON.stringify(value) ?? String(value))
-  const clipped = shown.length > 80 ? `${shown.slice(0, 77)}...` : shown
-  return {
-    severity: "error",
-    file,
-    key,
-    value: clipped,
-    expected,
-    message: `${file}: key "${key}" has value ${clipped}, expected ${expected}; this value is ignored (a lower-precedence file or the default applies)`,
-  }
-}
-
-function fileDiagnostic(file: string, expected: string, message: string): ConfigDiagnostic {
-  return { severity: "error", file, key: null, value: null, expected, message }
-}
-
-function lineAndColumn(text: string, offset: number): { line: number; column: number } {
-  const before = text.slice(0, offset)
-  const line = before.split("\n").length
-  const column = offset - before.lastIndexOf("\n")
-  return { line, column }
 }
 
 function withoutSchemaKey(config: JsonObject): JsonObject {

@@ -1,5 +1,6 @@
 import { z } from "zod"
 import { ENCODINGS } from "../tokens/token-counter.js"
+import { readPinPattern } from "./pin-pattern.js"
 
 /** A duration such as "5m", "90s", "1h" or "250ms". */
 export const DURATION_PATTERN = /^\d+(ms|s|m|h)$/
@@ -85,7 +86,8 @@ export const ConfigSchema = z
       .describe(
         "The protected recent window, in tokens: nothing in it is dropped or reclaimed in normal operation. null " +
           "derives it from the usable window: 16000 * (usable / 200000) ^ 0.708 (200k -> 16k, 1M -> 50k, 64k -> " +
-          "7.1k, 2M -> 81.7k), at least 2000 and at most a quarter of the window.",
+          "7.1k, 2M -> 81.7k), at least 2000 and at most a quarter of the window. A set size over a quarter of a " +
+          "model's usable window is clamped to that quarter for that model (the log, a toast and /ctx-status say so).",
       ),
     protected_tags: z
       .number()
@@ -135,11 +137,22 @@ export const ConfigSchema = z
           "shortened; when they alone exceed this the user is told (status, and a line in the agent's history).",
       ),
     pins: z
-      .array(z.string().min(1))
+      .array(
+        z
+          .string()
+          .min(1)
+          .superRefine((pattern, context) => {
+            const reading = readPinPattern(pattern)
+            if (reading.kind === "invalid") {
+              context.addIssue({ code: "custom", message: `a valid "/regex/flags" pattern (${reading.problem})` })
+            }
+          }),
+      )
       .default([])
       .describe(
         "Patterns whose facts are pinned (kept verbatim at every pressure, like the user's own constraints): plain " +
-          'text matches case-insensitively, "/regex/flags" as a regular expression. E.g. ["API key", "/v\\d+\\.\\d+/"].',
+          'text matches case-insensitively, "/regex/flags" as a regular expression (one that does not compile is ' +
+          'refused with its error). E.g. ["API key", "/v\\d+\\.\\d+/"].',
       ),
     historian: z
       .object({

@@ -1,32 +1,32 @@
+import { readPinPattern } from "../config/pin-pattern.js"
 import type { Fact } from "./fidelity-types.js"
 
 /** A compiled pin pattern: "/regex/flags" or plain text (case-insensitive substring). */
 export type PinPattern = (text: string) => boolean
 
 /**
- * Compiles the config's pin patterns. A pattern that is not a valid regular expression is reported and matched as
- * plain text instead, so a typo never disables the plugin.
+ * Compiles the config's pin patterns (`readPinPattern` says how one reads). A pattern that is not a valid regular
+ * expression matches nothing and is reported; the config loader refuses such a pattern before it gets here.
  */
 export function compilePinPatterns(patterns: readonly string[]): { matchers: PinPattern[]; problems: string[] } {
   const matchers: PinPattern[] = []
   const problems: string[] = []
   for (const pattern of patterns) {
-    const regex = /^\/(.+)\/([a-z]*)$/.exec(pattern)
-    if (regex) {
-      try {
-        const compiled = new RegExp(regex[1] as string, regex[2])
-        // A g or y flag makes test() resume at lastIndex: start over, so every text gets the same answer.
-        matchers.push((text) => {
-          compiled.lastIndex = 0
-          return compiled.test(text)
-        })
-        continue
-      } catch (error) {
-        problems.push(`pin pattern ${pattern} is not a valid regular expression (${String(error)}); matched as text`)
-      }
+    const reading = readPinPattern(pattern)
+    if (reading.kind === "invalid") {
+      problems.push(`pin pattern ${pattern} is not a valid regular expression (${reading.problem}); ignored`)
+      continue
     }
-    const needle = pattern.toLowerCase()
-    matchers.push((text) => text.toLowerCase().includes(needle))
+    if (reading.kind === "text") {
+      matchers.push((text) => text.toLowerCase().includes(reading.needle))
+      continue
+    }
+    const { regex } = reading
+    // A g or y flag makes test() resume at lastIndex: start over, so every text gets the same answer.
+    matchers.push((text) => {
+      regex.lastIndex = 0
+      return regex.test(text)
+    })
   }
   return { matchers, problems }
 }

@@ -1,7 +1,7 @@
 import type { SessionState } from "../pass/session-state.js"
 import type { Database } from "../store/driver.js"
 import { readUserDirectives } from "../store/raw-repository.js"
-import { compactRanges } from "../reduce/parse-drop-ranges.js"
+import { tagListText } from "../reduce/parse-drop-ranges.js"
 
 /** The most user text handed to OpenCode's summarizer, in characters (its own history excerpt is ~2,000 per item). */
 const DIRECTIVES_BUDGET_CHARS = 12_000
@@ -32,6 +32,6 @@ export function compactionContext(options: { db: Database; state: SessionState }
     }
     for (const text of kept) lines.push(`- ${text.replace(/\s+/g, " ").trim()}`)
   }
-  if (dropped.length > 0) lines.push(`Items already dropped as spent (no need to preserve): §${compactRanges(dropped).replace(/,/g, "§, §")}§.`)
+  if (dropped.length > 0) lines.push(`Items already dropped as spent (no need to preserve): ${tagListText(dropped)}.`)
   return lines.join("\n")
 }

@@ -20,18 +20,15 @@ export async function createPlugin(input: PluginInput): Promise<Hooks> {
       .then(() => input.client.app.log({ body: { service: SERVICE, level, message } }))
       .catch(() => undefined)
   }
-  const loaded = readConfigFiles({ directory: input.directory, worktree: input.worktree, env })
-  for (const diagnostic of loaded.diagnostics) {
-    const level = diagnostic.severity === "error" ? "error" : "warn"
-    hostLog(level, diagnostic.message)
+  /** The host log and a toast: how the user hears about their settings. */
+  const announce = (level: "error" | "warn", message: string): void => {
+    hostLog(level, message)
     void Promise.resolve()
-      .then(() =>
-        input.client.tui.showToast({
-          body: { title: SERVICE, message: diagnostic.message, variant: level === "error" ? "error" : "warning" },
-        }),
-      )
+      .then(() => input.client.tui.showToast({ body: { title: SERVICE, message, variant: level === "error" ? "error" : "warning" } }))
       .catch(() => undefined)
   }
+  const loaded = readConfigFiles({ directory: input.directory, worktree: input.worktree, env })
+  for (const diagnostic of loaded.diagnostics) announce(diagnostic.severity === "error" ? "error" : "warn", diagnostic.message)
   const errors = createErrorLog({ now: () => Date.now(), hostLog: (message) => hostLog("error", message) })
   const runtime = createPluginRuntime({
     config: loaded.config,
@@ -40,6 +37,7 @@ export async function createPlugin(input: PluginInput): Promise<Hooks> {
     faults: injectedFaults(env),
     env,
     now: () => Date.now(),
+    warn: (message) => announce("warn", message),
   })
   let providersLoaded: Promise<void> | null = null
   const loadProviderLimits = (): Promise<void> => {

@@ -1,12 +1,16 @@
-import { withoutTagSigns } from "../reduce/parse-drop-ranges.js"
 import type { ToolDefinition } from "@opencode-ai/plugin"
+import { formatCount, MAX_ARGUMENT_CHARS, QUOTED_ARGUMENT_CHARS, quoteArgument } from "../reduce/answer-bounds.js"
+import { withoutTagSigns } from "../reduce/parse-drop-ranges.js"
 import type { HostPart } from "../transcript/host-message.js"
 import { itemText } from "../transcript/item-text.js"
 import { listCompartments } from "../store/compartment-repository.js"
 import { readMessageParts } from "../store/raw-repository.js"
 import type { PluginRuntime } from "./plugin-runtime.js"
 
-/** The most text one ctx_expand answer carries. */
+/**
+ * The most stored text one ctx_expand answer carries; with the note on what is not shown, an answer is at most
+ * MAX_EXPAND_CHARS + 50 characters. Answers without stored text stay under MAX_TOOL_ANSWER_CHARS.
+ */
 export const MAX_EXPAND_CHARS = 24_000
 
 export const EXPAND_TOOL_DESCRIPTION =
@@ -36,18 +40,22 @@ export function createExpandTool(runtime: PluginRuntime): ToolDefinition {
 }
 
 async function expand(runtime: PluginRuntime, sessionId: string, target: unknown): Promise<string> {
+  if (typeof target === "string" && target.length > MAX_ARGUMENT_CHARS) {
+    return `target is ${formatCount(target.length)} characters long: give one episode id like "c12" or one tag like "§42§".`
+  }
   if (typeof target !== "string" || target.trim().length === 0) {
     return 'target must be an episode id like "c12" or a tag like "§42§".'
   }
-  const wanted = withoutTagSigns(target.trim())
+  const wanted = withoutTagSigns(target).trim()
   const db = await runtime.database()
   const episode = /^c(\d+)$/i.exec(wanted)
   if (episode) {
+    const number = withoutLeadingZeros(episode[1] as string)
     const compartments = listCompartments(db, sessionId)
-    const found = compartments.find((compartment) => compartment.id.endsWith(`#c${episode[1]}`))
+    const found = compartments.find((compartment) => compartment.id.endsWith(`#c${number}`))
     if (!found) {
       const known = compartments.length > 0 ? `episodes run from c1 to c${compartments.length}` : "this session has no episodes yet"
-      return `No episode ${target.trim()} in this session (${known}).`
+      return `No episode ${shown(`c${number}`, target.trim())} in this session (${known}).`
     }
     const full = ["full", "dense", "compact", "anchor"]
       .map((tier) => found.representations.find((representation) => representation.tier === tier))
@@ -55,19 +63,29 @@ async function expand(runtime: PluginRuntime, sessionId: string, target: unknown
     runtime.expanded.add(found.id)
     return bounded(full?.content ?? "(no text stored for this episode)")
   }
-  if (/^\d+(?:,\d+)+$/.test(wanted)) return `"${target}" names several tags; ctx_expand takes one target at a time.`
-  if (!/^\d+$/.test(wanted)) return `"${target}" is neither an episode id like "c12" nor a tag like "§42§".`
+  if (/^\d+(?:\s*,\s*\d+)+$/.test(wanted)) return `${quoteArgument(target)} names several tags; ctx_expand takes one target at a time.`
+  if (!/^\d+$/.test(wanted)) return `${quoteArgument(target)} is neither an episode id like "c12" nor a tag like "§42§".`
   const registry = await runtime.sessions()
   const state = registry.stateFor({ id: sessionId, source: "opencode", projectId: null, directory: null, title: null }, runtime.counterFor(null))
-  const tag = state.tagsByNumber.get(Number(wanted))
+  const number = withoutLeadingZeros(wanted)
+  const tag = state.tagsByNumber.get(Number(number))
   if (!tag) {
     const highest = state.nextTag - 1
-    return `No tag §${wanted}§ in this session (${highest > 0 ? `tags run from 1 to ${highest}` : "no tags yet"}).`
+    return `No tag ${shown(`§${number}§`, number)} in this session (${highest > 0 ? `tags run from 1 to ${highest}` : "no tags yet"}).`
   }
   const parts = readMessageParts(db, sessionId, tag.messageId) as HostPart[]
   const text = itemText({ tag, parts })
   const note = tag.status === "dropped" ? ` (dropped from the context; this is the stored original)` : ""
   return bounded(`§${tag.tag}§${note}:\n${text}`)
+}
+
+/** An id as written in an answer: itself when short, else the quoted head of what the agent wrote. */
+function shown(id: string, written: string): string {
+  return id.length <= QUOTED_ARGUMENT_CHARS ? id : quoteArgument(written)
+}
+
+function withoutLeadingZeros(digits: string): string {
+  return digits.replace(/^0+(?=\d)/, "")
 }
 
 function bounded(text: string): string {

@@ -1,4 +1,5 @@
 import type { ToolDefinition } from "@opencode-ai/plugin"
+import { formatCount } from "../reduce/answer-bounds.js"
 import { parseDropRanges } from "../reduce/parse-drop-ranges.js"
 import { insertPin } from "../store/pin-repository.js"
 import { readMessageParts } from "../store/raw-repository.js"
@@ -8,11 +9,17 @@ import type { PluginRuntime } from "./plugin-runtime.js"
 
 /** One call pins at most this many tags. */
 export const MAX_PINS_PER_CALL = 10
+/**
+ * The longest item a pin keeps. A pin is stored and rendered verbatim in every later prompt, so a pinned 50,000
+ * character read would sit in the ledger for good; a longer item is refused, never cut (a cut pin is not verbatim).
+ */
+export const MAX_PIN_CHARS = 4_000
 
 export const PIN_TOOL_DESCRIPTION =
   "Pin material that must survive verbatim however much of the session is condensed later: a constraint, an " +
   'exact error, a decision you must not lose. tags: "12" or "12,15" (the §N§ tags). Pins are kept word for word in ' +
-  "the session history; they have a budget, so pin only what is essential."
+  `the session history; they have a budget, so pin only what is essential (one pin holds at most ${formatCount(MAX_PIN_CHARS)} ` +
+  "characters)."
 
 /** The ctx_pin tool: pins the raw content of tags into the pinned ledger (verbatim at every pressure). */
 export function createPinTool(runtime: PluginRuntime): ToolDefinition {
@@ -31,8 +38,8 @@ export function createPinTool(runtime: PluginRuntime): ToolDefinition {
 }
 
 async function pin(runtime: PluginRuntime, sessionId: string, tags: unknown): Promise<string> {
-  const parsed = parseDropRanges(tags)
-  if (!parsed.ok) return `Nothing was pinned: ${parsed.error.replace(/^drop is empty: name the tags to drop/, "tags is empty: name the tags to pin").replace(/^drop/, "tags")}.`
+  const parsed = parseDropRanges(tags, { name: "tags", verb: "pin" })
+  if (!parsed.ok) return `Nothing was pinned: ${parsed.error}.`
   if (parsed.value.tags.length > MAX_PINS_PER_CALL) return `Nothing was pinned: one call pins at most ${MAX_PINS_PER_CALL} tags.`
   const db = await runtime.database()
   const registry = await runtime.sessions()
@@ -45,6 +52,13 @@ async function pin(runtime: PluginRuntime, sessionId: string, tags: unknown): Pr
       continue
     }
     const text = itemText({ tag, parts: readMessageParts(db, sessionId, tag.messageId) as HostPart[] })
+    if (text.length > MAX_PIN_CHARS) {
+      lines.push(
+        `§${number}§ was not pinned: it holds ${formatCount(text.length)} characters and a pin keeps at most ` +
+          `${formatCount(MAX_PIN_CHARS)} verbatim. Quote the lines that matter in your reply and pin that message's tag.`,
+      )
+      continue
+    }
     const added = insertPin(db, sessionId, { tag: number, text, pinnedBy: "agent" }, Date.now())
     lines.push(added ? `§${number}§ pinned (${text.length} characters, kept verbatim).` : `§${number}§ was already pinned.`)
   }

@@ -1,5 +1,6 @@
 import type { ToolDefinition } from "@opencode-ai/plugin"
 import { classifyDropRequest } from "../reduce/classify-drop-request.js"
+import { clipText, STORED_ARGUMENT_CHARS } from "../reduce/answer-bounds.js"
 import { formatDropAnswer, judgeDropRequest } from "../reduce/drop-answer.js"
 import { parseDropRanges } from "../reduce/parse-drop-ranges.js"
 import {
@@ -48,7 +49,7 @@ async function reduce(runtime: PluginRuntime, sessionId: string, drop: unknown):
   const registry = await runtime.sessions()
   const state = registry.stateFor({ id: sessionId, source: "opencode", projectId: null, directory: null, title: null }, runtime.counterFor(null))
   const now = Date.now()
-  const argument = typeof drop === "string" ? drop : JSON.stringify(drop) ?? ""
+  const argument = storedArgument(drop)
   const record = (counts: { queued: number; deferred: number; rejected: number }, refusedReason: string | null): void =>
     recordReduceCall(db, { sessionId, turnMessageId: last.turnMessageId, at: now, dropArgument: argument, ...counts, refusedReason })
 
@@ -85,4 +86,18 @@ async function reduce(runtime: PluginRuntime, sessionId: string, drop: unknown):
     )
   })
   return formatDropAnswer({ verdict, notes: parsed.value.notes, outlook })
+}
+
+/**
+ * The argument as the call record keeps it: its first STORED_ARGUMENT_CHARS characters and its length (the host's
+ * tool part keeps the whole argument). A value that is not a string is kept as JSON, and one JSON cannot write (nested
+ * too deep) by its type.
+ */
+function storedArgument(drop: unknown): string {
+  if (typeof drop === "string") return clipText(drop, STORED_ARGUMENT_CHARS)
+  try {
+    return clipText(JSON.stringify(drop) ?? "", STORED_ARGUMENT_CHARS)
+  } catch {
+    return `[${typeof drop} that JSON cannot write]`
+  }
 }

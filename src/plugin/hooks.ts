@@ -2,7 +2,8 @@ import type { Hooks } from "@opencode-ai/plugin"
 import { createHistoryPlanner } from "../pass/history-planner.js"
 import { runPass } from "../pass/run-pass.js"
 import { systemClock } from "../pass/system-clock.js"
-import { hostModelLimits, resolveWindow } from "../pressure/model-window.js"
+import { hostModelLimits, protectedClamp, resolveWindow } from "../pressure/model-window.js"
+import { protectedClampMessage } from "../reduce/protected-window.js"
 import { usagePercent } from "../pressure/bands.js"
 import type { HostMessage } from "../transcript/host-message.js"
 import { stripTagEchoes } from "../transcript/tag-format.js"
@@ -123,6 +124,8 @@ export function createHooks(context: HookContext): Hooks {
         const modelID = model?.modelID ?? "unknown"
         if (!runtime.facts.limitsFor(providerID, modelID)) await context.loadProviderLimits()
         const window = resolveWindow({ providerID, modelID, hostLimits: runtime.facts.limitsFor(providerID, modelID), config: runtime.config })
+        const clamp = protectedClamp(window)
+        if (clamp) runtime.warnOnce(`${providerID}/${modelID}: ${protectedClampMessage(clamp)}`)
         const tagsVisible = reduceToolAvailable({ hostConfig: runtime.facts.hostConfig, agent: user?.agent, promptTools: user?.tools })
         const db = await runtime.database()
         let history = runtime.planners.get(sessionId)

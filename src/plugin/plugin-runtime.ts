@@ -48,6 +48,8 @@ export type PluginRuntime = {
   readonly planners: Map<string, HistoryPlanner>
   /** Sessions whose main transform ran and whose system prompt (the same step's) has not come through yet. */
   readonly mainStepPending: Set<string>
+  /** Tells the user something about the settings once per process (the host log and a toast), e.g. a clamped value. */
+  warnOnce(message: string): void
   dispose(): void
 }
 
@@ -63,6 +65,8 @@ export function createPluginRuntime(options: {
   faults: ReadonlySet<string>
   env: Record<string, string | undefined>
   now: () => number
+  /** Where `warnOnce` messages go; by default nowhere. */
+  warn?: (message: string) => void
 }): PluginRuntime {
   const databaseFile = configuredDatabasePath(options.config.database.path, options.env)
   let opening: Promise<Database> | null = null
@@ -90,6 +94,8 @@ export function createPluginRuntime(options: {
     return opening
   }
 
+  const warned = new Set<string>()
+
   return {
     config: options.config,
     configDiagnostics: options.configDiagnostics,
@@ -115,6 +121,11 @@ export function createPluginRuntime(options: {
       return pool.counterFor(
         encodingForModel({ providerID: model?.providerID, modelID: model?.modelID, settings: options.config.tokenizer }),
       )
+    },
+    warnOnce(message) {
+      if (warned.has(message)) return
+      warned.add(message)
+      options.warn?.(message)
     },
     dispose() {
       pool?.dispose()

@@ -21,6 +21,7 @@ export async function statusRequestText(runtime: PluginRuntime, sessionId: strin
       sessionId,
       strategy: runtime.config.historian.strategy,
       thresholdPercent: runtime.lastPass.get(sessionId)?.window.thresholdPercent ?? runtime.config.execute_threshold,
+      configuredProtectedTokens: runtime.config.protected_tokens,
       hostCompaction: {
         auto: config?.compaction?.auto ?? true,
         prune: config?.compaction?.prune ?? false,

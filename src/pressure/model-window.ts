@@ -1,5 +1,5 @@
 import type { Config, ModelOverride } from "../config/schema.js"
-import { derivedProtectedTokens } from "../reduce/protected-window.js"
+import { protectedWindow } from "../reduce/protected-window.js"
 import { parseDurationMs } from "./duration.js"
 
 /** The limits a host reports for a model; `input`, where the model has one, caps the prompt itself. */
@@ -22,6 +22,8 @@ export type WindowSettings = {
   thresholdPercent: number
   cacheTtlMs: number
   protectedTokens: number
+  /** The configured `protected_tokens` when it was over a quarter of the usable window and clamped, else null. */
+  protectedClampedFrom: number | null
   /** Compartment history budget: `history_budget` percent of the threshold's tokens (200k at 65% -> 19,500). */
   historyBudgetTokens: number
   /** Pinned ledger budget: `pin_budget` percent of the threshold's tokens. */
@@ -58,7 +60,7 @@ export function resolveWindow(options: {
     thresholdPercent,
     ...budgets(usableTokens, thresholdPercent, config),
     cacheTtlMs: parseDurationMs(override?.cache_ttl ?? config.cache_ttl),
-    protectedTokens: config.protected_tokens ?? derivedProtectedTokens(usableTokens),
+    ...protectedSettings(config, usableTokens),
     source: override?.context !== undefined ? "config" : hostLimits ? "host" : "fallback",
   }
 }
@@ -82,15 +84,26 @@ export function fixedWindow(options: { usableTokens: number; thresholdPercent?: 
     thresholdPercent,
     ...budgets(usableTokens, thresholdPercent, config),
     cacheTtlMs: parseDurationMs(config.cache_ttl),
-    protectedTokens: config.protected_tokens ?? derivedProtectedTokens(usableTokens),
+    ...protectedSettings(config, usableTokens),
     source: "replay",
   }
 }
 
-/** The history and pin budgets: shares of the tokens at the execute threshold. */
+/** A window's protected-window clamp (what was configured, what is used, of which window), or null. */
+export function protectedClamp(window: WindowSettings): { clampedFrom: number; tokens: number; usableTokens: number } | null {
+  if (window.protectedClampedFrom === null) return null
+  return { clampedFrom: window.protectedClampedFrom, tokens: window.protectedTokens, usableTokens: window.usableTokens }
+}
+
 /** The landing line stays at least this many points under the execute threshold. */
 export const LANDING_MARGIN_POINTS = 5
 
+function protectedSettings(config: Config, usableTokens: number): Pick<WindowSettings, "protectedTokens" | "protectedClampedFrom"> {
+  const { tokens, clampedFrom } = protectedWindow({ configured: config.protected_tokens, usableTokens })
+  return { protectedTokens: tokens, protectedClampedFrom: clampedFrom }
+}
+
+/** The history and pin budgets: shares of the tokens at the execute threshold. */
 function budgets(
   usableTokens: number,
   thresholdPercent: number,

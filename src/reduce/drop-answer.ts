@@ -1,5 +1,6 @@
 import type { DropClassification, DropItem } from "./classify-drop-request.js"
-import { compactRanges } from "./parse-drop-ranges.js"
+import { formatCount, LISTED_TAG_PIECES } from "./answer-bounds.js"
+import { tagListText } from "./parse-drop-ranges.js"
 
 /** One ctx_reduce call per turn beyond this is refused: the agent is told its drops are queued and to move on. */
 export const MAX_REDUCE_CALLS_PER_TURN = 3
@@ -44,7 +45,11 @@ export function judgeDropRequest(options: { classification: DropClassification; 
   return { kind: "accepted", queue: accepted.map((item) => item.tag), classification }
 }
 
-/** The tool result the agent reads: exactly what was queued, deferred or rejected, why, and when drops land. */
+/**
+ * The tool result the agent reads: what was queued, deferred or rejected, why, and when drops land. Rejections are
+ * one line per reason, and every list names at most LISTED_TAG_PIECES tags or ranges and counts the rest, so the
+ * answer stays under MAX_TOOL_ANSWER_CHARS however many tags the call named.
+ */
 export function formatDropAnswer(options: { verdict: DropVerdict; notes: readonly string[]; outlook: LandingOutlook }): string {
   const { verdict, notes, outlook } = options
   if (verdict.kind === "refused") return `Refused: ${verdict.reason}`
@@ -59,7 +64,7 @@ export function formatDropAnswer(options: { verdict: DropVerdict; notes: readonl
         "the window past them.",
     )
   }
-  for (const rejection of rejected) lines.push(`Rejected §${rejection.tag}§: ${rejection.reason}.`)
+  for (const [reason, tags] of byReason(rejected)) lines.push(`Rejected ${rejectedTags(tags)}: ${reason}.`)
   for (const note of notes) lines.push(`Note: ${note}.`)
   if (queued.length === 0 && deferred.length === 0) lines.push("Nothing was queued.")
   else lines.push("The raw content stays in magic-context's store. Do not call ctx_reduce again for these tags.")
@@ -68,7 +73,26 @@ export function formatDropAnswer(options: { verdict: DropVerdict; notes: readonl
 
 function describe(items: readonly DropItem[]): string {
   const noun = items.length === 1 ? "drop" : "drops"
-  return `${items.length} ${noun} (§${compactRanges(items.map((item) => item.tag)).replace(/,/g, "§, §")}§, ~${sum(items).toLocaleString("en-US")} tokens)`
+  const tags = tagListText(items.map((item) => item.tag), LISTED_TAG_PIECES)
+  return `${items.length} ${noun} (${tags}, ~${sum(items).toLocaleString("en-US")} tokens)`
+}
+
+/** The rejected tags per reason, reasons in the order of their first tag. */
+function byReason(rejected: DropClassification["rejected"]): Map<string, number[]> {
+  const groups = new Map<string, number[]>()
+  for (const { tag, reason } of rejected) {
+    const group = groups.get(reason) ?? []
+    group.push(tag)
+    groups.set(reason, group)
+  }
+  return groups
+}
+
+/** `§3§, §5-6§` while every tag is listed; `333 tags (§1§, … and 327 more tags)` once some are only counted. */
+function rejectedTags(tags: readonly number[]): string {
+  const listed = tagListText(tags)
+  const shown = tagListText(tags, LISTED_TAG_PIECES)
+  return listed === shown ? listed : `${formatCount(tags.length)} tags (${shown})`
 }
 
 function landing(outlook: LandingOutlook): string {

@@ -1,3 +1,4 @@
+import { protectedClampMessage } from "../reduce/protected-window.js"
 import type { StatusData } from "./status-data.js"
 
 /** The width of the proportional bar, in characters. */
@@ -39,6 +40,7 @@ export function formatStatus(status: StatusData, now: number): string {
     `Usage: ${fmt(usage)} of ${fmt(window)} usable tokens (${percent.toFixed(1)}%)${countedNote}, band ${pass.band ?? "?"}${threshold}`,
     `Last pass: #${pass.seq} ${pass.decision}${pass.reason ? ` (${pass.reason})` : ""}, ${ago(now - pass.at)}`,
   )
+  if (status.protectedClamp) lines.push(`Protected window: ${protectedClampMessage(status.protectedClamp)}`)
   const breakdown = pass.breakdown
   if (breakdown && window > 0) {
     const split = splitHistory(breakdown.history, status.history)

@@ -5,6 +5,7 @@ import type { Database } from "../store/driver.js"
 import { listErrors } from "../store/error-repository.js"
 import { listPins } from "../store/pin-repository.js"
 import { readStatusRows } from "../store/status-repository.js"
+import { protectedWindow } from "../reduce/protected-window.js"
 import { measureHistory, type HistoryMeasure } from "./measure-history.js"
 import type { StatusData } from "./status-data.js"
 
@@ -15,6 +16,8 @@ export function gatherStatus(options: {
   strategy: string
   thresholdPercent: number | null
   hostCompaction: StatusData["hostCompaction"]
+  /** The config's `protected_tokens`, to say whether the last pass's window had to clamp it. */
+  configuredProtectedTokens?: number | null
 }): StatusData {
   const { db, sessionId } = options
   const rows = readStatusRows(db, sessionId)
@@ -63,7 +66,15 @@ export function gatherStatus(options: {
     pins: rows.pins,
     errors,
     hostCompaction: options.hostCompaction,
+    protectedClamp: clampOf(options.configuredProtectedTokens ?? null, rows.lastPass?.window ?? null),
   }
+}
+
+/** The protected-window clamp the last pass's usable window imposed on the configured size, or null. */
+function clampOf(configured: number | null, usableTokens: number | null): StatusData["protectedClamp"] {
+  if (usableTokens === null) return null
+  const { tokens, clampedFrom } = protectedWindow({ configured, usableTokens })
+  return clampedFrom === null ? null : { clampedFrom, tokens, usableTokens }
 }
 
 /** The applied history split into the pinned ledger and the compartments by tier (null before the first fold). */

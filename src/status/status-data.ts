@@ -44,4 +44,6 @@ export type StatusData = {
   pins: number
   errors: ErrorRecord[]
   hostCompaction: { auto: boolean; prune: boolean; source: string } | null
+  /** The protected window the last pass used, when the configured `protected_tokens` had to be clamped. */
+  protectedClamp?: { clampedFrom: number; tokens: number; usableTokens: number } | null
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { getPath, isJsonObject, leafPaths, mergeDeep, withoutPath } from "../../src/config/json-path.js"
+import { getPath, isJsonObject, leafPaths, mergeDeep, withoutPaths } from "../../src/config/json-path.js"
 
 describe("isJsonObject", () => {
   it.each([
@@ -38,21 +38,21 @@ describe("getPath", () => {
   })
 })
 
-describe("withoutPath", () => {
+describe("withoutPaths", () => {
   it("removes a leaf and keeps its siblings", () => {
-    expect(withoutPath({ a: { b: 1, c: 2 }, d: 3 }, ["a", "b"])).toEqual({ a: { c: 2 }, d: 3 })
+    expect(withoutPaths({ a: { b: 1, c: 2 }, d: 3 }, [["a", "b"]])).toEqual({ a: { c: 2 }, d: 3 })
   })
 
   it("prunes objects the removal leaves empty, all the way up", () => {
-    expect(withoutPath({ a: { b: { c: 1 } }, d: 3 }, ["a", "b", "c"])).toEqual({ d: 3 })
+    expect(withoutPaths({ a: { b: { c: 1 } }, d: 3 }, [["a", "b", "c"]])).toEqual({ d: 3 })
   })
 
   it("removes a whole subtree", () => {
-    expect(withoutPath({ a: { b: 1 }, d: 3 }, ["a"])).toEqual({ d: 3 })
+    expect(withoutPaths({ a: { b: 1 }, d: 3 }, [["a"]])).toEqual({ d: 3 })
   })
 
   it("removes a non-object value found where the path goes deeper", () => {
-    expect(withoutPath({ a: "text", d: 3 }, ["a", "b"])).toEqual({ d: 3 })
+    expect(withoutPaths({ a: "text", d: 3 }, [["a", "b"]])).toEqual({ d: 3 })
   })
 
   it.each([
@@ -61,17 +61,39 @@ describe("withoutPath", () => {
     [[]],
   ])("returns an equal object when %j is not there", (path) => {
     const root = { a: { b: 1 } }
-    expect(withoutPath(root, path)).toEqual({ a: { b: 1 } })
+    expect(withoutPaths(root, [path])).toEqual({ a: { b: 1 } })
   })
 
   it("does not mutate its input", () => {
-    const root = { a: { b: 1, c: 2 } }
-    withoutPath(root, ["a", "b"])
-    expect(root).toEqual({ a: { b: 1, c: 2 } })
+    const root = { a: { b: 1, c: 2 }, list: ["x", "y"] }
+    withoutPaths(root, [["a", "b"], ["list", 0]])
+    expect(root).toEqual({ a: { b: 1, c: 2 }, list: ["x", "y"] })
   })
 
   it("keeps an object that was already empty", () => {
-    expect(withoutPath({ a: {}, b: { c: 1 } }, ["b", "c"])).toEqual({ a: {} })
+    expect(withoutPaths({ a: {}, b: { c: 1 } }, [["b", "c"]])).toEqual({ a: {} })
+    expect(withoutPaths({ a: {}, b: 1 }, [["a", "missing"]])).toEqual({ a: {}, b: 1 })
+  })
+
+  it("removes array elements by index, keeping the others in order, whatever order the paths come in", () => {
+    const root = { pins: ["a", "b", "c", "d"], other: 1 }
+    expect(withoutPaths(root, [["pins", 0], ["pins", 2]])).toEqual({ pins: ["b", "d"], other: 1 })
+    expect(withoutPaths(root, [["pins", 2], ["pins", 0]])).toEqual({ pins: ["b", "d"], other: 1 })
+    expect(withoutPaths(root, [["pins", "3"]])).toEqual({ pins: ["a", "b", "c"], other: 1 })
+  })
+
+  it("prunes an array the removal leaves empty, and keeps one that was already empty", () => {
+    expect(withoutPaths({ pins: ["a"], d: 1 }, [["pins", 0]])).toEqual({ d: 1 })
+    expect(withoutPaths({ pins: [], d: 1 }, [["d"]])).toEqual({ pins: [] })
+  })
+
+  it("removes several paths in one copy, in linear time", () => {
+    const root = Object.fromEntries(Array.from({ length: 100_000 }, (_, index) => [`k${index}`, index]))
+    const started = performance.now()
+    const pruned = withoutPaths({ ...root, kept: true }, Object.keys(root).map((key) => [key]))
+    expect(pruned).toEqual({ kept: true })
+    // One copy per removal made this quadratic: 20,000 unknown keys took 135 s in `magic-context config`.
+    expect(performance.now() - started).toBeLessThan(2_000)
   })
 })
 

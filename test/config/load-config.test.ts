@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { configLocations, loadConfig, type LoadedConfig, type ReadText } from "../../src/config/load-config.js"
+import { MAX_CONFIG_DEPTH, MAX_DIAGNOSTICS_PER_FILE } from "../../src/config/valid-layer.js"
 import { defaultConfig } from "../../src/config/schema.js"
 import { getPath } from "../../src/config/json-path.js"
 import { CONFIG_DEFAULTS, defaultSources } from "../helpers/config-keys.js"
@@ -311,6 +312,113 @@ describe("loadConfig", () => {
     expect(value).toHaveLength(80)
     expect(value.endsWith("...")).toBe(true)
     expect(value.startsWith(`"yyy`)).toBe(true)
+  })
+
+  it("refuses a pin pattern that is not a valid regular expression, naming the file, key, pattern and error", () => {
+    const loaded = load({ [WORKTREE]: '{ "pins": ["/(/", "port", "/v+/zz"] }' })
+    expect(loaded.config.pins).toEqual(["port"])
+    const problem = (pattern: string, flags: string): string => {
+      try {
+        new RegExp(pattern, flags)
+      } catch (error) {
+        return (error as Error).message
+      }
+      throw new Error(`${pattern} compiles`)
+    }
+    expect(loaded.diagnostics).toEqual([
+      {
+        severity: "error",
+        file: WORKTREE,
+        key: "pins.0",
+        value: '"/(/"',
+        expected: `a valid "/regex/flags" pattern (${problem("(", "")})`,
+        message:
+          `${WORKTREE}: key "pins.0" has value "/(/", expected a valid "/regex/flags" pattern (${problem("(", "")}); ` +
+          "this value is ignored (the list keeps its other entries)",
+      },
+      expect.objectContaining({ key: "pins.2", value: '"/v+/zz"', expected: `a valid "/regex/flags" pattern (${problem("v+", "zz")})` }),
+    ])
+  })
+
+  it("lets the lower file's pins apply when every pin of a file is refused", () => {
+    const loaded = load({ [USER]: '{ "pins": ["deploy"] }', [WORKTREE]: '{ "pins": ["/[/"] }' })
+    expect(loaded.config.pins).toEqual(["deploy"])
+    expect(loaded.sources["pins"]).toBe(USER)
+  })
+
+  it.each<[string, string, string, string]>([
+    ["1e400", '{ "execute_threshold": 1e400 }', "execute_threshold", "1e400"],
+    ["-1e400", '{ "history_budget": -1e400 }', "history_budget", "-1e400"],
+    ["an integer key", '{ "protected_tokens": 2E+999 }', "protected_tokens", "2E+999"],
+    ["a nested key", '{ "models": { "openai/*": { "context": 1e400 } } }', "models.openai/*.context", "1e400"],
+    ["an array element", '{ "pins": ["port", 1e999] }', "pins.1", "1e999"],
+  ])("reports a number beyond a double (%s) as not a finite number, with its key, as written", (_label, text, key, shown) => {
+    const loaded = load({ [USER]: '{ "execute_threshold": 70, "history_budget": 20 }', [DIRECTORY]: text })
+    expect(loaded.config.execute_threshold).toBe(70)
+    expect(loaded.config.history_budget).toBe(20)
+    expect(loaded.diagnostics).toEqual([
+      {
+        severity: "error",
+        file: DIRECTORY,
+        key,
+        value: shown,
+        expected: "a finite number",
+        message:
+          `${DIRECTORY}: key "${key}" has value ${shown}, which is not a finite number (beyond ±1.8e308); this value ` +
+          `is ignored (${key === "pins.1" ? "the list keeps its other entries" : "a lower-precedence file or the default applies"})`,
+      },
+    ])
+  })
+
+  it.each<[string, string]>([
+    ["arrays", `{ "pins": ${"[".repeat(100_000)}${"]".repeat(100_000)} }`],
+    ["objects", `{ "models": ${'{"a":'.repeat(100_000)}1${"}".repeat(100_000)} }`],
+    ["unclosed arrays", `{ "pins": ${"[".repeat(100_000)}`],
+    ["arrays in a comment-laden file", `// deep\n{ /* x */ "enabled": false, "x": ${"[".repeat(100_000)}${"]".repeat(100_000)} }`],
+  ])("ignores a file of 100,000 nested %s with one error naming the file, without crashing", (_label, text) => {
+    const started = performance.now()
+    const loaded = load({ [USER]: '{ "smart_drops": true }', [WORKTREE]: text })
+    expect(performance.now() - started).toBeLessThan(1_000)
+    expect(loaded.config).toEqual({ ...defaultConfig(), smart_drops: true })
+    expect(loaded.diagnostics).toEqual([
+      {
+        severity: "error",
+        file: WORKTREE,
+        key: null,
+        value: null,
+        expected: `JSONC nested at most ${MAX_CONFIG_DEPTH} levels deep`,
+        message: expect.stringMatching(
+          new RegExp(`^${WORKTREE}:\\d+:\\d+: nested more than ${MAX_CONFIG_DEPTH} levels deep; the whole file is ignored$`),
+        ),
+      },
+    ])
+  })
+
+  it("reads a file nested exactly MAX_CONFIG_DEPTH levels deep as usual", () => {
+    const inner = `${"[".repeat(MAX_CONFIG_DEPTH - 1)}${"]".repeat(MAX_CONFIG_DEPTH - 1)}`
+    const loaded = load({ [WORKTREE]: `{ "enabled": false, "extra": ${inner} }` })
+    expect(loaded.config.enabled).toBe(false)
+    expect(loaded.diagnostics.map((diagnostic) => diagnostic.key)).toEqual(["extra"])
+  })
+
+  it("names the first problems of a file with thousands of them and counts the rest, in linear time", () => {
+    const keys = Object.fromEntries(Array.from({ length: 20_000 }, (_, index) => [`unknown_${index}`, index]))
+    const started = performance.now()
+    const loaded = load({ [WORKTREE]: JSON.stringify({ ...keys, enabled: false }) })
+    expect(performance.now() - started).toBeLessThan(3_000)
+    expect(loaded.config).toEqual({ ...defaultConfig(), enabled: false })
+    expect(loaded.diagnostics).toHaveLength(MAX_DIAGNOSTICS_PER_FILE + 1)
+    expect(loaded.diagnostics.slice(0, MAX_DIAGNOSTICS_PER_FILE).map((diagnostic) => diagnostic.key)).toEqual(
+      Array.from({ length: MAX_DIAGNOSTICS_PER_FILE }, (_, index) => `unknown_${index}`),
+    )
+    expect(loaded.diagnostics.at(-1)).toEqual({
+      severity: "error",
+      file: WORKTREE,
+      key: null,
+      value: null,
+      expected: "fewer problems",
+      message: `${WORKTREE}: 19,980 more values are refused (the first ${MAX_DIAGNOSTICS_PER_FILE} are named above)`,
+    })
   })
 
   it("prefers magic-context.jsonc over magic-context.json in the same directory", () => {

@@ -8,6 +8,7 @@ import type { SessionState } from "../../src/pass/session-state.js"
 import { createExpandTool, EXPAND_TOOL_DESCRIPTION, MAX_EXPAND_CHARS } from "../../src/plugin/ctx-expand-tool.js"
 import { createErrorLog, type ErrorLog } from "../../src/plugin/error-log.js"
 import { createPluginRuntime, type PluginRuntime } from "../../src/plugin/plugin-runtime.js"
+import { MAX_TOOL_ANSWER_CHARS, quoteArgument } from "../../src/reduce/answer-bounds.js"
 import { fixedWindow } from "../../src/pressure/model-window.js"
 import { markTagsDropped } from "../../src/store/applied-state-repository.js"
 import { listCompartments } from "../../src/store/compartment-repository.js"
@@ -204,9 +205,53 @@ describe("createExpandTool", () => {
     ["an empty string", "  ", 'target must be an episode id like "c12" or a tag like "§42§".'],
     ["a word", "lexer", '"lexer" is neither an episode id like "c12" nor a tag like "§42§".'],
     ["a range", "3-5", '"3-5" is neither an episode id like "c12" nor a tag like "§42§".'],
+    [
+      "a long word",
+      "x".repeat(5_000),
+      `${quoteArgument("x".repeat(5_000))} is neither an episode id like "c12" nor a tag like "§42§".`,
+    ],
+    [
+      "a long list of tags",
+      "§1§".repeat(3_000),
+      `${quoteArgument("§1§".repeat(3_000))} names several tags; ctx_expand takes one target at a time.`,
+    ],
+    [
+      "10 MB",
+      "c".repeat(10 * 1024 * 1024),
+      'target is 10,485,760 characters long: give one episode id like "c12" or one tag like "§42§".',
+    ],
   ])("answers malformed input (%s) without throwing", async (_name, target, expected) => {
     const { sessionId } = await prepared(2)
-    expect(await expand(sessionId, target)).toBe(expected)
+    const answer = await expand(sessionId, target)
+    expect(answer).toBe(expected)
+    expect(answer.length).toBeLessThanOrEqual(MAX_TOOL_ANSWER_CHARS)
+  })
+
+  it.each<[string, string, string]>([
+    ["an episode past the last", `c${"9".repeat(5_000)}`, `No episode ${quoteArgument(`c${"9".repeat(5_000)}`)} in this session`],
+    ["a tag past the last", "9".repeat(5_000), `No tag ${quoteArgument("9".repeat(5_000))} in this session`],
+  ])("quotes only the head of %s with thousands of digits", async (_name, target, start) => {
+    const { sessionId } = await prepared(2)
+    const answer = await expand(sessionId, target)
+    expect(answer.startsWith(start)).toBe(true)
+    expect(answer.length).toBeLessThanOrEqual(MAX_TOOL_ANSWER_CHARS)
+  })
+
+  it.each(["§ 3§", "3 §", "§ 3 §"])("reads %j, spaces inside the signs, as tag 3", async (target) => {
+    const { sessionId } = await prepared(2)
+    expect(await expand(sessionId, target)).toBe(await expand(sessionId, "3"))
+  })
+
+  it("names a list with spaces after its commas as several tags", async () => {
+    const { sessionId } = await prepared(2)
+    expect(await expand(sessionId, "1, 3")).toBe('"1, 3" names several tags; ctx_expand takes one target at a time.')
+  })
+
+  it("reads leading zeros in an episode id as in a tag: c007 is c7, 007 is 7", async () => {
+    const { sessionId } = await prepared(8)
+    expect(await expand(sessionId, "c007")).toBe(await expand(sessionId, "c7"))
+    expect(await expand(sessionId, "c007")).toMatch(/^\[c7 /)
+    expect(await expand(sessionId, "007")).toBe(await expand(sessionId, "7"))
   })
 
   it("answers an internal error plainly and records it", async () => {

@@ -5,7 +5,8 @@ import { defaultConfig, type Config } from "../../src/config/schema.js"
 import { createHistoryPlanner } from "../../src/pass/history-planner.js"
 import { runPass, type PassResult } from "../../src/pass/run-pass.js"
 import type { SessionState } from "../../src/pass/session-state.js"
-import { createPinTool, MAX_PINS_PER_CALL, PIN_TOOL_DESCRIPTION } from "../../src/plugin/ctx-pin-tool.js"
+import { createPinTool, MAX_PIN_CHARS, MAX_PINS_PER_CALL, PIN_TOOL_DESCRIPTION } from "../../src/plugin/ctx-pin-tool.js"
+import { MAX_TOOL_ANSWER_CHARS } from "../../src/reduce/answer-bounds.js"
 import { createErrorLog, type ErrorLog } from "../../src/plugin/error-log.js"
 import { createPluginRuntime, type PluginRuntime } from "../../src/plugin/plugin-runtime.js"
 import { fixedWindow } from "../../src/pressure/model-window.js"
@@ -30,8 +31,11 @@ const WINDOW = fixedWindow({ usableTokens: 1_000_000, config: { ...defaultConfig
 
 const filler = (count: number): string => Array.from({ length: count }, (_, index) => `w${index % 50}`).join(" ")
 
-/** Tags per turn N (1-based): 3N-2 the user's request, 3N-1 the assistant's text, 3N the read of src/modN.ts. */
-function session(sessionID: string, count: number): HostMessage[] {
+/**
+ * Tags per turn N (1-based): 3N-2 the user's request, 3N-1 the assistant's text, 3N the read of src/modN.ts (50,000
+ * characters in turn `hugeRead`).
+ */
+function session(sessionID: string, count: number, hugeRead?: number): HostMessage[] {
   return Array.from({ length: count }, (_, index) => {
     const turn = index + 1
     return [
@@ -47,7 +51,11 @@ function session(sessionID: string, count: number): HostMessage[] {
         created: turn * 100 + 1,
         parts: [
           text(`${sessionID}-a${turn}`, `Reading src/mod${turn}.ts.`),
-          tool(`${sessionID}-r${turn}`, "read", completed({ filePath: `src/mod${turn}.ts` }, filler(300))),
+          tool(
+            `${sessionID}-r${turn}`,
+            "read",
+            completed({ filePath: `src/mod${turn}.ts` }, turn === hugeRead ? "y".repeat(50_000) : filler(300)),
+          ),
         ],
       }),
     ]
@@ -75,7 +83,7 @@ afterAll(() => {
 /** A new session with one pass behind it, as the transform hook leaves it for the tool. */
 type Prepared = { sessionId: string; state: SessionState; messages: HostMessage[]; result: PassResult }
 
-async function prepared(turns = 3): Promise<Prepared> {
+async function prepared(turns = 3, options: { hugeRead?: number } = {}): Promise<Prepared> {
   sessions += 1
   const sessionId = `ses_pin_${sessions}`
   const registry = await runtime.sessions()
@@ -83,7 +91,7 @@ async function prepared(turns = 3): Promise<Prepared> {
   const state = registry.stateFor(info, wordCounter)
   const history = createHistoryPlanner({ db, sessionId, counter: wordCounter, policy: "default" })
   runtime.planners.set(sessionId, history)
-  const messages = session(sessionId, turns)
+  const messages = session(sessionId, turns, options.hugeRead)
   const result = runPass({
     db,
     state,
@@ -194,10 +202,32 @@ describe("createPinTool", () => {
     ["a reversed range", "5-3", '"5-3" is a reversed range; write 3-5'],
     ["zero", "0", '"0": tags start at 1'],
     ["nothing", "  ", 'tags is empty: name the tags to pin, like "3-5,8,12-15"'],
+    ["a trailing comma", "3,", 'tags "3," has an empty item between commas'],
+    ["more than 500 tags", "1-300,301-600", "tags names more than 500 tags in total; one call may name at most 500"],
+    [
+      "10 MB",
+      "1,".repeat(5 * 1024 * 1024),
+      "tags is 10,485,760 characters long; one call takes at most 10,000 characters (at most 500 tags, like " +
+        '"3-5,8,12-15")',
+    ],
   ])("answers malformed input (%s) without pinning anything", async (_name, tags, error) => {
     const { sessionId } = await prepared()
     expect(await pin(sessionId, tags)).toBe(`Nothing was pinned: ${error}.`)
     expect(listPins(db, sessionId)).toEqual([])
+  })
+
+  it("refuses to pin an item longer than MAX_PIN_CHARS, says why, and pins the others", async () => {
+    const { sessionId } = await prepared(3, { hugeRead: 2 })
+    const answer = await pin(sessionId, "1,6")
+    expect(answer).toBe(
+      [
+        pinnedLine(1, "Update src/mod1.ts next. Keep port 8001 open."),
+        `§6§ was not pinned: it holds ${`read {"filePath":"src/mod2.ts"}\n${"y".repeat(50_000)}`.length.toLocaleString("en-US")} characters and a pin keeps at most ${MAX_PIN_CHARS.toLocaleString("en-US")} ` +
+          "verbatim. Quote the lines that matter in your reply and pin that message's tag.",
+      ].join("\n"),
+    )
+    expect(answer.length).toBeLessThanOrEqual(MAX_TOOL_ANSWER_CHARS)
+    expect(listPins(db, sessionId).map((stored) => stored.tag)).toEqual([1])
   })
 
   it("puts a pin into the pinned ledger once its message is folded into history", async () => {

@@ -6,6 +6,12 @@ import { runPass } from "../../src/pass/run-pass.js"
 import type { SessionState } from "../../src/pass/session-state.js"
 import { createReduceTool, REDUCE_TOOL_DESCRIPTION } from "../../src/plugin/ctx-reduce-tool.js"
 import { createErrorLog, type ErrorLog } from "../../src/plugin/error-log.js"
+import {
+  clipText,
+  MAX_TOOL_ANSWER_CHARS,
+  quoteArgument,
+  STORED_ARGUMENT_CHARS,
+} from "../../src/reduce/answer-bounds.js"
 import { createPluginRuntime, type LastPass, type PluginRuntime } from "../../src/plugin/plugin-runtime.js"
 import { usagePercent } from "../../src/pressure/bands.js"
 import { fixedWindow } from "../../src/pressure/model-window.js"
@@ -156,9 +162,7 @@ describe("createReduceTool", () => {
       last_reduce_pass: last.passSeq,
     })
 
-    expect(await call(sessionId, { drop: "2,3" })).toBe(
-      ["Rejected §2§: already queued.", "Rejected §3§: already queued.", "Nothing was queued."].join("\n"),
-    )
+    expect(await call(sessionId, { drop: "2,3" })).toBe(["Rejected §2-3§: already queued.", "Nothing was queued."].join("\n"))
     expect(operations(sessionId)).toHaveLength(4)
   })
 
@@ -167,7 +171,7 @@ describe("createReduceTool", () => {
     expect(await call(sessionId, { drop: "§2§, 2, 3" })).toBe(
       [
         `Queued 2 drops (§2-3§, ~3,500 tokens). ${LAND_BELOW}`,
-        "Note: listed more than once (counted once): 2.",
+        "Note: listed more than once (counted once): §2§.",
         KEPT,
       ].join("\n"),
     )
@@ -232,6 +236,59 @@ describe("createReduceTool", () => {
     ])
   })
 
+  it("answers a 10 MB argument in one short sentence and records only its head", async () => {
+    const { sessionId } = await prepared()
+    const drop = "2,".repeat(5 * 1024 * 1024)
+    const error =
+      "drop is 10,485,760 characters long; one call takes at most 10,000 characters (at most 500 tags, like " +
+      '"3-5,8,12-15")'
+    expect(await call(sessionId, { drop })).toBe(`Nothing was queued: ${error}.`)
+    expect(reduceCalls(sessionId)).toEqual([
+      {
+        turn_message_id: "u1",
+        drop_argument: clipText(drop, STORED_ARGUMENT_CHARS),
+        queued: 0,
+        deferred: 0,
+        rejected: 0,
+        refused_reason: error,
+      },
+    ])
+    expect(String(reduceCalls(sessionId)[0]?.["drop_argument"]).length).toBeLessThan(STORED_ARGUMENT_CHARS + 30)
+  })
+
+  it("records only the head of a long argument it read", async () => {
+    const { sessionId } = await prepared()
+    const drop = `${"§2§ ".repeat(2_000)},x`
+    const answer = await call(sessionId, { drop })
+    expect(answer).toBe(`Nothing was queued: ${quoteArgument("x")} is not a tag number or a range like 3-5.`)
+    expect(reduceCalls(sessionId)).toEqual([
+      expect.objectContaining({ drop_argument: clipText(drop, STORED_ARGUMENT_CHARS) }),
+    ])
+  })
+
+  it("answers 333 unknown tags in a bounded answer", async () => {
+    const { sessionId } = await prepared()
+    const drop = Array.from({ length: 333 }, (_, index) => 1_000 + 2 * index).join(",")
+    const answer = await call(sessionId, { drop })
+    expect(answer).toBe(
+      "Rejected 333 tags (§1000§, §1002§, §1004§, §1006§, §1008§, §1010§ and 327 more tags): no such tag in this " +
+        "session (tags in this session run from 1 to 6).\nNothing was queued.",
+    )
+    expect(answer.length).toBeLessThanOrEqual(MAX_TOOL_ANSWER_CHARS)
+    expect(reduceCalls(sessionId)).toEqual([expect.objectContaining({ queued: 0, rejected: 333 })])
+  })
+
+  it.each<[string, unknown, string]>([
+    ["an array nested 100,000 deep", nested(100_000), "[object that JSON cannot write]"],
+    ["a list of a million numbers", Array.from({ length: 1_000_000 }, () => 7), "[7,7,7,7,7,7"],
+  ])("answers %s as not a string and records a bounded description", async (_name, drop, head) => {
+    const { sessionId } = await prepared()
+    expect(await call(sessionId, { drop })).toBe('Nothing was queued: drop must be a string like "3-5,8", got an object.')
+    const [row] = reduceCalls(sessionId)
+    expect(String(row?.["drop_argument"]).startsWith(head)).toBe(true)
+    expect(String(row?.["drop_argument"]).length).toBeLessThan(STORED_ARGUMENT_CHARS + 30)
+  })
+
   it("says so when no pass has seen the session yet", async () => {
     expect(await call("ses_never_seen", { drop: "1" })).toBe(
       "Nothing was queued: magic-context has not seen this session's context yet. Try again after your next step.",
@@ -259,3 +316,10 @@ describe("createReduceTool", () => {
     expect(reduceCalls(sessionId)).toEqual([])
   })
 })
+
+/** An array nested `depth` deep: [[[...]]]. */
+function nested(depth: number): unknown {
+  let value: unknown = []
+  for (let level = 1; level < depth; level += 1) value = [value]
+  return value
+}

@@ -59,3 +59,24 @@ describe("createPluginRuntime: opening the store", () => {
     await expect(runtime.database()).resolves.toBeDefined()
   })
 })
+
+describe("createPluginRuntime: warnOnce", () => {
+  it("passes each message on once per process", () => {
+    const warnings: string[] = []
+    const errors = createErrorLog({ now: () => 0, hostLog: () => undefined })
+    const runtime = createPluginRuntime({
+      config: defaultConfig(),
+      configDiagnostics: [],
+      errors,
+      faults: new Set(),
+      env: {},
+      now: () => 0,
+      warn: (message) => warnings.push(message),
+    })
+    runtimes.push(runtime)
+    runtime.warnOnce("protected_tokens clamped")
+    runtime.warnOnce("protected_tokens clamped")
+    runtime.warnOnce("another")
+    expect(warnings).toEqual(["protected_tokens clamped", "another"])
+  })
+})

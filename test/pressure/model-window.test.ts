@@ -49,6 +49,7 @@ describe("resolveWindow", () => {
       thresholdPercent: 70,
       cacheTtlMs: 3_600_000,
       protectedTokens: 29_912,
+      protectedClampedFrom: null,
       // 484,000 at 70% = 338,800: 15% history, 5% pins.
       historyBudgetTokens: 50_820,
       landingTokens: 242_000,
@@ -92,6 +93,7 @@ describe("resolveWindow", () => {
       thresholdPercent: 65,
       cacheTtlMs: 300_000,
       protectedTokens: 11_400,
+      protectedClampedFrom: null,
       // 123,904 at 65% = 80,537.6: 15% -> 12,081, 5% -> 4,027.
       historyBudgetTokens: 12_081,
       landingTokens: 61_952,
@@ -153,11 +155,29 @@ describe("fixedWindow", () => {
       thresholdPercent: 65,
       cacheTtlMs: 3_600_000,
       protectedTokens: 16_000,
+      protectedClampedFrom: null,
       // The seed's 200k at 65%: a 19,500-token history budget.
       historyBudgetTokens: 19_500,
       landingTokens: 100_000,
       pinBudgetTokens: 6_500,
       source: "replay",
+    })
+  })
+
+  it("clamps a protected_tokens over a quarter of the usable window and says from what", () => {
+    const config1M = config({ protected_tokens: 1_000_000 })
+    expect(fixedWindow({ usableTokens: 32_000, config: config1M })).toMatchObject({
+      protectedTokens: 8_000,
+      protectedClampedFrom: 1_000_000,
+    })
+    expect(resolveWindow({ providerID: "p", modelID: "m", hostLimits: { context: 64_000, output: 4_000 }, config: config1M })).toMatchObject({
+      usableTokens: 60_000,
+      protectedTokens: 15_000,
+      protectedClampedFrom: 1_000_000,
+    })
+    expect(fixedWindow({ usableTokens: 32_000, config: config({ protected_tokens: 8_000 }) })).toMatchObject({
+      protectedTokens: 8_000,
+      protectedClampedFrom: null,
     })
   })
 

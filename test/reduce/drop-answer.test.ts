@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest"
+import { MAX_TAGS_PER_CALL, parseDropRanges } from "../../src/reduce/parse-drop-ranges.js"
+import { MAX_TOOL_ANSWER_CHARS } from "../../src/reduce/answer-bounds.js"
 import type { DropClassification } from "../../src/reduce/classify-drop-request.js"
 import {
   formatDropAnswer,
@@ -161,5 +163,60 @@ describe("formatDropAnswer", () => {
         "The raw content stays in magic-context's store. Do not call ctx_reduce again for these tags.",
       ].join("\n"),
     )
+  })
+
+  it("groups rejected tags by reason, in the order of each reason's first tag", () => {
+    const verdict = accepted(
+      classification({
+        rejected: [
+          { tag: 2, reason: "already dropped" },
+          { tag: 3, reason: "already queued" },
+          { tag: 4, reason: "already dropped" },
+          { tag: 5, reason: "already dropped" },
+          { tag: 9, reason: "already queued" },
+        ],
+      }),
+    )
+    expect(formatDropAnswer({ verdict, notes: [], outlook: BELOW })).toBe(
+      ["Rejected §2§, §4-5§: already dropped.", "Rejected §3§, §9§: already queued.", "Nothing was queued."].join("\n"),
+    )
+  })
+
+  it("answers 333 unknown tags in one line that names a few and counts the rest", () => {
+    const reason = "no such tag in this session (tags in this session run from 1 to 40)"
+    const unknown = Array.from({ length: 333 }, (_, index) => ({ tag: 1_000 + 2 * index, reason }))
+    const answer = formatDropAnswer({ verdict: accepted(classification({ rejected: unknown })), notes: [], outlook: BELOW })
+    expect(answer).toBe(
+      `Rejected 333 tags (§1000§, §1002§, §1004§, §1006§, §1008§, §1010§ and 327 more tags): ${reason}.\nNothing was queued.`,
+    )
+  })
+
+  it("stays under MAX_TOOL_ANSWER_CHARS with every list at its longest and every reason at once", () => {
+    // Tags as large as a tag can be, none adjacent, so no list folds into ranges.
+    const spread = (offset: number) => Array.from({ length: MAX_TAGS_PER_CALL }, (_, index) => Number.MAX_SAFE_INTEGER - 2 * index - offset)
+    const reasons = [
+      "no such tag in this session (tags in this session run from 1 to 9007199254740991)",
+      "already dropped",
+      "already queued",
+      "not in the current context any more (OpenCode's compaction summarized it)",
+      "the user's own message: user messages are never dropped",
+      "its tool call is still waiting for its result",
+    ]
+    const duplicates = parseDropRanges([...spread(0).slice(0, 250), ...spread(0).slice(0, 250)].join(","))
+    expect(duplicates.ok).toBe(true)
+    const verdict = accepted(
+      classification({
+        queued: spread(0).map((tag) => read(tag, 1_000_000_000)),
+        deferred: spread(1).map((tag) => read(tag, 1_000_000_000)),
+        rejected: reasons.flatMap((reason, index) => spread(2 + index).map((tag) => ({ tag, reason }))),
+      }),
+    )
+    const answer = formatDropAnswer({
+      verdict,
+      notes: duplicates.ok ? duplicates.value.notes : [],
+      outlook: { usagePercent: 99.9, thresholdPercent: 92, cacheTtlMinutes: 1_000_000 },
+    })
+    expect(answer.split("\n")).toHaveLength(10)
+    expect(answer.length).toBeLessThanOrEqual(MAX_TOOL_ANSWER_CHARS)
   })
 })

@@ -1,6 +1,13 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { compactRanges, MAX_TAGS_PER_CALL, parseDropRanges } from "../../src/reduce/parse-drop-ranges.js"
+import { MAX_ARGUMENT_CHARS, MAX_TOOL_ANSWER_CHARS, quoteArgument } from "../../src/reduce/answer-bounds.js"
+import {
+  compactRanges,
+  MAX_TAGS_PER_CALL,
+  parseDropRanges,
+  tagListText,
+  withoutTagSigns,
+} from "../../src/reduce/parse-drop-ranges.js"
 
 describe("parseDropRanges", () => {
   it.each<[string, string, number[], string[]]>([
@@ -13,8 +20,8 @@ describe("parseDropRanges", () => {
     ["leading zeros", "007,010-011", [7, 10, 11], []],
     ["exactly the most one call may name", "1-500", range(1, 500), []],
     ["the most tags across items", "1-250,251-500", range(1, 500), []],
-    ["duplicates", "3-5,4,5,9,9", [3, 4, 5, 9], ["listed more than once (counted once): 4-5,9"]],
-    ["overlapping ranges", "1-4,3-6", [1, 2, 3, 4, 5, 6], ["listed more than once (counted once): 3-4"]],
+    ["duplicates", "3-5,4,5,9,9", [3, 4, 5, 9], ["listed more than once (counted once): §4-5§, §9§"]],
+    ["overlapping ranges", "1-4,3-6", [1, 2, 3, 4, 5, 6], ["listed more than once (counted once): §3-4§"]],
   ])("parses %s: %j", (_name, input, tags, notes) => {
     expect(parseDropRanges(input)).toEqual({ ok: true, value: { tags, notes } })
   })
@@ -46,7 +53,21 @@ describe("parseDropRanges", () => {
     ["a decimal", "1.5", '"1.5" is not a tag number or a range like 3-5'],
     ["a signed number", "+3", '"+3" is not a tag number or a range like 3-5'],
     ["two numbers without a comma", "3 4", '"3 4" is not a tag number or a range like 3-5'],
-    ["non-ASCII digits", "٣", '"٣" is not a tag number or a range like 3-5'],
+    [
+      "non-ASCII digits",
+      "٣",
+      '"٣" is not a tag number or a range like 3-5 (it holds "٣", U+0663: write tags with ASCII digits, "-" and ",")',
+    ],
+    [
+      "an en dash for a hyphen",
+      "3–5",
+      '"3–5" is not a tag number or a range like 3-5 (it holds "–", U+2013: write tags with ASCII digits, "-" and ",")',
+    ],
+    [
+      "a fullwidth comma",
+      "3，4",
+      '"3，4" is not a tag number or a range like 3-5 (it holds "，", U+FF0C: write tags with ASCII digits, "-" and ",")',
+    ],
     ["undefined", undefined, 'drop must be a string like "3-5,8", got nothing'],
     ["null", null, 'drop must be a string like "3-5,8", got null'],
     ["a number", 42, 'drop must be a string like "3-5,8", got a number'],
@@ -134,6 +155,105 @@ describe("parseDropRanges", () => {
         },
       ),
     )
+  })
+})
+
+describe("bounded answers", () => {
+  it("refuses an argument over MAX_ARGUMENT_CHARS before reading it, and says how long it is", () => {
+    const text = "1,".repeat(5 * 1024 * 1024)
+    const started = performance.now()
+    const parsed = parseDropRanges(text)
+    const elapsedMs = performance.now() - started
+    expect(parsed).toEqual({
+      ok: false,
+      error:
+        "drop is 10,485,760 characters long; one call takes at most 10,000 characters (at most 500 tags, like " +
+        '"3-5,8,12-15")',
+    })
+    expect(MAX_ARGUMENT_CHARS).toBe(10_000)
+    expect(elapsedMs).toBeLessThan(200)
+  })
+
+  it("reads an argument of exactly MAX_ARGUMENT_CHARS", () => {
+    const text = `${"7,".repeat(MAX_ARGUMENT_CHARS / 2 - 1)}8 `
+    expect(text.length).toBe(MAX_ARGUMENT_CHARS)
+    expect(parseDropRanges(text)).toEqual({
+      ok: true,
+      value: { tags: [7, 8], notes: ["listed more than once (counted once): §7§"] },
+    })
+  })
+
+  it.each<[string, string, string]>([
+    ["a long word", "a".repeat(9_000), `${quoteArgument("a".repeat(9_000))} is not a tag number or a range like 3-5`],
+    [
+      "a long list with an empty item at its end",
+      "1,".repeat(4_000),
+      `drop ${quoteArgument("1,".repeat(4_000))} has an empty item between commas`,
+    ],
+    [
+      "a long item of digits",
+      "9".repeat(5_000),
+      `${quoteArgument("9".repeat(5_000))} is too large to be a tag`,
+    ],
+  ])("quotes only the head of a bad argument (%s) and says its length", (_name, input, error) => {
+    expect(parseDropRanges(input)).toEqual({ ok: false, error })
+    expect(error.length).toBeLessThan(200)
+    expect(error).toMatch(/… \([\d,]+ characters\)/)
+  })
+
+  it("names tags listed twice as a few ranges and a count, not the whole list", () => {
+    const odd = Array.from({ length: 250 }, (_, index) => 2 * index + 1)
+    const parsed = parseDropRanges([...odd, ...odd].join(","))
+    expect(parsed.ok && parsed.value.notes).toEqual([
+      "listed more than once (counted once): §1§, §3§, §5§, §7§, §9§, §11§ and 244 more tags",
+    ])
+  })
+
+  it("never answers with more than MAX_TOOL_ANSWER_CHARS, whatever the argument", () => {
+    const long = fc.oneof(
+      fc.string({ maxLength: MAX_ARGUMENT_CHARS + 10 }),
+      // Long arguments: a random piece repeated up to past the bound.
+      fc
+        .tuple(fc.string({ minLength: 1, maxLength: 8 }), fc.integer({ min: 1, max: 3_000 }))
+        .map(([piece, times]) => piece.repeat(times)),
+      fc.stringMatching(/^[0-9§ ,\-x]{0,12000}$/),
+      fc.array(fc.integer({ min: 1, max: 2_000 }), { maxLength: 600 }).map((tags) => tags.join(",")),
+    )
+    fc.assert(
+      fc.property(long, (input) => {
+        const parsed = parseDropRanges(input)
+        const text = parsed.ok ? parsed.value.notes.join("\n") : parsed.error
+        expect(text.length).toBeLessThanOrEqual(MAX_TOOL_ANSWER_CHARS)
+      }),
+      { numRuns: 200 },
+    )
+  })
+})
+
+describe("withoutTagSigns", () => {
+  it.each([
+    ["one digit and a million signs", `1${"§".repeat(1_000_000)}`],
+    ["a million signs between two digits", `1${"§".repeat(1_000_000)}2`],
+    ["signs and spaces alternating", `1${"§ ".repeat(500_000)}`],
+  ])("reads %s in linear time", (_name, text) => {
+    const started = performance.now()
+    withoutTagSigns(text)
+    // Quadratic, a million signs took hours (40,000 took 2.6 s).
+    expect(performance.now() - started).toBeLessThan(1_000)
+  })
+})
+
+describe("tagListText", () => {
+  it.each<[number[], number | undefined, string]>([
+    [[], undefined, ""],
+    [[7], undefined, "§7§"],
+    [[3, 4, 5, 8], undefined, "§3-5§, §8§"],
+    [[1, 3, 5, 7], 2, "§1§, §3§ and 2 more tags"],
+    [[1, 2, 3, 5, 7, 8, 9, 20], 2, "§1-3§, §5§ and 4 more tags"],
+    [[1, 3, 5], 2, "§1§, §3§ and 1 more tag"],
+    [[1, 3], 2, "§1§, §3§"],
+  ])("writes %j (at most %s pieces) as %j", (tags, maxPieces, text) => {
+    expect(tagListText(tags, maxPieces)).toBe(text)
   })
 })
 

@@ -61,6 +61,16 @@ const HISTORY: NonNullable<StatusData["history"]> = {
 }
 
 describe("formatStatus", () => {
+  it("says when the configured protected window was clamped, under the usage", () => {
+    const report = formatStatus({ ...status({}), protectedClamp: { clampedFrom: 1_000_000, tokens: 15_000, usableTokens: 60_000 } }, NOW)
+    const lines = report.split("\n")
+    expect(lines[lines.findIndex((line) => line.startsWith("Last pass:")) + 1]).toBe(
+      "Protected window: protected_tokens 1,000,000 is more than a quarter of the usable window (60,000 tokens); the " +
+        "protected window is clamped to 15,000 tokens, so an execute pass can still bring the prompt under the threshold",
+    )
+    expect(formatStatus(status({}), NOW)).not.toContain("Protected window")
+  })
+
   it("splits the history into the pinned ledger and the tiers, in the lines and in the bar", () => {
     // Ledger 3,000 of the history's 9,000; of the other 6,000 the tiers hold 5,500, the rest is the working set.
     expect(breakdownOf(formatStatus(status({ history: HISTORY }), NOW))).toEqual([

@@ -172,6 +172,16 @@ async function foldedStore(): Promise<Database> {
 }
 
 describe("gatherStatus", () => {
+  it.each<[string, number | null, unknown]>([
+    ["over a quarter of the last pass's window", 1_000_000, { clampedFrom: 1_000_000, tokens: 5_000, usableTokens: 20_000 }],
+    ["within a quarter", 5_000, null],
+    ["derived", null, null],
+  ])("says whether the configured protected window (%s) was clamped", async (_name, configured, clamp) => {
+    const db = await foldedStore()
+    const status = gatherStatus({ db, sessionId: SESSION, strategy: "canonical", thresholdPercent: 65, hostCompaction: null, configuredProtectedTokens: configured })
+    expect(status.protectedClamp).toEqual(clamp)
+  })
+
   it("splits the applied history into the pinned ledger and the rendered compartments by current tier", async () => {
     const db = await foldedStore()
     // c4 is left out (its anchor is not in the history), c5 is not folded; the compartments' stored counts give
