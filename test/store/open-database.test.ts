@@ -154,13 +154,13 @@ describe("openDatabase", () => {
     ["text", "this is definitely not a SQLite database\n".repeat(200)],
     ["a few bytes", "xx"],
     ["binary noise", Buffer.from(Array.from({ length: 8192 }, (_, index) => (index * 7919) % 256))],
-  ])("reports a file holding %s as db_open_failed naming the file", async (_label, content) => {
+  ])("refuses a file holding %s as db_corrupt naming the file", async (_label, content) => {
     const file = join(dirs.make("open"), "not-a-db.db")
     writeFileSync(file, content)
     const before = readFileSync(file)
     const error = await openFailure(file)
-    expect(["db_open_failed", "migration_failed"]).toContain(error.code)
-    expect(error.message).toContain(file)
+    expect(error.code).toBe("db_corrupt")
+    expect(error.message).toContain(`${file}: not a SQLite database`)
     expect(error.data).toMatchObject({ file })
     expect(readFileSync(file).equals(before)).toBe(true)
   })
