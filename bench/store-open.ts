@@ -11,6 +11,7 @@ import { mkdtempSync, rmSync, statSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { formatTable } from "../src/cli/format-table.js"
 import { runCli } from "../src/cli/main.js"
 import { defaultConfig } from "../src/config/schema.js"
 import { createHistoryPlanner } from "../src/pass/history-planner.js"
@@ -39,11 +40,13 @@ const ROOT = fileURLToPath(new URL("../", import.meta.url))
 
 type Row = { store: string; rows: number; megabytes: number; openMedianMs: number; quickCheckMedianMs: number }
 
-const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN
+const median = (values: number[]): number =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN
 
 async function fixtureStore(file: string): Promise<void> {
   for (const fixture of FIXTURES) {
-    const code = await runCli({ args: ["replay", join(ROOT, fixture), "--db", file], env: {}, cwd: ROOT, stdout: () => undefined, stderr: console.error })
+    const args = ["replay", join(ROOT, fixture), "--db", file]
+    const code = await runCli({ args, env: {}, cwd: ROOT, stdout: () => undefined, stderr: console.error })
     if (code !== 0) throw new Error(`replay of ${fixture} failed`)
   }
 }
@@ -111,10 +114,11 @@ async function measure(store: string, build: (file: string) => Promise<void>): P
 const round = (value: number): number => Math.round(value * 10) / 10
 
 const results: Row[] = [await measure(`${FIXTURES.length} fixture transcripts`, fixtureStore)]
-for (const size of SIZES) results.push(await measure(`${size.toLocaleString("en-US")} synthetic messages`, (file) => syntheticStore(file, size)))
-console.log(`store                              rows (msg+part+tag+pass)      MB   open median ms   quick_check median ms`)
-for (const row of results) {
-  console.log(
-    `${row.store.padEnd(34)} ${String(row.rows).padStart(24)} ${String(row.megabytes).padStart(7)} ${String(row.openMedianMs).padStart(16)} ${String(row.quickCheckMedianMs).padStart(23)}`,
-  )
+for (const size of SIZES) {
+  results.push(await measure(`${size.toLocaleString("en-US")} synthetic messages`, (file) => syntheticStore(file, size)))
 }
+const table = formatTable(
+  ["store", "rows (msg+part+tag+pass)", "MB", "open median ms", "quick_check median ms"],
+  results.map((row) => [row.store, row.rows, row.megabytes, row.openMedianMs, row.quickCheckMedianMs]),
+)
+for (const line of table) console.log(line)

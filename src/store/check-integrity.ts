@@ -1,5 +1,6 @@
 import { PluginError } from "../plugin-error.js"
 import type { Database } from "./driver.js"
+import { errorCode, errorMessage } from "./error-details.js"
 import { corruptStore } from "./store-problems.js"
 
 /** How many of SQLite's complaints a refusal quotes. */
@@ -32,8 +33,8 @@ export function assertIntact(db: Database, file: string): void {
 /** What an error SQLite raised while reading the store means for the user: a damaged file, or the open failing. */
 export function storeReadError(error: unknown, file: string): PluginError {
   if (error instanceof PluginError) return error
-  const code = typeof error === "object" && error !== null && "code" in error ? String(error.code) : ""
-  const said = error instanceof Error ? error.message : String(error)
+  const code = errorCode(error)
+  const said = errorMessage(error)
   if (code.startsWith("SQLITE_NOTADB")) return corruptStore(file, `not a SQLite database (SQLite: ${said})`, { recoverable: false })
   if (code.startsWith("SQLITE_CORRUPT")) return corruptStore(file, `the store is damaged (SQLite: ${said})`, { recoverable: true })
   return new PluginError("db_open_failed", `${file}: cannot read the store: ${said}`, { file })

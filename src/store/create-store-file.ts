@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto"
 import { existsSync, linkSync, renameSync, rmSync, writeFileSync } from "node:fs"
 import { basename, dirname, join } from "node:path"
 import { PluginError } from "../plugin-error.js"
+import { errorCode, errorMessage } from "./error-details.js"
 
 /**
  * Creates a new store at `file` so that the path never holds a half-made one: `initialize` builds it (schema and
@@ -18,7 +19,7 @@ export async function createStoreFile(file: string, initialize: (temp: string) =
     linkIntoPlace(temp, file)
   } catch (error) {
     if (error instanceof PluginError) throw error
-    throw new PluginError("db_open_failed", `${file}: cannot create the store: ${message(error)}`, { file })
+    throw new PluginError("db_open_failed", `${file}: cannot create the store: ${errorMessage(error)}`, { file })
   } finally {
     for (const path of [temp, `${temp}-wal`, `${temp}-shm`]) rmSync(path, { force: true })
   }
@@ -35,13 +36,9 @@ export function linkIntoPlace(temp: string, file: string, link: (from: string, t
   try {
     link(temp, file)
   } catch (error) {
-    const code = typeof error === "object" && error !== null && "code" in error ? String(error.code) : ""
+    const code = errorCode(error)
     if (code === "EEXIST") return
     if (!NO_HARD_LINKS.has(code)) throw error
     if (!existsSync(file)) renameSync(temp, file)
   }
-}
-
-function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
 }

@@ -1,6 +1,7 @@
 import { accessSync, closeSync, constants, openSync, readSync, statSync, type Stats } from "node:fs"
 import { dirname } from "node:path"
 import { PluginError } from "../plugin-error.js"
+import { errorCode, errorMessage } from "./error-details.js"
 import { emptyStore, folderNotWritable, notAFile, storeNotWritable, unreadableWal } from "./store-problems.js"
 
 /** The first 32 bytes of a -wal file: magic (either byte order of the checksums), format version, and so on. */
@@ -48,7 +49,7 @@ function walReadable(wal: string): boolean {
       closeSync(fd)
     }
   } catch (error) {
-    throw new PluginError("db_open_failed", `${wal}: cannot read the store's write-ahead log: ${message(error)}`, { file: wal })
+    throw new PluginError("db_open_failed", `${wal}: cannot read the store's write-ahead log: ${errorMessage(error)}`, { file: wal })
   }
   return WAL_MAGICS.has(header.readUInt32BE(0)) && header.readUInt32BE(4) === WAL_FORMAT_VERSION
 }
@@ -58,8 +59,8 @@ function statOf(path: string): Stats | null {
   try {
     return statSync(path, { throwIfNoEntry: false }) ?? null
   } catch (error) {
-    if (typeof error === "object" && error !== null && "code" in error && error.code === "ENOTDIR") return null
-    throw new PluginError("db_open_failed", `${path}: cannot look at the store: ${message(error)}`, { file: path })
+    if (errorCode(error) === "ENOTDIR") return null
+    throw new PluginError("db_open_failed", `${path}: cannot look at the store: ${errorMessage(error)}`, { file: path })
   }
 }
 
@@ -70,8 +71,4 @@ function allowed(path: string, mode: number): boolean {
   } catch {
     return false
   }
-}
-
-function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
 }

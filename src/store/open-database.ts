@@ -4,6 +4,7 @@ import { PluginError } from "../plugin-error.js"
 import { assertIntact, storeReadError } from "./check-integrity.js"
 import { createStoreFile } from "./create-store-file.js"
 import type { Database } from "./driver.js"
+import { errorMessage } from "./error-details.js"
 import { assertFolderWritable, inspectStorePath } from "./inspect-store-path.js"
 import { assertNotFromFuture, migrate } from "./migrate.js"
 
@@ -42,7 +43,7 @@ async function connect(file: string, options: { isFile: boolean }): Promise<Data
   } catch (error) {
     db.close()
     if (error instanceof PluginError) throw error
-    throw new PluginError("db_open_failed", `${file}: cannot use this file as the magic-context store: ${message(error)}`, {
+    throw new PluginError("db_open_failed", `${file}: cannot use this file as the magic-context store: ${errorMessage(error)}`, {
       file,
     })
   }
@@ -83,7 +84,7 @@ function createFolder(file: string): void {
   try {
     mkdirSync(dirname(file), { recursive: true, mode: 0o700 })
   } catch (error) {
-    throw new PluginError("db_open_failed", `${file}: cannot create the folder of the store: ${message(error)}`, {
+    throw new PluginError("db_open_failed", `${file}: cannot create the folder of the store: ${errorMessage(error)}`, {
       file,
     })
   }
@@ -103,7 +104,7 @@ async function openWithRuntimeDriver(file: string, options: { readOnly?: boolean
     const { openNodeDatabase } = await import("./driver-node.js")
     return openNodeDatabase(file, options)
   } catch (error) {
-    throw new PluginError("db_open_failed", `${file}: cannot open the database: ${message(error)}`, { file })
+    throw new PluginError("db_open_failed", `${file}: cannot open the database: ${errorMessage(error)}`, { file })
   }
 }
 
@@ -119,8 +120,4 @@ function applyConnectionSettings(db: Database, isFile: boolean): void {
   if (isFile) db.exec("PRAGMA journal_mode = WAL")
   db.exec("PRAGMA foreign_keys = ON")
   db.exec("PRAGMA synchronous = NORMAL")
-}
-
-function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
 }

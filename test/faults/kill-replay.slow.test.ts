@@ -12,14 +12,16 @@ describe("replay --db killed with SIGKILL (40 kills)", () => {
   it("leaves an intact store holding a clean run's raw rows after some pass, and a rerun ends with all of them", async () => {
     const report = await killReplayProbe({ transcript: TRANSCRIPT, kills: KILLS, seed: 2_026 })
     const lost = report.outcomes.filter((outcome) => outcome.failures.length > 0)
-    recordFaultTally({ probe: `kill -9 during replay --db (${KILLS} kills)`, tried: KILLS, survived: KILLS - lost.length, lost: lost.length })
+    const probe = `kill -9 during replay --db (${KILLS} kills)`
+    recordFaultTally({ probe, tried: KILLS, survived: KILLS - lost.length, lost: lost.length })
     const landings = new Map<string, number>()
     for (const outcome of report.outcomes) {
       const where = outcome.landed.startsWith("after ") && outcome.landed.endsWith(" passes") ? "during the passes" : outcome.landed
       landings.set(where, (landings.get(where) ?? 0) + 1)
     }
     const leftovers = report.outcomes.reduce((sum, outcome) => sum + outcome.leftovers, 0)
-    console.log(`kills over ${report.passes} passes: ${[...landings].map(([where, count]) => `${count} ${where}`).join(", ")}; ${leftovers} creation leftovers`)
+    const summary = [...landings].map(([landed, count]) => `${count} ${landed}`).join(", ")
+    console.log(`kills over ${report.passes} passes: ${summary}; ${leftovers} creation leftovers`)
     expect(report.passes).toBeGreaterThan(100)
     expect(lost).toEqual([])
   })

@@ -91,7 +91,8 @@ describe("a damaged store in the real OpenCode", () => {
       return problems
     })
     const lost = failures.filter((problems) => problems.length > 0).length
-    recordFaultTally({ probe: "damaged store in OpenCode (turn completes, file untouched)", tried: failures.length, survived: failures.length - lost, lost })
+    const probe = "damaged store in OpenCode (turn completes, file untouched)"
+    recordFaultTally({ probe, tried: failures.length, survived: failures.length - lost, lost })
     expect(failures.flat()).toEqual([])
     for (const run of normalRuns) expect(run.exitCode, run.stderr.slice(-2000)).toBe(0)
   })
