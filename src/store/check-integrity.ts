@@ -8,20 +8,15 @@ const QUOTED_LINES = 3
 
 /**
  * Runs `PRAGMA quick_check` (every page and b-tree structure, without the index cross-check of integrity_check) and
- * refuses a store it finds damaged, quoting what SQLite said. SQLite errors on the way (not a database, a page it
- * cannot parse) are refusals too; other errors (a lock, an I/O error) are passed on as the open failing.
+ * refuses a store it finds damaged, quoting what SQLite said. An error SQLite raises on the way is thrown as it is
+ * (`storeReadError` says what it means).
  */
 export function assertIntact(db: Database, file: string): void {
-  let complaints: string[]
-  try {
-    complaints = db
-      .prepare("PRAGMA quick_check")
-      .all()
-      .flatMap((row) => String(Object.values(row)[0] ?? "").split("\n"))
-      .filter((line) => line.length > 0 && !line.startsWith("*** in database"))
-  } catch (error) {
-    throw storeReadError(error, file)
-  }
+  const complaints = db
+    .prepare("PRAGMA quick_check")
+    .all()
+    .flatMap((row) => String(Object.values(row)[0] ?? "").split("\n"))
+    .filter((line) => line.length > 0 && !line.startsWith("*** in database"))
   if (complaints.length === 1 && complaints[0] === "ok") return
   const quoted = complaints.slice(0, QUOTED_LINES).join("; ")
   const more = complaints.length > QUOTED_LINES ? `; ${complaints.length - QUOTED_LINES} more` : ""
@@ -30,7 +25,10 @@ export function assertIntact(db: Database, file: string): void {
   })
 }
 
-/** What an error SQLite raised while reading the store means for the user: a damaged file, or the open failing. */
+/**
+ * What an error raised while reading the store means for the user: not a database or a page SQLite cannot parse is a
+ * damaged store (db_corrupt); anything else (a lock, an I/O error) is the open failing. A PluginError stays as it is.
+ */
 export function storeReadError(error: unknown, file: string): PluginError {
   if (error instanceof PluginError) return error
   const code = errorCode(error)

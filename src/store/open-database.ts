@@ -4,9 +4,9 @@ import { PluginError } from "../plugin-error.js"
 import { assertIntact, storeReadError } from "./check-integrity.js"
 import { createStoreFile } from "./create-store-file.js"
 import type { Database } from "./driver.js"
-import { errorMessage } from "./error-details.js"
+import { errorCode, errorMessage } from "./error-details.js"
 import { assertFolderWritable, inspectStorePath } from "./inspect-store-path.js"
-import { assertNotFromFuture, migrate } from "./migrate.js"
+import { assertNotFromFuture, migrate, readSchemaVersion } from "./migrate.js"
 
 export const MEMORY_DATABASE = ":memory:"
 
@@ -35,7 +35,7 @@ export async function openDatabase(file: string): Promise<Database> {
 async function connect(file: string, options: { isFile: boolean }): Promise<Database> {
   const db = await openWithRuntimeDriver(file)
   try {
-    db.exec("PRAGMA busy_timeout = 5000")
+    waitForLocks(db)
     applyConnectionSettings(db, options.isFile)
     migrate(db, { file })
     recordOpener(db)
@@ -51,15 +51,39 @@ async function connect(file: string, options: { isFile: boolean }): Promise<Data
 
 /**
  * Refuses a store from a newer version or one that fails SQLite's quick check, on a read-only connection: a
- * read-write one would checkpoint the -wal into the file when it closes, changing the very file it refuses.
+ * read-write one would checkpoint the -wal into the file when it closes, changing the very file it refuses. Only
+ * when what a killed writer left needs a writer to recover (a rollback journal's hot journal) does a read-write
+ * connection run SQLite's own crash recovery first, as any first reader of the file would.
  */
 async function checkStore(file: string): Promise<void> {
+  try {
+    await checkReadOnly(file)
+  } catch (error) {
+    if (!errorCode(error).startsWith("SQLITE_READONLY_")) throw storeReadError(error, file)
+    await recoverAsWriter(file)
+    await checkReadOnly(file).catch((again: unknown) => {
+      throw storeReadError(again, file)
+    })
+  }
+}
+
+async function checkReadOnly(file: string): Promise<void> {
   const db = await openWithRuntimeDriver(file, { readOnly: true })
   try {
-    // The same wait for a lock as the connection the store is used through.
-    db.exec("PRAGMA busy_timeout = 5000")
+    waitForLocks(db)
     assertNotFromFuture(db, file)
     assertIntact(db, file)
+  } finally {
+    db.close()
+  }
+}
+
+/** Lets SQLite recover the file (reading it is enough) on a connection that may write. */
+async function recoverAsWriter(file: string): Promise<void> {
+  const db = await openWithRuntimeDriver(file)
+  try {
+    waitForLocks(db)
+    readSchemaVersion(db)
   } catch (error) {
     throw storeReadError(error, file)
   } finally {
@@ -114,6 +138,11 @@ function recordOpener(db: Database): void {
   db.prepare("INSERT INTO meta (key, value) VALUES ('last_opened_by', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run([
     `${db.driver} on ${runtime}`,
   ])
+}
+
+/** How long every connection to the store waits for another process's lock. */
+function waitForLocks(db: Database): void {
+  db.exec("PRAGMA busy_timeout = 5000")
 }
 
 function applyConnectionSettings(db: Database, isFile: boolean): void {

@@ -1,5 +1,7 @@
 import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from "node:fs"
+import { spawnSync } from "node:child_process"
 import { join } from "node:path"
+import { fileURLToPath } from "node:url"
 import BetterSqlite3 from "better-sqlite3"
 import { afterEach, describe, expect, it } from "vitest"
 import { isBunRuntime, MEMORY_DATABASE, openDatabase } from "../../src/store/open-database.js"
@@ -163,6 +165,32 @@ describe("openDatabase", () => {
     expect(error.message).toContain(`${file}: not a SQLite database`)
     expect(error.data).toMatchObject({ file })
     expect(readFileSync(file).equals(before)).toBe(true)
+  })
+
+  it("rolls back the hot journal a writer killed mid-transaction left in a rollback-journal store, then opens it", async () => {
+    const file = join(dirs.make("open"), "hot.db")
+    // A store in SQLite's rollback-journal mode (as another tool may have made it), killed with its transaction open.
+    const writer = spawnSync(
+      process.execPath,
+      [
+        "-e",
+        `const D = require("better-sqlite3"); const db = new D(${JSON.stringify(file)});
+         db.exec("CREATE TABLE t (x TEXT)"); db.exec("INSERT INTO t VALUES ('kept')");
+         db.exec("PRAGMA cache_size = 1"); db.exec("BEGIN"); db.exec("DELETE FROM t");
+         for (let i = 0; i < 2000; i += 1) db.prepare("INSERT INTO t VALUES (?)").run("x".repeat(200));
+         process.kill(process.pid, "SIGKILL")`,
+      ],
+      { cwd: fileURLToPath(new URL("../../", import.meta.url)) },
+    )
+    expect(writer.signal).toBe("SIGKILL")
+    expect(statSync(`${file}-journal`).size).toBeGreaterThan(0)
+    const db = await openDatabase(file)
+    try {
+      expect(db.prepare("SELECT x FROM t").all()).toEqual([{ x: "kept" }])
+      expect(readSchemaVersion(db)).toBe(SCHEMA_VERSION)
+    } finally {
+      db.close()
+    }
   })
 
   it("reports a path whose folder cannot be created as db_open_failed naming the file", async () => {
