@@ -1,6 +1,6 @@
 import { spawnSync } from "node:child_process"
 import { createHash } from "node:crypto"
-import { chownSync, existsSync, lstatSync, readdirSync, readFileSync } from "node:fs"
+import { chmodSync, chownSync, existsSync, lstatSync, readdirSync, readFileSync } from "node:fs"
 import { basename, dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -67,6 +67,11 @@ describe("broken stores", () => {
         }),
       )
       outcomes = runChild({ command: process.execPath, args: ["--import", "tsx", CHILD], runs, unprivileged: true })
+    })
+
+    afterAll(() => {
+      // A read-only folder cannot be emptied by a user who is not root: give it back its write bit first.
+      for (const run of runs) chmodSync(dirname(run.file), 0o700)
     })
 
     it.each(unprivileged.map((store) => [store.name, store] as const))(
