@@ -18,9 +18,11 @@ import { ANY_TAG } from "../harness/prompt-inspection.js"
 // A store that fails SQLite's quick check, in the real OpenCode (Bun, bun:sqlite): the plugin refuses it, the turn
 // completes as without the plugin's work, nothing is tagged, the refusal is in OpenCode's log, and the file is left
 // byte for byte as it was. A second sandbox with a working store runs the same turn for the normal time; each runs
-// twice, alternating, and the faster run of each is compared (a shared machine adds seconds of noise to single runs).
+// three times, alternating, and the fastest run of each is compared (a shared machine adds seconds of noise to single
+// runs; with alternation the two are within a few hundred milliseconds of each other).
 
 const NOTES = "Deploy notes\nThe deploy key lives at vault path secret/deploy.\n"
+const ROUNDS = 3
 const PROMPT = ["run", "--print-logs", "--log-level", "INFO", "please", "read", "the", "notes"]
 
 function script(project: () => string) {
@@ -60,7 +62,7 @@ describe("a damaged store in the real OpenCode", () => {
     broken = createOpenCodeSandbox({ mockUrl: mock.url, files: { "notes.md": NOTES } })
     await damagedStore(broken.databaseFile)
     storeBefore = sha256(broken.databaseFile)
-    for (let round = 0; round < 2; round += 1) {
+    for (let round = 0; round < ROUNDS; round += 1) {
       project = normal.project
       normalRuns.push(await normal.run(PROMPT))
       const seen = mock.requests.length
