@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs"
 import { parseArgs } from "node:util"
 import { isConfigError } from "../config/load-config.js"
 import { readConfigFiles } from "../config/read-config-files.js"
@@ -73,7 +74,11 @@ function checkPluginEntry(directory: string, env: Record<string, string | undefi
   }
 }
 
+/** Opens an existing store (which refuses a broken one); a missing one is only reported: the plugin creates it. */
 async function checkDatabase(file: string): Promise<Check> {
+  if (!existsSync(file)) {
+    return { name: "database", status: "ok", detail: [`${file}: no store yet; the plugin creates it on first use`] }
+  }
   try {
     const db = await openDatabase(file)
     try {

@@ -2,11 +2,11 @@ import { createRequire } from "node:module"
 import type BetterSqlite3 from "better-sqlite3"
 import { wrapTransactions, type Database, type Row, type SqlParams, type Statement } from "./driver.js"
 
-/** Opens `filename` with `better-sqlite3` (Node: tests, CLI, lab). */
-export function openNodeDatabase(filename: string): Database {
+/** Opens `filename` with `better-sqlite3` (Node: tests, CLI, lab); `readOnly` opens an existing file for reading only. */
+export function openNodeDatabase(filename: string, options: { readOnly?: boolean } = {}): Database {
   const require = createRequire(import.meta.url)
   const Driver = require("better-sqlite3") as typeof BetterSqlite3
-  const db = new Driver(filename)
+  const db = options.readOnly ? new Driver(filename, { readonly: true, fileMustExist: true }) : new Driver(filename)
   return wrapTransactions({
     driver: "better-sqlite3",
     exec: (sql) => {

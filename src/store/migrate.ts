@@ -1,5 +1,6 @@
 import { PluginError } from "../plugin-error.js"
 import type { Database } from "./driver.js"
+import { errorMessage } from "./error-details.js"
 import { MIGRATIONS, SCHEMA_VERSION, assertMonotonic, type Migration } from "./migrations/index.js"
 
 /** Reads `PRAGMA user_version`. */
@@ -50,8 +51,4 @@ export function assertNotFromFuture(db: Database, file: string, newest: number =
       `It was written by a newer magic-context: upgrade magic-context, or point database.path at another file.`,
     { file, version, supported: newest },
   )
-}
-
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
 }

@@ -1,37 +1,93 @@
-import { chmodSync, existsSync, mkdirSync, statSync } from "node:fs"
+import { chmodSync, mkdirSync, statSync } from "node:fs"
 import { dirname } from "node:path"
 import { PluginError } from "../plugin-error.js"
+import { assertIntact, storeReadError } from "./check-integrity.js"
+import { createStoreFile } from "./create-store-file.js"
 import type { Database } from "./driver.js"
-import { assertNotFromFuture, migrate } from "./migrate.js"
+import { errorCode, errorMessage } from "./error-details.js"
+import { assertFolderWritable, inspectStorePath } from "./inspect-store-path.js"
+import { assertNotFromFuture, migrate, readSchemaVersion } from "./migrate.js"
 
 export const MEMORY_DATABASE = ":memory:"
 
 /**
  * Opens (creating if needed) the store at `file` with the driver of the running runtime (`bun:sqlite` inside
  * OpenCode, `better-sqlite3` under Node), applies the connection settings and migrates the schema.
- * A new file and its folder are created readable by the owner only; an existing file others can read is tightened.
+ * An existing file is looked at before anything writes to it: a path that holds no usable store (see
+ * `inspectStorePath`), a store from a newer version, or one that fails SQLite's quick check is refused with a
+ * PluginError saying which file, what is wrong and what to do, and is left exactly as it was.
+ * A new store is created whole (`createStoreFile`); it and its folder are readable by the owner only, and an existing
+ * file others can read is tightened.
  */
 export async function openDatabase(file: string): Promise<Database> {
-  const isFile = file !== MEMORY_DATABASE
-  const isNew = isFile && !existsSync(file)
-  if (isFile) createFolder(file)
+  if (file === MEMORY_DATABASE) return connect(file, { isFile: false })
+  if (inspectStorePath(file) === "missing") {
+    createFolder(file)
+    assertFolderWritable(file)
+    await createStoreFile(file, async (temp) => (await connect(temp, { isFile: true })).close())
+  }
+  await checkStore(file)
+  tightenMode(file)
+  return connect(file, { isFile: true })
+}
+
+/** Opens a connection for use: busy timeout, journal mode and other settings, migrations, the opener's note. */
+async function connect(file: string, options: { isFile: boolean }): Promise<Database> {
   const db = await openWithRuntimeDriver(file)
   try {
-    if (isNew) chmodSync(file, 0o600)
-    else if (isFile) tightenMode(file)
-    db.exec("PRAGMA busy_timeout = 5000")
-    // Refuse a store from a newer version before anything (such as the journal mode) touches its file.
-    assertNotFromFuture(db, file)
-    applyConnectionSettings(db, isFile)
+    waitForLocks(db)
+    applyConnectionSettings(db, options.isFile)
     migrate(db, { file })
     recordOpener(db)
     return db
   } catch (error) {
     db.close()
     if (error instanceof PluginError) throw error
-    throw new PluginError("db_open_failed", `${file}: cannot use this file as the magic-context store: ${message(error)}`, {
+    throw new PluginError("db_open_failed", `${file}: cannot use this file as the magic-context store: ${errorMessage(error)}`, {
       file,
     })
+  }
+}
+
+/**
+ * Refuses a store from a newer version or one that fails SQLite's quick check, on a read-only connection: a
+ * read-write one would checkpoint the -wal into the file when it closes, changing the very file it refuses. Only
+ * when what a killed writer left needs a writer to recover (a rollback journal's hot journal) does a read-write
+ * connection run SQLite's own crash recovery first, as any first reader of the file would.
+ */
+async function checkStore(file: string): Promise<void> {
+  try {
+    await checkReadOnly(file)
+  } catch (error) {
+    if (!errorCode(error).startsWith("SQLITE_READONLY_")) throw storeReadError(error, file)
+    await recoverAsWriter(file)
+    await checkReadOnly(file).catch((again: unknown) => {
+      throw storeReadError(again, file)
+    })
+  }
+}
+
+async function checkReadOnly(file: string): Promise<void> {
+  const db = await openWithRuntimeDriver(file, { readOnly: true })
+  try {
+    waitForLocks(db)
+    assertNotFromFuture(db, file)
+    assertIntact(db, file)
+  } finally {
+    db.close()
+  }
+}
+
+/** Lets SQLite recover the file (reading it is enough) on a connection that may write. */
+async function recoverAsWriter(file: string): Promise<void> {
+  const db = await openWithRuntimeDriver(file)
+  try {
+    waitForLocks(db)
+    readSchemaVersion(db)
+  } catch (error) {
+    throw storeReadError(error, file)
+  } finally {
+    db.close()
   }
 }
 
@@ -52,7 +108,7 @@ function createFolder(file: string): void {
   try {
     mkdirSync(dirname(file), { recursive: true, mode: 0o700 })
   } catch (error) {
-    throw new PluginError("db_open_failed", `${file}: cannot create the folder of the store: ${message(error)}`, {
+    throw new PluginError("db_open_failed", `${file}: cannot create the folder of the store: ${errorMessage(error)}`, {
       file,
     })
   }
@@ -63,16 +119,16 @@ export function isBunRuntime(): boolean {
   return typeof process !== "undefined" && typeof process.versions?.["bun"] === "string"
 }
 
-async function openWithRuntimeDriver(file: string): Promise<Database> {
+async function openWithRuntimeDriver(file: string, options: { readOnly?: boolean } = {}): Promise<Database> {
   try {
     if (isBunRuntime()) {
       const { openBunDatabase } = await import("./driver-bun.js")
-      return openBunDatabase(file)
+      return openBunDatabase(file, options)
     }
     const { openNodeDatabase } = await import("./driver-node.js")
-    return openNodeDatabase(file)
+    return openNodeDatabase(file, options)
   } catch (error) {
-    throw new PluginError("db_open_failed", `${file}: cannot open the database: ${message(error)}`, { file })
+    throw new PluginError("db_open_failed", `${file}: cannot open the database: ${errorMessage(error)}`, { file })
   }
 }
 
@@ -84,12 +140,13 @@ function recordOpener(db: Database): void {
   ])
 }
 
+/** How long every connection to the store waits for another process's lock. */
+function waitForLocks(db: Database): void {
+  db.exec("PRAGMA busy_timeout = 5000")
+}
+
 function applyConnectionSettings(db: Database, isFile: boolean): void {
   if (isFile) db.exec("PRAGMA journal_mode = WAL")
   db.exec("PRAGMA foreign_keys = ON")
   db.exec("PRAGMA synchronous = NORMAL")
-}
-
-function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
 }

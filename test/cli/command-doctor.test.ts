@@ -1,10 +1,11 @@
-import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs"
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, statSync, writeFileSync, writeSync } from "node:fs"
 import { homedir } from "node:os"
 import { join } from "node:path"
 import BetterSqlite3 from "better-sqlite3"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
 import type { Check } from "../../src/cli/command-doctor.js"
 import { SCHEMA_VERSION } from "../../src/store/migrations/index.js"
+import { openDatabase } from "../../src/store/open-database.js"
 import { runCliCaptured } from "../helpers/run-cli.js"
 import { createTempDirs, createTempHome, type TempHome } from "../helpers/temp-dirs.js"
 
@@ -50,6 +51,13 @@ async function doctorJson(env: Record<string, string> = {}): Promise<{ code: num
   return { code, checks: Object.fromEntries(parsed.checks.map((check) => [check.name, check])) }
 }
 
+/** Overwrites one page of a SQLite file with noise. */
+function damagePage(file: string, page: number): void {
+  const fd = openSync(file, "r+")
+  writeSync(fd, Buffer.alloc(4096, 0xa5), 0, 4096, page * 4096)
+  closeSync(fd)
+}
+
 const READY = { plugin: ["magic-context"], compaction: { auto: false, prune: false } }
 
 describe("commandDoctor", () => {
@@ -63,7 +71,7 @@ describe("commandDoctor", () => {
     expect(io.out.at(-1)).toBe("1 check(s) failed.")
   })
 
-  it("passes every check with the plugin entry and compaction off; the store goes in XDG_DATA_HOME", async () => {
+  it("passes every check with the plugin entry and compaction off; with no store yet it says so and creates none", async () => {
     const opencodeJson = write(join(project, "opencode.json"), READY)
     const { code, io } = await runCliCaptured(["doctor", "--directory", project], { env: home.env, cwd: home.home })
     expect(code).toBe(0)
@@ -72,17 +80,48 @@ describe("commandDoctor", () => {
     const text = io.stdoutText()
     expect(text).toContain(`${opencodeJson}: magic-context`)
     expect(text).toContain("no config file (defaults apply)")
-    expect(text).toContain(
-      `${store} (better-sqlite3), schema version ${SCHEMA_VERSION} of ${SCHEMA_VERSION}, 0 sessions`,
-    )
+    expect(text).toContain(`${store}: no store yet; the plugin creates it on first use`)
     expect(text).toMatch(/o200k_base: loads, "hello world" = 2 tokens/)
     expect(text).toMatch(/cl100k_base: loads, "hello world" = 2 tokens/)
     expect(text).toContain(`compaction.auto = false (${opencodeJson})`)
     expect(text).toContain(`compaction.prune = false (${opencodeJson})`)
     expect(io.out.at(-1)).toBe("magic-context looks ready.")
-    expect(existsSync(store)).toBe(true)
-    expect(statSync(store).mode & 0o777).toBe(0o600)
+    // Neither the store nor its folder: doctor looks, the plugin creates.
+    expect(readdirSync(home.dataHome)).toEqual([])
     expect(readdirSync(home.home)).toEqual([])
+  })
+
+  it("reports an existing store's driver, schema version and sessions, in XDG_DATA_HOME", async () => {
+    write(join(project, "opencode.json"), READY)
+    const store = join(home.dataHome, "magic-context", "magic-context.db")
+    ;(await openDatabase(store)).close()
+    const { code, checks } = await doctorJson()
+    expect(code).toBe(0)
+    expect(checks["database"]).toEqual({
+      name: "database",
+      status: "ok",
+      detail: [`${store} (better-sqlite3), schema version ${SCHEMA_VERSION} of ${SCHEMA_VERSION}, 0 sessions`],
+    })
+    expect(statSync(store).mode & 0o777).toBe(0o600)
+  })
+
+  it("fails the database check for a store that fails SQLite's quick check, quoting it", async () => {
+    write(join(project, "opencode.json"), READY)
+    const store = join(dirs.make("store"), "damaged.db")
+    const db = await openDatabase(store)
+    db.exec("CREATE TABLE filler (x TEXT)")
+    for (let index = 0; index < 200; index += 1) db.prepare("INSERT INTO filler VALUES (?)").run([`${index}`.repeat(100)])
+    db.close()
+    damagePage(store, Math.floor(statSync(store).size / 4096 / 2))
+    write(join(project, "magic-context.jsonc"), { database: { path: store } })
+
+    const { code, checks } = await doctorJson()
+    expect(code).toBe(1)
+    expect(checks["database"]?.status).toBe("fail")
+    expect(checks["database"]?.detail).toHaveLength(1)
+    expect(checks["database"]?.detail[0]).toMatch(
+      new RegExp(`^${store}: the store (fails SQLite's integrity check \\(PRAGMA quick_check: .+\\)|is damaged).*Move it aside`),
+    )
   })
 
   it("passes with --json and reports each check's status", async () => {

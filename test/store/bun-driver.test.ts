@@ -33,6 +33,7 @@ type SmokeResult = {
     queued: unknown[]
   }
   rawParts: unknown[]
+  walAfterClose: boolean
 }
 
 // The store runs under Bun inside OpenCode, under Node in the CLI: both drivers must read and write one file format.
@@ -127,6 +128,10 @@ describe("openBunDatabase", () => {
       placements: [{ kind: "nudge", anchorId: "p2", level: "firm", text: "drop §2§", placedPass: 1 }],
     })
     expect(result.state.queued).toEqual([{ operationId: 1, tag: 1, queuedPass: 1 }])
+  })
+
+  it("closes for real: the last connection checkpoints the -wal into the file and removes it", () => {
+    expect(result.walAfterClose).toBe(false)
   })
 
   it("rolls back a transaction that throws", () => {

@@ -1,5 +1,7 @@
 import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from "node:fs"
+import { spawnSync } from "node:child_process"
 import { join } from "node:path"
+import { fileURLToPath } from "node:url"
 import BetterSqlite3 from "better-sqlite3"
 import { afterEach, describe, expect, it } from "vitest"
 import { isBunRuntime, MEMORY_DATABASE, openDatabase } from "../../src/store/open-database.js"
@@ -154,15 +156,41 @@ describe("openDatabase", () => {
     ["text", "this is definitely not a SQLite database\n".repeat(200)],
     ["a few bytes", "xx"],
     ["binary noise", Buffer.from(Array.from({ length: 8192 }, (_, index) => (index * 7919) % 256))],
-  ])("reports a file holding %s as db_open_failed naming the file", async (_label, content) => {
+  ])("refuses a file holding %s as db_corrupt naming the file", async (_label, content) => {
     const file = join(dirs.make("open"), "not-a-db.db")
     writeFileSync(file, content)
     const before = readFileSync(file)
     const error = await openFailure(file)
-    expect(["db_open_failed", "migration_failed"]).toContain(error.code)
-    expect(error.message).toContain(file)
+    expect(error.code).toBe("db_corrupt")
+    expect(error.message).toContain(`${file}: not a SQLite database`)
     expect(error.data).toMatchObject({ file })
     expect(readFileSync(file).equals(before)).toBe(true)
+  })
+
+  it("rolls back the hot journal a writer killed mid-transaction left in a rollback-journal store, then opens it", async () => {
+    const file = join(dirs.make("open"), "hot.db")
+    // A store in SQLite's rollback-journal mode (as another tool may have made it), killed with its transaction open.
+    const writer = spawnSync(
+      process.execPath,
+      [
+        "-e",
+        `const D = require("better-sqlite3"); const db = new D(${JSON.stringify(file)});
+         db.exec("CREATE TABLE t (x TEXT)"); db.exec("INSERT INTO t VALUES ('kept')");
+         db.exec("PRAGMA cache_size = 1"); db.exec("BEGIN"); db.exec("DELETE FROM t");
+         for (let i = 0; i < 2000; i += 1) db.prepare("INSERT INTO t VALUES (?)").run("x".repeat(200));
+         process.kill(process.pid, "SIGKILL")`,
+      ],
+      { cwd: fileURLToPath(new URL("../../", import.meta.url)) },
+    )
+    expect(writer.signal).toBe("SIGKILL")
+    expect(statSync(`${file}-journal`).size).toBeGreaterThan(0)
+    const db = await openDatabase(file)
+    try {
+      expect(db.prepare("SELECT x FROM t").all()).toEqual([{ x: "kept" }])
+      expect(readSchemaVersion(db)).toBe(SCHEMA_VERSION)
+    } finally {
+      db.close()
+    }
   })
 
   it("reports a path whose folder cannot be created as db_open_failed naming the file", async () => {
