@@ -7,6 +7,7 @@ import { migrate, readSchemaVersion } from "../store/migrate.js"
 import { SCHEMA_VERSION } from "../store/migrations/index.js"
 import { openDatabase } from "../store/open-database.js"
 import { createTokenCounterPool } from "../tokens/tiktoken-counter.js"
+import { pluginConflicts } from "./plugin-conflicts.js"
 import { EXIT, type CliIo, type ExitCode } from "./cli-io.js"
 import { inspectOpenCodeInstall } from "./opencode-install.js"
 
@@ -38,7 +39,7 @@ export async function commandDoctor(io: CliIo): Promise<ExitCode> {
 /** Runs every check; a check that throws is reported as failed, never thrown. */
 export async function runChecks(directory: string, env: Record<string, string | undefined>): Promise<Check[]> {
   const loaded = readConfigFiles({ directory, env })
-  const checks: Check[] = [checkPluginEntry(directory, env)]
+  const checks: Check[] = [checkPluginEntry(directory, env), checkPluginConflicts(directory, env)]
   checks.push({
     name: "magic-context config",
     status: loaded.diagnostics.some(isConfigError) ? "fail" : loaded.diagnostics.length > 0 ? "warn" : "ok",
@@ -68,9 +69,22 @@ function checkPluginEntry(directory: string, env: Record<string, string | undefi
     status: "fail",
     detail: [
       `no OpenCode config for ${directory} loads magic-context`,
-      'add "plugin": ["magic-context"] to opencode.json (or a file: path to a checkout\'s dist/index.js)',
+      'run `npx magic-context setup`, or add "plugin": ["magic-context"] to opencode.json (or a file: path to a checkout\'s dist/index.js)',
       ...unreadable,
     ],
+  }
+}
+
+/** Another context plugin loaded beside magic-context, or a magic-context entry whose build is missing: each with its fix. */
+function checkPluginConflicts(directory: string, env: Record<string, string | undefined>): Check {
+  const conflicts = pluginConflicts(inspectOpenCodeInstall({ directory, env }).pluginEntries)
+  if (conflicts.length === 0) {
+    return { name: "plugin conflicts", status: "ok", detail: ["no other context plugin; every magic-context entry resolves"] }
+  }
+  return {
+    name: "plugin conflicts",
+    status: "fail",
+    detail: conflicts.flatMap((conflict) => [`${conflict.file}: ${conflict.entry}: ${conflict.problem}`, `  fix: ${conflict.fix}`]),
   }
 }
 

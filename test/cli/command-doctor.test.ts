@@ -11,6 +11,7 @@ import { createTempDirs, createTempHome, type TempHome } from "../helpers/temp-d
 
 const CHECK_NAMES = [
   "OpenCode plugin entry",
+  "plugin conflicts",
   "magic-context config",
   "database",
   "token counter",
@@ -131,7 +132,7 @@ describe("commandDoctor", () => {
     )
     const { code, checks } = await doctorJson()
     expect(code).toBe(0)
-    expect(Object.values(checks).map((check) => check.status)).toEqual(["ok", "ok", "ok", "ok", "ok"])
+    expect(Object.values(checks).map((check) => check.status)).toEqual(["ok", "ok", "ok", "ok", "ok", "ok"])
   })
 
   it("finds the plugin entry in the user's global OpenCode config", async () => {
@@ -141,6 +142,25 @@ describe("commandDoctor", () => {
       name: "OpenCode plugin entry",
       status: "ok",
       detail: [`${global}: magic-context@0.1.0`],
+    })
+  })
+
+  it("fails on a second context plugin and on a magic-context entry whose build is missing, with the fix", async () => {
+    const file = write(join(project, "opencode.json"), {
+      ...READY,
+      plugin: ["magic-context", "@tarquinen/opencode-dcp@3.1.14", "file:///gone/magic-context/dist/index.js"],
+    })
+    const { code, checks } = await doctorJson()
+    expect(code).toBe(1)
+    expect(checks["plugin conflicts"]).toEqual({
+      name: "plugin conflicts",
+      status: "fail",
+      detail: [
+        `${file}: @tarquinen/opencode-dcp@3.1.14: Dynamic Context Pruning (DCP) is loaded too: two context plugins rewrite the same prompt before every model call`,
+        `  fix: remove "@tarquinen/opencode-dcp@3.1.14" from "plugin" in ${file} (or remove magic-context)`,
+        `${file}: file:///gone/magic-context/dist/index.js: the magic-context entry points at /gone/magic-context/dist/index.js, which does not exist`,
+        `  fix: build the checkout (npm ci) or fix the path in ${file}; \`npx magic-context setup\` writes a working entry`,
+      ],
     })
   })
 
