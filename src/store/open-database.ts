@@ -6,12 +6,16 @@ import { assertNotFromFuture, migrate } from "./migrate.js"
 
 export const MEMORY_DATABASE = ":memory:"
 
+/** How long a statement waits for another connection's lock unless the caller says otherwise (the CLI). */
+export const DEFAULT_BUSY_TIMEOUT_MS = 5_000
+
 /**
  * Opens (creating if needed) the store at `file` with the driver of the running runtime (`bun:sqlite` inside
  * OpenCode, `better-sqlite3` under Node), applies the connection settings and migrates the schema.
  * A new file and its folder are created readable by the owner only; an existing file others can read is tightened.
+ * `busyTimeoutMs` is how long a statement waits for another process's lock before failing with SQLITE_BUSY.
  */
-export async function openDatabase(file: string): Promise<Database> {
+export async function openDatabase(file: string, options: { busyTimeoutMs?: number } = {}): Promise<Database> {
   const isFile = file !== MEMORY_DATABASE
   const isNew = isFile && !existsSync(file)
   if (isFile) createFolder(file)
@@ -19,7 +23,7 @@ export async function openDatabase(file: string): Promise<Database> {
   try {
     if (isNew) chmodSync(file, 0o600)
     else if (isFile) tightenMode(file)
-    db.exec("PRAGMA busy_timeout = 5000")
+    db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS))}`)
     // Refuse a store from a newer version before anything (such as the journal mode) touches its file.
     assertNotFromFuture(db, file)
     applyConnectionSettings(db, isFile)

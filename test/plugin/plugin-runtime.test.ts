@@ -19,7 +19,7 @@ function blockedRuntime(): { runtime: PluginRuntime; clock: { now: number }; unb
   const root = dirs.make("runtime")
   const folder = join(root, "data")
   writeFileSync(folder, "not a folder")
-  const config: Config = { ...defaultConfig(), database: { path: join(folder, "store.db") } }
+  const config: Config = { ...defaultConfig(), database: { ...defaultConfig().database, path: join(folder, "store.db") } }
   const clock = { now: 10_000 }
   const errors = createErrorLog({ now: () => clock.now, hostLog: () => undefined })
   const runtime = createPluginRuntime({ config, configDiagnostics: [], errors, faults: new Set(), env: {}, now: () => clock.now })
