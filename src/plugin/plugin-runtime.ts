@@ -13,6 +13,8 @@ import type { ErrorLog } from "./error-log.js"
 import { createHostFacts, type HostFacts } from "./host-facts.js"
 import type { HistoryPlanner } from "../pass/history-planner.js"
 import { compilePinPatterns, type PinPattern } from "../historian/pin-patterns.js"
+import { isBusyError } from "../store/store-failure.js"
+import { createStoreGate, type StoreFailure } from "./store-gate.js"
 
 /** What the last main pass of a session saw; ctx_reduce and the system guidance read it. */
 export type LastPass = {
@@ -32,8 +34,19 @@ export type PluginRuntime = {
   readonly errors: ErrorLog
   readonly faults: ReadonlySet<string>
   readonly databaseFile: string
-  /** The store, opened on first use. Rejects (every time) when it cannot be opened. */
+  /**
+   * The store, opened on first use. Rejects at once, without touching the store, while a failure's backoff runs
+   * (the store could not be opened, or another process held its lock); after it, the store is tried again.
+   */
   database(): Promise<Database>
+  /** Notes that the store failed a write (a busy lock): hooks skip it until the backoff has passed. */
+  storeFailed(error: unknown): void
+  /** Notes that the store took a pass's writes: the next failure's backoff starts over. */
+  storeWorked(): void
+  /** The store's last failure while hooks skip or retry it; null when it worked last. */
+  storeFailure(): StoreFailure | null
+  /** Runs `run` after `ms` (a timer that does not keep the process alive). */
+  schedule(run: () => void, ms: number): void
   sessions(): Promise<SessionRegistry>
   counterFor(model: { providerID?: string; modelID?: string } | null): TokenCounter
   readonly facts: HostFacts
@@ -48,14 +61,12 @@ export type PluginRuntime = {
   readonly planners: Map<string, HistoryPlanner>
   /** Sessions whose main transform ran and whose system prompt (the same step's) has not come through yet. */
   readonly mainStepPending: Set<string>
+  /** Drops a session's in-memory state after a failed write, so the next pass loads it from the store as it is. */
+  forgetSession(sessionId: string): void
   dispose(): void
 }
 
 /** Creates the runtime; nothing is opened or loaded until a hook needs it. */
-/** After a failed open the store is tried again after this long, doubling per failure up to OPEN_RETRY_MAX_MS. */
-export const OPEN_RETRY_FIRST_MS = 1_000
-export const OPEN_RETRY_MAX_MS = 30_000
-
 export function createPluginRuntime(options: {
   config: Config
   configDiagnostics: readonly ConfigDiagnostic[]
@@ -63,33 +74,44 @@ export function createPluginRuntime(options: {
   faults: ReadonlySet<string>
   env: Record<string, string | undefined>
   now: () => number
+  /** Defaults to an unref'd `setTimeout`. */
+  schedule?: (run: () => void, ms: number) => void
 }): PluginRuntime {
   const databaseFile = configuredDatabasePath(options.config.database.path, options.env)
+  let opened: Database | null = null
   let opening: Promise<Database> | null = null
   let registry: SessionRegistry | null = null
   let pool: TokenCounterPool | null = null
-  // A failed open is retried, never more often than the backoff allows (a lock held at start-up, a store made
-  // usable later); until then every caller gets the same failure at once, so a hook passes through without waiting.
-  let failures = 0
-  let retryAt = 0
+  // A failed open or a busy write is retried, never more often than the backoff allows (a lock held at start-up, a
+  // store made usable later); until then every caller gets the same failure at once, so a hook passes through
+  // without waiting.
+  const gate = createStoreGate()
+
+  let disposed = false
 
   const database = (): Promise<Database> => {
-    if (opening && failures > 0 && options.now() >= retryAt) opening = null
-    if (!opening) {
-      const attempt = openDatabase(databaseFile).then((db) => {
+    if (disposed) return Promise.reject(new Error("magic-context was disposed: the store is closed"))
+    const blocked = gate.blocking(options.now())
+    if (blocked !== null) return Promise.reject(blocked)
+    if (opened) return Promise.resolve(opened)
+    opening ??= openDatabase(databaseFile, { busyTimeoutMs: options.config.database.busy_timeout_ms }).then(
+      (db) => {
+        opened = db
+        opening = null
         options.errors.attach(db)
-        failures = 0
+        gate.succeed()
         return db
-      })
-      attempt.catch(() => {
-        failures += 1
-        retryAt = options.now() + Math.min(OPEN_RETRY_MAX_MS, OPEN_RETRY_FIRST_MS * 2 ** (failures - 1))
-      })
-      opening = attempt
-    }
+      },
+      (error: unknown) => {
+        opening = null
+        gate.fail(error, options.now())
+        throw error
+      },
+    )
     return opening
   }
 
+  const planners = new Map<string, HistoryPlanner>()
   return {
     config: options.config,
     configDiagnostics: options.configDiagnostics,
@@ -97,11 +119,17 @@ export function createPluginRuntime(options: {
     faults: options.faults,
     databaseFile,
     database,
+    storeFailed(error) {
+      if (isBusyError(error)) gate.fail(error, options.now())
+    },
+    storeWorked: () => gate.succeed(),
+    storeFailure: () => gate.failure(),
+    schedule: options.schedule ?? unrefTimer,
     facts: createHostFacts(),
     lastPass: new Map(),
     compacting: new Set(),
     mainStepPending: new Set(),
-    planners: new Map(),
+    planners,
     expanded: new Set(),
     pinPatterns: compilePinPatterns(options.config.pins).matchers,
     async sessions() {
@@ -116,10 +144,23 @@ export function createPluginRuntime(options: {
         encodingForModel({ providerID: model?.providerID, modelID: model?.modelID, settings: options.config.tokenizer }),
       )
     },
+    forgetSession(sessionId) {
+      registry?.forget(sessionId)
+      planners.delete(sessionId)
+    },
     dispose() {
+      disposed = true
       pool?.dispose()
       pool = null
+      const connection = opened
+      opened = null
+      connection?.close()
       void opening?.then((db) => db.close()).catch(() => undefined)
     },
   }
+}
+
+function unrefTimer(run: () => void, ms: number): void {
+  const timer = setTimeout(run, ms)
+  timer.unref?.()
 }

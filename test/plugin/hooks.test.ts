@@ -86,7 +86,14 @@ const harness = (options: { dbFile?: string; faults?: string[]; enabled?: boolea
     },
     isHistorianSession: (sessionId: string): boolean => sessionId === "ses_historian_child",
   }
-  const hooks = createHooks({ runtime, projectId: "proj", directory: "/work", loadProviderLimits, historian })
+  const hooks = createHooks({
+    runtime,
+    projectId: "proj",
+    directory: "/work",
+    loadProviderLimits,
+    historian,
+    listMessages: () => Promise.resolve([]),
+  })
   const created = { hooks, runtime, errors, hostLines, dbFile, providerLoads: () => loads, scheduled }
   harnesses.push(created)
   return created

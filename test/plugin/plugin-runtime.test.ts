@@ -3,7 +3,8 @@ import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
 import { defaultConfig, type Config } from "../../src/config/schema.js"
 import { createErrorLog } from "../../src/plugin/error-log.js"
-import { createPluginRuntime, OPEN_RETRY_FIRST_MS, OPEN_RETRY_MAX_MS, type PluginRuntime } from "../../src/plugin/plugin-runtime.js"
+import { createPluginRuntime, type PluginRuntime } from "../../src/plugin/plugin-runtime.js"
+import { OPEN_RETRY_FIRST_MS, OPEN_RETRY_MAX_MS } from "../../src/plugin/store-gate.js"
 import { createTempDirs } from "../helpers/temp-dirs.js"
 
 const dirs = createTempDirs()
