@@ -31,7 +31,6 @@ export type DeferredWrites = {
 export function createDeferredWrites(options: {
   runtime: PluginRuntime
   sessionInfo: (sessionId: string) => SessionInfo
-  now: () => number
 }): DeferredWrites {
   const { runtime } = options
   const pending = new Map<string, readonly HostMessage[]>()
@@ -43,7 +42,7 @@ export function createDeferredWrites(options: {
     const counter = runtime.counterFor(newestUserInfo(messages)?.model ?? null)
     withoutBusyWait(db, () => {
       const state = registry.stateFor(options.sessionInfo(sessionId), counter)
-      ingestMessages({ db, state, messages: unstoredTail(state, messages), counter, now: options.now(), pass: null })
+      ingestMessages({ db, state, messages: unstoredTail(state, messages), counter, now: runtime.now(), pass: null })
     })
     // A newer list may have been deferred meanwhile; it stays pending.
     if (pending.get(sessionId) === messages) pending.delete(sessionId)
@@ -52,11 +51,11 @@ export function createDeferredWrites(options: {
   const retryLater = (): void => {
     if (retryScheduled) return
     retryScheduled = true
-    const retryAt = runtime.storeFailure()?.retryAt ?? options.now()
+    const retryAt = runtime.storeFailure()?.retryAt ?? runtime.now()
     runtime.schedule(() => {
       retryScheduled = false
       void flush().catch(() => undefined)
-    }, Math.max(0, retryAt - options.now()))
+    }, Math.max(0, retryAt - runtime.now()))
   }
 
   const flush = async (): Promise<void> => {

@@ -13,7 +13,7 @@ import { compactionContext } from "./compaction-context.js"
 import { HISTORIAN_SYSTEM_PROMPT } from "../historian/prompt.js"
 import { createExpandTool } from "./ctx-expand-tool.js"
 import { HISTORIAN_AGENT, type ModelHistorian } from "./model-historian.js"
-import { isStatusRequest, STATUS_COMMAND, statusExchangeIds, statusRequestText } from "./status-command.js"
+import { isStatusRequest, STATUS_COMMAND, STATUS_TEMPLATE, statusExchangeIds, statusRequestText } from "./status-command.js"
 import { createPinTool } from "./ctx-pin-tool.js"
 import { createReduceTool } from "./ctx-reduce-tool.js"
 import { maybeFail } from "./fault-injection.js"
@@ -53,7 +53,7 @@ export function createHooks(context: HookContext): Hooks {
     directory: context.directory,
     title: null,
   })
-  const writes = createDeferredWrites({ runtime, sessionInfo, now: () => Date.now() })
+  const writes = createDeferredWrites({ runtime, sessionInfo })
   /** Turn-end writes still running; `dispose` lets them finish. */
   const inFlight = new Set<Promise<void>>()
 
@@ -140,7 +140,7 @@ export function createHooks(context: HookContext): Hooks {
         const commands = (hostConfig.command ??= {}) as Record<string, unknown>
         commands[STATUS_COMMAND] = {
           description: "magic-context: where this session's context goes (usage, breakdown, drops, history, errors)",
-          template: "magic-context status $ARGUMENTS",
+          template: STATUS_TEMPLATE,
         }
         if (runtime.config.historian.strategy !== "model") return
         const agents = (hostConfig.agent ??= {}) as Record<string, unknown>
@@ -175,7 +175,12 @@ export function createHooks(context: HookContext): Hooks {
     "command.execute.before": async (input, output) => {
       await guard("command.execute.before", input.sessionID, async () => {
         if (input.command !== STATUS_COMMAND) return
-        const text = await statusRequestText(runtime, input.sessionID)
+        const text = await statusRequestText({
+          runtime,
+          sessionId: input.sessionID,
+          waitingSessions: writes.waiting(),
+          now: runtime.now(),
+        })
         // Mutate in place: the host keeps its own reference to this array.
         output.parts.splice(0, output.parts.length, { type: "text", text } as (typeof output.parts)[number])
       })

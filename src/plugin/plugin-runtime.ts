@@ -39,6 +39,11 @@ export type PluginRuntime = {
    * (the store could not be opened, or another process held its lock); after it, the store is tried again.
    */
   database(): Promise<Database>
+  /**
+   * The store for reading only (the status report): the open connection even while writes skip the store (WAL lets a
+   * reader in while another process holds the write lock), else as `database()`.
+   */
+  databaseForReading(): Promise<Database>
   /** Notes that the store failed a write (a busy lock): hooks skip it until the backoff has passed. */
   storeFailed(error: unknown): void
   /** Notes that the store took a pass's writes: the next failure's backoff starts over. */
@@ -47,6 +52,8 @@ export type PluginRuntime = {
   storeFailure(): StoreFailure | null
   /** Runs `run` after `ms` (a timer that does not keep the process alive). */
   schedule(run: () => void, ms: number): void
+  /** The runtime's clock (epoch ms). */
+  now(): number
   sessions(): Promise<SessionRegistry>
   counterFor(model: { providerID?: string; modelID?: string } | null): TokenCounter
   readonly facts: HostFacts
@@ -119,12 +126,14 @@ export function createPluginRuntime(options: {
     faults: options.faults,
     databaseFile,
     database,
+    databaseForReading: () => (opened && !disposed ? Promise.resolve(opened) : database()),
     storeFailed(error) {
       if (isBusyError(error)) gate.fail(error, options.now())
     },
     storeWorked: () => gate.succeed(),
     storeFailure: () => gate.failure(),
     schedule: options.schedule ?? unrefTimer,
+    now: options.now,
     facts: createHostFacts(),
     lastPass: new Map(),
     compacting: new Set(),
