@@ -7,9 +7,10 @@ import type { PluginRuntime } from "./plugin-runtime.js"
 /**
  * Raw rows written outside a pass, and written later when the store could not take them. The host hands every pass
  * the session's whole message list and ingest is idempotent, so what is pending is simply the newest list a failed
- * write saw: writing it later stores whatever of it the store lacks. These writes never wait for a lock (SQLite waits
- * synchronously, inside OpenCode's process); a busy store keeps them pending, and a timer retries once the store's
- * backoff has passed (so a session whose turn ended while the store was locked is still stored without another pass).
+ * write saw: writing it later stores whatever of it the store lacks. These writes (and the opens they make) never wait
+ * for a lock (SQLite waits synchronously, inside OpenCode's process); a busy store keeps them pending, and a timer
+ * retries once the store's backoff has passed (so a session whose turn ended while the store was locked is still
+ * stored without another pass).
  */
 export type DeferredWrites = {
   /** Stores messages outside a pass (the final reply at a turn's end); on a store failure they wait, and it rethrows. */
@@ -37,7 +38,7 @@ export function createDeferredWrites(options: {
   let retryScheduled = false
 
   const store = async (sessionId: string, messages: readonly HostMessage[]): Promise<void> => {
-    const db = await runtime.database()
+    const db = await runtime.database({ wait: false })
     const registry = await runtime.sessions()
     const counter = runtime.counterFor(newestUserInfo(messages)?.model ?? null)
     withoutBusyWait(db, () => {
@@ -64,7 +65,7 @@ export function createDeferredWrites(options: {
       const rows = [...pending]
       for (const [sessionId, messages] of rows) await store(sessionId, messages)
       // Attaches the error log when the store opens only now.
-      await runtime.database()
+      await runtime.database({ wait: false })
       if (rows.length > 0) runtime.storeWorked()
     } catch (error) {
       runtime.storeFailed(error)

@@ -13,7 +13,7 @@ import type { ErrorLog } from "./error-log.js"
 import { createHostFacts, type HostFacts } from "./host-facts.js"
 import type { HistoryPlanner } from "../pass/history-planner.js"
 import { compilePinPatterns, type PinPattern } from "../historian/pin-patterns.js"
-import { isBusyError } from "../store/store-failure.js"
+import { isBusyError, setBusyTimeout } from "../store/store-failure.js"
 import { createStoreGate, type StoreFailure } from "./store-gate.js"
 
 /** What the last main pass of a session saw; ctx_reduce and the system guidance read it. */
@@ -36,9 +36,10 @@ export type PluginRuntime = {
   readonly databaseFile: string
   /**
    * The store, opened on first use. Rejects at once, without touching the store, while a failure's backoff runs
-   * (the store could not be opened, or another process held its lock); after it, the store is tried again.
+   * (the store could not be opened, or another process held its lock); after it, the store is tried again. With
+   * `wait: false` an open does not wait for another process's lock (a retry that can come again later).
    */
-  database(): Promise<Database>
+  database(options?: { wait?: boolean }): Promise<Database>
   /**
    * The store for reading only (the status report): the open connection even while writes skip the store (WAL lets a
    * reader in while another process holds the write lock), else as `database()`.
@@ -96,13 +97,16 @@ export function createPluginRuntime(options: {
 
   let disposed = false
 
-  const database = (): Promise<Database> => {
+  const busyTimeoutMs = options.config.database.busy_timeout_ms
+  const database = (request: { wait?: boolean } = {}): Promise<Database> => {
     if (disposed) return Promise.reject(new Error("magic-context was disposed: the store is closed"))
     const blocked = gate.blocking(options.now())
     if (blocked !== null) return Promise.reject(blocked)
     if (opened) return Promise.resolve(opened)
-    opening ??= openDatabase(databaseFile, { busyTimeoutMs: options.config.database.busy_timeout_ms }).then(
+    const wait = request.wait ?? true
+    opening ??= openDatabase(databaseFile, { busyTimeoutMs: wait ? busyTimeoutMs : 0 }).then(
       (db) => {
+        if (!wait) setBusyTimeout(db, busyTimeoutMs)
         opened = db
         opening = null
         options.errors.attach(db)
@@ -126,7 +130,7 @@ export function createPluginRuntime(options: {
     faults: options.faults,
     databaseFile,
     database,
-    databaseForReading: () => (opened && !disposed ? Promise.resolve(opened) : database()),
+    databaseForReading: () => (opened && !disposed ? Promise.resolve(opened) : database({ wait: false })),
     storeFailed(error) {
       if (isBusyError(error)) gate.fail(error, options.now())
     },

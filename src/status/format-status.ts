@@ -28,7 +28,9 @@ export function formatStatus(status: StatusData, now: number): string {
   if (status.store) lines.push("", ...storeHealthLines(status.store, now))
   const pass = status.lastPass
   if (!pass) {
-    lines.push("", "No pass has run for this session yet.")
+    // Nothing to measure, but what went wrong (a store that was busy when the passes ran) still shows.
+    lines.push("", `No pass has run for this session yet (${plural(status.tags.total, "tag")} stored).`)
+    lines.push(...closingLines(status, now))
     return lines.join("\n")
   }
   const window = pass.windowTokens ?? 0
@@ -87,10 +89,14 @@ export function formatStatus(status: StatusData, now: number): string {
     const advice = auto || prune ? ' (recommended: "compaction": {"auto": false, "prune": false})' : ""
     lines.push(`OpenCode compaction: auto ${auto}, prune ${prune} [${source}]${advice}`)
   }
-  const config = configProblemLines(status.configProblems ?? [])
-  if (config.length > 0) lines.push("", ...config)
-  lines.push("", ...errorLines(status.errors, now))
+  lines.push(...closingLines(status, now))
   return lines.join("\n")
+}
+
+/** The config problems and the recent internal errors, which every report ends with. */
+function closingLines(status: StatusData, now: number): string[] {
+  const config = configProblemLines(status.configProblems ?? [])
+  return [...(config.length > 0 ? ["", ...config] : []), "", ...errorLines(status.errors, now)]
 }
 
 /**

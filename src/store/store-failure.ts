@@ -32,12 +32,17 @@ export function isBusyError(error: unknown): boolean {
 export function withoutBusyWait<T>(db: Database, fn: () => T): T {
   const row = db.prepare("PRAGMA busy_timeout").get()
   const previous = Number(row === undefined ? 0 : Object.values(row)[0])
-  db.exec("PRAGMA busy_timeout = 0")
+  setBusyTimeout(db, 0)
   try {
     return fn()
   } finally {
-    db.exec(`PRAGMA busy_timeout = ${Number.isFinite(previous) ? previous : 0}`)
+    setBusyTimeout(db, Number.isFinite(previous) ? previous : 0)
   }
+}
+
+/** Sets how long the connection's statements wait for another process's lock (ms) before failing with SQLITE_BUSY. */
+export function setBusyTimeout(db: Database, ms: number): void {
+  db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.trunc(ms))}`)
 }
 
 function sqliteCode(error: unknown): string | null {

@@ -1,5 +1,5 @@
 import { join } from "node:path"
-import { afterEach, describe, expect, it } from "vitest"
+import { afterAll, afterEach, describe, expect, it } from "vitest"
 import { listErrors } from "../../src/store/error-repository.js"
 import { openDatabase } from "../../src/store/open-database.js"
 import type { Database } from "../../src/store/driver.js"
@@ -8,7 +8,7 @@ import { assistantMessage, text, userMessage } from "../helpers/host-messages.js
 import { createPluginHarness, transform, type PluginHarness } from "../helpers/plugin-harness.js"
 import { holdStoreLock, type StoreLock } from "../helpers/store-lock.js"
 import { createTempDirs } from "../helpers/temp-dirs.js"
-import { recordFaultTally } from "./fault-table.js"
+import { probeTally } from "./probe-tally.js"
 
 const SESSION = "ses_busy"
 /** What a pass may add to a turn while the store is locked: the busy timeout (300 ms by default) and some slack. */
@@ -16,6 +16,9 @@ const LOCKED_PASS_BUDGET_MS = 300 + 400
 
 const dirs = createTempDirs()
 const open: { harnesses: PluginHarness[]; locks: StoreLock[]; dbs: Database[] } = { harnesses: [], locks: [], dbs: [] }
+
+const tally = probeTally("busy store: passes, turn ends and first use with another process holding the lock")
+afterAll(() => tally.record())
 
 afterEach(async () => {
   for (const lock of open.locks.splice(0)) lock.release()
@@ -66,6 +69,14 @@ function storedMessageIds(db: Database): string[] {
     .map((row) => String(row["id"]))
 }
 
+/** Asserts the store holds exactly the messages of `expected`, in order; a try that lost any is noted first. */
+function expectAllStored(db: Database, expected: readonly HostMessage[]): void {
+  const ids = expected.map((message) => message.info.id)
+  const stored = storedMessageIds(db)
+  if (JSON.stringify(stored) !== JSON.stringify(ids)) tally.lost()
+  expect(stored).toEqual(ids)
+}
+
 function storedTags(db: Database): number[] {
   return db
     .prepare("SELECT tag FROM tags WHERE session_id = ? ORDER BY tag")
@@ -81,6 +92,7 @@ async function timed(body: () => Promise<unknown>): Promise<number> {
 
 describe("a store another process holds locked", () => {
   it("passes a pass's messages through within the busy timeout and keeps the error in memory at once", async () => {
+    tally.tried()
     const plugin = harness()
     const file = plugin.runtime.databaseFile
     await transform(plugin.hooks, conversation(1))
@@ -96,10 +108,11 @@ describe("a store another process holds locked", () => {
       message: expect.stringMatching(/database is locked/),
     })
     held.release()
-    recordFaultTally({ probe: "busy store: pass time", tried: 1, survived: elapsed < LOCKED_PASS_BUDGET_MS ? 1 : 0, lost: 0 })
+    tally.survived()
   })
 
   it("stores every message the locked passes saw at the first pass after the lock is released", async () => {
+    tally.tried()
     const plugin = harness()
     const file = plugin.runtime.databaseFile
     await transform(plugin.hooks, conversation(1))
@@ -115,7 +128,7 @@ describe("a store another process holds locked", () => {
     // Past the backoff, the next pass (a longer list again) stores everything, in order, tags gap-free.
     await plugin.advance(2_000)
     const messages = await transform(plugin.hooks, conversation(5))
-    expect(storedMessageIds(db)).toEqual(conversation(5).map((message) => message.info.id))
+    expectAllStored(db, conversation(5))
     expect(storedTags(db)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
     // The pass after the lock tags what it sends.
     expect(messages.at(-1)?.parts[0]).toMatchObject({ text: "§10§ answer 5" })
@@ -129,10 +142,11 @@ describe("a store another process holds locked", () => {
       "experimental.chat.messages.transform",
     ])
     expect(plugin.errors.unsaved()).toEqual([])
-    recordFaultTally({ probe: "busy store: locked passes, then one after", tried: 3, survived: 3, lost: 0 })
+    tally.survived()
   })
 
   it("stores a turn that ended while the store was locked once it is free, without another pass", async () => {
+    tally.tried()
     const plugin = harness()
     const file = plugin.runtime.databaseFile
     await transform(plugin.hooks, conversation(1))
@@ -143,15 +157,16 @@ describe("a store another process holds locked", () => {
     expect(storedMessageIds(db)).toHaveLength(2)
     // The retry runs when the backoff has passed, by itself.
     await plugin.advance(1_000)
-    expect(storedMessageIds(db)).toEqual(conversation(2).map((message) => message.info.id))
+    expectAllStored(db, conversation(2))
     expect(listErrors(db)).toHaveLength(1)
-    recordFaultTally({ probe: "busy store: turn ends locked, retry stores it", tried: 1, survived: 1, lost: 0 })
+    tally.survived()
   })
 
   it.each([
     ["a store in WAL mode (writers blocked)", true],
     ["a fresh file in rollback mode (readers blocked too)", false],
   ])("passes through at first use when %s is locked, and stores the session once it is free", async (_name, existing) => {
+    tally.tried()
     const plugin = harness()
     const file = plugin.runtime.databaseFile
     if (existing) (await openDatabase(file)).close()
@@ -162,15 +177,16 @@ describe("a store another process holds locked", () => {
     expect(JSON.stringify(messages)).toBe(before)
     expect(elapsed).toBeLessThan(LOCKED_PASS_BUDGET_MS)
     expect(plugin.runtime.storeFailure()).toMatchObject({ kind: "busy", failures: 1 })
-    // Still locked at the retry: it fails without waiting and backs off further.
-    await plugin.advance(1_000)
+    // Still locked at the retry: it fails without waiting (OpenCode's process would stall) and backs off further.
+    const retry = await timed(() => plugin.advance(1_000))
     expect(plugin.runtime.storeFailure()).toMatchObject({ kind: "busy", failures: 2 })
+    expect(retry).toBeLessThan(100)
     held.release()
     await plugin.advance(2_000)
     expect(plugin.runtime.storeFailure()).toBeNull()
     const db = await reader(file)
-    expect(storedMessageIds(db)).toEqual(conversation(2).map((message) => message.info.id))
+    expectAllStored(db, conversation(2))
     expect(listErrors(db).map((entry) => entry.message)).toEqual([expect.stringMatching(/database is locked/)])
-    recordFaultTally({ probe: `busy store at first use (${existing ? "wal" : "fresh"})`, tried: 1, survived: 1, lost: 0 })
+    tally.survived()
   })
 })

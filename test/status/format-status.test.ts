@@ -61,6 +61,19 @@ const HISTORY: NonNullable<StatusData["history"]> = {
 }
 
 describe("formatStatus", () => {
+  it("still lists the errors for a session no pass has run for (its passes met a busy store)", () => {
+    const error = { sessionId: "ses_format", at: NOW - 2_000, hook: "event", code: null, message: "database is locked", stack: null }
+    const report = formatStatus({ ...status({}), lastPass: null, tags: { total: 4, dropped: 0 }, errors: [error] }, NOW)
+    expect(report.split("\n")).toEqual([
+      "magic-context status: session ses_format",
+      "",
+      "No pass has run for this session yet (4 tags stored).",
+      "",
+      "Recent internal errors (the session went on unchanged):",
+      "  2s ago event: database is locked",
+    ])
+  })
+
   it("lists config problems before the errors, and says nothing of config when there are none", () => {
     const problem = '/p/magic-context.jsonc: key "pins.0" has value "", expected string to have >=1 characters'
     const lines = formatStatus({ ...status({}), configProblems: [problem] }, NOW).split("\n")
