@@ -35,9 +35,10 @@ export type PluginRuntime = {
   readonly faults: ReadonlySet<string>
   readonly databaseFile: string
   /**
-   * The store, opened on first use. Rejects at once, without touching the store, while a failure's backoff runs
-   * (the store could not be opened, or another process held its lock); after it, the store is tried again. With
-   * `wait: false` an open does not wait for another process's lock (a retry that can come again later).
+   * The store, opened on first use, its statements set to wait for another process's lock up to
+   * `database.busy_timeout_ms`, or not at all with `wait: false` (a retry that can come again later) and while a busy
+   * store's backoff runs. Rejects at once, without touching the store, during the backoff after it could not be opened
+   * or used; after that the store is tried again. Call it right before the (synchronous) work that uses it.
    */
   database(options?: { wait?: boolean }): Promise<Database>
   /**
@@ -100,10 +101,15 @@ export function createPluginRuntime(options: {
   const busyTimeoutMs = options.config.database.busy_timeout_ms
   const database = (request: { wait?: boolean } = {}): Promise<Database> => {
     if (disposed) return Promise.reject(new Error("magic-context was disposed: the store is closed"))
-    const blocked = gate.blocking(options.now())
+    const now = options.now()
+    const blocked = gate.blocking(now)
     if (blocked !== null) return Promise.reject(blocked)
-    if (opened) return Promise.resolve(opened)
-    const wait = request.wait ?? true
+    // While a busy store's backoff runs, every try fails at once instead of waiting for the lock.
+    const wait = (request.wait ?? true) && !gate.noWait(now)
+    if (opened) {
+      setBusyTimeout(opened, wait ? busyTimeoutMs : 0)
+      return Promise.resolve(opened)
+    }
     opening ??= openDatabase(databaseFile, { busyTimeoutMs: wait ? busyTimeoutMs : 0 }).then(
       (db) => {
         if (!wait) setBusyTimeout(db, busyTimeoutMs)

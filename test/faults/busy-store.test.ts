@@ -145,6 +145,25 @@ describe("a store another process holds locked", () => {
     tally.survived()
   })
 
+  it("stores and tags at the first pass after the lock is gone, even before the backoff has passed", async () => {
+    tally.tried()
+    const plugin = harness()
+    const file = plugin.runtime.databaseFile
+    await transform(plugin.hooks, conversation(1))
+    const held = lock(file)
+    await transform(plugin.hooks, conversation(2))
+    await plugin.advance(100)
+    // While locked, a pass in the backoff tries without waiting.
+    expect(await timed(() => transform(plugin.hooks, conversation(3)))).toBeLessThan(100)
+    held.release()
+    await plugin.advance(100)
+    const messages = await transform(plugin.hooks, conversation(4))
+    expect(messages.at(-1)?.parts[0]).toMatchObject({ text: "§8§ answer 4" })
+    expectAllStored(await reader(file), conversation(4))
+    expect(plugin.runtime.storeFailure()).toBeNull()
+    tally.survived()
+  })
+
   it("stores a turn that ended while the store was locked once it is free, without another pass", async () => {
     tally.tried()
     const plugin = harness()

@@ -20,14 +20,32 @@ function waits(make: () => Error, count: number): number[] {
 }
 
 describe("createStoreGate", () => {
-  it("answers with the failure until the backoff has passed, then lets the store be tried", () => {
+  it("skips a store that could not be used until the backoff has passed, then lets it be tried", () => {
     const gate = createStoreGate()
-    const error = busy()
+    const error = broken()
     expect(gate.blocking(0)).toBeNull()
     gate.fail(error, 10_000)
     expect(gate.blocking(10_000 + OPEN_RETRY_FIRST_MS - 1)).toBe(error)
+    expect(gate.noWait(10_000)).toBe(false)
     expect(gate.blocking(10_000 + OPEN_RETRY_FIRST_MS)).toBeNull()
-    expect(gate.failure()).toEqual({ error, kind: "busy", since: 10_000, retryAt: 11_000, failures: 1 })
+    expect(gate.failure()).toEqual({ error, kind: "unusable", since: 10_000, retryAt: 11_000, failures: 1 })
+  })
+
+  it("lets a busy store be tried without waiting during its backoff, and with waiting after it", () => {
+    const gate = createStoreGate()
+    gate.fail(busy(), 10_000)
+    expect(gate.blocking(10_500)).toBeNull()
+    expect(gate.noWait(10_500)).toBe(true)
+    expect(gate.noWait(11_000)).toBe(false)
+  })
+
+  it("keeps the backoff as it is when a try during it fails too", () => {
+    const gate = createStoreGate()
+    gate.fail(busy(), 10_000)
+    gate.fail(busy(), 10_400)
+    expect(gate.failure()).toMatchObject({ failures: 1, retryAt: 11_000 })
+    gate.fail(busy(), 11_000)
+    expect(gate.failure()).toMatchObject({ failures: 2, retryAt: 13_000 })
   })
 
   it("doubles the wait per consecutive failure, up to 5 s for a busy store and 30 s for an unusable one", () => {

@@ -149,12 +149,6 @@ describe("stores that cannot be used, in the real OpenCode (opencode serve)", ()
     return turn.durationMs
   }
 
-  /** The fastest first turn of `samples` fresh servers. */
-  async function fastestFirstTurn(samples: number, ...args: Parameters<typeof firstTurnMs>): Promise<number> {
-    const times: number[] = []
-    for (let sample = 0; sample < samples; sample += 1) times.push(await firstTurnMs(...args))
-    return Math.min(...times)
-  }
 
   const normalStore = (): void => undefined
   const existingStore = async (file: string): Promise<void> => {
@@ -170,16 +164,21 @@ describe("stores that cannot be used, in the real OpenCode (opencode serve)", ()
     const held = await lockStoreInChild(file, 120_000)
     return () => held.stop()
   }
-  /** Fastest first turns: with a working store, a locked one and a broken one. */
-  const firstTurns = { normal: 0, locked: 0, broken: 0 }
+  /** First turns of fresh servers: with a working store, a locked one and a broken one (each scenario adds its own). */
+  const firstTurns: Record<"normal" | "locked" | "broken", number[]> = { normal: [], locked: [], broken: [] }
+  const fastest = (times: readonly number[]): number => Math.min(...times)
 
   beforeAll(async () => {
     const baseline = await serve(normalStore)
     normal = await twoTurns(baseline.server)
     await baseline.server.stop()
-    firstTurns.normal = Math.min(normal.cold.durationMs, await fastestFirstTurn(FIRST_TURN_SAMPLES - 1, normalStore))
-    firstTurns.locked = await fastestFirstTurn(FIRST_TURN_SAMPLES - 1, existingStore, lockedDuring)
-    firstTurns.broken = await fastestFirstTurn(FIRST_TURN_SAMPLES - 1, garbageStore)
+    firstTurns.normal.push(normal.cold.durationMs)
+    // Interleaved, so a busy spell of the machine does not fall on one condition only.
+    for (let round = 1; round < FIRST_TURN_SAMPLES; round += 1) {
+      firstTurns.normal.push(await firstTurnMs(normalStore))
+      firstTurns.locked.push(await firstTurnMs(existingStore, lockedDuring))
+      firstTurns.broken.push(await firstTurnMs(garbageStore))
+    }
   }, 600_000)
 
   afterAll(async () => {
@@ -198,6 +197,8 @@ describe("stores that cannot be used, in the real OpenCode (opencode serve)", ()
     let storedAfterMs: number
     let afterStatus: { request: ChatRequest; report: string }
     let warmAfter: TimedTurn
+    /** Later, with the store open: a turn while another process holds the lock, then the next turn. */
+    let during: { turn: TimedTurn; next: TimedTurn; sessionId: string; storedAfterNext: boolean }
     const outcome = { turns: false, stored: false, status: false }
 
     beforeAll(async () => {
@@ -213,8 +214,17 @@ describe("stores that cannot be used, in the real OpenCode (opencode serve)", ()
       const beforeAfter = mock.requests.length
       await runCommand(server, locked.sessions[1] as string, "ctx-status")
       afterStatus = statusRequest(mock, beforeAfter)
-      warmAfter = await timedPrompt(server, await createSession(server, "after"), "turn three")
-    }, 240_000)
+      const after = await createSession(server, "after")
+      warmAfter = await timedPrompt(server, after, "turn three")
+      const midTurn = await lockStoreInChild(databaseFile, 120_000)
+      const turn = await timedPrompt(server, after, "turn four")
+      midTurn.stop()
+      await midTurn.released
+      const next = await timedPrompt(server, after, "turn five")
+      // The next pass stored what the locked one saw; the turn's end stores its final reply.
+      await waitUntilStored(server, databaseFile, [after], 10_000)
+      during = { turn, next, sessionId: after, storedAfterNext: true }
+    }, 300_000)
 
     afterAll(() => {
       lock?.stop()
@@ -228,13 +238,14 @@ describe("stores that cannot be used, in the real OpenCode (opencode serve)", ()
     it("completes each turn within 1 s of its time with a working store", () => {
       expect(locked.cold.text).toBe("ANSWER to turn one")
       expect(locked.warm.text).toBe("ANSWER to turn two")
-      const first = Math.min(locked.cold.durationMs, firstTurns.locked)
+      const first = fastest([locked.cold.durationMs, ...firstTurns.locked])
       console.info(
-        `locked store: first turn ${Math.round(first)} ms (working store: ${Math.round(firstTurns.normal)} ms; fastest of ` +
-          `${FIRST_TURN_SAMPLES} servers each), second ${Math.round(locked.warm.durationMs)} ms (working store: ` +
+        `locked store: first turn ${Math.round(first)} ms (working store: ${Math.round(fastest(firstTurns.normal))} ms; ` +
+          `fastest of ${FIRST_TURN_SAMPLES} servers each: ${samples([locked.cold.durationMs, ...firstTurns.locked])} against ` +
+          `${samples(firstTurns.normal)}), second ${Math.round(locked.warm.durationMs)} ms (working store: ` +
           `${Math.round(normal.warm.durationMs)} ms; after the lock, same server: ${Math.round(warmAfter.durationMs)} ms)`,
       )
-      expect(first - firstTurns.normal).toBeLessThan(ALLOWED_EXTRA_MS)
+      expect(first - fastest(firstTurns.normal)).toBeLessThan(ALLOWED_EXTRA_MS)
       expect(locked.warm.durationMs - Math.max(normal.warm.durationMs, warmAfter.durationMs)).toBeLessThan(ALLOWED_EXTRA_MS)
       // The model got the messages untagged while the store was locked, tagged after.
       const requests = mock.requests.map((recorded) => recorded.body).filter((body) => !isTitleRequest(body))
@@ -243,6 +254,23 @@ describe("stores that cannot be used, in the real OpenCode (opencode serve)", ()
       expect(users).toContain("turn two")
       expect(users).toContain("§1§ turn three")
       outcome.turns = true
+    })
+
+    it("takes no more than 1 s longer for a turn during which another process locks the open store", () => {
+      console.info(
+        `locked open store: turn ${Math.round(during.turn.durationMs)} ms (the turn before: ` +
+          `${Math.round(warmAfter.durationMs)} ms; the turn after: ${Math.round(during.next.durationMs)} ms)`,
+      )
+      expect(during.turn.text).toBe("ANSWER to turn four")
+      expect(during.turn.durationMs - Math.max(warmAfter.durationMs, during.next.durationMs)).toBeLessThan(ALLOWED_EXTRA_MS)
+      // The locked turn's request went out untagged (passed through); the next one tagged again, every message.
+      const requests = mock.requests.map((recorded) => recorded.body).filter((body) => !isTitleRequest(body))
+      const users = (request: ChatRequest | undefined): string[] =>
+        (request?.messages ?? []).filter((message) => message.role === "user").map(messageText)
+      const lockedRequest = requests.find((body) => users(body).at(-1)?.endsWith("turn four") && !users(body).includes("turn five"))
+      expect(users(lockedRequest)).toEqual(["turn three", "turn four"])
+      expect(users(requests.at(-1))).toEqual(["§1§ turn three", "§3§ turn four", "§5§ turn five"])
+      expect(during.storedAfterNext).toBe(true)
     })
 
     it("stores every message of both sessions, final replies included, once the lock is released, without another turn", () => {
@@ -301,13 +329,14 @@ describe("stores that cannot be used, in the real OpenCode (opencode serve)", ()
     it("completes each turn within 1 s of its time with a working store", () => {
       expect(broken.cold.text).toBe("ANSWER to turn one")
       expect(broken.warm.text).toBe("ANSWER to turn two")
-      const first = Math.min(broken.cold.durationMs, firstTurns.broken)
+      const first = fastest([broken.cold.durationMs, ...firstTurns.broken])
       console.info(
-        `broken store: first turn ${Math.round(first)} ms (working store: ${Math.round(firstTurns.normal)} ms; fastest of ` +
-          `${FIRST_TURN_SAMPLES} servers each), second ${Math.round(broken.warm.durationMs)} ms (working store: ` +
+        `broken store: first turn ${Math.round(first)} ms (working store: ${Math.round(fastest(firstTurns.normal))} ms; ` +
+          `fastest of ${FIRST_TURN_SAMPLES} servers each: ${samples([broken.cold.durationMs, ...firstTurns.broken])} against ` +
+          `${samples(firstTurns.normal)}), second ${Math.round(broken.warm.durationMs)} ms (working store: ` +
           `${Math.round(normal.warm.durationMs)} ms)`,
       )
-      expect(first - firstTurns.normal).toBeLessThan(ALLOWED_EXTRA_MS)
+      expect(first - fastest(firstTurns.normal)).toBeLessThan(ALLOWED_EXTRA_MS)
       expect(broken.warm.durationMs - normal.warm.durationMs).toBeLessThan(ALLOWED_EXTRA_MS)
       outcome.turns = true
     })
@@ -328,6 +357,10 @@ describe("stores that cannot be used, in the real OpenCode (opencode serve)", ()
     })
   })
 })
+
+function samples(times: readonly number[]): string {
+  return `${times.map((time) => Math.round(time)).join(", ")} ms`
+}
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
