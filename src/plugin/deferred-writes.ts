@@ -26,6 +26,8 @@ export type DeferredWrites = {
   retryLater(): void
   /** Sessions whose messages wait to be written. */
   waiting(): number
+  /** True when messages of this session wait to be written. */
+  waitingFor(sessionId: string): boolean
 }
 
 /** Creates the deferred writes for one runtime; `sessionInfo` names the session row a write creates. */
@@ -87,5 +89,6 @@ export function createDeferredWrites(options: {
     flush,
     retryLater,
     waiting: () => pending.size,
+    waitingFor: (sessionId) => pending.has(sessionId),
   }
 }

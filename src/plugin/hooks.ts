@@ -258,14 +258,11 @@ export function createHooks(context: HookContext): Hooks {
       const work = guard("event", sessionId, async () => {
         // Only sessions this process works on (a pass ran, or rows wait); never the historian's own.
         if (context.historian.isHistorianSession(sessionId)) return
-        if (!runtime.lastPass.has(sessionId) && !writes.waiting()) return
+        if (!runtime.lastPass.has(sessionId) && !writes.waitingFor(sessionId)) return
         // The turn's final reply is in no pass (the next pass would be the first to see it): store it now.
         const listed = await context.listMessages(sessionId)
         const statusIds = statusExchangeIds(listed)
-        await writes.write(
-          sessionId,
-          listed.filter((message) => !statusIds.has(message.info.id)),
-        )
+        await writes.write(sessionId, listed.filter((message) => !statusIds.has(message.info.id)))
       })
       inFlight.add(work)
       await work

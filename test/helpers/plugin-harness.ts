@@ -18,6 +18,8 @@ export type PluginHarness = {
   advance(ms: number): Promise<void>
   /** The messages the host's client answers with for a session (what `session.messages` returns). */
   hostMessages: Map<string, HostMessage[]>
+  /** The sessions the hooks asked the client for, in order. */
+  listed: string[]
   dispose(): Promise<void>
 }
 
@@ -38,13 +40,17 @@ export function createPluginHarness(options: { dbFile: string; config?: Partial<
     schedule: (run, ms) => void scheduled.push({ at: clock.now + ms, run }),
   })
   const hostMessages = new Map<string, HostMessage[]>()
+  const listed: string[] = []
   const hooks = createHooks({
     runtime,
     projectId: "proj",
     directory: "/work",
     loadProviderLimits: () => Promise.resolve(),
     historian: { schedule: () => Promise.resolve(), isHistorianSession: () => false },
-    listMessages: (sessionId) => Promise.resolve(structuredClone(hostMessages.get(sessionId) ?? [])),
+    listMessages: (sessionId) => {
+      listed.push(sessionId)
+      return Promise.resolve(structuredClone(hostMessages.get(sessionId) ?? []))
+    },
   })
   return {
     hooks,
@@ -52,6 +58,7 @@ export function createPluginHarness(options: { dbFile: string; config?: Partial<
     errors,
     clock,
     hostMessages,
+    listed,
     async advance(ms) {
       clock.now += ms
       for (const entry of scheduled.filter((candidate) => candidate.at <= clock.now)) {

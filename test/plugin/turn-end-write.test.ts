@@ -82,10 +82,16 @@ describe("the final reply of a turn", () => {
     expect((await stored(plugin)).map((row) => row.id)).toEqual(["msg_3", "msg_4"])
   })
 
-  it("is not fetched for a session no pass ran for in this process", async () => {
+  it("is not fetched for a session no pass ran for in this process, even while another session's rows wait", async () => {
     const plugin = harness()
     plugin.hostMessages.set(SESSION, [question("msg_1", "elsewhere"), reply("msg_2", "not ours")])
     await idle(plugin)
+    // Another session's pass meets a locked store: its rows wait.
+    const lock = holdStoreLock(plugin.runtime.databaseFile)
+    await transform(plugin.hooks, [userMessage({ id: "msg_x", sessionID: "ses_other", parts: [text("x", "other")] })])
+    lock.release()
+    await idle(plugin)
+    expect(plugin.listed).toEqual([])
     expect(await stored(plugin)).toEqual([])
   })
 
