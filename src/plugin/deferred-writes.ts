@@ -3,6 +3,7 @@ import type { SessionInfo } from "../store/session-repository.js"
 import { withoutBusyWait } from "../store/store-failure.js"
 import { newestUserInfo, type HostMessage } from "../transcript/host-message.js"
 import type { PluginRuntime } from "./plugin-runtime.js"
+import { BUSY_RETRY_MAX_MS, OPEN_RETRY_FIRST_MS } from "./store-gate.js"
 
 /**
  * Raw rows written outside a pass, and written later when the store could not take them. The host hands every pass
@@ -38,6 +39,9 @@ export function createDeferredWrites(options: {
   const { runtime } = options
   const pending = new Map<string, readonly HostMessage[]>()
   let retryScheduled = false
+  // Consecutive retries that left something unwritten: the next one waits longer (1 s doubling to 5 s) even when the
+  // gate has no backoff (a store that refuses a row without being busy would otherwise be retried in a loop).
+  let fruitless = 0
 
   const store = async (sessionId: string, messages: readonly HostMessage[]): Promise<void> => {
     const db = await runtime.database({ wait: false })
@@ -54,15 +58,20 @@ export function createDeferredWrites(options: {
   const retryLater = (): void => {
     if (retryScheduled) return
     retryScheduled = true
-    const retryAt = runtime.storeFailure()?.retryAt ?? runtime.now()
+    const backoff = (runtime.storeFailure()?.retryAt ?? 0) - runtime.now()
+    const floor = Math.min(BUSY_RETRY_MAX_MS, OPEN_RETRY_FIRST_MS * 2 ** fruitless)
     runtime.schedule(() => {
       retryScheduled = false
+      fruitless += 1
       void flush().catch(() => undefined)
-    }, Math.max(0, retryAt - runtime.now()))
+    }, Math.max(backoff, floor))
   }
 
   const flush = async (): Promise<void> => {
-    if (pending.size === 0 && runtime.errors.unsaved().length === 0) return
+    if (pending.size === 0 && runtime.errors.unsaved().length === 0) {
+      fruitless = 0
+      return
+    }
     try {
       const rows = [...pending]
       for (const [sessionId, messages] of rows) await store(sessionId, messages)
@@ -74,7 +83,8 @@ export function createDeferredWrites(options: {
       retryLater()
       throw error
     }
-    if (!runtime.errors.flush()) retryLater()
+    if (!runtime.errors.flush()) return retryLater()
+    fruitless = 0
   }
 
   return {

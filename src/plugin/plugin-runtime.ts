@@ -42,11 +42,11 @@ export type PluginRuntime = {
    */
   database(options?: { wait?: boolean }): Promise<Database>
   /**
-   * The store for reading only (the status report): the open connection even while writes skip the store (WAL lets a
-   * reader in while another process holds the write lock), else as `database()`.
+   * The store for reading only (the status report): the open connection whatever the backoff (WAL lets a reader in
+   * while another process holds the write lock), else as `database({ wait: false })`.
    */
   databaseForReading(): Promise<Database>
-  /** Notes that the store failed a write (a busy lock): hooks skip it until the backoff has passed. */
+  /** Notes that a write met another process's lock: until the backoff has passed, tries do not wait for it. */
   storeFailed(error: unknown): void
   /** Notes that the store took a pass's writes: the next failure's backoff starts over. */
   storeWorked(): void
@@ -91,11 +91,9 @@ export function createPluginRuntime(options: {
   let opening: Promise<Database> | null = null
   let registry: SessionRegistry | null = null
   let pool: TokenCounterPool | null = null
-  // A failed open or a busy write is retried, never more often than the backoff allows (a lock held at start-up, a
-  // store made usable later); until then every caller gets the same failure at once, so a hook passes through
-  // without waiting.
+  // After a store that could not be opened, every caller gets the same failure at once until the backoff has passed
+  // (a hook passes through without waiting); after another process's lock, tries do not wait for it until then.
   const gate = createStoreGate()
-
   let disposed = false
 
   const busyTimeoutMs = options.config.database.busy_timeout_ms

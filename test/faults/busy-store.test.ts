@@ -38,8 +38,8 @@ function conversation(exchanges: number): HostMessage[] {
   }).flat()
 }
 
-function harness(): PluginHarness {
-  const created = createPluginHarness({ dbFile: join(dirs.make("busy"), "magic-context.db") })
+function harness(faults: string[] = []): PluginHarness {
+  const created = createPluginHarness({ dbFile: join(dirs.make("busy"), "magic-context.db"), faults })
   open.harnesses.push(created)
   return created
 }
@@ -206,6 +206,29 @@ describe("a store another process holds locked", () => {
     const db = await reader(file)
     expectAllStored(db, conversation(2))
     expect(listErrors(db).map((entry) => entry.message)).toEqual([expect.stringMatching(/database is locked/)])
+    tally.survived()
+  })
+
+  it("retries errors the store refuses (not busy) no sooner than 1 s, doubling, and writes them once it can", async () => {
+    tally.tried()
+    const plugin = harness(["transform"])
+    const file = plugin.runtime.databaseFile
+    await transform(plugin.hooks, conversation(1))
+    const db = await reader(file)
+    // Not a lock: the store refuses the row itself (the errors table is gone), so the gate never closes.
+    db.exec("ALTER TABLE errors RENAME TO errors_away")
+    await transform(plugin.hooks, conversation(2))
+    expect(plugin.errors.unsaved()).toHaveLength(1)
+    expect(plugin.timers()).toEqual([1_000])
+    await plugin.advance(1_000)
+    expect(plugin.timers()).toEqual([2_000])
+    await plugin.advance(2_000)
+    expect(plugin.timers()).toEqual([4_000])
+    db.exec("ALTER TABLE errors_away RENAME TO errors")
+    await plugin.advance(4_000)
+    expect(plugin.errors.unsaved()).toEqual([])
+    expect(plugin.timers()).toEqual([])
+    expect(listErrors(db).map((entry) => entry.code)).toEqual(["fault_injected", "fault_injected"])
     tally.survived()
   })
 })

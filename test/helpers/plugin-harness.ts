@@ -16,6 +16,8 @@ export type PluginHarness = {
   clock: { now: number }
   /** Moves the clock on by `ms` and runs every scheduled callback that is then due. */
   advance(ms: number): Promise<void>
+  /** How far ahead of the clock each scheduled callback is, soonest first. */
+  timers(): number[]
   /** The messages the host's client answers with for a session (what `session.messages` returns). */
   hostMessages: Map<string, HostMessage[]>
   /** The sessions the hooks asked the client for, in order. */
@@ -24,7 +26,7 @@ export type PluginHarness = {
 }
 
 /** Creates the hooks as `createPlugin` wires them, with `config` over the defaults and the store at `dbFile`. */
-export function createPluginHarness(options: { dbFile: string; config?: Partial<Config> }): PluginHarness {
+export function createPluginHarness(options: { dbFile: string; config?: Partial<Config>; faults?: string[] }): PluginHarness {
   const config: Config = { ...defaultConfig(), ...options.config }
   config.database = { ...config.database, path: options.dbFile }
   const clock = { now: 1_000_000 }
@@ -34,7 +36,7 @@ export function createPluginHarness(options: { dbFile: string; config?: Partial<
     config,
     configDiagnostics: [],
     errors,
-    faults: new Set(),
+    faults: new Set(options.faults ?? []),
     env: {},
     now: () => clock.now,
     schedule: (run, ms) => void scheduled.push({ at: clock.now + ms, run }),
@@ -67,6 +69,7 @@ export function createPluginHarness(options: { dbFile: string; config?: Partial<
       }
       await new Promise((resolve) => setTimeout(resolve, 0))
     },
+    timers: () => scheduled.map((entry) => entry.at - clock.now).sort((a, b) => a - b),
     dispose: async () => {
       await hooks.dispose?.()
     },
