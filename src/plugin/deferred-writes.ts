@@ -29,6 +29,8 @@ export type DeferredWrites = {
   waiting(): number
   /** True when messages of this session wait to be written. */
   waitingFor(sessionId: string): boolean
+  /** Stops retrying (the instance is disposed); what still waits stays in OpenCode's own storage. */
+  close(): void
 }
 
 /** Creates the deferred writes for one runtime; `sessionInfo` names the session row a write creates. */
@@ -42,6 +44,7 @@ export function createDeferredWrites(options: {
   // Consecutive retries that left something unwritten: the next one waits longer (1 s doubling to 5 s) even when the
   // gate has no backoff (a store that refuses a row without being busy would otherwise be retried in a loop).
   let fruitless = 0
+  let closed = false
 
   const store = async (sessionId: string, messages: readonly HostMessage[]): Promise<void> => {
     const db = await runtime.database({ wait: false })
@@ -56,7 +59,7 @@ export function createDeferredWrites(options: {
   }
 
   const retryLater = (): void => {
-    if (retryScheduled) return
+    if (retryScheduled || closed) return
     retryScheduled = true
     const backoff = (runtime.storeFailure()?.retryAt ?? 0) - runtime.now()
     const floor = Math.min(BUSY_RETRY_MAX_MS, OPEN_RETRY_FIRST_MS * 2 ** fruitless)
@@ -100,5 +103,8 @@ export function createDeferredWrites(options: {
     retryLater,
     waiting: () => pending.size,
     waitingFor: (sessionId) => pending.has(sessionId),
+    close() {
+      closed = true
+    },
   }
 }

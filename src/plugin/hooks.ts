@@ -274,6 +274,7 @@ export function createHooks(context: HookContext): Hooks {
       const settled = Promise.all([...inFlight])
       await Promise.race([settled, new Promise((resolve) => setTimeout(resolve, DISPOSE_WAIT_MS).unref?.())])
       await writes.flush().catch(() => undefined)
+      writes.close()
       runtime.dispose()
     },
   }

@@ -119,4 +119,17 @@ describe("the final reply of a turn", () => {
     await plugin.dispose()
     expect((await stored(plugin)).map((row) => row.id)).toEqual(["msg_1", "msg_2"])
   })
+
+  it("stops retrying once disposed, leaving no timer behind", async () => {
+    const plugin = harness()
+    await transform(plugin.hooks, [question("msg_1", "fix the build")])
+    plugin.hostMessages.set(SESSION, [question("msg_1", "fix the build"), reply("msg_2", "Fixed.")])
+    const lock = holdStoreLock(plugin.runtime.databaseFile)
+    await idle(plugin)
+    expect(plugin.timers()).toHaveLength(1)
+    await plugin.dispose()
+    await plugin.advance(1_000)
+    lock.release()
+    expect(plugin.timers()).toEqual([])
+  })
 })
