@@ -65,7 +65,8 @@ export async function createPlugin(input: PluginInput): Promise<Hooks> {
 async function listSessionMessages(input: PluginInput, sessionId: string): Promise<HostMessage[]> {
   const response = await input.client.session.messages({ path: { id: sessionId } })
   if (response.data) return response.data
-  throw new PluginError("host_request_failed", `OpenCode did not list the messages of ${sessionId}: ${JSON.stringify(response.error)}`)
+  const reason = JSON.stringify(response.error)
+  throw new PluginError("host_request_failed", `OpenCode did not list the messages of ${sessionId}: ${reason}`)
 }
 
 /** How long the first pass waits for the host's provider list before falling back to the default window. */

@@ -14,7 +14,7 @@ import { BUSY_RETRY_MAX_MS, OPEN_RETRY_FIRST_MS } from "./store-gate.js"
  * stored without another pass).
  */
 export type DeferredWrites = {
-  /** Stores messages outside a pass (the final reply at a turn's end); on a store failure they wait, and it rethrows. */
+  /** Stores messages outside a pass (a turn's final reply); on a store failure they wait, and it rethrows. */
   write(sessionId: string, messages: readonly HostMessage[]): Promise<void>
   /** Keeps the newest messages of a session whose pass could not store them, and schedules a retry. */
   defer(sessionId: string, messages: readonly HostMessage[]): void

@@ -34,7 +34,9 @@ export function createErrorLog(options: { now: () => number; hostLog: (message: 
     const connection = db
     if (!connection) return false
     try {
-      withoutBusyWait(connection, () => connection.transaction(() => unsaved.forEach((entry) => recordError(connection, entry))))
+      withoutBusyWait(connection, () =>
+        connection.transaction(() => unsaved.forEach((entry) => recordError(connection, entry))),
+      )
       unsaved.splice(0)
       return true
     } catch {

@@ -1,4 +1,5 @@
 import type { Database } from "../store/driver.js"
+import type { ErrorRecord } from "../store/error-repository.js"
 import { storeFailureKind } from "../store/store-failure.js"
 import { formatMemoryStatus, type MemoryStatus } from "../status/format-memory-status.js"
 import { gatherStatus } from "../status/gather-status.js"
@@ -12,13 +13,16 @@ export const STATUS_COMMAND = "ctx-status"
 export const STATUS_MARKER = "<ctx-status>"
 
 /** What the request asks the model to do with the report. */
-const STATUS_INSTRUCTION = "Show the report above to the user exactly as written, in one code block, and add nothing else."
+const STATUS_INSTRUCTION =
+  "Show the report above to the user exactly as written, in one code block, and add nothing else."
 
 /**
  * The command's template: what the request says when building the report failed altogether. It is a status request
  * too, so even then the model gets this message alone, never the conversation.
  */
-export const STATUS_TEMPLATE = wrapReport("magic-context could not build its status report; OpenCode's log has the reason.")
+export const STATUS_TEMPLATE = wrapReport(
+  "magic-context could not build its status report; OpenCode's log has the reason.",
+)
 
 /**
  * The text of a /ctx-status request: the report, then the instruction to show it unchanged. OpenCode turns every
@@ -27,19 +31,22 @@ export const STATUS_TEMPLATE = wrapReport("magic-context could not build its sta
  * cannot be read (busy, broken, from a newer version) the report comes from memory: what is wrong, what is off, the
  * fix, the last pass of this process, config problems and the recent errors.
  */
-export async function statusRequestText(options: {
+export async function statusRequestText(options: StatusRequestOptions): Promise<string> {
+  return wrapReport(await statusReport(options))
+}
+
+type StatusRequestOptions = {
   runtime: PluginRuntime
   sessionId: string
   /** Sessions whose messages wait to be written. */
   waitingSessions: number
   now: number
-}): Promise<string> {
-  return wrapReport(await statusReport(options))
 }
 
-async function statusReport(options: { runtime: PluginRuntime; sessionId: string; waitingSessions: number; now: number }): Promise<string> {
+async function statusReport(options: StatusRequestOptions): Promise<string> {
   const { runtime, sessionId, now } = options
   const configProblems = runtime.configDiagnostics.map((diagnostic) => diagnostic.message)
+  const forSession = (entry: ErrorRecord): boolean => entry.sessionId === sessionId || entry.sessionId === null
   const fromMemory = (error: unknown): string =>
     formatMemoryStatus(
       {
@@ -48,7 +55,7 @@ async function statusReport(options: { runtime: PluginRuntime; sessionId: string
         unreadable: storeFailureKind(error) === null ? errorMessage(error) : null,
         lastPass: lastPassInMemory(runtime, sessionId),
         configProblems,
-        errors: runtime.errors.recent().filter((entry) => entry.sessionId === sessionId || entry.sessionId === null),
+        errors: runtime.errors.recent().filter(forSession),
       },
       now,
     )
@@ -73,8 +80,7 @@ async function statusReport(options: { runtime: PluginRuntime; sessionId: string
       },
     })
     // Errors the store could not take yet (it is busy) are shown from memory beside the stored ones.
-    const unsaved = runtime.errors.unsaved().filter((entry) => entry.sessionId === sessionId || entry.sessionId === null)
-    const errors = [...unsaved, ...status.errors].sort((a, b) => b.at - a.at)
+    const errors = [...runtime.errors.unsaved().filter(forSession), ...status.errors].sort((a, b) => b.at - a.at)
     return formatStatus({ ...status, errors, store: storeHealth(options, null), configProblems }, now)
   } catch (error) {
     runtime.errors.record({ hook: "ctx-status", sessionId, error })
@@ -83,7 +89,7 @@ async function statusReport(options: { runtime: PluginRuntime; sessionId: string
 }
 
 /** The store's failure as the report explains it: the runtime's, or `error` when it is a store failure. */
-function storeHealth(options: { runtime: PluginRuntime; waitingSessions: number; now: number }, error: unknown): StoreHealth | null {
+function storeHealth(options: StatusRequestOptions, error: unknown): StoreHealth | null {
   const { runtime } = options
   const failure = runtime.storeFailure()
   const kind = failure?.kind ?? storeFailureKind(error)

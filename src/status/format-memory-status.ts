@@ -25,9 +25,11 @@ export function formatMemoryStatus(status: MemoryStatus, now: number): string {
   if (status.store) lines.push(...storeHealthLines(status.store, now), "")
   if (status.unreadable) lines.push(`The report could not be read from the store: ${status.unreadable}`, "")
   const pass = status.lastPass
+  const usable = pass?.usableTokens.toLocaleString("en-US")
   lines.push(
     pass
-      ? `Last pass in this process: #${pass.seq}, usage ${pass.usagePercent.toFixed(1)}% of ${pass.usableTokens.toLocaleString("en-US")} usable tokens, execute threshold ${pass.thresholdPercent}%`
+      ? `Last pass in this process: #${pass.seq}, usage ${pass.usagePercent.toFixed(1)}% of ${usable} usable tokens, ` +
+          `execute threshold ${pass.thresholdPercent}%`
       : "Last pass in this process: none (no pass of this session has run since OpenCode started)",
   )
   const config = configProblemLines(status.configProblems)

@@ -16,5 +16,6 @@ export function errorLines(errors: readonly ErrorRecord[], now: number): string[
 /** The report's lines of config problems (a file or value refused), none when there are none. Pure. */
 export function configProblemLines(problems: readonly string[]): string[] {
   if (problems.length === 0) return []
-  return ["Config problems (the defaults apply where a value was refused):", ...problems.map((problem) => `  ${problem}`)]
+  const heading = "Config problems (the defaults apply where a value was refused):"
+  return [heading, ...problems.map((problem) => `  ${problem}`)]
 }

@@ -17,22 +17,26 @@ export type StoreHealth = {
 }
 
 const OFF =
-  "storing this session's messages, tags, ctx_reduce drops and history; every model call goes out unchanged (no tags, nothing reduced)"
+  "storing this session's messages, tags, ctx_reduce drops and history; every model call goes out unchanged " +
+  "(no tags, nothing reduced)"
 
 /** What is wrong with the store, what is off because of it, and the fix, as lines of the report. Pure. */
 export function storeHealthLines(health: StoreHealth, now: number): string[] {
   const quoted = JSON.stringify(health.file)
   const retry = formatWait(health.retryAt - now)
+  const sessions = `${health.waitingSessions} session${health.waitingSessions === 1 ? "" : "s"}`
   const waiting =
     health.waitingSessions > 0
-      ? `Nothing is lost: the messages of ${health.waitingSessions} session${health.waitingSessions === 1 ? "" : "s"} wait and are written once the store is usable (next try ${retry}).`
+      ? `Nothing is lost: the messages of ${sessions} wait and are written once the store is usable (next try ${retry}).`
       : `Next try ${retry}.`
   if (health.kind === "busy") {
     return [
-      `Store: busy since ${formatAge(now - health.since)}: another process holds the lock on ${health.file} (each try waits ${health.busyTimeoutMs} ms).`,
+      `Store: busy since ${formatAge(now - health.since)}: another process holds the lock on ${health.file} ` +
+        `(each try waits ${health.busyTimeoutMs} ms).`,
       `  Off while it lasts: ${OFF}.`,
       `  ${waiting}`,
-      `  Fix: if it lasts, find the process holding it (fuser ${quoted} or lsof ${quoted}) and let it finish or stop it; or raise database.busy_timeout_ms.`,
+      `  Fix: if it lasts, find the process holding it (fuser ${quoted} or lsof ${quoted}) and let it finish or stop ` +
+        "it; or raise database.busy_timeout_ms.",
     ]
   }
   if (health.kind === "from-future") {
@@ -40,13 +44,15 @@ export function storeHealthLines(health: StoreHealth, now: number): string[] {
       `Store: written by a newer magic-context: ${health.message}`,
       `  Off: ${OFF}.`,
       `  ${waiting}`,
-      `  Fix: upgrade magic-context, or set database.path in magic-context.jsonc to another file.`,
+      "  Fix: upgrade magic-context, or set database.path in magic-context.jsonc to another file.",
     ]
   }
   return [
     `Store: unusable since ${formatAge(now - health.since)}: ${health.message}`,
     `  Off: ${OFF}.`,
     `  ${waiting}`,
-    `  Fix: move the file aside (mv ${quoted} ${JSON.stringify(`${health.file}.broken`)}); magic-context then starts a new store at its next try. Or set database.path in magic-context.jsonc. OpenCode keeps its own copy of the session either way.`,
+    `  Fix: move the file aside (mv ${quoted} ${JSON.stringify(`${health.file}.broken`)}); magic-context then starts a ` +
+      "new store at its next try. Or set database.path in magic-context.jsonc. OpenCode keeps its own copy of the " +
+      "session either way.",
   ]
 }
