@@ -1,6 +1,6 @@
 import { ingestMessages, unstoredTail } from "../pass/ingest-messages.js"
 import type { SessionInfo } from "../store/session-repository.js"
-import { withoutBusyWait } from "../store/store-failure.js"
+import { withoutBusyWait } from "../store/busy-timeout.js"
 import { newestUserInfo, type HostMessage } from "../transcript/host-message.js"
 import type { PluginRuntime } from "./plugin-runtime.js"
 import { BUSY_RETRY_MAX_MS, OPEN_RETRY_FIRST_MS } from "./store-gate.js"

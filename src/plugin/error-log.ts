@@ -1,7 +1,7 @@
 import { isPluginError } from "../plugin-error.js"
 import type { Database } from "../store/driver.js"
 import { recordError, type ErrorRecord } from "../store/error-repository.js"
-import { withoutBusyWait } from "../store/store-failure.js"
+import { withoutBusyWait } from "../store/busy-timeout.js"
 
 const MEMORY_LIMIT = 50
 

@@ -13,7 +13,8 @@ import type { ErrorLog } from "./error-log.js"
 import { createHostFacts, type HostFacts } from "./host-facts.js"
 import type { HistoryPlanner } from "../pass/history-planner.js"
 import { compilePinPatterns, type PinPattern } from "../historian/pin-patterns.js"
-import { isBusyError, setBusyTimeout } from "../store/store-failure.js"
+import { setBusyTimeout } from "../store/busy-timeout.js"
+import { isBusyError } from "../store/store-failure.js"
 import { createStoreGate, type StoreFailure } from "./store-gate.js"
 
 /** What the last main pass of a session saw; ctx_reduce and the system guidance read it. */

@@ -1,6 +1,7 @@
 import { chmodSync, existsSync, mkdirSync, statSync } from "node:fs"
 import { dirname } from "node:path"
 import { PluginError } from "../plugin-error.js"
+import { setBusyTimeout } from "./busy-timeout.js"
 import type { Database } from "./driver.js"
 import { assertNotFromFuture, migrate } from "./migrate.js"
 
@@ -23,7 +24,7 @@ export async function openDatabase(file: string, options: { busyTimeoutMs?: numb
   try {
     if (isNew) chmodSync(file, 0o600)
     else if (isFile) tightenMode(file)
-    db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS))}`)
+    setBusyTimeout(db, options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS)
     // Refuse a store from a newer version before anything (such as the journal mode) touches its file.
     assertNotFromFuture(db, file)
     applyConnectionSettings(db, isFile)
