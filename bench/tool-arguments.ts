@@ -48,7 +48,7 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "mc-bench-tools-"))
   const file = join(dir, "store.db")
   const errors = createErrorLog({ now: () => Date.now(), hostLog: () => undefined })
-  const config = { ...defaultConfig(), database: { path: file } }
+  const config = { ...defaultConfig(), database: { ...defaultConfig().database, path: file } }
   const runtime = createPluginRuntime({ config, configDiagnostics: [], errors, faults: new Set(), env: {}, now: () => Date.now() })
   try {
     const db = await runtime.database()

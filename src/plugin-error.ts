@@ -13,6 +13,7 @@ export type PluginErrorCode =
   | "fault_injected"
   | "historian_failed"
   | "invalid_argument"
+  | "host_request_failed"
 
 /** The one error class of the project: a stable `code` callers can branch on, plus structured `data`. */
 export class PluginError extends Error {

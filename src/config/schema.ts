@@ -46,6 +46,17 @@ export const ConfigSchema = z
             "The SQLite store. null uses $XDG_DATA_HOME/magic-context/magic-context.db (one file for all projects); a " +
               "leading ~ is the home folder.",
           ),
+        busy_timeout_ms: z
+          .number()
+          .int()
+          .min(0)
+          .max(5_000)
+          .default(300)
+          .describe(
+            "How long a hook waits, in milliseconds, when another process holds the store's lock. After that the turn " +
+              "goes on unchanged (messages passed through, no tags) and the messages are written once the store is " +
+              "free; a long wait would hold up OpenCode, since SQLite waits synchronously. The CLI waits 5 s.",
+          ),
       })
       .strict()
       .prefault({})

@@ -19,14 +19,13 @@ import {
   saveAppliedState,
 } from "../store/applied-state-repository.js"
 import type { Database } from "../store/driver.js"
-import { writeIngestPlan } from "../store/ingest-repository.js"
 import { recordPass, type PassTrigger } from "../store/pass-repository.js"
 import type { TokenCounter } from "../tokens/token-counter.js"
 import { contentHash } from "../transcript/content-hash.js"
 import type { HostMessage } from "../transcript/host-message.js"
 import { decidePass, type PassDecision } from "./decide-pass.js"
 import type { HistoryPlanner } from "./history-planner.js"
-import { applyPlanToState, isEmptyPlan, planIngest } from "./plan-ingest.js"
+import { ingestMessages } from "./ingest-messages.js"
 import type { DropReason, SessionState } from "./session-state.js"
 
 export type Clock = { now(): number; elapsedMs(since: number): number; mark(): number }
@@ -99,11 +98,7 @@ export function runPass(options: PassOptions): PassResult {
   const seq = state.nextPass
   state.nextPass += 1
 
-  const plan = planIngest({ state, messages: messages as HostMessage[], counter })
-  if (!isEmptyPlan(plan)) {
-    db.transaction(() => writeIngestPlan(db, plan, startedAt, seq))
-    applyPlanToState(state, plan)
-  }
+  const plan = ingestMessages({ db, state, messages, counter, now: startedAt, pass: seq })
   // Changes to the applied state outside the execute step (calibration, the drain, reminders) are saved at the end.
   const appliedAtStart = state.applied
   if (main) calibrate(state, messages)

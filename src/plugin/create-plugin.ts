@@ -1,5 +1,7 @@
 import type { Hooks, PluginInput } from "@opencode-ai/plugin"
 import { readConfigFiles } from "../config/read-config-files.js"
+import { PluginError } from "../plugin-error.js"
+import type { HostMessage } from "../transcript/host-message.js"
 import { hostModelLimits } from "../pressure/model-window.js"
 import { createErrorLog } from "./error-log.js"
 import { injectedFaults } from "./fault-injection.js"
@@ -53,7 +55,16 @@ export async function createPlugin(input: PluginInput): Promise<Hooks> {
     directory: input.directory ?? null,
     loadProviderLimits,
     historian,
+    listMessages: (sessionId) => listSessionMessages(input, sessionId),
   })
+}
+
+/** The session's messages as OpenCode stores them, through the plugin's client (in-process in `opencode run`). */
+async function listSessionMessages(input: PluginInput, sessionId: string): Promise<HostMessage[]> {
+  const response = await input.client.session.messages({ path: { id: sessionId } })
+  if (response.data) return response.data
+  const reason = JSON.stringify(response.error)
+  throw new PluginError("host_request_failed", `OpenCode did not list the messages of ${sessionId}: ${reason}`)
 }
 
 /** How long the first pass waits for the host's provider list before falling back to the default window. */

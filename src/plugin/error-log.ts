@@ -1,17 +1,26 @@
 import { isPluginError } from "../plugin-error.js"
 import type { Database } from "../store/driver.js"
 import { recordError, type ErrorRecord } from "../store/error-repository.js"
+import { withoutBusyWait } from "../store/busy-timeout.js"
 
 const MEMORY_LIMIT = 50
 
 /**
- * Where internal errors go: the store (so `/ctx-status` and `magic-context status` show them), an in-memory ring
- * (for when the store itself is what failed), and the host's log. Recording never throws.
+ * Where internal errors go: an in-memory ring (at once, so `/ctx-status` can show them even without a store), the
+ * host's log, and the store's `errors` table (so `magic-context status` shows them later). The store write never
+ * waits for a lock: an error that cannot be written now stays queued and `flush` writes it once the store is free.
+ * Recording never throws.
  */
 export type ErrorLog = {
   record(options: { hook: string; sessionId: string | null; error: unknown }): void
+  /** The newest errors, newest first. */
   recent(): readonly ErrorRecord[]
+  /** Errors not yet in the store, oldest first. */
+  unsaved(): readonly ErrorRecord[]
+  /** Gives the log its store; queued errors are written now if the store is free. */
   attach(db: Database): void
+  /** Writes queued errors without waiting for a lock; true when none is left unwritten. */
+  flush(): boolean
 }
 
 /** Creates an error log; `hostLog` forwards one line to OpenCode's log and must not throw synchronously. */
@@ -19,6 +28,23 @@ export function createErrorLog(options: { now: () => number; hostLog: (message: 
   const memory: ErrorRecord[] = []
   const unsaved: ErrorRecord[] = []
   let db: Database | null = null
+
+  const flush = (): boolean => {
+    if (unsaved.length === 0) return true
+    const connection = db
+    if (!connection) return false
+    try {
+      withoutBusyWait(connection, () =>
+        connection.transaction(() => unsaved.forEach((entry) => recordError(connection, entry))),
+      )
+      unsaved.splice(0)
+      return true
+    } catch {
+      // Busy or broken: the entries stay queued (and in the ring) for the next flush.
+      return false
+    }
+  }
+
   return {
     record({ hook, sessionId, error }) {
       const entry: ErrorRecord = {
@@ -31,15 +57,9 @@ export function createErrorLog(options: { now: () => number; hostLog: (message: 
       }
       memory.unshift(entry)
       if (memory.length > MEMORY_LIMIT) memory.pop()
-      if (!db) {
-        unsaved.push(entry)
-        if (unsaved.length > MEMORY_LIMIT) unsaved.shift()
-      }
-      try {
-        if (db) recordError(db, entry)
-      } catch {
-        // The store is the part that failed; the in-memory ring and the host log still have the error.
-      }
+      unsaved.push(entry)
+      if (unsaved.length > MEMORY_LIMIT) unsaved.shift()
+      flush()
       try {
         options.hostLog(`${hook} failed open: ${entry.message}`)
       } catch {
@@ -47,14 +67,11 @@ export function createErrorLog(options: { now: () => number; hostLog: (message: 
       }
     },
     recent: () => memory,
+    unsaved: () => unsaved,
     attach(connection) {
       db = connection
-      // Errors from before the store opened (a hook that failed first) are written now, oldest first.
-      try {
-        for (const entry of unsaved.splice(0)) recordError(connection, entry)
-      } catch {
-        // The store cannot take them; they stay in the in-memory ring.
-      }
+      flush()
     },
+    flush,
   }
 }

@@ -5,20 +5,23 @@ import { systemClock } from "../pass/system-clock.js"
 import { hostModelLimits, protectedClamp, resolveWindow } from "../pressure/model-window.js"
 import { protectedClampMessage } from "../reduce/protected-window.js"
 import { usagePercent } from "../pressure/bands.js"
-import type { HostMessage } from "../transcript/host-message.js"
+import { storeFailureKind } from "../store/store-failure.js"
+import type { SessionInfo } from "../store/session-repository.js"
+import { newestUserInfo, type HostMessage } from "../transcript/host-message.js"
 import { stripTagEchoes } from "../transcript/tag-format.js"
 import { applyEdits } from "./apply-edits.js"
 import { compactionContext } from "./compaction-context.js"
 import { HISTORIAN_SYSTEM_PROMPT } from "../historian/prompt.js"
 import { createExpandTool } from "./ctx-expand-tool.js"
 import { HISTORIAN_AGENT, type ModelHistorian } from "./model-historian.js"
-import { isStatusRequest, STATUS_COMMAND, statusExchangeIds, statusRequestText } from "./status-command.js"
+import { isStatusRequest, STATUS_COMMAND, STATUS_TEMPLATE, statusExchangeIds, statusRequestText } from "./status-command.js"
 import { createPinTool } from "./ctx-pin-tool.js"
 import { createReduceTool } from "./ctx-reduce-tool.js"
 import { maybeFail } from "./fault-injection.js"
 import type { PluginRuntime } from "./plugin-runtime.js"
 import { REDUCE_GUIDANCE } from "./reduce-guidance.js"
 import { REDUCE_TOOL, reduceToolAvailable } from "./tool-availability.js"
+import { createDeferredWrites } from "./deferred-writes.js"
 
 export type HookContext = {
   runtime: PluginRuntime
@@ -28,7 +31,12 @@ export type HookContext = {
   loadProviderLimits: () => Promise<void>
   /** The model historian (does nothing unless `historian.strategy` is "model"). */
   historian: ModelHistorian
+  /** The session's messages as OpenCode stores them (the plugin's SDK client), for storing a turn's final reply. */
+  listMessages: (sessionId: string) => Promise<HostMessage[]>
 }
+
+/** How long `dispose` waits for turn-end writes still running (OpenCode awaits it before the process exits). */
+const DISPOSE_WAIT_MS = 2_000
 
 /**
  * The hooks magic-context registers. Every body runs inside `guard`: an internal error is recorded and the
@@ -39,14 +47,93 @@ export function createHooks(context: HookContext): Hooks {
   const { runtime } = context
   /** Sessions whose next completed text is the reply to a /ctx-status request. */
   const statusReplies = new Set<string>()
+  const sessionInfo = (id: string): SessionInfo => ({
+    id,
+    source: "opencode",
+    projectId: context.projectId,
+    directory: context.directory,
+    title: null,
+  })
+  const writes = createDeferredWrites({ runtime, sessionInfo })
+  /** Turn-end writes still running; `dispose` lets them finish. */
+  const inFlight = new Set<Promise<void>>()
 
   const guard = async (hook: string, sessionId: string | null, body: () => Promise<void> | void): Promise<void> => {
     if (!runtime.config.enabled) return
     try {
       await body()
     } catch (error) {
+      // In memory at once; the errors table gets it when the store is next usable (never waiting for a lock).
       runtime.errors.record({ hook, sessionId, error })
+      runtime.storeFailed(error)
+      if (runtime.errors.unsaved().length > 0) writes.retryLater()
     }
+  }
+
+  /** One pass over the session's messages, its edits applied in place (all or nothing). */
+  const mainPass = async (
+    sessionId: string,
+    all: HostMessage[],
+    messages: HostMessage[],
+    statusIds: ReadonlySet<string>,
+  ): Promise<void> => {
+    const user = newestUserInfo(messages)
+    const model = user?.model ?? null
+    const counter = runtime.counterFor(model)
+    const registry = await runtime.sessions()
+    const state = registry.stateFor(sessionInfo(sessionId), counter)
+    const compaction = runtime.compacting.delete(sessionId)
+    const providerID = model?.providerID ?? "unknown"
+    const modelID = model?.modelID ?? "unknown"
+    if (!runtime.facts.limitsFor(providerID, modelID)) await context.loadProviderLimits()
+    const window = resolveWindow({ providerID, modelID, hostLimits: runtime.facts.limitsFor(providerID, modelID), config: runtime.config })
+    const clamp = protectedClamp(window)
+    if (clamp) runtime.warnOnce(`${providerID}/${modelID}: ${protectedClampMessage(clamp)}`)
+    const tagsVisible = reduceToolAvailable({ hostConfig: runtime.facts.hostConfig, agent: user?.agent, promptTools: user?.tools })
+    const db = await runtime.database()
+    let history = runtime.planners.get(sessionId)
+    if (!history && runtime.config.historian.strategy !== "off") {
+      history = createHistoryPlanner({
+        db,
+        sessionId,
+        counter,
+        policy: runtime.config.history_policy,
+        pinPatterns: runtime.pinPatterns,
+        expanded: runtime.expanded,
+      })
+      runtime.planners.set(sessionId, history)
+    }
+    const result = runPass({
+      db,
+      state,
+      messages,
+      counter,
+      history,
+      clock: systemClock,
+      trigger: compaction ? "compaction" : "transform",
+      tagsVisible,
+      window,
+      fixedTokens: runtime.facts.fixedTokens(sessionId),
+      now: Date.now(),
+      smartDrops: runtime.config.smart_drops,
+    })
+    if (!compaction) {
+      // The main step's system prompt follows this transform (title and compaction requests have no main pass).
+      runtime.mainStepPending.add(sessionId)
+      runtime.lastPass.set(sessionId, {
+        view: result.view,
+        window,
+        usagePercent: usagePercent(result.usageAfter, window.usableTokens),
+        tagsVisible,
+        turnMessageId: user?.id ?? null,
+        passSeq: result.seq,
+      })
+    }
+    maybeFail(runtime.faults, "transform")
+    const removals = [...statusIds].map((messageId) => ({ type: "remove-message" as const, messageId }))
+    applyEdits(all, [...result.edits, ...removals])
+    // Off the request path: the historian's tiers show at a later execute pass.
+    if (!compaction) void context.historian.schedule(sessionId)
   }
 
   return {
@@ -56,7 +143,7 @@ export function createHooks(context: HookContext): Hooks {
         const commands = (hostConfig.command ??= {}) as Record<string, unknown>
         commands[STATUS_COMMAND] = {
           description: "magic-context: where this session's context goes (usage, breakdown, drops, history, errors)",
-          template: "magic-context status $ARGUMENTS",
+          template: STATUS_TEMPLATE,
         }
         if (runtime.config.historian.strategy !== "model") return
         const agents = (hostConfig.agent ??= {}) as Record<string, unknown>
@@ -91,7 +178,12 @@ export function createHooks(context: HookContext): Hooks {
     "command.execute.before": async (input, output) => {
       await guard("command.execute.before", input.sessionID, async () => {
         if (input.command !== STATUS_COMMAND) return
-        const text = await statusRequestText(runtime, input.sessionID)
+        const text = await statusRequestText({
+          runtime,
+          sessionId: input.sessionID,
+          waitingSessions: writes.waiting(),
+          now: runtime.now(),
+        })
         // Mutate in place: the host keeps its own reference to this array.
         output.parts.splice(0, output.parts.length, { type: "text", text } as (typeof output.parts)[number])
       })
@@ -111,66 +203,19 @@ export function createHooks(context: HookContext): Hooks {
         }
         const statusIds = statusExchangeIds(all)
         const messages = statusIds.size > 0 ? all.filter((message) => !statusIds.has(message.info.id)) : all
-        const user = newestUser(messages)
-        const model = user?.model ?? null
-        const counter = runtime.counterFor(model)
-        const registry = await runtime.sessions()
-        const state = registry.stateFor(
-          { id: sessionId, source: "opencode", projectId: context.projectId, directory: context.directory, title: null },
-          counter,
-        )
-        const compaction = runtime.compacting.delete(sessionId)
-        const providerID = model?.providerID ?? "unknown"
-        const modelID = model?.modelID ?? "unknown"
-        if (!runtime.facts.limitsFor(providerID, modelID)) await context.loadProviderLimits()
-        const window = resolveWindow({ providerID, modelID, hostLimits: runtime.facts.limitsFor(providerID, modelID), config: runtime.config })
-        const clamp = protectedClamp(window)
-        if (clamp) runtime.warnOnce(`${providerID}/${modelID}: ${protectedClampMessage(clamp)}`)
-        const tagsVisible = reduceToolAvailable({ hostConfig: runtime.facts.hostConfig, agent: user?.agent, promptTools: user?.tools })
-        const db = await runtime.database()
-        let history = runtime.planners.get(sessionId)
-        if (!history && runtime.config.historian.strategy !== "off") {
-          history = createHistoryPlanner({
-            db,
-            sessionId,
-            counter,
-            policy: runtime.config.history_policy,
-            pinPatterns: runtime.pinPatterns,
-            expanded: runtime.expanded,
-          })
-          runtime.planners.set(sessionId, history)
+        try {
+          // Rows an earlier failure left waiting go first, so nothing the host has since compacted away is lost.
+          await writes.flush()
+          await mainPass(sessionId, all, messages, statusIds)
+          runtime.storeWorked()
+        } catch (error) {
+          // Fail open: the messages go out unchanged; their rows are written once the store can take them.
+          if (storeFailureKind(error) !== null) {
+            writes.defer(sessionId, messages)
+            runtime.forgetSession(sessionId)
+          }
+          throw error
         }
-        const result = runPass({
-          db,
-          state,
-          messages,
-          counter,
-          history,
-          clock: systemClock,
-          trigger: compaction ? "compaction" : "transform",
-          tagsVisible,
-          window,
-          fixedTokens: runtime.facts.fixedTokens(sessionId),
-          now: Date.now(),
-          smartDrops: runtime.config.smart_drops,
-        })
-        if (!compaction) {
-          // The main step's system prompt follows this transform (title and compaction requests have no main pass).
-          runtime.mainStepPending.add(sessionId)
-          runtime.lastPass.set(sessionId, {
-            view: result.view,
-            window,
-            usagePercent: usagePercent(result.usageAfter, window.usableTokens),
-            tagsVisible,
-            turnMessageId: user?.id ?? null,
-            passSeq: result.seq,
-          })
-        }
-        maybeFail(runtime.faults, "transform")
-        const removals = [...statusIds].map((messageId) => ({ type: "remove-message" as const, messageId }))
-        applyEdits(all, [...result.edits, ...removals])
-        // Off the request path: the historian's tiers show at a later execute pass.
-        if (!compaction) void context.historian.schedule(sessionId)
       })
     },
 
@@ -204,26 +249,36 @@ export function createHooks(context: HookContext): Hooks {
         runtime.compacting.add(input.sessionID)
         const db = await runtime.database()
         const registry = await runtime.sessions()
-        const state = registry.stateFor(
-          { id: input.sessionID, source: "opencode", projectId: context.projectId, directory: context.directory, title: null },
-          runtime.counterFor(null),
-        )
+        const state = registry.stateFor(sessionInfo(input.sessionID), runtime.counterFor(null))
         const extra = compactionContext({ db, state })
         if (extra) output.context.push(extra)
       })
     },
 
+    event: async ({ event }) => {
+      if (event.type !== "session.idle") return
+      const sessionId = event.properties.sessionID
+      const work = guard("event", sessionId, async () => {
+        // Only sessions this process works on (a pass ran, or rows wait); never the historian's own.
+        if (context.historian.isHistorianSession(sessionId)) return
+        if (!runtime.lastPass.has(sessionId) && !writes.waitingFor(sessionId)) return
+        // The turn's final reply is in no pass (the next pass would be the first to see it): store it now.
+        const listed = await context.listMessages(sessionId)
+        const statusIds = statusExchangeIds(listed)
+        await writes.write(sessionId, listed.filter((message) => !statusIds.has(message.info.id)))
+      })
+      inFlight.add(work)
+      await work
+      inFlight.delete(work)
+    },
+
     dispose: async () => {
+      // OpenCode awaits this before `opencode run` exits: let a turn-end write finish, then try what still waits.
+      const settled = Promise.all([...inFlight])
+      await Promise.race([settled, new Promise((resolve) => setTimeout(resolve, DISPOSE_WAIT_MS).unref?.())])
+      await writes.flush().catch(() => undefined)
+      writes.close()
       runtime.dispose()
     },
   }
-}
-
-/** The newest user message (OpenCode records the agent, model and tool switches of a turn on it). */
-function newestUser(messages: readonly HostMessage[]): Extract<HostMessage["info"], { role: "user" }> | null {
-  for (let index = messages.length - 1; index >= 0; index -= 1) {
-    const info = messages[index]?.info
-    if (info?.role === "user") return info
-  }
-  return null
 }

@@ -13,6 +13,9 @@ import type { ErrorLog } from "./error-log.js"
 import { createHostFacts, type HostFacts } from "./host-facts.js"
 import type { HistoryPlanner } from "../pass/history-planner.js"
 import { compilePinPatterns, type PinPattern } from "../historian/pin-patterns.js"
+import { setBusyTimeout } from "../store/busy-timeout.js"
+import { isBusyError } from "../store/store-failure.js"
+import { createStoreGate, type StoreFailure } from "./store-gate.js"
 
 /** What the last main pass of a session saw; ctx_reduce and the system guidance read it. */
 export type LastPass = {
@@ -32,8 +35,28 @@ export type PluginRuntime = {
   readonly errors: ErrorLog
   readonly faults: ReadonlySet<string>
   readonly databaseFile: string
-  /** The store, opened on first use. Rejects (every time) when it cannot be opened. */
-  database(): Promise<Database>
+  /**
+   * The store, opened on first use, its statements set to wait for another process's lock up to
+   * `database.busy_timeout_ms`, or not at all with `wait: false` (a retry that can come again later) and while a busy
+   * store's backoff runs. Rejects at once, without touching the store, during the backoff after it could not be opened
+   * or used; after that the store is tried again. Call it right before the (synchronous) work that uses it.
+   */
+  database(options?: { wait?: boolean }): Promise<Database>
+  /**
+   * The store for reading only (the status report): the open connection whatever the backoff (WAL lets a reader in
+   * while another process holds the write lock), else as `database({ wait: false })`.
+   */
+  databaseForReading(): Promise<Database>
+  /** Notes that a write met another process's lock: until the backoff has passed, tries do not wait for it. */
+  storeFailed(error: unknown): void
+  /** Notes that the store took a pass's writes: the next failure's backoff starts over. */
+  storeWorked(): void
+  /** The store's last failure while hooks skip or retry it; null when it worked last. */
+  storeFailure(): StoreFailure | null
+  /** Runs `run` after `ms` (a timer that does not keep the process alive). */
+  schedule(run: () => void, ms: number): void
+  /** The runtime's clock (epoch ms). */
+  now(): number
   sessions(): Promise<SessionRegistry>
   counterFor(model: { providerID?: string; modelID?: string } | null): TokenCounter
   readonly facts: HostFacts
@@ -50,14 +73,12 @@ export type PluginRuntime = {
   readonly mainStepPending: Set<string>
   /** Tells the user something about the settings once per process (the host log and a toast), e.g. a clamped value. */
   warnOnce(message: string): void
+  /** Drops a session's in-memory state after a failed write, so the next pass loads it from the store as it is. */
+  forgetSession(sessionId: string): void
   dispose(): void
 }
 
 /** Creates the runtime; nothing is opened or loaded until a hook needs it. */
-/** After a failed open the store is tried again after this long, doubling per failure up to OPEN_RETRY_MAX_MS. */
-export const OPEN_RETRY_FIRST_MS = 1_000
-export const OPEN_RETRY_MAX_MS = 30_000
-
 export function createPluginRuntime(options: {
   config: Config
   configDiagnostics: readonly ConfigDiagnostic[]
@@ -67,35 +88,52 @@ export function createPluginRuntime(options: {
   now: () => number
   /** Where `warnOnce` messages go; by default nowhere. */
   warn?: (message: string) => void
+  /** Defaults to an unref'd `setTimeout`. */
+  schedule?: (run: () => void, ms: number) => void
 }): PluginRuntime {
   const databaseFile = configuredDatabasePath(options.config.database.path, options.env)
+  let opened: Database | null = null
   let opening: Promise<Database> | null = null
   let registry: SessionRegistry | null = null
   let pool: TokenCounterPool | null = null
-  // A failed open is retried, never more often than the backoff allows (a lock held at start-up, a store made
-  // usable later); until then every caller gets the same failure at once, so a hook passes through without waiting.
-  let failures = 0
-  let retryAt = 0
+  // After a store that could not be opened, every caller gets the same failure at once until the backoff has passed
+  // (a hook passes through without waiting); after another process's lock, tries do not wait for it until then.
+  const gate = createStoreGate()
+  let disposed = false
 
-  const database = (): Promise<Database> => {
-    if (opening && failures > 0 && options.now() >= retryAt) opening = null
-    if (!opening) {
-      const attempt = openDatabase(databaseFile).then((db) => {
-        options.errors.attach(db)
-        failures = 0
-        return db
-      })
-      attempt.catch(() => {
-        failures += 1
-        retryAt = options.now() + Math.min(OPEN_RETRY_MAX_MS, OPEN_RETRY_FIRST_MS * 2 ** (failures - 1))
-      })
-      opening = attempt
+  const busyTimeoutMs = options.config.database.busy_timeout_ms
+  const database = (request: { wait?: boolean } = {}): Promise<Database> => {
+    if (disposed) return Promise.reject(new Error("magic-context was disposed: the store is closed"))
+    const now = options.now()
+    const blocked = gate.blocking(now)
+    if (blocked !== null) return Promise.reject(blocked)
+    // While a busy store's backoff runs, every try fails at once instead of waiting for the lock.
+    const wait = (request.wait ?? true) && !gate.noWait(now)
+    if (opened) {
+      setBusyTimeout(opened, wait ? busyTimeoutMs : 0)
+      return Promise.resolve(opened)
     }
+    opening ??= openDatabase(databaseFile, { busyTimeoutMs: wait ? busyTimeoutMs : 0 }).then(
+      (db) => {
+        if (!wait) setBusyTimeout(db, busyTimeoutMs)
+        opened = db
+        opening = null
+        options.errors.attach(db)
+        gate.succeed()
+        return db
+      },
+      (error: unknown) => {
+        opening = null
+        gate.fail(error, options.now())
+        throw error
+      },
+    )
     return opening
   }
 
   const warned = new Set<string>()
 
+  const planners = new Map<string, HistoryPlanner>()
   return {
     config: options.config,
     configDiagnostics: options.configDiagnostics,
@@ -103,11 +141,19 @@ export function createPluginRuntime(options: {
     faults: options.faults,
     databaseFile,
     database,
+    databaseForReading: () => (opened && !disposed ? Promise.resolve(opened) : database({ wait: false })),
+    storeFailed(error) {
+      if (isBusyError(error)) gate.fail(error, options.now())
+    },
+    storeWorked: () => gate.succeed(),
+    storeFailure: () => gate.failure(),
+    schedule: options.schedule ?? unrefTimer,
+    now: options.now,
     facts: createHostFacts(),
     lastPass: new Map(),
     compacting: new Set(),
     mainStepPending: new Set(),
-    planners: new Map(),
+    planners,
     expanded: new Set(),
     pinPatterns: compilePinPatterns(options.config.pins).matchers,
     async sessions() {
@@ -127,10 +173,23 @@ export function createPluginRuntime(options: {
       warned.add(message)
       options.warn?.(message)
     },
+    forgetSession(sessionId) {
+      registry?.forget(sessionId)
+      planners.delete(sessionId)
+    },
     dispose() {
+      disposed = true
       pool?.dispose()
       pool = null
+      const connection = opened
+      opened = null
+      connection?.close()
       void opening?.then((db) => db.close()).catch(() => undefined)
     },
   }
+}
+
+function unrefTimer(run: () => void, ms: number): void {
+  const timer = setTimeout(run, ms)
+  timer.unref?.()
 }

@@ -1,5 +1,8 @@
 import { protectedClampMessage } from "../reduce/protected-window.js"
+import { formatAge } from "./format-age.js"
+import { configProblemLines, errorLines } from "./report-lines.js"
 import type { StatusData } from "./status-data.js"
+import { storeHealthLines } from "./store-health.js"
 
 /** The width of the proportional bar, in characters. */
 export const BAR_WIDTH = 60
@@ -23,9 +26,12 @@ const SEGMENTS: readonly { key: SegmentKey; label: string; char: string }[] = [
  */
 export function formatStatus(status: StatusData, now: number): string {
   const lines = [`magic-context status: session ${status.sessionId}${status.title ? ` (${status.title})` : ""}`]
+  if (status.store) lines.push("", ...storeHealthLines(status.store, now))
   const pass = status.lastPass
   if (!pass) {
-    lines.push("", "No pass has run for this session yet.")
+    // Nothing to measure, but what went wrong (a store that was busy when the passes ran) still shows.
+    lines.push("", `No pass has run for this session yet (${plural(status.tags.total, "tag")} stored).`)
+    lines.push(...closingLines(status, now))
     return lines.join("\n")
   }
   const window = pass.windowTokens ?? 0
@@ -38,7 +44,7 @@ export function formatStatus(status: StatusData, now: number): string {
   lines.push(
     "",
     `Usage: ${fmt(usage)} of ${fmt(window)} usable tokens (${percent.toFixed(1)}%)${countedNote}, band ${pass.band ?? "?"}${threshold}`,
-    `Last pass: #${pass.seq} ${pass.decision}${pass.reason ? ` (${pass.reason})` : ""}, ${ago(now - pass.at)}`,
+    `Last pass: #${pass.seq} ${pass.decision}${pass.reason ? ` (${pass.reason})` : ""}, ${formatAge(now - pass.at)}`,
   )
   if (status.protectedClamp) lines.push(`Protected window: ${protectedClampMessage(status.protectedClamp)}`)
   const breakdown = pass.breakdown
@@ -67,7 +73,7 @@ export function formatStatus(status: StatusData, now: number): string {
   if (!execute) lines.push("Last execute pass: none yet")
   else {
     lines.push(
-      `Last execute pass: #${execute.seq} (${execute.reason ?? "?"}), ${ago(now - execute.at)}: ${fmt(execute.usageBefore ?? 0)} -> ${fmt(execute.usageAfter ?? 0)} tokens`,
+      `Last execute pass: #${execute.seq} (${execute.reason ?? "?"}), ${formatAge(now - execute.at)}: ${fmt(execute.usageBefore ?? 0)} -> ${fmt(execute.usageAfter ?? 0)} tokens`,
       `  dropped: ${execute.dropped.length > 0 ? tagList(execute.dropped) : "nothing"}`,
       `  tiers changed: ${execute.tierChanges.length > 0 ? execute.tierChanges.map((change) => `${change.compartment} ${change.from ?? "new"}->${change.to}`).join(", ") : "none"}`,
     )
@@ -78,16 +84,21 @@ export function formatStatus(status: StatusData, now: number): string {
     "",
     `Historian (${historian.strategy}): ${historian.compartments} compartments, ${historian.folded} folded into history${tiers ? ` (${tiers})` : ""}${historian.modelTiers > 0 ? `, ${historian.modelTiers} with model tiers` : ""}`,
   )
-  if (historian.lastError) lines.push(`  last historian error: ${historian.lastError.message} (${ago(now - historian.lastError.at)})`)
+  if (historian.lastError) lines.push(`  last historian error: ${historian.lastError.message} (${formatAge(now - historian.lastError.at)})`)
   lines.push(`Pins: ${status.pins} pinned by the agent`)
   if (status.hostCompaction) {
     const { auto, prune, source } = status.hostCompaction
     const advice = auto || prune ? ' (recommended: "compaction": {"auto": false, "prune": false})' : ""
     lines.push(`OpenCode compaction: auto ${auto}, prune ${prune} [${source}]${advice}`)
   }
-  lines.push("", status.errors.length > 0 ? "Recent internal errors (the session went on unchanged):" : "Recent internal errors: none")
-  for (const error of status.errors.slice(0, 5)) lines.push(`  ${ago(now - error.at)} ${error.hook}: ${error.message}`)
+  lines.push(...closingLines(status, now))
   return lines.join("\n")
+}
+
+/** The config problems and the recent internal errors, which every report ends with. */
+function closingLines(status: StatusData, now: number): string[] {
+  const config = configProblemLines(status.configProblems ?? [])
+  return [...(config.length > 0 ? ["", ...config] : []), "", ...errorLines(status.errors, now)]
 }
 
 /**
@@ -137,11 +148,4 @@ function share(part: number, total: number): string {
 
 function tagList(tags: readonly number[]): string {
   return tags.map((tag) => `§${tag}§`).join(" ")
-}
-
-function ago(ms: number): string {
-  if (ms < 0 || !Number.isFinite(ms)) return "just now"
-  if (ms < 60_000) return `${Math.round(ms / 1000)}s ago`
-  if (ms < 3_600_000) return `${Math.round(ms / 60_000)} min ago`
-  return `${(ms / 3_600_000).toFixed(1)} h ago`
 }

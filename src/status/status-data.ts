@@ -1,6 +1,7 @@
 import type { Breakdown } from "../render/measure-prompt.js"
 import type { ErrorRecord } from "../store/error-repository.js"
 import type { HistoryMeasure } from "./measure-history.js"
+import type { StoreHealth } from "./store-health.js"
 
 /** Everything the status report shows about one session; gathered by `gatherStatus`, printed by `formatStatus`. */
 export type StatusData = {
@@ -46,4 +47,8 @@ export type StatusData = {
   hostCompaction: { auto: boolean; prune: boolean; source: string } | null
   /** The protected window the last pass used, when the configured `protected_tokens` had to be clamped. */
   protectedClamp?: { clampedFrom: number; tokens: number; usableTokens: number } | null
+  /** The store's last failure while the plugin still skips or retries it (the plugin's runtime knows it). */
+  store?: StoreHealth | null
+  /** Config problems of this process (a file or value refused), one line each. */
+  configProblems?: readonly string[]
 }

@@ -32,8 +32,9 @@ export function wrapTransactions(base: Omit<Database, "transaction">): Database 
     ...base,
     transaction<T>(fn: () => T): T {
       if (depth > 0) throw new Error("store transactions are not reentrant")
-      depth += 1
+      // BEGIN may fail (another process holds the lock): nothing is open then, and the next call must be able to begin.
       base.exec("BEGIN IMMEDIATE")
+      depth += 1
       try {
         const value = fn()
         base.exec("COMMIT")

@@ -3,12 +3,16 @@ import { dirname } from "node:path"
 import { PluginError } from "../plugin-error.js"
 import { assertIntact, storeReadError } from "./check-integrity.js"
 import { createStoreFile } from "./create-store-file.js"
+import { setBusyTimeout } from "./busy-timeout.js"
 import type { Database } from "./driver.js"
 import { errorCode, errorMessage } from "./error-details.js"
 import { assertFolderWritable, inspectStorePath } from "./inspect-store-path.js"
 import { assertNotFromFuture, migrate, readSchemaVersion } from "./migrate.js"
 
 export const MEMORY_DATABASE = ":memory:"
+
+/** How long a statement waits for another connection's lock unless the caller says otherwise (the CLI). */
+export const DEFAULT_BUSY_TIMEOUT_MS = 5_000
 
 /**
  * Opens (creating if needed) the store at `file` with the driver of the running runtime (`bun:sqlite` inside
@@ -18,24 +22,26 @@ export const MEMORY_DATABASE = ":memory:"
  * PluginError saying which file, what is wrong and what to do, and is left exactly as it was.
  * A new store is created whole (`createStoreFile`); it and its folder are readable by the owner only, and an existing
  * file others can read is tightened.
+ * `busyTimeoutMs` is how long a statement waits for another process's lock before failing with SQLITE_BUSY.
  */
-export async function openDatabase(file: string): Promise<Database> {
-  if (file === MEMORY_DATABASE) return connect(file, { isFile: false })
+export async function openDatabase(file: string, options: { busyTimeoutMs?: number } = {}): Promise<Database> {
+  const busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS
+  if (file === MEMORY_DATABASE) return connect(file, { isFile: false, busyTimeoutMs })
   if (inspectStorePath(file) === "missing") {
     createFolder(file)
     assertFolderWritable(file)
-    await createStoreFile(file, async (temp) => (await connect(temp, { isFile: true })).close())
+    await createStoreFile(file, async (temp) => (await connect(temp, { isFile: true, busyTimeoutMs })).close())
   }
-  await checkStore(file)
+  await checkStore(file, busyTimeoutMs)
   tightenMode(file)
-  return connect(file, { isFile: true })
+  return connect(file, { isFile: true, busyTimeoutMs })
 }
 
 /** Opens a connection for use: busy timeout, journal mode and other settings, migrations, the opener's note. */
-async function connect(file: string, options: { isFile: boolean }): Promise<Database> {
+async function connect(file: string, options: { isFile: boolean; busyTimeoutMs: number }): Promise<Database> {
   const db = await openWithRuntimeDriver(file)
   try {
-    waitForLocks(db)
+    setBusyTimeout(db, options.busyTimeoutMs)
     applyConnectionSettings(db, options.isFile)
     migrate(db, { file })
     recordOpener(db)
@@ -55,22 +61,22 @@ async function connect(file: string, options: { isFile: boolean }): Promise<Data
  * when what a killed writer left needs a writer to recover (a rollback journal's hot journal) does a read-write
  * connection run SQLite's own crash recovery first, as any first reader of the file would.
  */
-async function checkStore(file: string): Promise<void> {
+async function checkStore(file: string, busyTimeoutMs: number): Promise<void> {
   try {
-    await checkReadOnly(file)
+    await checkReadOnly(file, busyTimeoutMs)
   } catch (error) {
     if (!errorCode(error).startsWith("SQLITE_READONLY_")) throw storeReadError(error, file)
-    await recoverAsWriter(file)
-    await checkReadOnly(file).catch((again: unknown) => {
+    await recoverAsWriter(file, busyTimeoutMs)
+    await checkReadOnly(file, busyTimeoutMs).catch((again: unknown) => {
       throw storeReadError(again, file)
     })
   }
 }
 
-async function checkReadOnly(file: string): Promise<void> {
+async function checkReadOnly(file: string, busyTimeoutMs: number): Promise<void> {
   const db = await openWithRuntimeDriver(file, { readOnly: true })
   try {
-    waitForLocks(db)
+    setBusyTimeout(db, busyTimeoutMs)
     assertNotFromFuture(db, file)
     assertIntact(db, file)
   } finally {
@@ -79,10 +85,10 @@ async function checkReadOnly(file: string): Promise<void> {
 }
 
 /** Lets SQLite recover the file (reading it is enough) on a connection that may write. */
-async function recoverAsWriter(file: string): Promise<void> {
+async function recoverAsWriter(file: string, busyTimeoutMs: number): Promise<void> {
   const db = await openWithRuntimeDriver(file)
   try {
-    waitForLocks(db)
+    setBusyTimeout(db, busyTimeoutMs)
     readSchemaVersion(db)
   } catch (error) {
     throw storeReadError(error, file)
@@ -138,11 +144,6 @@ function recordOpener(db: Database): void {
   db.prepare("INSERT INTO meta (key, value) VALUES ('last_opened_by', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run([
     `${db.driver} on ${runtime}`,
   ])
-}
-
-/** How long every connection to the store waits for another process's lock. */
-function waitForLocks(db: Database): void {
-  db.exec("PRAGMA busy_timeout = 5000")
 }
 
 function applyConnectionSettings(db: Database, isFile: boolean): void {

@@ -27,3 +27,12 @@ export function isFinalPart(part: HostPart): boolean {
 export function isInlinedFile(part: HostFilePart): boolean {
   return part.mime === "text/plain" || part.mime === "application/x-directory"
 }
+
+/** The newest user message's info: OpenCode records the agent, model and tool switches of a turn on it. */
+export function newestUserInfo(messages: readonly HostMessage[]): Extract<Message, { role: "user" }> | null {
+  for (let index = messages.length - 1; index >= 0; index -= 1) {
+    const info = messages[index]?.info
+    if (info?.role === "user") return info
+  }
+  return null
+}

@@ -53,9 +53,9 @@ describe("commandConfig", () => {
     expect(io.out.slice(2)).toEqual(table)
     // The table starts as a person reads it: header, rule, the first key.
     expect(io.out.slice(2, 5)).toEqual([
-      "key                 value        source",
-      "------------------  -----------  -------",
-      "enabled             true         default",
+      "key                       value        source",
+      "------------------------  -----------  -------",
+      "enabled                   true         default",
     ])
   })
 
@@ -65,13 +65,14 @@ describe("commandConfig", () => {
     const { code, io } = await config()
     expect(code).toBe(0)
     expect(io.out[0]).toBe(`config files (lowest precedence first): ${file}`)
-    expect(tableRows(io.out).slice(0, 4)).toEqual([
+    expect(tableRows(io.out).slice(0, 5)).toEqual([
       ["enabled", "true", "default"],
       ["database.path", "null", "default"],
+      ["database.busy_timeout_ms", "300", "default"],
       ["tokenizer.encoding", '"cl100k_base"', file],
       ["tokenizer.models", "{}", "default"],
     ])
-    expect(tableRows(io.out).slice(4).every((row) => row[2] === "default")).toBe(true)
+    expect(tableRows(io.out).slice(5).every((row) => row[2] === "default")).toBe(true)
   })
 
   it("reads the project given with --directory and the user file under XDG_CONFIG_HOME", async () => {
@@ -84,9 +85,10 @@ describe("commandConfig", () => {
     const { code, io } = await config("--directory", other)
     expect(code).toBe(0)
     expect(io.out[0]).toBe(`config files (lowest precedence first): ${userFile}, ${projectFile}`)
-    expect(tableRows(io.out).slice(0, 4)).toEqual([
+    expect(tableRows(io.out).slice(0, 5)).toEqual([
       ["enabled", "false", userFile],
       ["database.path", '"/tmp/p.db"', projectFile],
+      ["database.busy_timeout_ms", "300", "default"],
       ["tokenizer.encoding", '"auto"', "default"],
       ["tokenizer.models", "{}", "default"],
     ])
@@ -98,7 +100,7 @@ describe("commandConfig", () => {
       '{ "tokenizer": { "models": { "openai/gpt-4.1": "cl100k_base", "anthropic/*": "o200k_base" } } }',
     )
     const { io } = await config()
-    expect(tableRows(io.out).slice(3, 5)).toEqual([
+    expect(tableRows(io.out).slice(4, 6)).toEqual([
       ["tokenizer.models.openai/gpt-4.1", '"cl100k_base"', file],
       ["tokenizer.models.anthropic/*", '"o200k_base"', file],
     ])
@@ -119,7 +121,7 @@ describe("commandConfig", () => {
     const file = write(join(project, "magic-context.jsonc"), '{ "tokenizer": { "encoding": "gpt2" } }')
     const { code, io } = await config()
     expect(code).toBe(1)
-    expect(tableRows(io.out)[2]).toEqual(["tokenizer.encoding", '"auto"', "default"])
+    expect(tableRows(io.out)[3]).toEqual(["tokenizer.encoding", '"auto"', "default"])
     expect(io.err).toEqual([
       "",
       `${file}: key "tokenizer.encoding" has value "gpt2", expected one of "auto", "o200k_base", "cl100k_base"; ` +

@@ -102,13 +102,14 @@ describe("loadConfig", () => {
     expect(loaded.config).toEqual({
       ...defaultConfig(),
       enabled: false,
-      database: { path: "/data/project.db" },
+      database: { path: "/data/project.db", busy_timeout_ms: 300 },
       tokenizer: { encoding: "cl100k_base", models: { "anthropic/*": "o200k_base" } },
     })
     expect(loaded.sources).toEqual({
       ...NEW_KEY_SOURCES,
       enabled: USER,
       "database.path": DIRECTORY,
+      "database.busy_timeout_ms": "default",
       "tokenizer.encoding": USER,
       "tokenizer.models.anthropic/*": EXPLICIT,
     })
@@ -213,6 +214,10 @@ describe("loadConfig", () => {
     ["an empty database path", { database: { path: "" } }, "database.path", '""', "string to have >=1 characters"],
     ["a number for the database path", { database: { path: 5 } }, "database.path", "5", "a value of type string"],
     ["a section that is not an object", { database: "x.db" }, "database", '"x.db"', "a value of type object"],
+    ["a negative busy timeout", { database: { busy_timeout_ms: -1 } }, "database.busy_timeout_ms", "-1", "number to be >=0"],
+    ["a busy timeout over 5 s", { database: { busy_timeout_ms: 60_000 } }, "database.busy_timeout_ms", "60000", "number to be <=5000"],
+    ["a fractional busy timeout", { database: { busy_timeout_ms: 2.5 } }, "database.busy_timeout_ms", "2.5", "a value of type int"],
+    ["a busy timeout as text", { database: { busy_timeout_ms: "300ms" } }, "database.busy_timeout_ms", '"300ms"', "a value of type number"],
     [
       "a bad encoding in tokenizer.models",
       { tokenizer: { models: { "anthropic/*": "p50k_base" } } },
@@ -244,13 +249,14 @@ describe("loadConfig", () => {
     expect(loaded.config).toEqual({
       ...defaultConfig(),
       enabled: false,
-      database: { path: null },
+      database: { path: null, busy_timeout_ms: 300 },
       tokenizer: { encoding: "auto", models: { "openai/*": "cl100k_base" } },
     })
     expect(loaded.sources).toEqual({
       ...NEW_KEY_SOURCES,
       enabled: DIRECTORY,
       "database.path": "default",
+      "database.busy_timeout_ms": "default",
       "tokenizer.encoding": "default",
       "tokenizer.models.openai/*": DIRECTORY,
     })

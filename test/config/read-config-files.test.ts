@@ -64,7 +64,7 @@ describe("readConfigFiles", () => {
     expect(loaded.config).toEqual({
       ...defaultConfig(),
       enabled: false,
-      database: { path: "/tmp/app.db" },
+      database: { path: "/tmp/app.db", busy_timeout_ms: 300 },
       tokenizer: { encoding: "cl100k_base", models: {} },
     })
     expect(loaded.sources).toMatchObject({

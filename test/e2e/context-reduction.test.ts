@@ -479,6 +479,8 @@ describe("an agent without ctx_reduce, on a model with an input limit, in the re
     expect(tags.map((tag) => [tag.tag, tag.kind, tag.tool])).toEqual([
       [1, "message", null],
       [2, "tool", "read"],
+      // The final answer, stored when the turn ended.
+      [3, "message", null],
     ])
     expect(storedPart(sandbox.databaseFile, 2).content.state?.output).toContain("FILE-NOTES-END")
   })

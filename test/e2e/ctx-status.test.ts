@@ -287,9 +287,9 @@ describe("/ctx-status in the real OpenCode", () => {
       expect.stringMatching(new RegExp(`^  tag prefixes +${tokens(breakdown.tags)}$`)),
       expect.stringMatching(new RegExp(`^  total +${tokens(breakdown.total)}$`)),
       "",
-      // The user's message, three reads, two ctx_reduce answers (the final answer is tagged when a later pass first
-      // sends it); a.txt's read dropped.
-      "Tags: 6 (1 dropped)",
+      // The user's message, three reads, two ctx_reduce answers and the final answer (stored and tagged when the turn
+      // ended, before any pass sent it); a.txt's read dropped.
+      "Tags: 7 (1 dropped)",
       `Queued drops: §${tagB}§ (land at the next execute pass)`,
       "",
       expect.stringMatching(

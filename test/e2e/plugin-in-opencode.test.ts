@@ -127,7 +127,9 @@ describe("magic-context in the real OpenCode", () => {
     expect(output).not.toMatch(/^§/)
     expect(duplicates.n).toBe(0)
     expect(tags.map((tag) => tag.tag)).toEqual(tags.map((_, index) => index + 1))
-    expect(tags.map((tag) => tag.kind)).toEqual(["message", "tool", "message", "message"])
+    // The user's message, the read, the final answer, the follow-up and its answer (each turn's final answer is stored
+    // when the turn ends).
+    expect(tags.map((tag) => tag.kind)).toEqual(["message", "tool", "message", "message", "message"])
     expect(passes.n).toBe(3)
     expect(errors).toEqual([])
   })

@@ -55,7 +55,7 @@ function writeScratchConfig(scratch: Scratch, file: string): void {
 async function pluginOutcome(file: string): Promise<SurfaceOutcome> {
   const errors = createErrorLog({ now: () => 1_000, hostLog: () => undefined })
   const runtime = createPluginRuntime({
-    config: { ...defaultConfig(), database: { path: file } },
+    config: { ...defaultConfig(), database: { ...defaultConfig().database, path: file } },
     configDiagnostics: [],
     errors,
     faults: new Set(),
@@ -68,6 +68,7 @@ async function pluginOutcome(file: string): Promise<SurfaceOutcome> {
     directory: "/work",
     loadProviderLimits: () => Promise.resolve(),
     historian: { schedule: () => Promise.resolve(), isHistorianSession: () => false },
+    listMessages: () => Promise.resolve([]),
   })
   try {
     const messages = sessionMessages()

@@ -68,7 +68,7 @@ const tallies = new Map<string, { tried: number; survived: number }>()
 
 beforeAll(async () => {
   const errors = createErrorLog({ now: () => 5_000, hostLog: () => undefined })
-  const config: Config = { ...defaultConfig(), database: { path: join(dirs.make("tool-arguments"), "store.db") } }
+  const config: Config = { ...defaultConfig(), database: { ...defaultConfig().database, path: join(dirs.make("tool-arguments"), "store.db") } }
   runtime = createPluginRuntime({ config, configDiagnostics: [], errors, faults: new Set(), env: {}, now: () => 1_000 })
   db = await runtime.database()
   const registry = await runtime.sessions()

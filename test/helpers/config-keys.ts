@@ -5,6 +5,7 @@
 export const CONFIG_DEFAULTS: readonly (readonly [key: string, value: unknown])[] = [
   ["enabled", true],
   ["database.path", null],
+  ["database.busy_timeout_ms", 300],
   ["tokenizer.encoding", "auto"],
   ["tokenizer.models", {}],
   ["execute_threshold", 65],

@@ -66,7 +66,7 @@ let sessions = 0
 
 beforeAll(async () => {
   errors = createErrorLog({ now: () => 5_000, hostLog: () => undefined })
-  const config: Config = { ...defaultConfig(), database: { path: join(dirs.make("expand"), "store.db") } }
+  const config: Config = { ...defaultConfig(), database: { ...defaultConfig().database, path: join(dirs.make("expand"), "store.db") } }
   runtime = createPluginRuntime({ config, configDiagnostics: [], errors, faults: new Set(), env: {}, now: () => 1_000 })
   db = await runtime.database()
 })
@@ -258,7 +258,7 @@ describe("createExpandTool", () => {
     const brokenErrors = createErrorLog({ now: () => 5_000, hostLog: () => undefined })
     // A file name with a NUL byte cannot be opened: every use of the store fails.
     const path = join(dirs.make("broken"), "missing", "deeper", "\0.db")
-    const config: Config = { ...defaultConfig(), database: { path } }
+    const config: Config = { ...defaultConfig(), database: { ...defaultConfig().database, path } }
     const broken = createPluginRuntime({
       config,
       configDiagnostics: [],

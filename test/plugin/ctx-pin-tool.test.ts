@@ -70,7 +70,7 @@ let sessions = 0
 
 beforeAll(async () => {
   errors = createErrorLog({ now: () => 5_000, hostLog: () => undefined })
-  const config: Config = { ...defaultConfig(), database: { path: join(dirs.make("pin"), "store.db") } }
+  const config: Config = { ...defaultConfig(), database: { ...defaultConfig().database, path: join(dirs.make("pin"), "store.db") } }
   runtime = createPluginRuntime({ config, configDiagnostics: [], errors, faults: new Set(), env: {}, now: () => 1_000 })
   db = await runtime.database()
 })

@@ -59,7 +59,7 @@ let counter = 0
 
 beforeAll(async () => {
   errors = createErrorLog({ now: () => 5_000, hostLog: () => undefined })
-  const config = { ...defaultConfig(), database: { path: join(dirs.make("reduce"), "store.db") } }
+  const config = { ...defaultConfig(), database: { ...defaultConfig().database, path: join(dirs.make("reduce"), "store.db") } }
   runtime = createPluginRuntime({ config, configDiagnostics: [], errors, faults: new Set(), env: {}, now: () => 1_000 })
   db = await runtime.database()
 })

@@ -1,8 +1,15 @@
-import { describe, expect, it } from "vitest"
+import { join } from "node:path"
+import { afterEach, describe, expect, it } from "vitest"
 import { createErrorLog } from "../../src/plugin/error-log.js"
 import { PluginError } from "../../src/plugin-error.js"
 import { listErrors } from "../../src/store/error-repository.js"
+import { openDatabase } from "../../src/store/open-database.js"
 import { memoryStore } from "../helpers/host-messages.js"
+import { holdStoreLock } from "../helpers/store-lock.js"
+import { createTempDirs } from "../helpers/temp-dirs.js"
+
+const dirs = createTempDirs()
+afterEach(() => dirs.cleanup())
 
 const recordingLog = (now = () => 1234) => {
   const lines: string[] = []
@@ -88,5 +95,35 @@ describe("createErrorLog", () => {
     db.close()
     expect(() => errors.record({ hook: "h", sessionId: null, error: new Error("still kept") })).not.toThrow()
     expect(errors.recent().map((entry) => entry.message)).toEqual(["still kept"])
+  })
+
+  it("never waits for a locked store: keeps the error in memory at once and writes it once the store is free", async () => {
+    const file = join(dirs.make("error-log"), "store.db")
+    const db = await openDatabase(file)
+    const { errors } = recordingLog()
+    errors.attach(db)
+    const lock = holdStoreLock(file)
+    let released = false
+    try {
+      const started = performance.now()
+      errors.record({ hook: "transform", sessionId: "ses_1", error: new Error("database is locked") })
+      expect(performance.now() - started).toBeLessThan(100)
+      expect(errors.recent().map((entry) => entry.message)).toEqual(["database is locked"])
+      expect(errors.unsaved().map((entry) => entry.hook)).toEqual(["transform"])
+      expect(errors.flush()).toBe(false)
+      lock.release()
+      released = true
+      expect(errors.flush()).toBe(true)
+      expect(errors.unsaved()).toEqual([])
+      expect(listErrors(db).map((entry) => [entry.hook, entry.message])).toEqual([["transform", "database is locked"]])
+      // Written once: a second flush has nothing left to write.
+      expect(errors.flush()).toBe(true)
+      expect(listErrors(db)).toHaveLength(1)
+      // The lock is the store's, not the connection's: its busy timeout is as it was.
+      expect(db.prepare("PRAGMA busy_timeout").get()).toEqual({ timeout: 5000 })
+    } finally {
+      if (!released) lock.release()
+      db.close()
+    }
   })
 })

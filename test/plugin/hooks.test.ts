@@ -62,7 +62,7 @@ afterEach(async () => {
 const harness = (options: { dbFile?: string; faults?: string[]; enabled?: boolean } = {}): Harness => {
   const dbFile = options.dbFile ?? join(directory, "store", "magic-context.db")
   const base = defaultConfig()
-  const config: Config = { ...base, enabled: options.enabled ?? true, database: { path: dbFile } }
+  const config: Config = { ...base, enabled: options.enabled ?? true, database: { ...base.database, path: dbFile } }
   const hostLines: string[] = []
   const errors = createErrorLog({ now: () => 1_000, hostLog: (line) => hostLines.push(line) })
   const runtime = createPluginRuntime({
@@ -86,7 +86,14 @@ const harness = (options: { dbFile?: string; faults?: string[]; enabled?: boolea
     },
     isHistorianSession: (sessionId: string): boolean => sessionId === "ses_historian_child",
   }
-  const hooks = createHooks({ runtime, projectId: "proj", directory: "/work", loadProviderLimits, historian })
+  const hooks = createHooks({
+    runtime,
+    projectId: "proj",
+    directory: "/work",
+    loadProviderLimits,
+    historian,
+    listMessages: () => Promise.resolve([]),
+  })
   const created = { hooks, runtime, errors, hostLines, dbFile, providerLoads: () => loads, scheduled }
   harnesses.push(created)
   return created

@@ -112,7 +112,7 @@ function makeRuntime(historian: Partial<Config["historian"]>, log: ErrorLog): Pl
   const base = defaultConfig()
   const config: Config = {
     ...base,
-    database: { path: join(dirs.make("historian"), "store.db") },
+    database: { ...defaultConfig().database, path: join(dirs.make("historian"), "store.db") },
     historian: { ...base.historian, strategy: "model", model: "openai/gpt-5", timeout: "5s", batch: 2, ...historian },
   }
   return createPluginRuntime({

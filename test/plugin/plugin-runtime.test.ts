@@ -3,7 +3,8 @@ import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
 import { defaultConfig, type Config } from "../../src/config/schema.js"
 import { createErrorLog } from "../../src/plugin/error-log.js"
-import { createPluginRuntime, OPEN_RETRY_FIRST_MS, OPEN_RETRY_MAX_MS, type PluginRuntime } from "../../src/plugin/plugin-runtime.js"
+import { createPluginRuntime, type PluginRuntime } from "../../src/plugin/plugin-runtime.js"
+import { OPEN_RETRY_FIRST_MS, OPEN_RETRY_MAX_MS } from "../../src/plugin/store-gate.js"
 import { createTempDirs } from "../helpers/temp-dirs.js"
 
 const dirs = createTempDirs()
@@ -19,7 +20,7 @@ function blockedRuntime(): { runtime: PluginRuntime; clock: { now: number }; unb
   const root = dirs.make("runtime")
   const folder = join(root, "data")
   writeFileSync(folder, "not a folder")
-  const config: Config = { ...defaultConfig(), database: { path: join(folder, "store.db") } }
+  const config: Config = { ...defaultConfig(), database: { ...defaultConfig().database, path: join(folder, "store.db") } }
   const clock = { now: 10_000 }
   const errors = createErrorLog({ now: () => clock.now, hostLog: () => undefined })
   const runtime = createPluginRuntime({ config, configDiagnostics: [], errors, faults: new Set(), env: {}, now: () => clock.now })

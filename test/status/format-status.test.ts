@@ -71,6 +71,26 @@ describe("formatStatus", () => {
     expect(formatStatus(status({}), NOW)).not.toContain("Protected window")
   })
 
+  it("still lists the errors for a session no pass has run for (its passes met a busy store)", () => {
+    const error = { sessionId: "ses_format", at: NOW - 2_000, hook: "event", code: null, message: "database is locked", stack: null }
+    const report = formatStatus({ ...status({}), lastPass: null, tags: { total: 4, dropped: 0 }, errors: [error] }, NOW)
+    expect(report.split("\n")).toEqual([
+      "magic-context status: session ses_format",
+      "",
+      "No pass has run for this session yet (4 tags stored).",
+      "",
+      "Recent internal errors (the session went on unchanged):",
+      "  2s ago event: database is locked",
+    ])
+  })
+
+  it("lists config problems before the errors, and says nothing of config when there are none", () => {
+    const problem = '/p/magic-context.jsonc: key "pins.0" has value "", expected string to have >=1 characters'
+    const lines = formatStatus({ ...status({}), configProblems: [problem] }, NOW).split("\n")
+    expect(lines.slice(-4)).toEqual(["Config problems (the defaults apply where a value was refused):", `  ${problem}`, "", "Recent internal errors: none"])
+    expect(formatStatus(status({}), NOW)).not.toContain("Config problems")
+  })
+
   it("splits the history into the pinned ledger and the tiers, in the lines and in the bar", () => {
     // Ledger 3,000 of the history's 9,000; of the other 6,000 the tiers hold 5,500, the rest is the working set.
     expect(breakdownOf(formatStatus(status({ history: HISTORY }), NOW))).toEqual([

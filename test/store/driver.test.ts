@@ -84,6 +84,26 @@ describe("wrapTransactions", () => {
     expect(executed).toEqual(["BEGIN IMMEDIATE", "work", "COMMIT", "BEGIN IMMEDIATE", "ROLLBACK"])
   })
 
+  it("accepts a new transaction after BEGIN itself failed (another connection held the lock)", () => {
+    let locked = true
+    const executed: string[] = []
+    const wrapped = wrapTransactions({
+      driver: "better-sqlite3",
+      exec: (sql) => {
+        if (sql === "BEGIN IMMEDIATE" && locked) throw new Error("database is locked")
+        executed.push(sql)
+      },
+      prepare: () => {
+        throw new Error("not used")
+      },
+      close: () => {},
+    })
+    expect(() => wrapped.transaction(() => executed.push("never"))).toThrow("database is locked")
+    locked = false
+    expect(wrapped.transaction(() => "written")).toBe("written")
+    expect(executed).toEqual(["BEGIN IMMEDIATE", "COMMIT"])
+  })
+
   it("keeps the base connection's driver, exec and close", () => {
     expect(db.driver).toBe("better-sqlite3")
     db.exec("INSERT INTO t VALUES (5)")

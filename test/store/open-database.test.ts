@@ -84,6 +84,24 @@ describe("openDatabase", () => {
     expect(rawUserVersion(file)).toBe(SCHEMA_VERSION)
   })
 
+  it("waits for another connection's lock as long as it is told, then fails with SQLITE_BUSY", async () => {
+    const file = join(dirs.make("open"), "store.db")
+    const db = await openDatabase(file, { busyTimeoutMs: 120 })
+    const other = new BetterSqlite3(file)
+    try {
+      expect(pragma(db, "busy_timeout")).toBe(120)
+      other.exec("BEGIN EXCLUSIVE")
+      const started = performance.now()
+      expect(() => db.exec("INSERT INTO meta (key, value) VALUES ('x', 'y')")).toThrow(/database is locked/)
+      const waited = performance.now() - started
+      expect(waited).toBeGreaterThanOrEqual(100)
+      expect(waited).toBeLessThan(1_000)
+    } finally {
+      other.close()
+      db.close()
+    }
+  })
+
   it("records which driver and runtime opened the store last", async () => {
     const db = await openDatabase(MEMORY_DATABASE)
     try {

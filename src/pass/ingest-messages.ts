@@ -1,0 +1,41 @@
+import type { Database } from "../store/driver.js"
+import { writeIngestPlan } from "../store/ingest-repository.js"
+import type { TokenCounter } from "../tokens/token-counter.js"
+import type { HostMessage } from "../transcript/host-message.js"
+import { applyPlanToState, isEmptyPlan, planIngest, type IngestPlan } from "./plan-ingest.js"
+import type { SessionState } from "./session-state.js"
+
+/**
+ * Stores what of `messages` is new, pristine, in one transaction, and only then brings the session's in-memory state
+ * in step (a failed write, such as a busy store, leaves the state as it was). `pass` is the pass storing them, or null
+ * for a write outside a pass (the final reply at the end of a turn, rows written later).
+ */
+export function ingestMessages(options: {
+  db: Database
+  state: SessionState
+  messages: readonly HostMessage[]
+  counter: TokenCounter
+  now: number
+  pass: number | null
+}): IngestPlan {
+  const { db, state } = options
+  const plan = planIngest({ state, messages: options.messages as HostMessage[], counter: options.counter })
+  if (isEmptyPlan(plan)) return plan
+  db.transaction(() => writeIngestPlan(db, plan, options.now, options.pass))
+  applyPlanToState(state, plan)
+  return plan
+}
+
+/**
+ * The messages a write outside a pass stores: from the newest one the store already has (included, since a part of it
+ * may have become final) to the end, or all of them when it has none. OpenCode's own message list starts before its
+ * last compaction while a pass sees only what follows it, so a message before the ones stored is never appended after
+ * them out of order.
+ */
+export function unstoredTail(state: SessionState, messages: readonly HostMessage[]): readonly HostMessage[] {
+  for (let index = messages.length - 1; index >= 0; index -= 1) {
+    const message = messages[index]
+    if (message && state.messageSeq.has(message.info.id)) return messages.slice(index)
+  }
+  return messages
+}

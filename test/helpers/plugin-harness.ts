@@ -1,0 +1,85 @@
+import type { Hooks } from "@opencode-ai/plugin"
+import { defaultConfig, type Config } from "../../src/config/schema.js"
+import { createErrorLog, type ErrorLog } from "../../src/plugin/error-log.js"
+import { createHooks } from "../../src/plugin/hooks.js"
+import { createPluginRuntime, type PluginRuntime } from "../../src/plugin/plugin-runtime.js"
+import type { HostMessage } from "../../src/transcript/host-message.js"
+
+/** A callback the runtime asked to run later; the test runs it when it moves the clock. */
+type Scheduled = { at: number; run: () => void }
+
+/** The plugin's hooks over a real store file, with a clock and a timer queue the test controls. */
+export type PluginHarness = {
+  hooks: Hooks
+  runtime: PluginRuntime
+  errors: ErrorLog
+  clock: { now: number }
+  /** Moves the clock on by `ms` and runs every scheduled callback that is then due. */
+  advance(ms: number): Promise<void>
+  /** How far ahead of the clock each scheduled callback is, soonest first. */
+  timers(): number[]
+  /** The messages the host's client answers with for a session (what `session.messages` returns). */
+  hostMessages: Map<string, HostMessage[]>
+  /** The sessions the hooks asked the client for, in order. */
+  listed: string[]
+  dispose(): Promise<void>
+}
+
+/** Creates the hooks as `createPlugin` wires them, with `config` over the defaults and the store at `dbFile`. */
+export function createPluginHarness(options: { dbFile: string; config?: Partial<Config>; faults?: string[] }): PluginHarness {
+  const config: Config = { ...defaultConfig(), ...options.config }
+  config.database = { ...config.database, path: options.dbFile }
+  const clock = { now: 1_000_000 }
+  const scheduled: Scheduled[] = []
+  const errors = createErrorLog({ now: () => clock.now, hostLog: () => undefined })
+  const runtime = createPluginRuntime({
+    config,
+    configDiagnostics: [],
+    errors,
+    faults: new Set(options.faults ?? []),
+    env: {},
+    now: () => clock.now,
+    schedule: (run, ms) => void scheduled.push({ at: clock.now + ms, run }),
+  })
+  const hostMessages = new Map<string, HostMessage[]>()
+  const listed: string[] = []
+  const hooks = createHooks({
+    runtime,
+    projectId: "proj",
+    directory: "/work",
+    loadProviderLimits: () => Promise.resolve(),
+    historian: { schedule: () => Promise.resolve(), isHistorianSession: () => false },
+    listMessages: (sessionId) => {
+      listed.push(sessionId)
+      return Promise.resolve(structuredClone(hostMessages.get(sessionId) ?? []))
+    },
+  })
+  return {
+    hooks,
+    runtime,
+    errors,
+    clock,
+    hostMessages,
+    listed,
+    async advance(ms) {
+      clock.now += ms
+      for (const entry of scheduled.filter((candidate) => candidate.at <= clock.now)) {
+        scheduled.splice(scheduled.indexOf(entry), 1)
+        entry.run()
+      }
+      await new Promise((resolve) => setTimeout(resolve, 0))
+    },
+    timers: () => scheduled.map((entry) => entry.at - clock.now).sort((a, b) => a - b),
+    dispose: async () => {
+      await hooks.dispose?.()
+    },
+  }
+}
+
+/** Runs the transform hook on `messages` (mutated in place, as OpenCode's are). */
+export async function transform(hooks: Hooks, messages: HostMessage[]): Promise<HostMessage[]> {
+  const hook = hooks["experimental.chat.messages.transform"]
+  if (!hook) throw new Error("transform hook missing")
+  await hook({}, { messages })
+  return messages
+}
