@@ -12,6 +12,7 @@ afterEach(() => dirs.cleanup())
 /** The error better-sqlite3 throws when another connection holds the write lock. */
 function realBusyError(): unknown {
   const file = join(dirs.make("failure"), "store.db")
+  new BetterSqlite3(file).close()
   const lock = holdStoreLock(file)
   const db = new BetterSqlite3(file, { timeout: 0 })
   try {
