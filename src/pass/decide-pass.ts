@@ -11,6 +11,11 @@ export type DueWork = {
   reclaim: Record<ReclaimMode, number>
   /** Smart drops that would apply (0 when smart_drops is off). */
   smartDrops: number
+  /**
+   * Tokens a drain pass would free in all: the history fold (what it replaces less the new history message), force
+   * reclaim, landable and smart drops, each item once. Only read while the drain is active below the force band.
+   */
+  drainFreed: number
 }
 
 export type PassDecision = {
@@ -26,6 +31,7 @@ export type PassDecision = {
     | "nothing-due"
     | "mid-tool-deferred"
     | "waiting-for-rebuild"
+    | "drain-below-minimum"
   /** Which reclaim rides this pass (null: none). */
   reclaim: ReclaimMode | null
   /** Queued drops land, and smart drops apply (when enabled). */
@@ -37,8 +43,10 @@ export type PassDecision = {
  * same applied state, so the previous prompt stays a byte prefix). Follows the seed's bands:
  * - 95% and above: execute, protections yield (emergency recovery);
  * - force band (max(85, threshold + 2)): execute now, even mid-tool, with force reclaim; the emergency drain
- *   that this starts keeps executing while a pass would free at least `drainMinimum` tokens, until usage is 10
- *   points under the threshold (or its 30-minute latch expires);
+ *   that this starts keeps executing while a pass would free at least `drainMinimum` tokens in all (history fold,
+ *   reclaim and drops together), until usage is 10 points under the threshold (or its 30-minute latch expires).
+ *   While the drain is active, a pass that would free less does not execute at all (not even for threshold work:
+ *   that was a cache rewrite for a few hundred tokens on every pass) unless the prompt cache expired anyway;
  * - in any band, a pass with nothing to apply replays: an execute pass that changes nothing would only cost a
  *   cache rewrite;
  * - at or above the threshold: execute when work that opens a rewrite is due (queued drops, ready history) or the
@@ -66,10 +74,11 @@ export function decidePass(options: {
     if (opening + work.smartDrops + work.reclaim.force === 0) return nothing
     return { decision: "execute", reason: "force-band", reclaim: "force", applyQueued: true }
   }
-  if (drainActive && (opening > 0 || work.reclaim.force >= options.drainMinimum)) {
+  if (drainActive && work.drainFreed >= options.drainMinimum) {
     if (midTool) return { ...nothing, reason: "mid-tool-deferred" }
     return { decision: "execute", reason: "drain", reclaim: "force", applyQueued: true }
   }
+  if (drainActive && !cacheExpired) return { ...nothing, reason: "drain-below-minimum" }
   const riding = work.reclaim.age + work.smartDrops
   if (band === "execute") {
     if (opening === 0 && !(cacheExpired && riding > 0)) {

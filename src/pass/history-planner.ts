@@ -1,6 +1,6 @@
 import { extractCanonicalRecord } from "../historian/canonical-record.js"
 import { compartmentFloor } from "../historian/compartment-floor.js"
-import { composeHistory, type PinnedFact, type RenderedCompartment } from "../historian/compose-history.js"
+import { composeHistory, type OmittedEpisodes, type RenderedCompartment } from "../historian/compose-history.js"
 import { cutCompartments, type CutMessage } from "../historian/cut-compartments.js"
 import { SURVIVAL_CONTRACTS, TIERS, type Tier } from "../historian/fidelity-types.js"
 import { renderTiers } from "../historian/render-tiers.js"
@@ -19,6 +19,7 @@ import { ALL_RECOGNIZERS, type Recognizers } from "../session/recognizers.js"
 import type { Database } from "../store/driver.js"
 import { listPins } from "../store/pin-repository.js"
 import { applyPinPatterns, type PinPattern } from "../historian/pin-patterns.js"
+import { episodePinTokens, splitLedger, type PinnedFact } from "../historian/pinned-ledger.js"
 import type { TokenCounter } from "../tokens/token-counter.js"
 import type { HostMessage } from "../transcript/host-message.js"
 import type { ReadyHistory } from "./run-pass.js"
@@ -47,8 +48,13 @@ export type HistoryReport = {
   historyTokens: number
   /** What the compartments were given: `history_budget`, or more where the landing line left room. */
   budgetTokens: number
+  /** Tokens of the pinned ledger's section (never more than its budget). */
   pinTokens: number
-  pinsOverBudget: boolean
+  /** Older pins the full ledger condensed into their episodes (rendered there verbatim, in every tier). */
+  condensedPins: number
+  /** Compartments left out because even their least detailed tiers exceeded the ceiling, and the pins they held. */
+  omittedCompartments: number
+  hiddenPins: number
 }
 
 /**
@@ -73,6 +79,11 @@ export type HistoryPlanner = {
      * the compartments get what is left of it when that is more than `budgetTokens`. Absent: `budgetTokens` alone.
      */
     roomTokens?: number
+    /**
+     * The room below the line history must never push the prompt over (the drain's exit line): past it floors yield,
+     * oldest first (`selectTiers`). Absent: no limit.
+     */
+    ceilingTokens?: number
     pinBudgetTokens: number
   }): ReadyHistory | null
   /** Records what the execute pass applied: the selections (with the pass's divergence) and the folded compartments. */
@@ -107,6 +118,15 @@ export function createHistoryPlanner(options: {
   let pending: { choices: TierChoice[]; fold: string[]; report: HistoryReport } | null = null
   let lastReport: HistoryReport | null = null
   let totalSwitches = 0
+  // Pin lines recur on every pressured pass (a long session holds thousands): each is counted once.
+  const counted = new Map<string, number>()
+  const countOnce = (text: string): number => {
+    const known = counted.get(text)
+    if (known !== undefined) return known
+    const tokens = counter.count(text)
+    counted.set(text, tokens)
+    return tokens
+  }
 
   const load = (): StoredCompartment[] => {
     if (compartments) return compartments
@@ -123,15 +143,20 @@ export function createHistoryPlanner(options: {
       if (!input.pressured || known.length === 0) return null
       const relevance = relevanceOf(known, input.view, options.expanded ?? new Set())
       const guide = options.guide ?? null
+      const foldThrough = known[known.length - 1]?.lastMessageSeq ?? 0
+      const ledger = splitLedger({ pins: homedPins(known, agentPins(db, input.state, foldThrough)), budgetTokens: input.pinBudgetTokens, count: countOnce })
+      const episodePins = new Map<string, PinnedFact[]>()
+      for (const pin of ledger.condensed) episodePins.set(pin.compartmentId, [...(episodePins.get(pin.compartmentId) ?? []), pin])
       const selectable = known.map((compartment): SelectableCompartment => {
+        const pins = episodePins.get(compartment.id) ?? []
         const tiers: Partial<Record<Tier, number>> = {}
         const texts = new Map<Tier, string>()
         for (const representation of preferred(compartment)) {
-          tiers[representation.tier] = representation.tokens
+          tiers[representation.tier] = representation.tokens + episodePinTokens(representation.content, pins, countOnce)
           texts.set(representation.tier, representation.content)
         }
         const full = [...texts.values()].join("\n")
-        const neededHere = guide ? guide.needed().filter((text) => full.includes(text)) : []
+        const neededHere = guide ? guide.needed().filter((text) => full.includes(text) || pins.some((pin) => pin.text.includes(text))) : []
         const soonHere = guide ? guide.neededSoon().some((text) => full.includes(text)) : false
         return {
           id: compartment.id,
@@ -139,16 +164,19 @@ export function createHistoryPlanner(options: {
           floor: compartmentFloor(compartment.facts),
           relevance: soonHere ? 1 : (relevance.get(compartment.id) ?? 0),
           current: current.get(compartment.id) ?? null,
-          carriesNeeds: (tier) => neededHere.every((text) => (texts.get(tier) ?? "").includes(text)),
+          // A condensed pin is in every tier of its episode.
+          carriesNeeds: (tier) => neededHere.every((text) => (texts.get(tier) ?? "").includes(text) || pins.some((pin) => pin.text.includes(text))),
         }
       })
-      const foldThrough = known[known.length - 1]?.lastMessageSeq ?? 0
-      const pins = [...pinnedFacts(known), ...agentPins(db, input.state, foldThrough)]
-      const pinTokens = pins.reduce((sum, pin) => sum + counter.count(pin.text), 0)
       const workingSet = deriveWorkingSet(input.messages)
-      const frame = input.roomTokens === undefined ? 0 : counter.count(composeHistory({ workingSet, pins, compartments: [], pinsOverBudget: false }))
+      const frameOf = (omitted: OmittedEpisodes | null): number =>
+        counter.count(composeHistory({ workingSet, pins: ledger.ledger, condensedPins: ledger.condensed.length, compartments: [], omitted }))
+      const frame = input.roomTokens === undefined ? 0 : frameOf(null)
       const budgetTokens = Math.max(input.budgetTokens, Math.round((input.roomTokens ?? 0) - frame))
-      const choices = selectTiers({ compartments: selectable, budgetTokens, policy })
+      // The ceiling keeps room for the line about omitted episodes, in its longest form.
+      const ceilingTokens =
+        input.ceilingTokens === undefined ? undefined : Math.max(budgetTokens, input.ceilingTokens - frameOf(widestOmitted(known)))
+      const choices = selectTiers({ compartments: selectable, budgetTokens, ...(ceilingTokens === undefined ? {} : { ceilingTokens }), policy })
       const unfolded = known.filter((compartment) => compartment.status !== "folded").map((compartment) => compartment.id)
       const switches = choices.filter((choice) => current.has(choice.id) && current.get(choice.id) !== choice.tier).length
       if (unfolded.length === 0 && switches === 0) return null
@@ -158,23 +186,23 @@ export function createHistoryPlanner(options: {
         const compartment = known[index] as StoredCompartment
         if (choice.tier === "omitted") return
         const text = preferred(compartment).find((representation) => representation.tier === choice.tier)?.content
-        if (text) rendered.push({ id: compartment.id, tier: choice.tier, text })
+        if (text) rendered.push({ id: compartment.id, tier: choice.tier, text, pins: episodePins.get(compartment.id) ?? [] })
       })
-      const text = composeHistory({
-        workingSet,
-        pins,
-        compartments: rendered,
-        pinsOverBudget: pinTokens > input.pinBudgetTokens,
-      })
+      // The truncation baseline omits without saying so (as it always did); the default says what it left out.
+      const omitted = policy === "default" ? omittedEpisodes(known, choices) : null
+      const text = composeHistory({ workingSet, pins: ledger.ledger, condensedPins: ledger.condensed.length, compartments: rendered, omitted })
       const tokens = counter.count(text)
+      const omittedIds = new Set(choices.filter((choice) => choice.tier === "omitted").map((choice) => choice.id))
       const report: HistoryReport = {
         tiers: Object.fromEntries(choices.map((choice, index) => [displayId(known[index] as StoredCompartment), choice.tier])),
         floorViolations: choices.filter((choice) => choice.belowFloor).length,
         switches,
         historyTokens: tokens,
         budgetTokens,
-        pinTokens,
-        pinsOverBudget: pinTokens > input.pinBudgetTokens,
+        pinTokens: ledger.tokens,
+        condensedPins: ledger.condensed.length,
+        omittedCompartments: omittedIds.size,
+        hiddenPins: ledger.condensed.filter((pin) => omittedIds.has(pin.compartmentId)).length,
       }
       pending = { choices, fold: unfolded, report }
       const last = known[known.length - 1] as StoredCompartment
@@ -314,13 +342,12 @@ function preferred(compartment: StoredCompartment): StoredCompartment["represent
 }
 
 /** The agent's pins (ctx_pin) whose message is folded into history (until then the message itself is live). */
-function agentPins(db: Database, state: SessionState, foldThrough: number): PinnedFact[] {
-  return listPins(db, state.sessionId)
-    .filter((pin) => {
-      const tag = state.tagsByNumber.get(pin.tag)
-      return tag !== undefined && (state.messageSeq.get(tag.messageId) ?? Number.POSITIVE_INFINITY) <= foldThrough
-    })
-    .map((pin) => ({ text: pin.text, tags: [pin.tag] }))
+function agentPins(db: Database, state: SessionState, foldThrough: number): { pin: PinnedFact; seq: number }[] {
+  return listPins(db, state.sessionId).flatMap((pin) => {
+    const tag = state.tagsByNumber.get(pin.tag)
+    const seq = tag === undefined ? Number.POSITIVE_INFINITY : (state.messageSeq.get(tag.messageId) ?? Number.POSITIVE_INFINITY)
+    return seq <= foldThrough ? [{ pin: { text: pin.text, tags: [pin.tag] }, seq }] : []
+  })
 }
 
 /**
@@ -350,18 +377,50 @@ function relevanceOf(compartments: readonly StoredCompartment[], view: LiveView,
 /** How much of the newest protected text relevance looks at. */
 const RELEVANCE_TAIL_CHARS = 40_000
 
-/** The pinned facts of all compartments, oldest first, each text once. */
-function pinnedFacts(compartments: readonly StoredCompartment[]): PinnedFact[] {
+/** A pin with the compartment that holds it (where the full ledger condenses it). */
+type HomedPin = PinnedFact & { compartmentId: string }
+
+/**
+ * Every pin, oldest first: per compartment, its pinned facts (each text once, where it first occurs), then the agent's
+ * pins of its messages.
+ */
+function homedPins(compartments: readonly StoredCompartment[], agent: readonly { pin: PinnedFact; seq: number }[]): HomedPin[] {
   const seen = new Set<string>()
-  const pins: PinnedFact[] = []
+  const pins: HomedPin[] = []
+  const homes = agent.map(({ seq }) => homeOf(compartments, seq))
   for (const compartment of compartments) {
     for (const fact of compartment.facts) {
       if (fact.retention !== "PIN" || seen.has(fact.text)) continue
       seen.add(fact.text)
-      pins.push({ text: fact.text, tags: fact.source.tags })
+      pins.push({ text: fact.text, tags: fact.source.tags, compartmentId: compartment.id })
     }
+    agent.forEach(({ pin }, index) => {
+      if (homes[index] === compartment) pins.push({ ...pin, compartmentId: compartment.id })
+    })
   }
   return pins
+}
+
+/** The compartment holding message `seq`: the first that ends at or after it (the last one for a later message). */
+function homeOf(compartments: readonly StoredCompartment[], seq: number): StoredCompartment | undefined {
+  return compartments.find((compartment) => compartment.lastMessageSeq >= seq) ?? compartments[compartments.length - 1]
+}
+
+/** The omitted compartments (the default policy leaves out only the oldest) as one range, or null when none is. */
+function omittedEpisodes(compartments: readonly StoredCompartment[], choices: readonly TierChoice[]): OmittedEpisodes | null {
+  const omitted = compartments.filter((_, index) => choices[index]?.tier === "omitted")
+  const first = omitted[0]
+  const last = omitted[omitted.length - 1]
+  if (!first || !last) return null
+  return { count: omitted.length, first: displayId(first), last: displayId(last), firstTag: first.firstTag, lastTag: last.lastTag }
+}
+
+/** The longest line about omitted episodes these compartments could need. */
+function widestOmitted(compartments: readonly StoredCompartment[]): OmittedEpisodes {
+  const last = compartments[compartments.length - 1]
+  const id = last ? displayId(last) : "c1"
+  const tag = last?.lastTag ?? 1
+  return { count: compartments.length, first: id, last: id, firstTag: tag, lastTag: tag }
 }
 
 function displayId(compartment: StoredCompartment): string {

@@ -1,5 +1,5 @@
 import { classifyBand, usagePercent, type Band } from "../pressure/bands.js"
-import { nextDrainState } from "../pressure/drain-latch.js"
+import { drainMinimumTokens, nextDrainState } from "../pressure/drain-latch.js"
 import { estimateUsage, reportedPromptTokens } from "../pressure/estimate-usage.js"
 import type { WindowSettings } from "../pressure/model-window.js"
 import { planNudge } from "../pressure/plan-nudge.js"
@@ -25,6 +25,7 @@ import type { TokenCounter } from "../tokens/token-counter.js"
 import { contentHash } from "../transcript/content-hash.js"
 import type { HostMessage } from "../transcript/host-message.js"
 import { decidePass, type PassDecision } from "./decide-pass.js"
+import { drainFreedTokens } from "./drain-freed.js"
 import type { HistoryPlanner } from "./history-planner.js"
 import { applyPlanToState, isEmptyPlan, planIngest } from "./plan-ingest.js"
 import type { DropReason, SessionState } from "./session-state.js"
@@ -81,9 +82,6 @@ export type PassResult = {
 }
 
 const KEEP_ESTIMATES = 32
-/** A drain pass must free at least the larger of these to be worth rewriting the prompt. */
-const DRAIN_MINIMUM_TOKENS = 1_000
-const DRAIN_MINIMUM_SHARE = 0.02
 
 /**
  * One pass (seed: "Where a pass lands"): store what is new (raw first, one transaction), measure usage against
@@ -117,11 +115,11 @@ export function runPass(options: PassOptions): PassResult {
     return tokens
   }
   let view = buildLiveView({ messages, state, protectedTokens: window.protectedTokens })
-  const measure = (currentView: LiveView): Breakdown => {
+  const measure = (currentView: LiveView, measured: SessionState = state): Breakdown => {
     const reclaimableTags = new Set(reclaimableItems(currentView, new Set(state.queued.keys())).map((item) => item.tag.tag))
     return measurePrompt({
       messages,
-      state,
+      state: measured,
       view: currentView,
       tagsVisible,
       placements: state.applied.placements,
@@ -163,6 +161,8 @@ export function runPass(options: PassOptions): PassResult {
           // The room below the landing line once history replaces the settled conversation: what stays is the fixed
           // prompt and the protected tail (reminders included), in the units usage is measured in.
           roomTokens: window.landingTokens - state.applied.calibrationTokens - before.fixed - before.protected,
+          // The same below the ceiling line, which even the floors may not push the prompt over.
+          ceilingTokens: window.ceilingTokens - state.applied.calibrationTokens - before.fixed - before.protected,
           pinBudgetTokens: window.pinBudgetTokens,
         })
       : null
@@ -173,6 +173,9 @@ export function runPass(options: PassOptions): PassResult {
       const item = view.byTag.get(tag)
       return sum + (item ? item.contentTokens + item.callTokens : 0)
     }, 0)
+  const drainMinimum = drainMinimumTokens(window.usableTokens)
+  // What a drain pass would free is measured only where the drain rule reads it (below the force band).
+  const draining = main && drain.drain.active && (band === "execute" || band === "below")
   const decided: PassDecision = main
     ? decidePass({
         band,
@@ -184,8 +187,20 @@ export function runPass(options: PassOptions): PassResult {
           readyHistory: ready ? 1 : 0,
           reclaim: { age: reclaimTokens("age"), force: reclaimTokens("force"), emergency: reclaimTokens("emergency") },
           smartDrops: smart.length,
+          drainFreed: draining
+            ? drainFreedTokens({
+                messages,
+                state,
+                before,
+                ready,
+                protectedTokens: window.protectedTokens,
+                landable: landable.map((drop) => drop.tag),
+                smart: smart.map((drop) => drop.tag),
+                measure,
+              })
+            : 0,
         },
-        drainMinimum: Math.max(DRAIN_MINIMUM_TOKENS, window.usableTokens * DRAIN_MINIMUM_SHARE),
+        drainMinimum,
       })
     : { decision: "replay", reason: "nothing-due", reclaim: null, applyQueued: false }
 
@@ -256,6 +271,8 @@ export function runPass(options: PassOptions): PassResult {
       pass: seq,
       usagePercent: usagePercent(usageBefore, window.usableTokens),
       tagsVisible,
+      budgetTokens: window.reminderBudgetTokens,
+      count,
     })
     if (planned.placements.length > 0) {
       state.applied = {

@@ -1,5 +1,6 @@
 import type { Config, ModelOverride } from "../config/schema.js"
 import { derivedProtectedTokens } from "../reduce/protected-window.js"
+import { drainExitPercent } from "./bands.js"
 import { parseDurationMs } from "./duration.js"
 
 /** The limits a host reports for a model; `input`, where the model has one, caps the prompt itself. */
@@ -28,6 +29,13 @@ export type WindowSettings = {
   pinBudgetTokens: number
   /** Where an execute pass lands: `history_landing` percent of the usable window (at least 5 points under the threshold). */
   landingTokens: number
+  /**
+   * The line history never pushes an execute pass over, whatever the floors: the drain's exit (10 points under the
+   * threshold), at least the landing line. Over it floors yield, oldest first (`selectTiers`).
+   */
+  ceilingTokens: number
+  /** The most the reminders of one epoch (nudges and the steer message) may hold: 1% of the usable window. */
+  reminderBudgetTokens: number
   /** Where the window size came from. */
   source: "config" | "host" | "fallback" | "replay"
 }
@@ -87,21 +95,24 @@ export function fixedWindow(options: { usableTokens: number; thresholdPercent?: 
   }
 }
 
-/** The history and pin budgets: shares of the tokens at the execute threshold. */
 /** The landing line stays at least this many points under the execute threshold. */
 export const LANDING_MARGIN_POINTS = 5
+/** The reminders of one epoch hold at most this share of the usable window. */
+export const REMINDER_BUDGET_SHARE = 0.01
 
-function budgets(
-  usableTokens: number,
-  thresholdPercent: number,
-  config: Config,
-): { historyBudgetTokens: number; pinBudgetTokens: number; landingTokens: number } {
+type Budgets = Pick<WindowSettings, "historyBudgetTokens" | "pinBudgetTokens" | "landingTokens" | "ceilingTokens" | "reminderBudgetTokens">
+
+/** The history and pin budgets (shares of the tokens at the execute threshold), the landing and ceiling lines. */
+function budgets(usableTokens: number, thresholdPercent: number, config: Config): Budgets {
   const atThreshold = (usableTokens * thresholdPercent) / 100
   const landingPercent = Math.min(config.history_landing, thresholdPercent - LANDING_MARGIN_POINTS)
+  const linePercent = (percent: number): number => Math.max(0, Math.round((usableTokens * percent) / 100))
   return {
     historyBudgetTokens: Math.round((atThreshold * config.history_budget) / 100),
     pinBudgetTokens: Math.round((atThreshold * config.pin_budget) / 100),
-    landingTokens: Math.max(0, Math.round((usableTokens * landingPercent) / 100)),
+    landingTokens: linePercent(landingPercent),
+    ceilingTokens: linePercent(Math.max(landingPercent, drainExitPercent(thresholdPercent))),
+    reminderBudgetTokens: Math.round(usableTokens * REMINDER_BUDGET_SHARE),
   }
 }
 

@@ -21,7 +21,10 @@ export type SelectableCompartment = {
  */
 export type SelectionPolicy = "default" | "age-only" | "flat" | "truncation" | "oracle"
 
-/** One compartment's selection and why. `omitted`: not rendered at all (only the truncation policy does that). */
+/**
+ * One compartment's selection and why. `omitted`: not rendered at all (the truncation policy's oldest; the default
+ * policy's oldest only when even its least detailed tiers exceed the ceiling).
+ */
 export type TierChoice = { id: string; tier: Tier | "omitted"; reason: string; belowFloor: boolean }
 
 /** Demotion starts when history exceeds the budget and goes down to this share of it ... */
@@ -42,16 +45,21 @@ export const RELEVANT = 0.5
  *    most relevant are promoted back up while staying under PROMOTE_TARGET_SHARE. Budget pressure creates the need;
  *    age and relevance only set the order;
  * 3. the safe application boundary is the caller's: selections change only on execute passes.
+ * Floors win over the budget, not over the window: when the compartments at their floors exceed `ceilingTokens`
+ * (the room the window leaves history), floors yield, oldest and least relevant first, level by level down to the
+ * anchor, and then the oldest are omitted, until history fits (each such choice is `belowFloor`).
  * Compartments are given oldest first. The comparison policies ignore floors on purpose (to be measured).
  */
 export function selectTiers(options: {
   compartments: readonly SelectableCompartment[]
   budgetTokens: number
+  /** The most the default policy's history may use whatever the floors (absent: no limit). */
+  ceilingTokens?: number
   policy: SelectionPolicy
 }): TierChoice[] {
   switch (options.policy) {
     case "default":
-      return selectByBudget(options.compartments, options.budgetTokens)
+      return selectByBudget(options.compartments, options.budgetTokens, options.ceilingTokens ?? Number.POSITIVE_INFINITY)
     case "age-only":
       return selectByAge(options.compartments)
     case "flat":
@@ -81,9 +89,9 @@ export function isBelowFloor(compartment: SelectableCompartment, tier: Tier | "o
   return !legalTiers(compartment).includes(tier)
 }
 
-function selectByBudget(compartments: readonly SelectableCompartment[], budget: number): TierChoice[] {
+function selectByBudget(compartments: readonly SelectableCompartment[], budget: number, ceiling: number): TierChoice[] {
   const legal = compartments.map(legalTiers)
-  const chosen = compartments.map((compartment, index) => {
+  const chosen: (Tier | "omitted")[] = compartments.map((compartment, index) => {
     const options = legal[index] ?? []
     if (compartment.current !== null && options.includes(compartment.current)) return compartment.current
     // A new compartment enters below FULL (the raw source): FULL is earned by promotion, when history has room.
@@ -92,7 +100,10 @@ function selectByBudget(compartments: readonly SelectableCompartment[], budget: 
   const reasons: string[] = compartments.map((compartment, index) =>
     compartment.current === null ? "new" : chosen[index] === compartment.current ? "kept" : "floor",
   )
-  const tokensOf = (index: number): number => compartments[index]?.tiers[chosen[index] as Tier] ?? 0
+  const tokensOf = (index: number): number => {
+    const tier = chosen[index]
+    return tier === undefined || tier === "omitted" ? 0 : (compartments[index]?.tiers[tier] ?? 0)
+  }
   let total = compartments.reduce((sum, _, index) => sum + tokensOf(index), 0)
 
   // Oldest first, relevant ones last.
@@ -136,12 +147,53 @@ function selectByBudget(compartments: readonly SelectableCompartment[], budget: 
       }
     }
   }
+  if (total > ceiling) total = yieldFloors({ compartments, chosen, reasons, order: demoteOrder, total, ceiling, tokensOf })
   return compartments.map((compartment, index) => ({
     id: compartment.id,
-    tier: chosen[index] as Tier,
+    tier: chosen[index] as Tier | "omitted",
     reason: compartment.relevance >= RELEVANT && reasons[index] === "kept" ? "kept: relevant again" : (reasons[index] ?? "kept"),
     belowFloor: isBelowFloor(compartment, chosen[index] as Tier),
   }))
+}
+
+/**
+ * The last resort when the floors alone exceed the ceiling: level by level (every compartment above dense to its next
+ * tier, then every dense one, then every compact one to its anchor), in `order`, whatever the floors; then the
+ * compartments in `order` are omitted. Stops as soon as history fits. Mutates `chosen` and `reasons` (the caller's
+ * working arrays) and returns the new total.
+ */
+function yieldFloors(options: {
+  compartments: readonly SelectableCompartment[]
+  chosen: (Tier | "omitted")[]
+  reasons: string[]
+  order: readonly number[]
+  total: number
+  ceiling: number
+  tokensOf: (index: number) => number
+}): number {
+  const { compartments, chosen, reasons, order, ceiling, tokensOf } = options
+  let total = options.total
+  for (const level of TIERS.slice(0, -1)) {
+    for (const index of order) {
+      if (total <= ceiling) return total
+      const available = TIERS.filter((tier) => compartments[index]?.tiers[tier] !== undefined)
+      const tier = chosen[index] as Tier
+      if (tierRank(tier) < tierRank(level)) continue
+      const lower = available[available.indexOf(tier) + 1]
+      if (lower === undefined) continue
+      total -= tokensOf(index)
+      chosen[index] = lower
+      total += tokensOf(index)
+      reasons[index] = "below floor: history over the window's ceiling"
+    }
+  }
+  for (const index of order) {
+    if (total <= ceiling) return total
+    total -= tokensOf(index)
+    chosen[index] = "omitted"
+    reasons[index] = "omitted: history over the window's ceiling at the anchors"
+  }
+  return total
 }
 
 /** The naive baseline the seed names: older is automatically shorter, whatever the floors or the budget. */

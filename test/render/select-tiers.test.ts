@@ -190,6 +190,41 @@ describe("selectTiers", () => {
       expect(choices.every((choice) => !choice.belowFloor)).toBe(true)
     })
 
+    describe("over the ceiling (floors win over the budget, not over the window)", () => {
+      const floors = [{ floor: "compact" as const }, { floor: "dense" as const }, { floor: "full" as const }, {}]
+
+      it("lets floors yield, level by level and oldest first, until history fits the ceiling", () => {
+        const compartments = four([null, null, null, null], floors)
+        // At the floors: 30 + 60 + 100 + 10 = 200. Ceiling 150: c3 full -> dense (160), then c2 dense -> compact (130).
+        const choices = selectTiers({ compartments, budgetTokens: 100, ceilingTokens: 150, policy: "default" })
+        expect(tiersOf(choices)).toEqual(["compact", "compact", "dense", "anchor"])
+        expect(totalOf(compartments, choices)).toBe(130)
+        expect(choices.map((choice) => choice.belowFloor)).toEqual([false, true, true, false])
+        expect(choices[1]?.reason).toBe("below floor: history over the window's ceiling")
+      })
+
+      it("omits the oldest compartments once every one is at its anchor and history is still over", () => {
+        const compartments = four([null, null, null, null], floors)
+        // All anchors: 40. Ceiling 25: c1 and c2 go (20).
+        const choices = selectTiers({ compartments, budgetTokens: 100, ceilingTokens: 25, policy: "default" })
+        expect(tiersOf(choices)).toEqual(["omitted", "omitted", "anchor", "anchor"])
+        expect(totalOf(compartments, choices)).toBe(20)
+        expect(choices.slice(0, 3).every((choice) => choice.belowFloor)).toBe(true)
+      })
+
+      it("omits relevant compartments last", () => {
+        const compartments = four([null, null, null, null], [{ relevance: 1 }])
+        const choices = selectTiers({ compartments, budgetTokens: 10, ceilingTokens: 20, policy: "default" })
+        expect(tiersOf(choices)).toEqual(["anchor", "omitted", "omitted", "anchor"])
+      })
+
+      it("changes nothing while the floors fit the ceiling", () => {
+        const compartments = four([null, null, null, null], floors)
+        const without = selectTiers({ compartments, budgetTokens: 100, policy: "default" })
+        expect(selectTiers({ compartments, budgetTokens: 100, ceilingTokens: 200, policy: "default" })).toEqual(without)
+      })
+    })
+
     it("skips a compartment at its floor and demotes the next one", () => {
       const compartments = fourAtFull([{ floor: "full" }])
       const choices = selectTiers({ compartments, budgetTokens: 300, policy: "default" })

@@ -1,0 +1,38 @@
+import { buildLiveView, type LiveView } from "../reduce/live-view.js"
+import { planReclaim } from "../reduce/plan-reclaim.js"
+import type { Breakdown } from "../render/measure-prompt.js"
+import type { HostMessage } from "../transcript/host-message.js"
+import type { ReadyHistory } from "./run-pass.js"
+import type { SessionState } from "./session-state.js"
+
+/**
+ * What a drain pass would free, in tokens: the history fold (the prompt measured with the ready history applied,
+ * against the prompt before), plus every tag that force reclaim, the landable queued drops and the smart drops would
+ * take from what stays live after the fold, each once, at its content and call tokens (as the reclaim totals the
+ * decision reads are counted). A history that would grow the prompt counts against the rest. Reads only.
+ */
+export function drainFreedTokens(options: {
+  messages: readonly HostMessage[]
+  state: SessionState
+  before: Breakdown
+  ready: ReadyHistory | null
+  protectedTokens: number
+  landable: readonly number[]
+  smart: readonly number[]
+  /** The pass's own measure of a view against a state. */
+  measure: (view: LiveView, state: SessionState) => Breakdown
+}): number {
+  const { state, ready } = options
+  const folded: SessionState = ready
+    ? { ...state, applied: { ...state.applied, history: { foldedThroughSeq: ready.foldThroughSeq, text: ready.text, tokens: ready.tokens } } }
+    : state
+  const view = buildLiveView({ messages: options.messages, state: folded, protectedTokens: options.protectedTokens })
+  const historyFreed = ready ? options.before.total - options.measure(view, folded).total : 0
+  const tags = new Set([...planReclaim({ view, mode: "force", boundarySeq: state.applied.boundarySeq }), ...options.landable, ...options.smart])
+  let dropsFreed = 0
+  for (const tag of tags) {
+    const item = view.byTag.get(tag)
+    if (item?.final) dropsFreed += item.contentTokens + item.callTokens
+  }
+  return historyFreed + dropsFreed
+}
