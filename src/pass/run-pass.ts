@@ -1,5 +1,6 @@
 import { classifyBand, usagePercent, type Band } from "../pressure/bands.js"
-import { drainMinimumTokens, nextDrainState } from "../pressure/drain-latch.js"
+import { nextDrainState } from "../pressure/drain-latch.js"
+import { minimumFreedTokens } from "../pressure/minimum-freed.js"
 import { estimateUsage, reportedPromptTokens } from "../pressure/estimate-usage.js"
 import type { WindowSettings } from "../pressure/model-window.js"
 import { planNudge } from "../pressure/plan-nudge.js"
@@ -25,7 +26,7 @@ import type { TokenCounter } from "../tokens/token-counter.js"
 import { contentHash } from "../transcript/content-hash.js"
 import type { HostMessage } from "../transcript/host-message.js"
 import { decidePass, type PassDecision } from "./decide-pass.js"
-import { drainFreedTokens } from "./drain-freed.js"
+import { estimateFreedTokens } from "./estimate-freed-tokens.js"
 import type { HistoryPlanner } from "./history-planner.js"
 import { applyPlanToState, isEmptyPlan, planIngest } from "./plan-ingest.js"
 import type { DropReason, SessionState } from "./session-state.js"
@@ -161,8 +162,11 @@ export function runPass(options: PassOptions): PassResult {
           // The room below the landing line once history replaces the settled conversation: what stays is the fixed
           // prompt and the protected tail (reminders included), in the units usage is measured in.
           roomTokens: window.landingTokens - state.applied.calibrationTokens - before.fixed - before.protected,
-          // The same below the ceiling line, which even the floors may not push the prompt over.
-          ceilingTokens: window.ceilingTokens - state.applied.calibrationTokens - before.fixed - before.protected,
+          // The same below the ceiling line: in the force and emergency bands (where protections yield too) not even
+          // the floors may push the prompt over it. Elsewhere floors win over the budget and the landing line.
+          ...(band === "force" || band === "emergency"
+            ? { ceilingTokens: window.ceilingTokens - state.applied.calibrationTokens - before.fixed - before.protected }
+            : {}),
           pinBudgetTokens: window.pinBudgetTokens,
         })
       : null
@@ -173,9 +177,9 @@ export function runPass(options: PassOptions): PassResult {
       const item = view.byTag.get(tag)
       return sum + (item ? item.contentTokens + item.callTokens : 0)
     }, 0)
-  const drainMinimum = drainMinimumTokens(window.usableTokens)
-  // What a drain pass would free is measured only where the drain rule reads it (below the force band).
-  const draining = main && drain.drain.active && (band === "execute" || band === "below")
+  // What the pass would free is measured only where the decision reads it: below the force band, during the drain or
+  // when ready history alone would open a rewrite.
+  const freedRead = main && (band === "execute" || band === "below") && (drain.drain.active || (ready !== null && landable.length === 0))
   const decided: PassDecision = main
     ? decidePass({
         band,
@@ -187,8 +191,8 @@ export function runPass(options: PassOptions): PassResult {
           readyHistory: ready ? 1 : 0,
           reclaim: { age: reclaimTokens("age"), force: reclaimTokens("force"), emergency: reclaimTokens("emergency") },
           smartDrops: smart.length,
-          drainFreed: draining
-            ? drainFreedTokens({
+          freedTokens: freedRead
+            ? estimateFreedTokens({
                 messages,
                 state,
                 before,
@@ -200,7 +204,7 @@ export function runPass(options: PassOptions): PassResult {
               })
             : 0,
         },
-        drainMinimum,
+        minimumFreed: minimumFreedTokens(window.usableTokens),
       })
     : { decision: "replay", reason: "nothing-due", reclaim: null, applyQueued: false }
 

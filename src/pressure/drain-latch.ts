@@ -1,14 +1,5 @@
 import { DRAIN_LATCH_MS, drainExitPercent, type Band } from "./bands.js"
 
-/** A drain pass must free at least the larger of these to be worth rewriting the prompt (and the cache). */
-export const DRAIN_MINIMUM_TOKENS = 1_000
-export const DRAIN_MINIMUM_SHARE = 0.02
-
-/** What a drain pass must free, in tokens, for a usable window of this size: max(1,000, 2% of it). */
-export function drainMinimumTokens(usableTokens: number): number {
-  return Math.max(DRAIN_MINIMUM_TOKENS, usableTokens * DRAIN_MINIMUM_SHARE)
-}
-
 /** The emergency drain: started by the force band, held until usage is well below the threshold or 30 minutes. */
 export type DrainState = { active: false } | { active: true; startedAt: number }
 

@@ -4,7 +4,7 @@ import { PINNED_HEADING } from "../../src/historian/pinned-ledger.js"
 import { createHistoryPlanner } from "../../src/pass/history-planner.js"
 import { runPass, type PassResult } from "../../src/pass/run-pass.js"
 import { applyEdits } from "../../src/plugin/apply-edits.js"
-import { drainMinimumTokens } from "../../src/pressure/drain-latch.js"
+import { minimumFreedTokens } from "../../src/pressure/minimum-freed.js"
 import { fixedWindow } from "../../src/pressure/model-window.js"
 import { listCompartments } from "../../src/store/compartment-repository.js"
 import { createTokenCounterPool } from "../../src/tokens/tiktoken-counter.js"
@@ -121,7 +121,7 @@ export async function runLongSession(options: { messageCount: number; usableToke
       usableTokens: window.usableTokens,
       thresholdPercent: window.thresholdPercent,
       pinBudgetTokens: window.pinBudgetTokens,
-      drainMinimum: drainMinimumTokens(window.usableTokens),
+      drainMinimum: minimumFreedTokens(window.usableTokens),
       emergency,
       later,
       historyText,

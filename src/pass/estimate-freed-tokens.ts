@@ -6,12 +6,12 @@ import type { ReadyHistory } from "./run-pass.js"
 import type { SessionState } from "./session-state.js"
 
 /**
- * What a drain pass would free, in tokens: the history fold (the prompt measured with the ready history applied,
+ * What an execute pass (force reclaim, queued and smart drops, the ready history) would free, in tokens: the history fold (the prompt measured with the ready history applied,
  * against the prompt before), plus every tag that force reclaim, the landable queued drops and the smart drops would
  * take from what stays live after the fold, each once, at its content and call tokens (as the reclaim totals the
  * decision reads are counted). A history that would grow the prompt counts against the rest. Reads only.
  */
-export function drainFreedTokens(options: {
+export function estimateFreedTokens(options: {
   messages: readonly HostMessage[]
   state: SessionState
   before: Breakdown
