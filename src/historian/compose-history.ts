@@ -1,5 +1,5 @@
 import type { Tier } from "./fidelity-types.js"
-import { ledgerLines, withEpisodePins, type PinnedFact } from "./pinned-ledger.js"
+import { ledgerLines, numberAfter, withEpisodePins, type PinnedFact } from "./pinned-ledger.js"
 import { IDENTIFIERS_LABEL, INVARIANT_LABEL } from "./render-tiers.js"
 import type { WorkingSet } from "./working-set.js"
 
@@ -111,6 +111,11 @@ function isBalanced(item: string): boolean {
     count(/"/g) % 2 === 0 &&
     count(/`/g) % 2 === 0
   )
+}
+
+/** How many episodes a history says it left out (0 when it says none). */
+export function omittedEpisodesOf(historyText: string): number {
+  return numberAfter(historyText, `${EPISODES_HEADING}\n\n${OMITTED_PREFIX} `)
 }
 
 function omittedLine(omitted: OmittedEpisodes): string {

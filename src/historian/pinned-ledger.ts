@@ -75,6 +75,21 @@ export function pinLine(pin: PinnedFact): string {
   return `- ${pin.tags.length > 0 ? `§${pin.tags[0]}§ ` : ""}${pin.text}`
 }
 
+/** How many pins a history's ledger says it condensed into their episodes (0 when it says none). */
+export function condensedPinsOf(historyText: string): number {
+  return numberAfter(historyText, `${PINNED_HEADING}\n${CONDENSED_OPENING}`)
+}
+
+/** The whole number right after the first `marker` in `text` (0 when there is none). */
+export function numberAfter(text: string, marker: string): number {
+  const at = text.indexOf(marker)
+  if (at < 0) return 0
+  const digits = /^\d+/.exec(text.slice(at + marker.length, at + marker.length + 16))
+  return digits ? Number(digits[0]) : 0
+}
+
+const CONDENSED_OPENING = "(The ledger is full: the "
+
 function condensedNotice(condensed: number): string {
-  return `(The ledger is full: the ${condensed} oldest pins are kept verbatim in the episodes that hold them, under "${EPISODE_PINS_LABEL}".)`
+  return `${CONDENSED_OPENING}${condensed} oldest pins are kept verbatim in the episodes that hold them, under "${EPISODE_PINS_LABEL}".)`
 }

@@ -1,5 +1,5 @@
-import { EPISODES_HEADING as EPISODES_TITLE, HISTORY_CLOSE, OMITTED_PREFIX } from "../historian/compose-history.js"
-import { PINNED_HEADING } from "../historian/pinned-ledger.js"
+import { EPISODES_HEADING as EPISODES_TITLE, HISTORY_CLOSE, OMITTED_PREFIX, omittedEpisodesOf } from "../historian/compose-history.js"
+import { condensedPinsOf, PINNED_HEADING } from "../historian/pinned-ledger.js"
 import { TIERS, type Tier } from "../historian/fidelity-types.js"
 
 /** What the applied history (the message that replaces folded conversation) is made of, for the status report. */
@@ -13,6 +13,10 @@ export type HistoryMeasure = {
   ledgerTokens: number
   /** Entries of the pinned ledger: the compartments' pinned facts and the agent's pins that are folded. */
   pinnedFacts: number
+  /** Older pins the full ledger moved into their episodes (the ledger's own notice says how many). */
+  condensedPins: number
+  /** Episodes the history leaves out because even their anchors did not fit the window (its line says how many). */
+  omittedEpisodes: number
   /** The compartments rendered in it, by tier (most detailed first; only tiers that have compartments). */
   tiers: { tier: Tier; compartments: number; tokens: number }[]
 }
@@ -57,6 +61,8 @@ export function measureHistory(options: {
     tokens: history.tokens,
     ledgerTokens,
     pinnedFacts: ledgerEntries(options).filter((entry) => `${ledger}\n`.includes(`\n${entry}\n`)).length,
+    condensedPins: condensedPinsOf(history.text),
+    omittedEpisodes: omittedEpisodesOf(history.text),
     tiers: TIERS.flatMap((tier) => {
       const atTier = rendered.filter((entry) => entry.representation.tier === tier)
       if (atTier.length === 0) return []

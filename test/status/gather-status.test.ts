@@ -180,6 +180,8 @@ describe("gatherStatus", () => {
       tokens: 1_000,
       ledgerTokens: 144,
       pinnedFacts: 3,
+      condensedPins: 0,
+      omittedEpisodes: 0,
       tiers: [
         { tier: "full", compartments: 1, tokens: 500 },
         { tier: "compact", compartments: 2, tokens: 100 },

@@ -92,6 +92,8 @@ describe("measureHistory", () => {
       tokens: 1_000,
       ledgerTokens: 144,
       pinnedFacts: 3,
+      condensedPins: 0,
+      omittedEpisodes: 0,
       tiers: [
         { tier: "full", compartments: 1, tokens: 500 },
         { tier: "compact", compartments: 2, tokens: 100 },
@@ -134,6 +136,8 @@ describe("measureHistory", () => {
       tokens: 200,
       ledgerTokens: Math.round((200 * ledger.length) / text.length),
       pinnedFacts: 3,
+      condensedPins: 4,
+      omittedEpisodes: 0,
       tiers: [],
     })
   })
@@ -153,6 +157,8 @@ describe("measureHistory", () => {
         compartments: COMPARTMENTS.map((compartment, index) => (index < 2 ? { ...compartment, tier: null } : compartment)),
         agentPins: [{ tag: 11, text: "the build runs with --strict" }],
       })
+    expect(measured(text)).toMatchObject({ omittedEpisodes: 2, condensedPins: 0 })
+    expect(measured(withoutOmitted)).toMatchObject({ omittedEpisodes: 0 })
     // The omitted line belongs to the episodes, not to the ledger: the ledger's share is as large as without it.
     const ledger = ledgerOf(text)
     expect(ledger).toBe(ledgerOf(withoutOmitted))
@@ -175,6 +181,7 @@ describe("measureHistory", () => {
     // The block is longer than the representation: its count is scaled up by the characters the pins add.
     expect(measure.tiers).toEqual([{ tier: "compact", compartments: 1, tokens: Math.round((60 * block.length) / "[c1 §1§–§4§] compact text of c1".length) }])
     expect(measure.pinnedFacts).toBe(3)
+    expect(measure.condensedPins).toBe(1)
   })
 
   it("has no ledger and no tiers for a history of the working set alone", () => {
@@ -183,6 +190,8 @@ describe("measureHistory", () => {
       tokens: 40,
       ledgerTokens: 0,
       pinnedFacts: 0,
+      condensedPins: 0,
+      omittedEpisodes: 0,
       tiers: [],
     })
   })
