@@ -1,15 +1,16 @@
 import { buildLiveView, type LiveView } from "../reduce/live-view.js"
-import { planReclaim } from "../reduce/plan-reclaim.js"
+import { planReclaim, type ReclaimMode } from "../reduce/plan-reclaim.js"
 import type { Breakdown } from "../render/measure-prompt.js"
 import type { HostMessage } from "../transcript/host-message.js"
 import type { ReadyHistory } from "./run-pass.js"
 import type { SessionState } from "./session-state.js"
 
 /**
- * What an execute pass (force reclaim, queued and smart drops, the ready history) would free, in tokens: the history fold (the prompt measured with the ready history applied,
- * against the prompt before), plus every tag that force reclaim, the landable queued drops and the smart drops would
- * take from what stays live after the fold, each once, at its content and call tokens (as the reclaim totals the
- * decision reads are counted). A history that would grow the prompt counts against the rest. Reads only.
+ * What an execute pass would free, in tokens: the history fold (the prompt measured with the ready history applied,
+ * against the prompt before), plus every tag that the pass's reclaim (`reclaim`: force for a drain pass, age at the
+ * threshold), the landable queued drops and the smart drops would take from what stays live after the fold, each
+ * once, at its content and call tokens (as the reclaim totals the decision reads are counted). A history that would
+ * grow the prompt counts against the rest. Reads only.
  */
 export function estimateFreedTokens(options: {
   messages: readonly HostMessage[]
@@ -19,6 +20,7 @@ export function estimateFreedTokens(options: {
   protectedTokens: number
   landable: readonly number[]
   smart: readonly number[]
+  reclaim: ReclaimMode
   /** The pass's own measure of a view against a state. */
   measure: (view: LiveView, state: SessionState) => Breakdown
 }): number {
@@ -28,7 +30,7 @@ export function estimateFreedTokens(options: {
     : state
   const view = buildLiveView({ messages: options.messages, state: folded, protectedTokens: options.protectedTokens })
   const historyFreed = ready ? options.before.total - options.measure(view, folded).total : 0
-  const tags = new Set([...planReclaim({ view, mode: "force", boundarySeq: state.applied.boundarySeq }), ...options.landable, ...options.smart])
+  const tags = new Set([...planReclaim({ view, mode: options.reclaim, boundarySeq: state.applied.boundarySeq }), ...options.landable, ...options.smart])
   let dropsFreed = 0
   for (const tag of tags) {
     const item = view.byTag.get(tag)

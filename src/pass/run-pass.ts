@@ -200,6 +200,8 @@ export function runPass(options: PassOptions): PassResult {
                 protectedTokens: window.protectedTokens,
                 landable: landable.map((drop) => drop.tag),
                 smart: smart.map((drop) => drop.tag),
+                // A drain pass reclaims in force mode; a threshold pass in age mode.
+                reclaim: drain.drain.active ? "force" : "age",
                 measure,
               })
             : 0,
