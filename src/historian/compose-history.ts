@@ -16,7 +16,13 @@ export const OMITTED_PREFIX = "(Not shown:"
 export type RenderedCompartment = { id: string; tier: Tier; text: string; pins?: readonly PinnedFact[] }
 
 /** Episodes the history leaves out because even at their least detail they did not fit the window (oldest first). */
-export type OmittedEpisodes = { count: number; first: string; last: string; firstTag: number | null; lastTag: number | null }
+export type OmittedEpisodes = {
+  count: number
+  first: string
+  last: string
+  firstTag: number | null
+  lastTag: number | null
+}
 
 /**
  * The history text that replaces folded conversation at the start of the prompt: the working set, the pinned
@@ -119,7 +125,8 @@ export function omittedEpisodesOf(historyText: string): number {
 }
 
 function omittedLine(omitted: OmittedEpisodes): string {
-  const tags = omitted.firstTag !== null && omitted.lastTag !== null ? ` (§${omitted.firstTag}§–§${omitted.lastTag}§)` : ""
+  const { firstTag, lastTag } = omitted
+  const tags = firstTag !== null && lastTag !== null ? ` (§${firstTag}§–§${lastTag}§)` : ""
   const episodes = omitted.count === 1 ? "1 earlier episode" : `${omitted.count} earlier episodes`
   return (
     `${OMITTED_PREFIX} ${episodes} from ${omitted.first} to ${omitted.last}${tags}: even at their least detail they ` +

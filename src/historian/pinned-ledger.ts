@@ -91,5 +91,6 @@ export function numberAfter(text: string, marker: string): number {
 const CONDENSED_OPENING = "(The ledger is full: the "
 
 function condensedNotice(condensed: number): string {
-  return `${CONDENSED_OPENING}${condensed} oldest pins are kept verbatim in the episodes that hold them, under "${EPISODE_PINS_LABEL}".)`
+  const where = `in the episodes that hold them, under "${EPISODE_PINS_LABEL}"`
+  return `${CONDENSED_OPENING}${condensed} oldest pins are kept verbatim ${where}.)`
 }

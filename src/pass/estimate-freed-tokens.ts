@@ -25,12 +25,12 @@ export function estimateFreedTokens(options: {
   measure: (view: LiveView, state: SessionState) => Breakdown
 }): number {
   const { state, ready } = options
-  const folded: SessionState = ready
-    ? { ...state, applied: { ...state.applied, history: { foldedThroughSeq: ready.foldThroughSeq, text: ready.text, tokens: ready.tokens } } }
-    : state
+  const history = ready ? { foldedThroughSeq: ready.foldThroughSeq, text: ready.text, tokens: ready.tokens } : null
+  const folded: SessionState = history ? { ...state, applied: { ...state.applied, history } } : state
   const view = buildLiveView({ messages: options.messages, state: folded, protectedTokens: options.protectedTokens })
   const historyFreed = ready ? options.before.total - options.measure(view, folded).total : 0
-  const tags = new Set([...planReclaim({ view, mode: options.reclaim, boundarySeq: state.applied.boundarySeq }), ...options.landable, ...options.smart])
+  const reclaimed = planReclaim({ view, mode: options.reclaim, boundarySeq: state.applied.boundarySeq })
+  const tags = new Set([...reclaimed, ...options.landable, ...options.smart])
   let dropsFreed = 0
   for (const tag of tags) {
     const item = view.byTag.get(tag)

@@ -144,7 +144,11 @@ export function createHistoryPlanner(options: {
       const relevance = relevanceOf(known, input.view, options.expanded ?? new Set())
       const guide = options.guide ?? null
       const foldThrough = known[known.length - 1]?.lastMessageSeq ?? 0
-      const ledger = splitLedger({ pins: homedPins(known, agentPins(db, input.state, foldThrough)), budgetTokens: input.pinBudgetTokens, count: countOnce })
+      const ledger = splitLedger({
+        pins: homedPins(known, agentPins(db, input.state, foldThrough)),
+        budgetTokens: input.pinBudgetTokens,
+        count: countOnce,
+      })
       const episodePins = new Map<string, PinnedFact[]>()
       for (const pin of ledger.condensed) episodePins.set(pin.compartmentId, [...(episodePins.get(pin.compartmentId) ?? []), pin])
       const selectable = known.map((compartment): SelectableCompartment => {
@@ -156,7 +160,9 @@ export function createHistoryPlanner(options: {
           texts.set(representation.tier, representation.content)
         }
         const full = [...texts.values()].join("\n")
-        const neededHere = guide ? guide.needed().filter((text) => full.includes(text) || pins.some((pin) => pin.text.includes(text))) : []
+        // A condensed pin is in every tier of its episode.
+        const pinned = (text: string): boolean => pins.some((pin) => pin.text.includes(text))
+        const neededHere = guide ? guide.needed().filter((text) => full.includes(text) || pinned(text)) : []
         const soonHere = guide ? guide.neededSoon().some((text) => full.includes(text)) : false
         return {
           id: compartment.id,
@@ -164,19 +170,19 @@ export function createHistoryPlanner(options: {
           floor: compartmentFloor(compartment.facts),
           relevance: soonHere ? 1 : (relevance.get(compartment.id) ?? 0),
           current: current.get(compartment.id) ?? null,
-          // A condensed pin is in every tier of its episode.
-          carriesNeeds: (tier) => neededHere.every((text) => (texts.get(tier) ?? "").includes(text) || pins.some((pin) => pin.text.includes(text))),
+          carriesNeeds: (tier) => neededHere.every((text) => (texts.get(tier) ?? "").includes(text) || pinned(text)),
         }
       })
       const workingSet = deriveWorkingSet(input.messages)
-      const frameOf = (omitted: OmittedEpisodes | null): number =>
-        counter.count(composeHistory({ workingSet, pins: ledger.ledger, condensedPins: ledger.condensed.length, compartments: [], omitted }))
+      const compose = (rendered: readonly RenderedCompartment[], omitted: OmittedEpisodes | null): string =>
+        composeHistory({ workingSet, pins: ledger.ledger, condensedPins: ledger.condensed.length, compartments: rendered, omitted })
+      const frameOf = (omitted: OmittedEpisodes | null): number => counter.count(compose([], omitted))
       const frame = input.roomTokens === undefined ? 0 : frameOf(null)
       const budgetTokens = Math.max(input.budgetTokens, Math.round((input.roomTokens ?? 0) - frame))
       // The ceiling keeps room for the line about omitted episodes, in its longest form.
-      const ceilingTokens =
-        input.ceilingTokens === undefined ? undefined : Math.max(budgetTokens, input.ceilingTokens - frameOf(widestOmitted(known)))
-      const choices = selectTiers({ compartments: selectable, budgetTokens, ...(ceilingTokens === undefined ? {} : { ceilingTokens }), policy })
+      const ceiling =
+        input.ceilingTokens === undefined ? {} : { ceilingTokens: Math.max(budgetTokens, input.ceilingTokens - frameOf(widestOmitted(known))) }
+      const choices = selectTiers({ compartments: selectable, budgetTokens, ...ceiling, policy })
       const unfolded = known.filter((compartment) => compartment.status !== "folded").map((compartment) => compartment.id)
       const switches = choices.filter((choice) => current.has(choice.id) && current.get(choice.id) !== choice.tier).length
       if (unfolded.length === 0 && switches === 0) return null
@@ -186,11 +192,12 @@ export function createHistoryPlanner(options: {
         const compartment = known[index] as StoredCompartment
         if (choice.tier === "omitted") return
         const text = preferred(compartment).find((representation) => representation.tier === choice.tier)?.content
-        if (text) rendered.push({ id: compartment.id, tier: choice.tier, text, pins: episodePins.get(compartment.id) ?? [] })
+        const pins = episodePins.get(compartment.id) ?? []
+        if (text) rendered.push({ id: compartment.id, tier: choice.tier, text, pins })
       })
       // The truncation baseline omits without saying so (as it always did); the default says what it left out.
       const omitted = policy === "default" ? omittedEpisodes(known, choices) : null
-      const text = composeHistory({ workingSet, pins: ledger.ledger, condensedPins: ledger.condensed.length, compartments: rendered, omitted })
+      const text = compose(rendered, omitted)
       const tokens = counter.count(text)
       const omittedIds = new Set(choices.filter((choice) => choice.tier === "omitted").map((choice) => choice.id))
       const report: HistoryReport = {
@@ -345,7 +352,7 @@ function preferred(compartment: StoredCompartment): StoredCompartment["represent
 function agentPins(db: Database, state: SessionState, foldThrough: number): { pin: PinnedFact; seq: number }[] {
   return listPins(db, state.sessionId).flatMap((pin) => {
     const tag = state.tagsByNumber.get(pin.tag)
-    const seq = tag === undefined ? Number.POSITIVE_INFINITY : (state.messageSeq.get(tag.messageId) ?? Number.POSITIVE_INFINITY)
+    const seq = (tag && state.messageSeq.get(tag.messageId)) ?? Number.POSITIVE_INFINITY
     return seq <= foldThrough ? [{ pin: { text: pin.text, tags: [pin.tag] }, seq }] : []
   })
 }
@@ -384,7 +391,10 @@ type HomedPin = PinnedFact & { compartmentId: string }
  * Every pin, oldest first: per compartment, its pinned facts (each text once, where it first occurs), then the agent's
  * pins of its messages.
  */
-function homedPins(compartments: readonly StoredCompartment[], agent: readonly { pin: PinnedFact; seq: number }[]): HomedPin[] {
+function homedPins(
+  compartments: readonly StoredCompartment[],
+  agent: readonly { pin: PinnedFact; seq: number }[],
+): HomedPin[] {
   const seen = new Set<string>()
   const pins: HomedPin[] = []
   const homes = agent.map(({ seq }) => homeOf(compartments, seq))
@@ -407,12 +417,16 @@ function homeOf(compartments: readonly StoredCompartment[], seq: number): Stored
 }
 
 /** The omitted compartments (the default policy leaves out only the oldest) as one range, or null when none is. */
-function omittedEpisodes(compartments: readonly StoredCompartment[], choices: readonly TierChoice[]): OmittedEpisodes | null {
+function omittedEpisodes(
+  compartments: readonly StoredCompartment[],
+  choices: readonly TierChoice[],
+): OmittedEpisodes | null {
   const omitted = compartments.filter((_, index) => choices[index]?.tier === "omitted")
   const first = omitted[0]
   const last = omitted[omitted.length - 1]
   if (!first || !last) return null
-  return { count: omitted.length, first: displayId(first), last: displayId(last), firstTag: first.firstTag, lastTag: last.lastTag }
+  const range = { first: displayId(first), last: displayId(last), firstTag: first.firstTag, lastTag: last.lastTag }
+  return { count: omitted.length, ...range }
 }
 
 /** The longest line about omitted episodes these compartments could need. */

@@ -179,7 +179,8 @@ export function runPass(options: PassOptions): PassResult {
     }, 0)
   // What the pass would free is measured only where the decision reads it: below the force band, during the drain or
   // when ready history alone would open a rewrite.
-  const freedRead = main && (band === "execute" || band === "below") && (drain.drain.active || (ready !== null && landable.length === 0))
+  const belowForce = band === "execute" || band === "below"
+  const freedRead = main && belowForce && (drain.drain.active || (ready !== null && landable.length === 0))
   const decided: PassDecision = main
     ? decidePass({
         band,

@@ -7,7 +7,8 @@ export type DrainTransition = "started" | "continued" | "ended-below-target" | "
 
 /**
  * The next drain state. A force or emergency band starts the drain (or keeps it); once active it ends only when
- * usage is at least DRAIN_EXIT_MARGIN_POINTS below the execute threshold (`drainExitPercent`), or when DRAIN_LATCH_MS has passed.
+ * usage is at least DRAIN_EXIT_MARGIN_POINTS below the execute threshold (`drainExitPercent`), or when DRAIN_LATCH_MS
+ * has passed.
  */
 export function nextDrainState(options: {
   drain: DrainState

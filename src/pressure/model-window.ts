@@ -100,7 +100,10 @@ export const LANDING_MARGIN_POINTS = 5
 /** The reminders of one epoch hold at most this share of the usable window. */
 export const REMINDER_BUDGET_SHARE = 0.01
 
-type Budgets = Pick<WindowSettings, "historyBudgetTokens" | "pinBudgetTokens" | "landingTokens" | "ceilingTokens" | "reminderBudgetTokens">
+type Budgets = Pick<
+  WindowSettings,
+  "historyBudgetTokens" | "pinBudgetTokens" | "landingTokens" | "ceilingTokens" | "reminderBudgetTokens"
+>
 
 /** The history and pin budgets (shares of the tokens at the execute threshold), the landing and ceiling lines. */
 function budgets(usableTokens: number, thresholdPercent: number, config: Config): Budgets {

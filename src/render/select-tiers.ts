@@ -147,7 +147,7 @@ function selectByBudget(compartments: readonly SelectableCompartment[], budget: 
       }
     }
   }
-  if (total > ceiling) total = yieldFloors({ compartments, chosen, reasons, order: demoteOrder, total, ceiling, tokensOf })
+  if (total > ceiling) yieldFloors({ compartments, chosen, reasons, order: demoteOrder, total, ceiling, tokensOf })
   return compartments.map((compartment, index) => ({
     id: compartment.id,
     tier: chosen[index] as Tier | "omitted",
@@ -160,7 +160,7 @@ function selectByBudget(compartments: readonly SelectableCompartment[], budget: 
  * The last resort when the floors alone exceed the ceiling: level by level (every compartment above dense to its next
  * tier, then every dense one, then every compact one to its anchor), in `order`, whatever the floors; then the
  * compartments in `order` are omitted. Stops as soon as history fits. Mutates `chosen` and `reasons` (the caller's
- * working arrays) and returns the new total.
+ * working arrays).
  */
 function yieldFloors(options: {
   compartments: readonly SelectableCompartment[]
@@ -170,12 +170,12 @@ function yieldFloors(options: {
   total: number
   ceiling: number
   tokensOf: (index: number) => number
-}): number {
+}): void {
   const { compartments, chosen, reasons, order, ceiling, tokensOf } = options
   let total = options.total
   for (const level of TIERS.slice(0, -1)) {
     for (const index of order) {
-      if (total <= ceiling) return total
+      if (total <= ceiling) return
       const available = TIERS.filter((tier) => compartments[index]?.tiers[tier] !== undefined)
       const tier = chosen[index] as Tier
       if (tierRank(tier) < tierRank(level)) continue
@@ -188,12 +188,11 @@ function yieldFloors(options: {
     }
   }
   for (const index of order) {
-    if (total <= ceiling) return total
+    if (total <= ceiling) return
     total -= tokensOf(index)
     chosen[index] = "omitted"
     reasons[index] = "omitted: history over the window's ceiling at the anchors"
   }
-  return total
 }
 
 /** The naive baseline the seed names: older is automatically shorter, whatever the floors or the budget. */
