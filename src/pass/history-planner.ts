@@ -6,9 +6,17 @@ import { SURVIVAL_CONTRACTS, TIERS, type Tier } from "../historian/fidelity-type
 import { renderTiers } from "../historian/render-tiers.js"
 import { deriveWorkingSet } from "../historian/working-set.js"
 import type { LiveView } from "../reduce/live-view.js"
-import { selectTiers, type SelectableCompartment, type SelectionPolicy, type TierChoice } from "../render/select-tiers.js"
 import {
-  currentTiers,
+  isYieldedReason,
+  OMITTED_REASON,
+  selectTiers,
+  YIELDED_REASON,
+  type SelectableCompartment,
+  type SelectionPolicy,
+  type TierChoice,
+} from "../render/select-tiers.js"
+import {
+  currentSelections,
   insertCompartment,
   listCompartments,
   markCompartmentsFolded,
@@ -55,6 +63,8 @@ export type HistoryReport = {
   /** Compartments left out because even their least detailed tiers exceeded the ceiling, and the pins they held. */
   omittedCompartments: number
   hiddenPins: number
+  /** Choices of this history where floors newly yielded to the ceiling (only an emergency pass makes any). */
+  newlyYielded: number
 }
 
 /**
@@ -114,7 +124,9 @@ export function createHistoryPlanner(options: {
   const { db, sessionId, counter, policy } = options
   const pinPatterns = options.pinPatterns ?? []
   let compartments: StoredCompartment[] | null = null
-  let current = new Map<string, Tier>()
+  let current = new Map<string, Tier | "omitted">()
+  // Compartments whose applied choice is where floors yielded to the ceiling (kept until promotion has room).
+  let yielded = new Set<string>()
   let pending: { choices: TierChoice[]; fold: string[]; report: HistoryReport } | null = null
   let lastReport: HistoryReport | null = null
   let totalSwitches = 0
@@ -131,7 +143,9 @@ export function createHistoryPlanner(options: {
   const load = (): StoredCompartment[] => {
     if (compartments) return compartments
     compartments = listCompartments(db, sessionId)
-    current = currentTiers(db, sessionId)
+    const selections = currentSelections(db, sessionId)
+    current = new Map([...selections].map(([id, selection]) => [id, selection.tier]))
+    yielded = new Set([...selections].filter(([, selection]) => isYieldedReason(selection.reason)).map(([id]) => id))
     return compartments
   }
 
@@ -170,6 +184,8 @@ export function createHistoryPlanner(options: {
           floor: compartmentFloor(compartment.facts),
           relevance: soonHere ? 1 : (relevance.get(compartment.id) ?? 0),
           current: current.get(compartment.id) ?? null,
+          yielded: yielded.has(compartment.id),
+          holdsPins: pins.length > 0,
           carriesNeeds: (tier) => neededHere.every((text) => (texts.get(tier) ?? "").includes(text) || pinned(text)),
         }
       })
@@ -210,6 +226,7 @@ export function createHistoryPlanner(options: {
         condensedPins: ledger.condensed.length,
         omittedCompartments: omittedIds.size,
         hiddenPins: ledger.condensed.filter((pin) => omittedIds.has(pin.compartmentId)).length,
+        newlyYielded: choices.filter((choice) => choice.reason === YIELDED_REASON || choice.reason === OMITTED_REASON).length,
       }
       pending = { choices, fold: unfolded, report }
       const last = known[known.length - 1] as StoredCompartment
@@ -219,9 +236,12 @@ export function createHistoryPlanner(options: {
     commit(input) {
       if (!pending || !compartments) return
       const known = compartments
+      // The truncation baseline's omissions are not applied tiers (it recomputes them every time); the default
+      // policy's are, so that a later pass keeps them until there is room.
       const changes = pending.choices.flatMap((choice) => {
-        if (choice.tier === "omitted" || current.get(choice.id) === choice.tier) return []
-        return [{ choice, tier: choice.tier as Tier }]
+        if (current.get(choice.id) === choice.tier) return []
+        if (choice.tier === "omitted" && choice.reason !== OMITTED_REASON) return []
+        return [{ choice, tier: choice.tier }]
       })
       db.transaction(() => {
         recordSelections(
@@ -242,9 +262,15 @@ export function createHistoryPlanner(options: {
         )
         markCompartmentsFolded(db, pending?.fold ?? [], input.pass)
       })
-      for (const { choice, tier } of changes) current.set(choice.id, tier)
-      // An omitted compartment has no applied tier any more: staying omitted is no switch at the next pass.
-      for (const choice of pending.choices) if (choice.tier === "omitted") current.delete(choice.id)
+      for (const { choice, tier } of changes) {
+        current.set(choice.id, tier)
+        if (isYieldedReason(choice.reason)) yielded.add(choice.id)
+        else yielded.delete(choice.id)
+      }
+      // A truncated compartment has no applied tier any more: staying omitted is no switch at the next pass.
+      for (const choice of pending.choices) {
+        if (choice.tier === "omitted" && choice.reason !== OMITTED_REASON && !yielded.has(choice.id)) current.delete(choice.id)
+      }
       const folded = new Set(pending.fold)
       compartments = known.map((compartment) => (folded.has(compartment.id) ? { ...compartment, status: "folded" } : compartment))
       lastReport = pending.report

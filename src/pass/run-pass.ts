@@ -149,6 +149,15 @@ export function runPass(options: PassOptions): PassResult {
     .reduce((lowest, seq) => Math.min(lowest, seq), Number.POSITIVE_INFINITY)
   // ... nor the newest message (even with no protected window at all, the prompt keeps its tail).
   const newestSeq = view.newestSeq > 0 ? view.newestSeq : Number.POSITIVE_INFINITY
+  // What stays of the prompt once history replaces the settled conversation: the fixed prompt and the protected tail
+  // (reminders included), less what an emergency pass takes from that tail (protections yield there), in the units
+  // usage is measured in. History gets the room this leaves below the landing and ceiling lines.
+  const yielded = protectionsYield
+    ? [...new Set([...planReclaim({ view, mode: "emergency", boundarySeq: state.applied.boundarySeq }), ...landable.map((drop) => drop.tag)])]
+        .map((tag) => view.byTag.get(tag))
+        .reduce((sum, item) => sum + (item?.protected ? item.contentTokens + item.callTokens : 0), 0)
+    : 0
+  const staying = state.applied.calibrationTokens + before.fixed + before.protected - yielded
   const offered = options.history
     ? main
       ? options.history.prepare({
@@ -159,14 +168,10 @@ export function runPass(options: PassOptions): PassResult {
           now,
           pressured: percentBefore >= window.thresholdPercent,
           budgetTokens: window.historyBudgetTokens,
-          // The room below the landing line once history replaces the settled conversation: what stays is the fixed
-          // prompt and the protected tail (reminders included), in the units usage is measured in.
-          roomTokens: window.landingTokens - state.applied.calibrationTokens - before.fixed - before.protected,
-          // The same below the ceiling line: in the force and emergency bands (where protections yield too) not even
-          // the floors may push the prompt over it. Elsewhere floors win over the budget and the landing line.
-          ...(band === "force" || band === "emergency"
-            ? { ceilingTokens: window.ceilingTokens - state.applied.calibrationTokens - before.fixed - before.protected }
-            : {}),
+          roomTokens: window.landingTokens - staying,
+          // In the emergency band (the prompt is about to overflow; protections yield too) not even the floors may push
+          // the prompt over the ceiling line. Elsewhere floors win over the budget and the landing line.
+          ...(band === "emergency" ? { ceilingTokens: window.ceilingTokens - staying } : {}),
           pinBudgetTokens: window.pinBudgetTokens,
         })
       : null

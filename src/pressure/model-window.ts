@@ -30,8 +30,8 @@ export type WindowSettings = {
   /** Where an execute pass lands: `history_landing` percent of the usable window (at least 5 points under the threshold). */
   landingTokens: number
   /**
-   * The line the history of a force or emergency pass never pushes the prompt over, whatever the floors: the drain's
-   * exit (10 points under the threshold), at least the landing line. Floors yield there, oldest first (`selectTiers`).
+   * The line the history of an emergency pass never pushes the prompt over, whatever the floors: the drain's exit (10
+   * points under the threshold), at least the landing line. Floors yield there, oldest first (`selectTiers`).
    */
   ceilingTokens: number
   /** The most the reminders of one epoch (nudges and the steer message) may hold: 1% of the usable window. */

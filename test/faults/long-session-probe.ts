@@ -172,6 +172,7 @@ export function reportLongSession(probe: string, run: LongSessionRun): void {
       `pins ${run.pins.total} (shown ${run.pins.shown}, hidden with ${run.omittedCompartments} omitted of ${run.compartments} episodes ${run.pins.hidden})`,
       `later passes: ${executes.length} of ${run.later.length} executed (${executes.map((pass) => `${pass.reason} ${pass.freedTokens}`).join(", ") || "none"}); the drain minimum is ${run.drainMinimum}`,
       `usage after the later passes ${run.later.map((pass) => pass.afterPercent.toFixed(1)).join(" ")}`,
+      `their reasons ${run.later.map((pass) => pass.reason).join(" ")}`,
     ].join("\n  "),
   )
 }

@@ -24,7 +24,7 @@ import {
 /**
  * What an execute pass must free to be worth its cache rewrite, through real passes (sizes in words): a drain pass,
  * or a pass at the threshold whose only opening work is ready history, executes only when it frees max(1,000, 2% of
- * the window); and the floors of the history yield to the ceiling only in the force and emergency bands. A large
+ * the window); and the floors of the history yield to the ceiling only in the emergency band. A large
  * fixed prompt holds the session in the band under test; a 1% history budget keeps every compartment at its floor.
  */
 const filler = (count: number): string => Array.from({ length: count }, (_, index) => `w${index % 50}`).join(" ")
@@ -50,17 +50,26 @@ afterEach(() => {
   for (const db of opened.splice(0)) db.close()
 })
 
-type Session = { state: SessionState; planner: HistoryPlanner; pass(messages: HostMessage[]): PassResult }
+type Session = {
+  state: SessionState
+  planner: HistoryPlanner
+  pass(messages: HostMessage[]): PassResult
+  /** A new planner over the same store, as a restarted process has. */
+  restart(): void
+}
 
 /** A fresh session whose passes run in `window` with a fixed prompt of `fixed` words, one second after the newest message. */
 async function openSession(window: WindowSettings, fixed: number): Promise<Session> {
   const db = await memoryStore()
   opened.push(db)
   const state: SessionState = sessionState({ db, counter: wordCounter })
-  const planner: HistoryPlanner = createHistoryPlanner({ db, sessionId: state.sessionId, counter: wordCounter, policy: "default" })
-  return {
+  const plannerOf = (): HistoryPlanner => createHistoryPlanner({ db, sessionId: state.sessionId, counter: wordCounter, policy: "default" })
+  const session: Session = {
     state,
-    planner,
+    planner: plannerOf(),
+    restart() {
+      session.planner = plannerOf()
+    },
     pass(messages) {
       const rendered = freshCopy(messages)
       const newest = messages[messages.length - 1]
@@ -77,12 +86,13 @@ async function openSession(window: WindowSettings, fixed: number): Promise<Sessi
         // The prompt cache is warm.
         now: (newest?.info.time.created ?? 0) + 1_000,
         smartDrops: false,
-        history: planner,
+        history: session.planner,
       })
       applyEdits(rendered, result.edits)
       return result
     },
   }
+  return session
 }
 
 const WINDOW = fixedWindow({ usableTokens: 40_000, config: { ...defaultConfig(), protected_tokens: 50, history_budget: 1 } })
@@ -154,13 +164,33 @@ describe("floors and the ceiling", () => {
   const turns = (from: number, to: number): HostMessage[] =>
     Array.from({ length: to - from + 1 }, (_, offset) => turn(from + offset, 10, request(from + offset), narrative)).flat()
 
-  it("keeps the floors in the execute band even when they exceed the ceiling", async () => {
+  it.each([
+    ["execute", 280],
+    ["force", 320],
+  ])("keeps the floors in the %s band even when they exceed the ceiling", async (band, count) => {
     const session = await openSession(WINDOW, 4_000)
-    const result = session.pass(turns(1, 280))
-    expect([result.band, result.decision]).toEqual(["execute", "execute"])
+    const result = session.pass(turns(1, count))
+    expect([result.band, result.decision]).toEqual([band, "execute"])
     expect(session.planner.report()).toMatchObject({ floorViolations: 0, omittedCompartments: 0 })
     // The floors did exceed the ceiling: the pass lands over it rather than break one.
     expect(result.usageAfter).toBeGreaterThan(WINDOW.ceilingTokens)
+  })
+
+  it("gives history the room an emergency pass frees in the protected tail before any floor yields", async () => {
+    // A 36,000-word read in the protected tail (not the newest message, so the emergency reclaim takes it).
+    const window = fixedWindow({ usableTokens: 40_000, config: { ...defaultConfig(), protected_tokens: 36_100, history_budget: 1 } })
+    const session = await openSession(window, 4_000)
+    const messages = [
+      ...turns(1, 20),
+      ...turn(21, 36_000),
+      userMessage({ id: "u22", created: 20_000, parts: [text("u22t", "Carry on.")] }),
+    ]
+    const result = session.pass(messages)
+    expect([result.band, result.decision]).toEqual(["emergency", "execute"])
+    expect(result.dropped).toContain(session.state.tagsByPart.get("a21r")?.tag)
+    // The floors fit in what the pass leaves: none yields, nothing is omitted.
+    expect(session.planner.report()).toMatchObject({ floorViolations: 0, omittedCompartments: 0 })
+    expect((100 * result.usageAfter) / window.usableTokens).toBeLessThan(window.thresholdPercent)
   })
 
   it("lets the floors yield in the emergency band, so the pass lands under the threshold", async () => {
@@ -169,5 +199,31 @@ describe("floors and the ceiling", () => {
     expect([result.band, result.decision]).toEqual(["emergency", "execute"])
     expect((100 * result.usageAfter) / WINDOW.usableTokens).toBeLessThan(WINDOW.thresholdPercent)
     expect(session.planner.report()?.floorViolations).toBeGreaterThan(0)
+  })
+
+  it.each([
+    ["", false],
+    [" (also after a restart)", true],
+  ])("keeps what the floors yielded after the emergency: later passes neither bring it back nor grow the prompt%s", async (_name, restart) => {
+    const session = await openSession(WINDOW, 4_000)
+    let messages = turns(1, 420)
+    session.pass(messages)
+    const omitted = session.planner.report()?.omittedCompartments ?? 0
+    expect(omitted).toBeGreaterThan(0)
+    if (restart) session.restart()
+    const later: PassResult[] = []
+    for (let index = 421; index <= 470; index += 1) {
+      messages = [...messages, ...turn(index, 10, request(index), narrative)]
+      later.push(session.pass(messages))
+    }
+    // The session grows back into the execute band, and passes there execute once they free the minimum ...
+    const executed = later.filter((result) => result.decision === "execute")
+    expect(executed.length).toBeGreaterThan(0)
+    // ... without bringing back what the emergency left out (it would not fit) or growing the prompt.
+    for (const result of executed) expect(result.usageAfter).toBeLessThan(result.usageBefore)
+    expect(session.planner.report()?.omittedCompartments).toBeGreaterThanOrEqual(omitted)
+    // Nothing below its floor is new outside the emergency band.
+    expect(later.every((result) => result.band !== "emergency")).toBe(true)
+    expect(session.planner.report()?.newlyYielded).toBe(0)
   })
 })
