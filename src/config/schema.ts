@@ -144,8 +144,9 @@ export const ConfigSchema = z
       .max(30)
       .default(5)
       .describe(
-        "Pinned ledger budget, percent of the execute threshold's tokens (200k at 65% -> 6,500). Pins are never " +
-          "shortened; when they alone exceed this the user is told (status, and a line in the agent's history).",
+        "Pinned ledger budget, percent of the execute threshold's tokens (200k at 65% -> 6,500). The ledger keeps the " +
+          "newest pins that fit; once it is full the older ones are kept verbatim in the episode that holds them, in " +
+          "every tier of it (a line in the ledger says how many). No pin is ever shortened.",
       ),
     pins: z
       .array(

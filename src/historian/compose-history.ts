@@ -1,49 +1,64 @@
 import type { Tier } from "./fidelity-types.js"
+import { ledgerLines, numberAfter, withEpisodePins, type PinnedFact } from "./pinned-ledger.js"
 import { IDENTIFIERS_LABEL, INVARIANT_LABEL } from "./render-tiers.js"
 import type { WorkingSet } from "./working-set.js"
 
 /** The history's headings and end, which the status report reads back (status/measure-history.ts). */
-export const PINNED_HEADING = "## Pinned (verbatim; these still apply)"
 export const EPISODES_HEADING = "## Episodes (oldest first)"
 export const HISTORY_CLOSE = "</session-history>"
+/** How the line about episodes left out of the history begins. */
+export const OMITTED_PREFIX = "(Not shown:"
 
-/** One compartment as rendered into the history, at its selected tier. */
-export type RenderedCompartment = { id: string; tier: Tier; text: string }
+/**
+ * One compartment as rendered into the history, at its selected tier, with the pins the full ledger condensed into
+ * it (`pins`, rendered verbatim after its text).
+ */
+export type RenderedCompartment = { id: string; tier: Tier; text: string; pins?: readonly PinnedFact[] }
 
-/** A pinned fact: rendered verbatim at every pressure. */
-export type PinnedFact = { text: string; tags: number[] }
+/** Episodes the history leaves out because even at their least detail they did not fit the window (oldest first). */
+export type OmittedEpisodes = {
+  count: number
+  first: string
+  last: string
+  firstTag: number | null
+  lastTag: number | null
+}
 
 /**
  * The history text that replaces folded conversation at the start of the prompt: the working set, the pinned
- * ledger (the user's constraints and other pins, verbatim, oldest first), then each compartment at its selected
- * tier, oldest first, an identifier listed only by the first episode that lists it and an invariant the ledger
- * already says left out. Pure and stable: the same
- * inputs give the same bytes.
+ * ledger (the newest pins that fit its budget, verbatim, oldest first; `condensedPins` says how many older ones their
+ * episodes carry), then the line about omitted episodes, if any, and each compartment at its selected tier with its
+ * condensed pins, oldest first, an identifier listed only by the first episode that lists it and an invariant the
+ * ledger or the episode's pins already say left out. Pure and stable: the same inputs give the same bytes.
  */
 export function composeHistory(options: {
   workingSet: WorkingSet
   pins: readonly PinnedFact[]
   compartments: readonly RenderedCompartment[]
-  pinsOverBudget: boolean
+  condensedPins?: number
+  omitted?: OmittedEpisodes | null
 }): string {
   const { workingSet, pins, compartments } = options
   const lines = ["<session-history>", "Earlier parts of this session, condensed by magic-context. The raw transcript is kept; ctx_expand brings any episode back in full."]
   lines.push("", "## Working set")
   if (workingSet.objective) lines.push(`Current objective (user's words): ${workingSet.objective}`)
-  if (workingSet.filesModified.length > 0) lines.push(`Files modified: ${workingSet.filesModified.join(", ")}`)
+  if (workingSet.filesModified.length > 0) {
+    const earlier = workingSet.earlierFilesModified > 0 ? ` (and ${workingSet.earlierFilesModified} modified earlier)` : ""
+    lines.push(`Files modified: ${workingSet.filesModified.join(", ")}${earlier}`)
+  }
   if (workingSet.openTodos.length > 0) lines.push(`Open todos: ${workingSet.openTodos.map((todo) => `[ ] ${todo}`).join("; ")}`)
   if (workingSet.lastFailure) lines.push(`Last failure: ${workingSet.lastFailure.command} -> ${workingSet.lastFailure.error}`)
-  if (pins.length > 0) {
-    lines.push("", PINNED_HEADING)
-    if (options.pinsOverBudget) lines.push("(The pinned items exceed their budget; the user has been told. None is shortened.)")
-    // Verbatim, also across lines (an exact match of the pinned text must find it), even where that breaks the list.
-    for (const pin of pins) lines.push(`- ${tagList(pin.tags)}${pin.text}`)
-  }
-  if (compartments.length > 0) {
+  const ledger = ledgerLines(pins, options.condensedPins ?? 0)
+  if (ledger.length > 0) lines.push("", ...ledger)
+  const omitted = options.omitted ?? null
+  if (compartments.length > 0 || omitted !== null) {
     lines.push("", EPISODES_HEADING)
+    if (omitted !== null) lines.push("", omittedLine(omitted))
     const listed = new Set<string>()
     for (const compartment of compartments) {
-      lines.push("", withoutListedIdentifiers(withoutPinnedInvariant(compartment.text, pins), listed))
+      const own = compartment.pins ?? []
+      const text = withoutListedIdentifiers(withoutPinnedInvariant(compartment.text, [...pins, ...own]), listed)
+      lines.push("", withEpisodePins(text, own))
     }
   }
   lines.push(HISTORY_CLOSE)
@@ -104,6 +119,17 @@ function isBalanced(item: string): boolean {
   )
 }
 
-function tagList(tags: readonly number[]): string {
-  return tags.length > 0 ? `§${tags[0]}§ ` : ""
+/** How many episodes a history says it left out (0 when it says none). */
+export function omittedEpisodesOf(historyText: string): number {
+  return numberAfter(historyText, `${EPISODES_HEADING}\n\n${OMITTED_PREFIX} `)
+}
+
+function omittedLine(omitted: OmittedEpisodes): string {
+  const { firstTag, lastTag } = omitted
+  const tags = firstTag !== null && lastTag !== null ? ` (§${firstTag}§–§${lastTag}§)` : ""
+  const episodes = omitted.count === 1 ? "1 earlier episode" : `${omitted.count} earlier episodes`
+  return (
+    `${OMITTED_PREFIX} ${episodes} from ${omitted.first} to ${omitted.last}${tags}: even at their least detail they ` +
+    `did not fit the window. The raw transcript keeps them; ctx_expand brings one back, e.g. "${omitted.first}".)`
+  )
 }

@@ -6,8 +6,10 @@ import { readToolCall } from "./read-tool-call.js"
 export type WorkingSet = {
   /** The newest request in the user's own words. */
   objective: string | null
-  /** Files the session edited or wrote, in first-touch order. */
+  /** Files the session edited or wrote: the MAX_FILES most recently modified, in first-touch order. */
   filesModified: string[]
+  /** How many other (less recently modified) files the session wrote: counted, not listed. */
+  earlierFilesModified: number
   /** Todo items not completed, from the newest todowrite. */
   openTodos: string[]
   /** The newest failing command and its first error line, while nothing has succeeded with it since. */
@@ -15,6 +17,8 @@ export type WorkingSet = {
 }
 
 const OBJECTIVE_CHARS = 400
+/** The working set lists at most this many modified files (a long session writes hundreds). */
+export const MAX_FILES = 20
 
 /**
  * Derives the working set from the live messages: the current objective, the files modified, the open todos and
@@ -23,9 +27,11 @@ const OBJECTIVE_CHARS = 400
  */
 export function deriveWorkingSet(messages: readonly HostMessage[]): WorkingSet {
   let objective: string | null = null
-  const files: string[] = []
+  // File -> when it was last written (a running count of writes): first-touch order is the map's own order.
+  const files = new Map<string, number>()
   let openTodos: string[] = []
   let lastFailure: WorkingSet["lastFailure"] = null
+  let writes = 0
   for (const message of messages) {
     for (const part of message.parts) {
       if (part.type === "text" && message.info.role === "user" && !part.synthetic && !part.ignored && part.text.trim()) {
@@ -33,7 +39,7 @@ export function deriveWorkingSet(messages: readonly HostMessage[]): WorkingSet {
       }
       if (part.type !== "tool") continue
       const input = part.state.input as Record<string, unknown>
-      if (hostTool(part.tool).writes) for (const file of toolPaths(part.tool, input)) if (!files.includes(file)) files.push(file)
+      if (hostTool(part.tool).writes) for (const file of toolPaths(part.tool, input)) files.set(file, (writes += 1))
       if (part.tool === "todowrite" && Array.isArray(input["todos"])) {
         openTodos = (input["todos"] as unknown[])
           .filter((todo): todo is Record<string, unknown> => todo !== null && typeof todo === "object")
@@ -50,7 +56,9 @@ export function deriveWorkingSet(messages: readonly HostMessage[]): WorkingSet {
       else if (lastFailure && lastFailure.command === command) lastFailure = null
     }
   }
-  return { objective, filesModified: files, openTodos, lastFailure }
+  const newest = new Set([...files.entries()].sort((a, b) => b[1] - a[1]).slice(0, MAX_FILES).map(([file]) => file))
+  const filesModified = [...files.keys()].filter((file) => newest.has(file))
+  return { objective, filesModified, earlierFilesModified: files.size - filesModified.length, openTodos, lastFailure }
 }
 
 function commandOf(tool: string, input: Record<string, unknown>): string {

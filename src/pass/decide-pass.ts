@@ -11,6 +11,12 @@ export type DueWork = {
   reclaim: Record<ReclaimMode, number>
   /** Smart drops that would apply (0 when smart_drops is off). */
   smartDrops: number
+  /**
+   * Tokens an execute pass would free in all: the history fold (what it replaces less the new history message), force
+   * reclaim, landable and smart drops, each item once. Read only below the force band, while the drain is active or
+   * when ready history is the only opening work.
+   */
+  freedTokens: number
 }
 
 export type PassDecision = {
@@ -26,6 +32,8 @@ export type PassDecision = {
     | "nothing-due"
     | "mid-tool-deferred"
     | "waiting-for-rebuild"
+    | "drain-below-minimum"
+    | "history-below-minimum"
   /** Which reclaim rides this pass (null: none). */
   reclaim: ReclaimMode | null
   /** Queued drops land, and smart drops apply (when enabled). */
@@ -37,11 +45,14 @@ export type PassDecision = {
  * same applied state, so the previous prompt stays a byte prefix). Follows the seed's bands:
  * - 95% and above: execute, protections yield (emergency recovery);
  * - force band (max(85, threshold + 2)): execute now, even mid-tool, with force reclaim; the emergency drain
- *   that this starts keeps executing while a pass would free at least `drainMinimum` tokens, until usage is 10
- *   points under the threshold (or its 30-minute latch expires);
+ *   that this starts keeps executing while a pass would free at least `minimumFreed` tokens in all (history fold,
+ *   reclaim and drops together), until usage is 10 points under the threshold (or its 30-minute latch expires).
+ *   While the drain is active, a pass that would free less does not execute at all (not even for threshold work:
+ *   that was a cache rewrite for a few hundred tokens on every pass) unless the prompt cache expired anyway;
  * - in any band, a pass with nothing to apply replays: an execute pass that changes nothing would only cost a
  *   cache rewrite;
- * - at or above the threshold: execute when work that opens a rewrite is due (queued drops, ready history) or the
+ * - at or above the threshold: execute when work that opens a rewrite is due (queued drops, or ready history that
+ *   frees at least `minimumFreed`: a new small compartment every turn is not worth a rewrite every turn) or the
  *   prompt cache has expired anyway; age-based reclaim rides such a pass but never opens one;
  * - below the threshold: only an expired cache lets queued drops land (no reclaim: pressure scheduled nothing).
  * Normal operation defers an execute pass while the newest message still waits for a tool result.
@@ -52,8 +63,8 @@ export function decidePass(options: {
   cacheExpired: boolean
   midTool: boolean
   work: DueWork
-  /** The least a drain pass must free to be worth a cache rewrite (tokens). */
-  drainMinimum: number
+  /** The least a drain pass, or a threshold pass opened by ready history alone, must free to be worth a rewrite. */
+  minimumFreed: number
 }): PassDecision {
   const { band, drainActive, cacheExpired, midTool, work } = options
   const opening = work.landableDrops + work.readyHistory
@@ -66,14 +77,18 @@ export function decidePass(options: {
     if (opening + work.smartDrops + work.reclaim.force === 0) return nothing
     return { decision: "execute", reason: "force-band", reclaim: "force", applyQueued: true }
   }
-  if (drainActive && (opening > 0 || work.reclaim.force >= options.drainMinimum)) {
+  if (drainActive && work.freedTokens >= options.minimumFreed) {
     if (midTool) return { ...nothing, reason: "mid-tool-deferred" }
     return { decision: "execute", reason: "drain", reclaim: "force", applyQueued: true }
   }
+  if (drainActive && !cacheExpired) return { ...nothing, reason: "drain-below-minimum" }
   const riding = work.reclaim.age + work.smartDrops
   if (band === "execute") {
     if (opening === 0 && !(cacheExpired && riding > 0)) {
       return { ...nothing, reason: riding > 0 ? "waiting-for-rebuild" : "nothing-due" }
+    }
+    if (work.landableDrops === 0 && work.freedTokens < options.minimumFreed && !cacheExpired) {
+      return { ...nothing, reason: "history-below-minimum" }
     }
     if (midTool) return { decision: "replay", reason: "mid-tool-deferred", reclaim: null, applyQueued: false }
     return { decision: "execute", reason: opening > 0 ? "threshold-work" : "cache-expired", reclaim: "age", applyQueued: true }

@@ -1,14 +1,22 @@
 import { extractCanonicalRecord } from "../historian/canonical-record.js"
 import { compartmentFloor } from "../historian/compartment-floor.js"
-import { composeHistory, type PinnedFact, type RenderedCompartment } from "../historian/compose-history.js"
+import { composeHistory, type OmittedEpisodes, type RenderedCompartment } from "../historian/compose-history.js"
 import { cutCompartments, type CutMessage } from "../historian/cut-compartments.js"
 import { SURVIVAL_CONTRACTS, TIERS, type Tier } from "../historian/fidelity-types.js"
 import { renderTiers } from "../historian/render-tiers.js"
 import { deriveWorkingSet } from "../historian/working-set.js"
 import type { LiveView } from "../reduce/live-view.js"
-import { selectTiers, type SelectableCompartment, type SelectionPolicy, type TierChoice } from "../render/select-tiers.js"
 import {
-  currentTiers,
+  isYieldedReason,
+  OMITTED_REASON,
+  selectTiers,
+  YIELDED_REASON,
+  type SelectableCompartment,
+  type SelectionPolicy,
+  type TierChoice,
+} from "../render/select-tiers.js"
+import {
+  currentSelections,
   insertCompartment,
   listCompartments,
   markCompartmentsFolded,
@@ -19,6 +27,7 @@ import { ALL_RECOGNIZERS, type Recognizers } from "../session/recognizers.js"
 import type { Database } from "../store/driver.js"
 import { listPins } from "../store/pin-repository.js"
 import { applyPinPatterns, type PinPattern } from "../historian/pin-patterns.js"
+import { episodePinTokens, splitLedger, type PinnedFact } from "../historian/pinned-ledger.js"
 import type { TokenCounter } from "../tokens/token-counter.js"
 import type { HostMessage } from "../transcript/host-message.js"
 import type { ReadyHistory } from "./run-pass.js"
@@ -47,8 +56,15 @@ export type HistoryReport = {
   historyTokens: number
   /** What the compartments were given: `history_budget`, or more where the landing line left room. */
   budgetTokens: number
+  /** Tokens of the pinned ledger's section (never more than its budget). */
   pinTokens: number
-  pinsOverBudget: boolean
+  /** Older pins the full ledger condensed into their episodes (rendered there verbatim, in every tier). */
+  condensedPins: number
+  /** Compartments left out because even their least detailed tiers exceeded the ceiling, and the pins they held. */
+  omittedCompartments: number
+  hiddenPins: number
+  /** Choices of this history where floors newly yielded to the ceiling (only an emergency pass makes any). */
+  newlyYielded: number
 }
 
 /**
@@ -73,6 +89,11 @@ export type HistoryPlanner = {
      * the compartments get what is left of it when that is more than `budgetTokens`. Absent: `budgetTokens` alone.
      */
     roomTokens?: number
+    /**
+     * The room below the line history must never push the prompt over (the drain's exit line): past it floors yield,
+     * oldest first (`selectTiers`). Absent: no limit.
+     */
+    ceilingTokens?: number
     pinBudgetTokens: number
   }): ReadyHistory | null
   /** Records what the execute pass applied: the selections (with the pass's divergence) and the folded compartments. */
@@ -103,15 +124,28 @@ export function createHistoryPlanner(options: {
   const { db, sessionId, counter, policy } = options
   const pinPatterns = options.pinPatterns ?? []
   let compartments: StoredCompartment[] | null = null
-  let current = new Map<string, Tier>()
+  let current = new Map<string, Tier | "omitted">()
+  // Compartments whose applied choice is where floors yielded to the ceiling (kept until promotion has room).
+  let yielded = new Set<string>()
   let pending: { choices: TierChoice[]; fold: string[]; report: HistoryReport } | null = null
   let lastReport: HistoryReport | null = null
   let totalSwitches = 0
+  // Pin lines recur on every pressured pass (a long session holds thousands): each is counted once.
+  const counted = new Map<string, number>()
+  const countOnce = (text: string): number => {
+    const known = counted.get(text)
+    if (known !== undefined) return known
+    const tokens = counter.count(text)
+    counted.set(text, tokens)
+    return tokens
+  }
 
   const load = (): StoredCompartment[] => {
     if (compartments) return compartments
     compartments = listCompartments(db, sessionId)
-    current = currentTiers(db, sessionId)
+    const selections = currentSelections(db, sessionId)
+    current = new Map([...selections].map(([id, selection]) => [id, selection.tier]))
+    yielded = new Set([...selections].filter(([, selection]) => isYieldedReason(selection.reason)).map(([id]) => id))
     return compartments
   }
 
@@ -123,15 +157,26 @@ export function createHistoryPlanner(options: {
       if (!input.pressured || known.length === 0) return null
       const relevance = relevanceOf(known, input.view, options.expanded ?? new Set())
       const guide = options.guide ?? null
+      const foldThrough = known[known.length - 1]?.lastMessageSeq ?? 0
+      const ledger = splitLedger({
+        pins: homedPins(known, agentPins(db, input.state, foldThrough)),
+        budgetTokens: input.pinBudgetTokens,
+        count: countOnce,
+      })
+      const episodePins = new Map<string, PinnedFact[]>()
+      for (const pin of ledger.condensed) episodePins.set(pin.compartmentId, [...(episodePins.get(pin.compartmentId) ?? []), pin])
       const selectable = known.map((compartment): SelectableCompartment => {
+        const pins = episodePins.get(compartment.id) ?? []
         const tiers: Partial<Record<Tier, number>> = {}
         const texts = new Map<Tier, string>()
         for (const representation of preferred(compartment)) {
-          tiers[representation.tier] = representation.tokens
+          tiers[representation.tier] = representation.tokens + episodePinTokens(representation.content, pins, countOnce)
           texts.set(representation.tier, representation.content)
         }
         const full = [...texts.values()].join("\n")
-        const neededHere = guide ? guide.needed().filter((text) => full.includes(text)) : []
+        // A condensed pin is in every tier of its episode.
+        const pinned = (text: string): boolean => pins.some((pin) => pin.text.includes(text))
+        const neededHere = guide ? guide.needed().filter((text) => full.includes(text) || pinned(text)) : []
         const soonHere = guide ? guide.neededSoon().some((text) => full.includes(text)) : false
         return {
           id: compartment.id,
@@ -139,16 +184,21 @@ export function createHistoryPlanner(options: {
           floor: compartmentFloor(compartment.facts),
           relevance: soonHere ? 1 : (relevance.get(compartment.id) ?? 0),
           current: current.get(compartment.id) ?? null,
-          carriesNeeds: (tier) => neededHere.every((text) => (texts.get(tier) ?? "").includes(text)),
+          yielded: yielded.has(compartment.id),
+          holdsPins: pins.length > 0,
+          carriesNeeds: (tier) => neededHere.every((text) => (texts.get(tier) ?? "").includes(text) || pinned(text)),
         }
       })
-      const foldThrough = known[known.length - 1]?.lastMessageSeq ?? 0
-      const pins = [...pinnedFacts(known), ...agentPins(db, input.state, foldThrough)]
-      const pinTokens = pins.reduce((sum, pin) => sum + counter.count(pin.text), 0)
       const workingSet = deriveWorkingSet(input.messages)
-      const frame = input.roomTokens === undefined ? 0 : counter.count(composeHistory({ workingSet, pins, compartments: [], pinsOverBudget: false }))
+      const compose = (rendered: readonly RenderedCompartment[], omitted: OmittedEpisodes | null): string =>
+        composeHistory({ workingSet, pins: ledger.ledger, condensedPins: ledger.condensed.length, compartments: rendered, omitted })
+      const frameOf = (omitted: OmittedEpisodes | null): number => counter.count(compose([], omitted))
+      const frame = input.roomTokens === undefined ? 0 : frameOf(null)
       const budgetTokens = Math.max(input.budgetTokens, Math.round((input.roomTokens ?? 0) - frame))
-      const choices = selectTiers({ compartments: selectable, budgetTokens, policy })
+      // The ceiling keeps room for the line about omitted episodes, in its longest form.
+      const ceiling =
+        input.ceilingTokens === undefined ? {} : { ceilingTokens: Math.max(budgetTokens, input.ceilingTokens - frameOf(widestOmitted(known))) }
+      const choices = selectTiers({ compartments: selectable, budgetTokens, ...ceiling, policy })
       const unfolded = known.filter((compartment) => compartment.status !== "folded").map((compartment) => compartment.id)
       const switches = choices.filter((choice) => current.has(choice.id) && current.get(choice.id) !== choice.tier).length
       if (unfolded.length === 0 && switches === 0) return null
@@ -158,23 +208,25 @@ export function createHistoryPlanner(options: {
         const compartment = known[index] as StoredCompartment
         if (choice.tier === "omitted") return
         const text = preferred(compartment).find((representation) => representation.tier === choice.tier)?.content
-        if (text) rendered.push({ id: compartment.id, tier: choice.tier, text })
+        const pins = episodePins.get(compartment.id) ?? []
+        if (text) rendered.push({ id: compartment.id, tier: choice.tier, text, pins })
       })
-      const text = composeHistory({
-        workingSet,
-        pins,
-        compartments: rendered,
-        pinsOverBudget: pinTokens > input.pinBudgetTokens,
-      })
+      // The truncation baseline omits without saying so (as it always did); the default says what it left out.
+      const omitted = policy === "default" ? omittedEpisodes(known, choices) : null
+      const text = compose(rendered, omitted)
       const tokens = counter.count(text)
+      const omittedIds = new Set(choices.filter((choice) => choice.tier === "omitted").map((choice) => choice.id))
       const report: HistoryReport = {
         tiers: Object.fromEntries(choices.map((choice, index) => [displayId(known[index] as StoredCompartment), choice.tier])),
         floorViolations: choices.filter((choice) => choice.belowFloor).length,
         switches,
         historyTokens: tokens,
         budgetTokens,
-        pinTokens,
-        pinsOverBudget: pinTokens > input.pinBudgetTokens,
+        pinTokens: ledger.tokens,
+        condensedPins: ledger.condensed.length,
+        omittedCompartments: omittedIds.size,
+        hiddenPins: ledger.condensed.filter((pin) => omittedIds.has(pin.compartmentId)).length,
+        newlyYielded: choices.filter((choice) => choice.reason === YIELDED_REASON || choice.reason === OMITTED_REASON).length,
       }
       pending = { choices, fold: unfolded, report }
       const last = known[known.length - 1] as StoredCompartment
@@ -184,9 +236,12 @@ export function createHistoryPlanner(options: {
     commit(input) {
       if (!pending || !compartments) return
       const known = compartments
+      // The truncation baseline's omissions are not applied tiers (it recomputes them every time); the default
+      // policy's are, so that a later pass keeps them until there is room.
       const changes = pending.choices.flatMap((choice) => {
-        if (choice.tier === "omitted" || current.get(choice.id) === choice.tier) return []
-        return [{ choice, tier: choice.tier as Tier }]
+        if (current.get(choice.id) === choice.tier) return []
+        if (choice.tier === "omitted" && choice.reason !== OMITTED_REASON) return []
+        return [{ choice, tier: choice.tier }]
       })
       db.transaction(() => {
         recordSelections(
@@ -207,9 +262,15 @@ export function createHistoryPlanner(options: {
         )
         markCompartmentsFolded(db, pending?.fold ?? [], input.pass)
       })
-      for (const { choice, tier } of changes) current.set(choice.id, tier)
-      // An omitted compartment has no applied tier any more: staying omitted is no switch at the next pass.
-      for (const choice of pending.choices) if (choice.tier === "omitted") current.delete(choice.id)
+      for (const { choice, tier } of changes) {
+        current.set(choice.id, tier)
+        if (isYieldedReason(choice.reason)) yielded.add(choice.id)
+        else yielded.delete(choice.id)
+      }
+      // A truncated compartment has no applied tier any more: staying omitted is no switch at the next pass.
+      for (const choice of pending.choices) {
+        if (choice.tier === "omitted" && choice.reason !== OMITTED_REASON && !yielded.has(choice.id)) current.delete(choice.id)
+      }
       const folded = new Set(pending.fold)
       compartments = known.map((compartment) => (folded.has(compartment.id) ? { ...compartment, status: "folded" } : compartment))
       lastReport = pending.report
@@ -314,13 +375,12 @@ function preferred(compartment: StoredCompartment): StoredCompartment["represent
 }
 
 /** The agent's pins (ctx_pin) whose message is folded into history (until then the message itself is live). */
-function agentPins(db: Database, state: SessionState, foldThrough: number): PinnedFact[] {
-  return listPins(db, state.sessionId)
-    .filter((pin) => {
-      const tag = state.tagsByNumber.get(pin.tag)
-      return tag !== undefined && (state.messageSeq.get(tag.messageId) ?? Number.POSITIVE_INFINITY) <= foldThrough
-    })
-    .map((pin) => ({ text: pin.text, tags: [pin.tag] }))
+function agentPins(db: Database, state: SessionState, foldThrough: number): { pin: PinnedFact; seq: number }[] {
+  return listPins(db, state.sessionId).flatMap((pin) => {
+    const tag = state.tagsByNumber.get(pin.tag)
+    const seq = (tag && state.messageSeq.get(tag.messageId)) ?? Number.POSITIVE_INFINITY
+    return seq <= foldThrough ? [{ pin: { text: pin.text, tags: [pin.tag] }, seq }] : []
+  })
 }
 
 /**
@@ -350,18 +410,57 @@ function relevanceOf(compartments: readonly StoredCompartment[], view: LiveView,
 /** How much of the newest protected text relevance looks at. */
 const RELEVANCE_TAIL_CHARS = 40_000
 
-/** The pinned facts of all compartments, oldest first, each text once. */
-function pinnedFacts(compartments: readonly StoredCompartment[]): PinnedFact[] {
+/** A pin with the compartment that holds it (where the full ledger condenses it). */
+type HomedPin = PinnedFact & { compartmentId: string }
+
+/**
+ * Every pin, oldest first: per compartment, its pinned facts (each text once, where it first occurs), then the agent's
+ * pins of its messages.
+ */
+function homedPins(
+  compartments: readonly StoredCompartment[],
+  agent: readonly { pin: PinnedFact; seq: number }[],
+): HomedPin[] {
   const seen = new Set<string>()
-  const pins: PinnedFact[] = []
+  const pins: HomedPin[] = []
+  const homes = agent.map(({ seq }) => homeOf(compartments, seq))
   for (const compartment of compartments) {
     for (const fact of compartment.facts) {
       if (fact.retention !== "PIN" || seen.has(fact.text)) continue
       seen.add(fact.text)
-      pins.push({ text: fact.text, tags: fact.source.tags })
+      pins.push({ text: fact.text, tags: fact.source.tags, compartmentId: compartment.id })
     }
+    agent.forEach(({ pin }, index) => {
+      if (homes[index] === compartment) pins.push({ ...pin, compartmentId: compartment.id })
+    })
   }
   return pins
+}
+
+/** The compartment holding message `seq`: the first that ends at or after it (the last one for a later message). */
+function homeOf(compartments: readonly StoredCompartment[], seq: number): StoredCompartment | undefined {
+  return compartments.find((compartment) => compartment.lastMessageSeq >= seq) ?? compartments[compartments.length - 1]
+}
+
+/** The omitted compartments (the default policy leaves out only the oldest) as one range, or null when none is. */
+function omittedEpisodes(
+  compartments: readonly StoredCompartment[],
+  choices: readonly TierChoice[],
+): OmittedEpisodes | null {
+  const omitted = compartments.filter((_, index) => choices[index]?.tier === "omitted")
+  const first = omitted[0]
+  const last = omitted[omitted.length - 1]
+  if (!first || !last) return null
+  const range = { first: displayId(first), last: displayId(last), firstTag: first.firstTag, lastTag: last.lastTag }
+  return { count: omitted.length, ...range }
+}
+
+/** The longest line about omitted episodes these compartments could need. */
+function widestOmitted(compartments: readonly StoredCompartment[]): OmittedEpisodes {
+  const last = compartments[compartments.length - 1]
+  const id = last ? displayId(last) : "c1"
+  const tag = last?.lastTag ?? 1
+  return { count: compartments.length, first: id, last: id, firstTag: tag, lastTag: tag }
 }
 
 function displayId(compartment: StoredCompartment): string {

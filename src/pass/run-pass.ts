@@ -1,5 +1,6 @@
 import { classifyBand, usagePercent, type Band } from "../pressure/bands.js"
 import { nextDrainState } from "../pressure/drain-latch.js"
+import { minimumFreedTokens } from "../pressure/minimum-freed.js"
 import { estimateUsage, reportedPromptTokens } from "../pressure/estimate-usage.js"
 import type { WindowSettings } from "../pressure/model-window.js"
 import { planNudge } from "../pressure/plan-nudge.js"
@@ -24,6 +25,7 @@ import type { TokenCounter } from "../tokens/token-counter.js"
 import { contentHash } from "../transcript/content-hash.js"
 import type { HostMessage } from "../transcript/host-message.js"
 import { decidePass, type PassDecision } from "./decide-pass.js"
+import { estimateFreedTokens } from "./estimate-freed-tokens.js"
 import type { HistoryPlanner } from "./history-planner.js"
 import { ingestMessages } from "./ingest-messages.js"
 import type { DropReason, SessionState } from "./session-state.js"
@@ -80,9 +82,6 @@ export type PassResult = {
 }
 
 const KEEP_ESTIMATES = 32
-/** A drain pass must free at least the larger of these to be worth rewriting the prompt. */
-const DRAIN_MINIMUM_TOKENS = 1_000
-const DRAIN_MINIMUM_SHARE = 0.02
 
 /**
  * One pass (seed: "Where a pass lands"): store what is new (raw first, one transaction), measure usage against
@@ -112,11 +111,11 @@ export function runPass(options: PassOptions): PassResult {
     return tokens
   }
   let view = buildLiveView({ messages, state, protectedTokens: window.protectedTokens })
-  const measure = (currentView: LiveView): Breakdown => {
+  const measure = (currentView: LiveView, measured: SessionState = state): Breakdown => {
     const reclaimableTags = new Set(reclaimableItems(currentView, new Set(state.queued.keys())).map((item) => item.tag.tag))
     return measurePrompt({
       messages,
-      state,
+      state: measured,
       view: currentView,
       tagsVisible,
       placements: state.applied.placements,
@@ -145,6 +144,15 @@ export function runPass(options: PassOptions): PassResult {
     .reduce((lowest, seq) => Math.min(lowest, seq), Number.POSITIVE_INFINITY)
   // ... nor the newest message (even with no protected window at all, the prompt keeps its tail).
   const newestSeq = view.newestSeq > 0 ? view.newestSeq : Number.POSITIVE_INFINITY
+  // What stays of the prompt once history replaces the settled conversation: the fixed prompt and the protected tail
+  // (reminders included), less what an emergency pass takes from that tail (protections yield there), in the units
+  // usage is measured in. History gets the room this leaves below the landing and ceiling lines.
+  const yielded = protectionsYield
+    ? [...new Set([...planReclaim({ view, mode: "emergency", boundarySeq: state.applied.boundarySeq }), ...landable.map((drop) => drop.tag)])]
+        .map((tag) => view.byTag.get(tag))
+        .reduce((sum, item) => sum + (item?.protected ? item.contentTokens + item.callTokens : 0), 0)
+    : 0
+  const staying = state.applied.calibrationTokens + before.fixed + before.protected - yielded
   const offered = options.history
     ? main
       ? options.history.prepare({
@@ -155,9 +163,10 @@ export function runPass(options: PassOptions): PassResult {
           now,
           pressured: percentBefore >= window.thresholdPercent,
           budgetTokens: window.historyBudgetTokens,
-          // The room below the landing line once history replaces the settled conversation: what stays is the fixed
-          // prompt and the protected tail (reminders included), in the units usage is measured in.
-          roomTokens: window.landingTokens - state.applied.calibrationTokens - before.fixed - before.protected,
+          roomTokens: window.landingTokens - staying,
+          // In the emergency band (the prompt is about to overflow; protections yield too) not even the floors may push
+          // the prompt over the ceiling line. Elsewhere floors win over the budget and the landing line.
+          ...(band === "emergency" ? { ceilingTokens: window.ceilingTokens - staying } : {}),
           pinBudgetTokens: window.pinBudgetTokens,
         })
       : null
@@ -168,6 +177,10 @@ export function runPass(options: PassOptions): PassResult {
       const item = view.byTag.get(tag)
       return sum + (item ? item.contentTokens + item.callTokens : 0)
     }, 0)
+  // What the pass would free is measured only where the decision reads it: below the force band, during the drain or
+  // when ready history alone would open a rewrite.
+  const belowForce = band === "execute" || band === "below"
+  const freedRead = main && belowForce && (drain.drain.active || (ready !== null && landable.length === 0))
   const decided: PassDecision = main
     ? decidePass({
         band,
@@ -179,8 +192,22 @@ export function runPass(options: PassOptions): PassResult {
           readyHistory: ready ? 1 : 0,
           reclaim: { age: reclaimTokens("age"), force: reclaimTokens("force"), emergency: reclaimTokens("emergency") },
           smartDrops: smart.length,
+          freedTokens: freedRead
+            ? estimateFreedTokens({
+                messages,
+                state,
+                before,
+                ready,
+                protectedTokens: window.protectedTokens,
+                landable: landable.map((drop) => drop.tag),
+                smart: smart.map((drop) => drop.tag),
+                // A drain pass reclaims in force mode; a threshold pass in age mode.
+                reclaim: drain.drain.active ? "force" : "age",
+                measure,
+              })
+            : 0,
         },
-        drainMinimum: Math.max(DRAIN_MINIMUM_TOKENS, window.usableTokens * DRAIN_MINIMUM_SHARE),
+        minimumFreed: minimumFreedTokens(window.usableTokens),
       })
     : { decision: "replay", reason: "nothing-due", reclaim: null, applyQueued: false }
 
@@ -251,6 +278,8 @@ export function runPass(options: PassOptions): PassResult {
       pass: seq,
       usagePercent: usagePercent(usageBefore, window.usableTokens),
       tagsVisible,
+      budgetTokens: window.reminderBudgetTokens,
+      count,
     })
     if (planned.placements.length > 0) {
       state.applied = {

@@ -14,6 +14,11 @@ export const DRAIN_EXIT_MARGIN_POINTS = 10
 /** ... or when this safety latch expires. */
 export const DRAIN_LATCH_MS = 30 * 60 * 1000
 
+/** The usage (percent) at or under which the drain ends for a given execute threshold. */
+export function drainExitPercent(thresholdPercent: number): number {
+  return thresholdPercent - DRAIN_EXIT_MARGIN_POINTS
+}
+
 /** Where the force band starts for a given execute threshold (percent). */
 export function forceBandStart(thresholdPercent: number): number {
   return Math.max(FORCE_FLOOR_PERCENT, thresholdPercent + FORCE_MARGIN_POINTS)

@@ -1,4 +1,4 @@
-import { DRAIN_EXIT_MARGIN_POINTS, DRAIN_LATCH_MS, type Band } from "./bands.js"
+import { DRAIN_LATCH_MS, drainExitPercent, type Band } from "./bands.js"
 
 /** The emergency drain: started by the force band, held until usage is well below the threshold or 30 minutes. */
 export type DrainState = { active: false } | { active: true; startedAt: number }
@@ -7,7 +7,8 @@ export type DrainTransition = "started" | "continued" | "ended-below-target" | "
 
 /**
  * The next drain state. A force or emergency band starts the drain (or keeps it); once active it ends only when
- * usage is at least DRAIN_EXIT_MARGIN_POINTS below the execute threshold, or when DRAIN_LATCH_MS has passed.
+ * usage is at least DRAIN_EXIT_MARGIN_POINTS below the execute threshold (`drainExitPercent`), or when DRAIN_LATCH_MS
+ * has passed.
  */
 export function nextDrainState(options: {
   drain: DrainState
@@ -24,7 +25,7 @@ export function nextDrainState(options: {
   }
   if (now - drain.startedAt >= DRAIN_LATCH_MS && !pressured) return { drain: { active: false }, transition: "ended-latch" }
   if (now - drain.startedAt >= DRAIN_LATCH_MS) return { drain: { active: true, startedAt: now }, transition: "started" }
-  if (usagePercent <= thresholdPercent - DRAIN_EXIT_MARGIN_POINTS) {
+  if (usagePercent <= drainExitPercent(thresholdPercent)) {
     return { drain: { active: false }, transition: "ended-below-target" }
   }
   return { drain, transition: "continued" }

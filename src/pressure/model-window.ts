@@ -1,5 +1,6 @@
 import type { Config, ModelOverride } from "../config/schema.js"
 import { protectedWindow } from "../reduce/protected-window.js"
+import { drainExitPercent } from "./bands.js"
 import { parseDurationMs } from "./duration.js"
 
 /** The limits a host reports for a model; `input`, where the model has one, caps the prompt itself. */
@@ -30,6 +31,13 @@ export type WindowSettings = {
   pinBudgetTokens: number
   /** Where an execute pass lands: `history_landing` percent of the usable window (at least 5 points under the threshold). */
   landingTokens: number
+  /**
+   * The line the history of an emergency pass never pushes the prompt over, whatever the floors: the drain's exit (10
+   * points under the threshold), at least the landing line. Floors yield there, oldest first (`selectTiers`).
+   */
+  ceilingTokens: number
+  /** The most the reminders of one epoch (nudges and the steer message) may hold: 1% of the usable window. */
+  reminderBudgetTokens: number
   /** Where the window size came from. */
   source: "config" | "host" | "fallback" | "replay"
 }
@@ -97,24 +105,30 @@ export function protectedClamp(window: WindowSettings): { clampedFrom: number; t
 
 /** The landing line stays at least this many points under the execute threshold. */
 export const LANDING_MARGIN_POINTS = 5
+/** The reminders of one epoch hold at most this share of the usable window. */
+export const REMINDER_BUDGET_SHARE = 0.01
 
 function protectedSettings(config: Config, usableTokens: number): Pick<WindowSettings, "protectedTokens" | "protectedClampedFrom"> {
   const { tokens, clampedFrom } = protectedWindow({ configured: config.protected_tokens, usableTokens })
   return { protectedTokens: tokens, protectedClampedFrom: clampedFrom }
 }
 
-/** The history and pin budgets: shares of the tokens at the execute threshold. */
-function budgets(
-  usableTokens: number,
-  thresholdPercent: number,
-  config: Config,
-): { historyBudgetTokens: number; pinBudgetTokens: number; landingTokens: number } {
+type Budgets = Pick<
+  WindowSettings,
+  "historyBudgetTokens" | "pinBudgetTokens" | "landingTokens" | "ceilingTokens" | "reminderBudgetTokens"
+>
+
+/** The history and pin budgets (shares of the tokens at the execute threshold), the landing and ceiling lines. */
+function budgets(usableTokens: number, thresholdPercent: number, config: Config): Budgets {
   const atThreshold = (usableTokens * thresholdPercent) / 100
   const landingPercent = Math.min(config.history_landing, thresholdPercent - LANDING_MARGIN_POINTS)
+  const linePercent = (percent: number): number => Math.max(0, Math.round((usableTokens * percent) / 100))
   return {
     historyBudgetTokens: Math.round((atThreshold * config.history_budget) / 100),
     pinBudgetTokens: Math.round((atThreshold * config.pin_budget) / 100),
-    landingTokens: Math.max(0, Math.round((usableTokens * landingPercent) / 100)),
+    landingTokens: linePercent(landingPercent),
+    ceilingTokens: linePercent(Math.max(landingPercent, drainExitPercent(thresholdPercent))),
+    reminderBudgetTokens: Math.round(usableTokens * REMINDER_BUDGET_SHARE),
   }
 }
 

@@ -18,7 +18,9 @@ export type NudgePlan = { decision: NudgeDecision; reclaimableTokens: number; pl
  * tail: channel 1 is appended to the newest finished tool result of the newest message, channel 2 is a hidden steer
  * message after the newest message, so an earlier prompt stays a byte prefix. Quiet for agents without ctx_reduce,
  * while the agent has drops queued, and for a few passes after it called ctx_reduce; otherwise repeated on a
- * cadence that quickens with the level, and at once when the level rises.
+ * cadence that quickens with the level, and at once when the level rises. The reminders of one epoch (they stay
+ * until the next execute pass) never hold more than `budgetTokens`: one that would go over is not placed (the steer
+ * message, placed once, goes first).
  */
 export function planNudge(options: {
   view: LiveView
@@ -29,6 +31,9 @@ export function planNudge(options: {
   pass: number
   usagePercent: number
   tagsVisible: boolean
+  /** The most the epoch's reminders may hold, in tokens (`reminderBudgetTokens` of the window). */
+  budgetTokens: number
+  count: (text: string) => number
 }): NudgePlan {
   const { view, applied, queued, pass } = options
   const candidates = reclaimableItems(view, queued)
@@ -44,19 +49,22 @@ export function planNudge(options: {
     applied.lastNudgePass === null ||
     RANK[decision.level] > RANK[last ?? "quiet"] ||
     pass - applied.lastNudgePass >= NUDGE_INTERVAL[decision.level]
-  const text = reminderText({ decision, candidates, reclaimableTokens, usagePercent: options.usagePercent })
-  if (due && options.newestToolPartId) {
-    placements.push({ kind: "nudge", anchorId: options.newestToolPartId, level: decision.level, text, placedPass: pass })
+  let spent = applied.placements.reduce((sum, placement) => sum + options.count(placement.text), 0)
+  const fits = (text: string): boolean => {
+    const tokens = options.count(text)
+    if (spent + tokens > options.budgetTokens) return false
+    spent += tokens
+    return true
   }
   const steerPlaced = applied.placements.some((placement) => placement.kind === "steer")
-  if (decision.channelTwo && !steerPlaced && options.newestMessageId) {
-    placements.push({
-      kind: "steer",
-      anchorId: options.newestMessageId,
-      level: "ceiling",
-      text: steerText({ candidates, reclaimableTokens, usagePercent: options.usagePercent }),
-      placedPass: pass,
-    })
+  const steer = steerText({ candidates, reclaimableTokens, usagePercent: options.usagePercent })
+  const steerDue = decision.channelTwo && !steerPlaced && options.newestMessageId !== null && fits(steer)
+  const text = reminderText({ decision, candidates, reclaimableTokens, usagePercent: options.usagePercent })
+  if (due && options.newestToolPartId && fits(text)) {
+    placements.push({ kind: "nudge", anchorId: options.newestToolPartId, level: decision.level, text, placedPass: pass })
+  }
+  if (steerDue && options.newestMessageId) {
+    placements.push({ kind: "steer", anchorId: options.newestMessageId, level: "ceiling", text: steer, placedPass: pass })
   }
   return { ...none, placements }
 }

@@ -9,8 +9,18 @@ export type SelectableCompartment = {
   floor: Floor
   /** 0..1: how much the live tail is about this episode again (its entities reappear, or the agent expanded it). */
   relevance: number
-  /** The tier applied at the last execute pass, or null for a new compartment. */
-  current: Tier | null
+  /** The tier applied at the last execute pass (or its omission), or null for a new compartment. */
+  current: Tier | "omitted" | null
+  /**
+   * The applied tier (or omission) is where floors yielded to the ceiling: the compartment keeps it, below its floor,
+   * until promotion has room to bring it back up (so a later pass does not bring back what did not fit).
+   */
+  yielded?: boolean
+  /**
+   * The compartment holds pins the full ledger condensed into it (rendered in every tier of it): when floors yield to
+   * the ceiling it is omitted after every compartment that holds none.
+   */
+  holdsPins?: boolean
   /** The Lab's oracle only: whether a tier still carries everything that will be needed from this compartment. */
   carriesNeeds?: (tier: Tier) => boolean
 }
@@ -21,7 +31,10 @@ export type SelectableCompartment = {
  */
 export type SelectionPolicy = "default" | "age-only" | "flat" | "truncation" | "oracle"
 
-/** One compartment's selection and why. `omitted`: not rendered at all (only the truncation policy does that). */
+/**
+ * One compartment's selection and why. `omitted`: not rendered at all (the truncation policy's oldest; the default
+ * policy's oldest only when even its least detailed tiers exceed the ceiling).
+ */
 export type TierChoice = { id: string; tier: Tier | "omitted"; reason: string; belowFloor: boolean }
 
 /** Demotion starts when history exceeds the budget and goes down to this share of it ... */
@@ -29,6 +42,17 @@ export const DEMOTE_TARGET_SHARE = 0.85
 /** ... promotion starts only below this share, and stops before this one: pressure hovering at a line cannot flip tiers. */
 export const PROMOTE_START_SHARE = 0.6
 export const PROMOTE_TARGET_SHARE = 0.75
+/** The reasons of the choices floors yielded to the ceiling, and of a compartment that keeps such a choice. */
+export const YIELDED_REASON = "below floor: history over the window's ceiling"
+export const OMITTED_REASON = "omitted: history over the window's ceiling at the anchors"
+export const KEPT_YIELDED_REASON = "kept: floors yielded to the ceiling"
+export const PROMOTED_YIELDED_REASON = "promoted: room in the budget, still below its floor since floors yielded"
+
+/** True for the reason of a choice that leaves a compartment where floors yielded (kept so by later selections). */
+export function isYieldedReason(reason: string): boolean {
+  return reason === YIELDED_REASON || reason === OMITTED_REASON || reason === PROMOTED_YIELDED_REASON
+}
+
 /** A compartment this relevant is demoted last and promoted first. */
 export const RELEVANT = 0.5
 
@@ -42,16 +66,22 @@ export const RELEVANT = 0.5
  *    most relevant are promoted back up while staying under PROMOTE_TARGET_SHARE. Budget pressure creates the need;
  *    age and relevance only set the order;
  * 3. the safe application boundary is the caller's: selections change only on execute passes.
+ * Floors win over the budget, not over the window: when the compartments at their floors exceed `ceilingTokens`
+ * (the room the window leaves history), floors yield, oldest and least relevant first, level by level down to the
+ * anchor, and then the oldest are omitted (those holding condensed pins last), until history fits (each such choice is
+ * `belowFloor`).
  * Compartments are given oldest first. The comparison policies ignore floors on purpose (to be measured).
  */
 export function selectTiers(options: {
   compartments: readonly SelectableCompartment[]
   budgetTokens: number
+  /** The most the default policy's history may use whatever the floors (absent: no limit). */
+  ceilingTokens?: number
   policy: SelectionPolicy
 }): TierChoice[] {
   switch (options.policy) {
     case "default":
-      return selectByBudget(options.compartments, options.budgetTokens)
+      return selectByBudget(options.compartments, options.budgetTokens, options.ceilingTokens ?? Number.POSITIVE_INFINITY)
     case "age-only":
       return selectByAge(options.compartments)
     case "flat":
@@ -81,18 +111,42 @@ export function isBelowFloor(compartment: SelectableCompartment, tier: Tier | "o
   return !legalTiers(compartment).includes(tier)
 }
 
-function selectByBudget(compartments: readonly SelectableCompartment[], budget: number): TierChoice[] {
-  const legal = compartments.map(legalTiers)
-  const chosen = compartments.map((compartment, index) => {
+/**
+ * The choices a compartment may take this selection, most detailed first: its legal tiers; one whose floors yielded
+ * to the ceiling also every tier down to the one applied, or its omission.
+ */
+function rangeOf(compartment: SelectableCompartment): (Tier | "omitted")[] {
+  const legal = legalTiers(compartment)
+  const { current } = compartment
+  if (compartment.yielded !== true || current === null) return legal
+  const available = TIERS.filter((tier) => compartment.tiers[tier] !== undefined)
+  if (current === "omitted") return [...available, "omitted"]
+  if (!available.includes(current)) return legal
+  return available.filter((tier) => legal.includes(tier) || tierRank(tier) >= tierRank(current))
+}
+
+/** The rank of a choice: a tier's, and -1 for an omission. */
+function rankOf(choice: Tier | "omitted"): number {
+  return choice === "omitted" ? -1 : tierRank(choice)
+}
+
+function selectByBudget(compartments: readonly SelectableCompartment[], budget: number, ceiling: number): TierChoice[] {
+  const legal = compartments.map(rangeOf)
+  const chosen: (Tier | "omitted")[] = compartments.map((compartment, index) => {
     const options = legal[index] ?? []
     if (compartment.current !== null && options.includes(compartment.current)) return compartment.current
     // A new compartment enters below FULL (the raw source): FULL is earned by promotion, when history has room.
     return (options[0] === "full" ? options[1] : undefined) ?? options[0] ?? "anchor"
   })
-  const reasons: string[] = compartments.map((compartment, index) =>
-    compartment.current === null ? "new" : chosen[index] === compartment.current ? "kept" : "floor",
-  )
-  const tokensOf = (index: number): number => compartments[index]?.tiers[chosen[index] as Tier] ?? 0
+  const reasons: string[] = compartments.map((compartment, index) => {
+    if (compartment.current === null) return "new"
+    if (chosen[index] !== compartment.current) return "floor"
+    return isBelowFloor(compartment, compartment.current) ? KEPT_YIELDED_REASON : "kept"
+  })
+  const tokensOf = (index: number): number => {
+    const tier = chosen[index]
+    return tier === undefined || tier === "omitted" ? 0 : (compartments[index]?.tiers[tier] ?? 0)
+  }
   let total = compartments.reduce((sum, _, index) => sum + tokensOf(index), 0)
 
   // Oldest first, relevant ones last.
@@ -107,9 +161,10 @@ function selectByBudget(compartments: readonly SelectableCompartment[], budget: 
       for (const index of demoteOrder) {
         if (total <= budget * DEMOTE_TARGET_SHARE) break
         const options = legal[index] ?? []
-        while (tierRank(chosen[index] as Tier) >= tierRank(level)) {
+        while (rankOf(chosen[index] as Tier) >= tierRank(level)) {
           const lower = options[options.indexOf(chosen[index] as Tier) + 1]
-          if (lower === undefined) break
+          // Demotion never omits: only the ceiling does.
+          if (lower === undefined || lower === "omitted") break
           total -= tokensOf(index)
           chosen[index] = lower
           total += tokensOf(index)
@@ -126,22 +181,68 @@ function selectByBudget(compartments: readonly SelectableCompartment[], budget: 
         const options = legal[index] ?? []
         const position = options.indexOf(chosen[index] as Tier)
         const higher = position > 0 ? options[position - 1] : undefined
-        if (higher === undefined) continue
+        if (higher === undefined || higher === "omitted") continue
         const delta = (compartments[index]?.tiers[higher] ?? 0) - tokensOf(index)
         if (total + delta > budget * PROMOTE_TARGET_SHARE) continue
         chosen[index] = higher
         total += delta
-        reasons[index] = compartments[index]?.current === null ? "new" : "promoted: room in the budget"
+        const promoted = isBelowFloor(compartments[index] as SelectableCompartment, higher) ? PROMOTED_YIELDED_REASON : "promoted: room in the budget"
+        reasons[index] = compartments[index]?.current === null ? "new" : promoted
         progressed = true
       }
     }
   }
+  if (total > ceiling) {
+    const omitOrder = [...demoteOrder].sort((a, b) => Number(compartments[a]?.holdsPins === true) - Number(compartments[b]?.holdsPins === true))
+    yieldFloors({ compartments, chosen, reasons, order: demoteOrder, omitOrder, total, ceiling, tokensOf })
+  }
   return compartments.map((compartment, index) => ({
     id: compartment.id,
-    tier: chosen[index] as Tier,
+    tier: chosen[index] as Tier | "omitted",
     reason: compartment.relevance >= RELEVANT && reasons[index] === "kept" ? "kept: relevant again" : (reasons[index] ?? "kept"),
-    belowFloor: isBelowFloor(compartment, chosen[index] as Tier),
+    belowFloor: isBelowFloor(compartment, chosen[index] as Tier | "omitted"),
   }))
+}
+
+/**
+ * The last resort when the floors alone exceed the ceiling: level by level (every compartment above dense to its next
+ * tier, then every dense one, then every compact one to its anchor), in `order`, whatever the floors; then the
+ * compartments in `omitOrder` are omitted. Stops as soon as history fits. Mutates `chosen` and `reasons` (the caller's
+ * working arrays).
+ */
+function yieldFloors(options: {
+  compartments: readonly SelectableCompartment[]
+  chosen: (Tier | "omitted")[]
+  reasons: string[]
+  order: readonly number[]
+  omitOrder: readonly number[]
+  total: number
+  ceiling: number
+  tokensOf: (index: number) => number
+}): void {
+  const { compartments, chosen, reasons, order, ceiling, tokensOf } = options
+  let total = options.total
+  for (const level of TIERS.slice(0, -1)) {
+    for (const index of order) {
+      if (total <= ceiling) return
+      const available = TIERS.filter((tier) => compartments[index]?.tiers[tier] !== undefined)
+      const tier = chosen[index] as Tier | "omitted"
+      if (tier === "omitted" || tierRank(tier) < tierRank(level)) continue
+      const lower = available[available.indexOf(tier) + 1]
+      if (lower === undefined) continue
+      total -= tokensOf(index)
+      chosen[index] = lower
+      total += tokensOf(index)
+      reasons[index] = YIELDED_REASON
+    }
+  }
+  for (const index of options.omitOrder) {
+    if (total <= ceiling) return
+    if (chosen[index] === "omitted") continue
+    total -= tokensOf(index)
+    chosen[index] = "omitted"
+    reasons[index] = OMITTED_REASON
+  }
 }
 
 /** The naive baseline the seed names: older is automatically shorter, whatever the floors or the budget. */

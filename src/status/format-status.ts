@@ -57,7 +57,7 @@ export function formatStatus(status: StatusData, now: number): string {
     for (const segment of SEGMENTS) {
       const tokens = segments[segment.key]
       const estimated = segment.key === "ledger" && tokens > 0 ? "~" : ""
-      const pinned = segment.key === "ledger" && split.pinnedFacts > 0 ? `  (${plural(split.pinnedFacts, "pinned fact")})` : ""
+      const pinned = segment.key === "ledger" && split.pinnedFacts > 0 ? `  (${plural(split.pinnedFacts, "pinned fact")}${split.condensed})` : ""
       lines.push(`  ${segment.label.padEnd(22)} ${`${estimated}${fmt(tokens)}`.padStart(9)}  ${share(tokens, breakdown.total)}${pinned}`)
       if (segment.key === "history") lines.push(...split.lines)
     }
@@ -108,8 +108,8 @@ function closingLines(status: StatusData, now: number): string[] {
 function splitHistory(
   historyTokens: number,
   measure: StatusData["history"],
-): { ledger: number; compartments: number; pinnedFacts: number; lines: string[] } {
-  if (!measure || historyTokens <= 0) return { ledger: 0, compartments: historyTokens, pinnedFacts: 0, lines: [] }
+): { ledger: number; compartments: number; pinnedFacts: number; condensed: string; lines: string[] } {
+  if (!measure || historyTokens <= 0) return { ledger: 0, compartments: historyTokens, pinnedFacts: 0, condensed: "", lines: [] }
   const ledger = Math.min(measure.ledgerTokens, historyTokens)
   const compartments = historyTokens - ledger
   const lines = measure.tiers.map(
@@ -119,8 +119,13 @@ function splitHistory(
   // what the sub-lines need to add up to the compartment history line, and as estimated as the ledger it excludes.
   const rest = compartments - measure.tiers.reduce((sum, tier) => sum + tier.tokens, 0)
   const estimated = ledger > 0 ? "~" : ""
+  if (measure.omittedEpisodes > 0) {
+    const omitted = `${plural(measure.omittedEpisodes, "compartment")} did not fit the window even at their anchors`
+    lines.push(`  ${"  not shown".padEnd(22)} ${fmt(0).padStart(9)}  (${omitted})`)
+  }
   if (lines.length > 0) lines.push(`  ${"  working set, headers".padEnd(22)} ${`${estimated}${fmt(rest)}`.padStart(9)}`)
-  return { ledger, compartments, pinnedFacts: measure.pinnedFacts, lines }
+  const condensed = measure.condensedPins > 0 ? `; the ledger is full: ${measure.condensedPins} older ones are in their episodes` : ""
+  return { ledger, compartments, pinnedFacts: measure.pinnedFacts, condensed, lines }
 }
 
 function bar(segments: Record<SegmentKey, number>, window: number): string {

@@ -1,3 +1,4 @@
+import type { Tier } from "../historian/fidelity-types.js"
 import type { Breakdown } from "../render/measure-prompt.js"
 import { loadAppliedState } from "../store/applied-state-repository.js"
 import { currentTiers, listCompartments } from "../store/compartment-repository.js"
@@ -85,13 +86,18 @@ function appliedHistory(db: Database, sessionId: string): HistoryMeasure | null 
   const compartments = listCompartments(db, sessionId)
     .filter((compartment) => compartment.status === "folded")
     .map((compartment) => ({
-      tier: tiers.get(compartment.id) ?? null,
+      // An omitted compartment is not rendered: it has no tier in the history.
+      tier: shownTier(tiers.get(compartment.id)),
       representations: compartment.representations,
       pinnedFacts: compartment.facts
         .filter((fact) => fact.retention === "PIN")
         .map((fact) => ({ text: fact.text, tags: fact.source.tags })),
     }))
   return measureHistory({ history, compartments, agentPins: listPins(db, sessionId) })
+}
+
+function shownTier(tier: Tier | "omitted" | undefined): Tier | null {
+  return tier === undefined || tier === "omitted" ? null : tier
 }
 
 function parse(json: string | undefined): Record<string, unknown> {

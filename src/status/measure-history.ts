@@ -1,4 +1,5 @@
-import { EPISODES_HEADING as EPISODES_TITLE, HISTORY_CLOSE, PINNED_HEADING } from "../historian/compose-history.js"
+import { EPISODES_HEADING as EPISODES_TITLE, HISTORY_CLOSE, OMITTED_PREFIX, omittedEpisodesOf } from "../historian/compose-history.js"
+import { condensedPinsOf, PINNED_HEADING } from "../historian/pinned-ledger.js"
 import { TIERS, type Tier } from "../historian/fidelity-types.js"
 
 /** What the applied history (the message that replaces folded conversation) is made of, for the status report. */
@@ -12,6 +13,10 @@ export type HistoryMeasure = {
   ledgerTokens: number
   /** Entries of the pinned ledger: the compartments' pinned facts and the agent's pins that are folded. */
   pinnedFacts: number
+  /** Older pins the full ledger moved into their episodes (the ledger's own notice says how many). */
+  condensedPins: number
+  /** Episodes the history leaves out because even their anchors did not fit the window (its line says how many). */
+  omittedEpisodes: number
   /** The compartments rendered in it, by tier (most detailed first; only tiers that have compartments). */
   tiers: { tier: Tier; compartments: number; tokens: number }[]
 }
@@ -31,8 +36,8 @@ const HISTORY_END = `\n${HISTORY_CLOSE}`
 /**
  * Splits the applied history into the pinned ledger and the compartments by tier. A compartment counts at its
  * current tier when that tier's representation is in the history text (an omitted compartment keeps its last
- * selection in the store but is not rendered); its tokens are the representation's stored count, scaled down where
- * the history left lines of it out (`renderedBlock`). The rest of the
+ * selection in the store but is not rendered); its tokens are the representation's stored count, scaled by how much
+ * the history left out of it or added to it (its condensed pins; `renderedBlock`). The rest of the
  * count is the ledger, the working set and the headings. Pure.
  */
 export function measureHistory(options: {
@@ -56,6 +61,8 @@ export function measureHistory(options: {
     tokens: history.tokens,
     ledgerTokens,
     pinnedFacts: ledgerEntries(options).filter((entry) => `${ledger}\n`.includes(`\n${entry}\n`)).length,
+    condensedPins: condensedPinsOf(history.text),
+    omittedEpisodes: omittedEpisodesOf(history.text),
     tiers: TIERS.flatMap((tier) => {
       const atTier = rendered.filter((entry) => entry.representation.tier === tier)
       if (atTier.length === 0) return []
@@ -71,8 +78,9 @@ type RenderedBlock = { representation: MeasuredCompartment["representations"][nu
 /**
  * The representation of the compartment's current tier that the history carries (a model historian's first), found
  * by its first line (`[cN §a§–§b§]`, unique per compartment): composeHistory may leave out lines another part of the
- * history already says (an identifier listed before, an invariant the ledger holds), so the block can be shorter
- * than the representation. Its tokens are the stored count scaled by that (an estimate when lines were left out).
+ * history already says (an identifier listed before, an invariant the ledger holds) and adds the pins the full ledger
+ * condensed into the episode, so the block can be shorter or longer than the representation. Its tokens are the
+ * stored count scaled by that (an estimate when the block differs).
  */
 function renderedBlock(compartment: MeasuredCompartment, text: string): RenderedBlock | null {
   if (compartment.tier === null) return null
@@ -87,17 +95,21 @@ function renderedBlock(compartment: MeasuredCompartment, text: string): Rendered
     const next = text.indexOf("\n\n", from)
     const end = next >= 0 ? next : text.lastIndexOf(HISTORY_END)
     const block = text.slice(from, end >= from ? end : undefined)
-    const scale = Math.min(1, block.length / representation.content.length)
+    const scale = block.length / representation.content.length
     return { representation, block, tokens: Math.round(representation.tokens * scale) }
   }
   return null
 }
 
-/** The pinned ledger section with its heading ("" when the history has none). */
+/**
+ * The pinned ledger section with its heading ("" when the history has none): up to the episodes heading followed by
+ * the first rendered compartment or the line about omitted ones (a pin's own text cannot end the ledger early).
+ */
 function ledgerText(text: string, firstCompartment: string | null): string {
   const start = text.indexOf(LEDGER_HEADING)
   if (start < 0) return ""
-  const episodes = firstCompartment === null ? -1 : text.indexOf(`${EPISODES_HEADING}${firstCompartment}`, start)
+  const omitted = text.indexOf(`${EPISODES_HEADING}${OMITTED_PREFIX}`, start)
+  const episodes = omitted >= 0 ? omitted : firstCompartment === null ? -1 : text.indexOf(`${EPISODES_HEADING}${firstCompartment}`, start)
   const end = episodes >= 0 ? episodes : text.lastIndexOf(HISTORY_END)
   return end > start ? text.slice(start, end) : text.slice(start)
 }

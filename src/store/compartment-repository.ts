@@ -164,8 +164,9 @@ export type SelectionRecord = {
   sessionId: string
   passId: number | null
   compartmentId: string
-  tier: Tier
-  previousTier: Tier | null
+  /** "omitted": the default policy left the compartment out because floors yielded to the ceiling. */
+  tier: Tier | "omitted"
+  previousTier: Tier | "omitted" | null
   reason: string
   pressure: number
   firstDivergence: number | null
@@ -200,12 +201,19 @@ export function recordSelections(db: Database, selections: readonly SelectionRec
   }
 }
 
-/** The tier last applied to each compartment of a session. */
-export function currentTiers(db: Database, sessionId: string): Map<string, Tier> {
+/** The tier last applied to each compartment of a session ("omitted" where floors yielded it out of the history). */
+export function currentTiers(db: Database, sessionId: string): Map<string, Tier | "omitted"> {
+  return new Map([...currentSelections(db, sessionId)].map(([id, selection]) => [id, selection.tier]))
+}
+
+/** The last selection applied to each compartment of a session: its tier and the reason it was chosen. */
+export function currentSelections(db: Database, sessionId: string): Map<string, { tier: Tier | "omitted"; reason: string }> {
   const rows = statement(
     db,
-    `SELECT s.compartment_id, s.tier FROM selections s
+    `SELECT s.compartment_id, s.tier, s.reason FROM selections s
      WHERE s.session_id = ? AND s.id = (SELECT MAX(id) FROM selections WHERE compartment_id = s.compartment_id)`,
   ).all([sessionId])
-  return new Map(rows.map((row) => [String(row["compartment_id"]), String(row["tier"]) as Tier]))
+  return new Map(
+    rows.map((row) => [String(row["compartment_id"]), { tier: String(row["tier"]) as Tier | "omitted", reason: String(row["reason"]) }]),
+  )
 }

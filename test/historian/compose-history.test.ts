@@ -5,11 +5,12 @@ import type { WorkingSet } from "../../src/historian/working-set.js"
 const WORKING_SET: WorkingSet = {
   objective: "make the slugify tests pass without touching the public API",
   filesModified: ["src/slugify.js", "test/slugify.test.js"],
+  earlierFilesModified: 0,
   openTodos: ["run the linter", "update the changelog"],
   lastFailure: { command: "bash npm run lint", error: "src/slugify.js:3:7 error: Unexpected var" },
 }
 
-const EMPTY_WORKING_SET: WorkingSet = { objective: null, filesModified: [], openTodos: [], lastFailure: null }
+const EMPTY_WORKING_SET: WorkingSet = { objective: null, filesModified: [], earlierFilesModified: 0, openTodos: [], lastFailure: null }
 
 const PINS = [
   { text: "Never change the public API of src/slugify.js", tags: [1] },
@@ -31,8 +32,7 @@ describe("composeHistory", () => {
     const text = composeHistory({
       workingSet: WORKING_SET,
       pins: PINS,
-      compartments: COMPARTMENTS,
-      pinsOverBudget: false,
+      compartments: COMPARTMENTS
     })
     expect(text).toMatchInlineSnapshot(`
       "<session-history>
@@ -61,19 +61,41 @@ describe("composeHistory", () => {
     `)
   })
 
-  it("says once that the pinned items exceed their budget, and shortens none of them", () => {
-    const options = { workingSet: WORKING_SET, pins: PINS, compartments: COMPARTMENTS }
-    const over = composeHistory({ ...options, pinsOverBudget: true })
-    const within = composeHistory({ ...options, pinsOverBudget: false })
-    const line = "(The pinned items exceed their budget; the user has been told. None is shortened.)"
-    expect(over.split("\n").filter((candidate) => candidate === line)).toHaveLength(1)
-    expect(over.replace(`${line}\n`, "")).toBe(within)
-    expect(over.indexOf(line)).toBeLessThan(over.indexOf("- §1§ Never change"))
-    for (const pin of PINS) expect(over).toContain(pin.text)
+  it("says how many older pins the episodes hold, and renders each episode's condensed pins verbatim after it", () => {
+    const episodePins = [{ text: "Keep the retry limit at 3.\nNever log tokens.", tags: [2] }]
+    const text = composeHistory({
+      workingSet: EMPTY_WORKING_SET,
+      pins: [PINS[0] as (typeof PINS)[number]],
+      condensedPins: 1,
+      compartments: [{ ...(COMPARTMENTS[0] as (typeof COMPARTMENTS)[number]), pins: episodePins }, COMPARTMENTS[1] as (typeof COMPARTMENTS)[number]],
+    })
+    expect(text).toContain(
+      '## Pinned (verbatim; these still apply)\n(The ledger is full: the 1 oldest pins are kept verbatim in the episodes that hold them, under "Pinned (verbatim; these still apply)".)\n- §1§ Never change',
+    )
+    expect(text).toContain(
+      "[c1 §1§–§6§]\nDecisions:\n- use NFKD because tables miss letters\nPinned (verbatim; these still apply):\n- §2§ Keep the retry limit at 3.\nNever log tokens.\n\n[c2",
+    )
+  })
+
+  it("says which episodes it leaves out, where the episodes begin", () => {
+    const text = composeHistory({
+      workingSet: EMPTY_WORKING_SET,
+      pins: [],
+      compartments: [COMPARTMENTS[1] as (typeof COMPARTMENTS)[number]],
+      omitted: { count: 1_200, first: "c1", last: "c1200", firstTag: 1, lastTag: 3_600 },
+    })
+    expect(text).toContain(
+      '## Episodes (oldest first)\n\n(Not shown: 1200 earlier episodes from c1 to c1200 (§1§–§3600§): even at their least detail they did not fit the window. The raw transcript keeps them; ctx_expand brings one back, e.g. "c1".)\n\n[c2 §7§–§9§]',
+    )
+  })
+
+  it("counts the files it does not list", () => {
+    const text = composeHistory({ workingSet: { ...WORKING_SET, earlierFilesModified: 412 }, pins: [], compartments: [] })
+    expect(text).toContain("Files modified: src/slugify.js, test/slugify.test.js (and 412 modified earlier)\n")
   })
 
   it("leaves out the sections it has nothing for", () => {
-    const text = composeHistory({ workingSet: EMPTY_WORKING_SET, pins: [], compartments: [], pinsOverBudget: true })
+    const text = composeHistory({ workingSet: EMPTY_WORKING_SET, pins: [], compartments: [] })
     expect(text).toMatchInlineSnapshot(`
       "<session-history>
       Earlier parts of this session, condensed by magic-context. The raw transcript is kept; ctx_expand brings any episode back in full.
@@ -84,7 +106,7 @@ describe("composeHistory", () => {
   })
 
   it("is byte-identical for the same inputs and does not change them", () => {
-    const options = { workingSet: WORKING_SET, pins: PINS, compartments: COMPARTMENTS, pinsOverBudget: false }
+    const options = { workingSet: WORKING_SET, pins: PINS, compartments: COMPARTMENTS }
     const copy = structuredClone(options)
     expect(composeHistory(options)).toBe(composeHistory(structuredClone(options)))
     expect(options).toEqual(copy)
@@ -94,7 +116,7 @@ describe("composeHistory", () => {
 describe("composeHistory across episodes", () => {
   const episodes = (...texts: string[]) => texts.map((text, index) => ({ id: `c${index + 1}`, tier: "compact" as const, text }))
   const compose = (...texts: string[]): string =>
-    composeHistory({ workingSet: EMPTY_WORKING_SET, pins: [], compartments: episodes(...texts), pinsOverBudget: false })
+    composeHistory({ workingSet: EMPTY_WORKING_SET, pins: [], compartments: episodes(...texts) })
 
   it("lists an identifier under the first episode that lists it, drops a line left empty, and keeps older text as it was", () => {
     const first = "[c1 §1§–§4§]\nIdentifiers: src/a.ts, PORT=3100, npm test"
@@ -115,7 +137,7 @@ describe("composeHistory across episodes", () => {
 
 describe("composeHistory and the pinned ledger", () => {
   const compose = (pins: { text: string; tags: number[] }[], text: string): string =>
-    composeHistory({ workingSet: EMPTY_WORKING_SET, pins, compartments: [{ id: "c1", tier: "compact", text }], pinsOverBudget: false })
+    composeHistory({ workingSet: EMPTY_WORKING_SET, pins, compartments: [{ id: "c1", tier: "compact", text }] })
   const episode = "[c1 §1§–§4§]\nInvariant: do not change the public API of src/slugify.js\nOutcome: done"
 
   it("leaves out an episode's invariant the ledger already says, also when the invariant was shortened", () => {

@@ -19,7 +19,7 @@ const step = (id: string, part: PartSpec): HostMessage => assistantMessage({ id,
 
 describe("deriveWorkingSet", () => {
   it("is empty for a session with nothing to orient by", () => {
-    expect(deriveWorkingSet([])).toEqual({ objective: null, filesModified: [], openTodos: [], lastFailure: null })
+    expect(deriveWorkingSet([])).toEqual({ objective: null, filesModified: [], earlierFilesModified: 0, openTodos: [], lastFailure: null })
   })
 
   it("takes the objective from the newest request in the user's own words", () => {
@@ -72,6 +72,16 @@ describe("deriveWorkingSet", () => {
     ]
     const expected = ["src/b.ts", "src/a.ts", "src/c.ts", "src/d.ts", "src/e.ts"]
     expect(deriveWorkingSet(messages).filesModified).toEqual(expected)
+  })
+
+  it("lists at most 20 files, the most recently modified, in first-touch order, and counts the others", () => {
+    const edit = (index: number, file: string) => tool(`e${index}`, "edit", completed({ filePath: file, oldString: "a", newString: "b" }, "ok"))
+    const files = Array.from({ length: 500 }, (_, index) => `src/f${index}.ts`)
+    // 500 files, then f3 once more: the newest 20 are f481..f499 and f3.
+    const messages = [assistantMessage({ id: "a1", parts: [...files.map((file, index) => edit(index, file)), edit(999, "src/f3.ts")] })]
+    const workingSet = deriveWorkingSet(messages)
+    expect(workingSet.filesModified).toEqual(["src/f3.ts", ...files.slice(481)])
+    expect(workingSet.earlierFilesModified).toBe(480)
   })
 
   it("takes the open todos from the newest todowrite only", () => {

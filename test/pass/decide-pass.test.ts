@@ -24,8 +24,9 @@ function decide(situation: Situation): PassDecision {
       readyHistory: work.readyHistory ?? 0,
       reclaim: { age: 0, force: 0, emergency: 0, ...work.reclaim },
       smartDrops: work.smartDrops ?? 0,
+      freedTokens: work.freedTokens ?? 0,
     },
-    drainMinimum: MINIMUM,
+    minimumFreed: MINIMUM,
   })
 }
 
@@ -98,47 +99,69 @@ describe("decidePass", () => {
       replay("nothing-due"),
     ],
     ["force band with nothing to apply", { band: "force", cacheExpired: true }, replay("nothing-due")],
-    // The emergency drain, below the force band.
+    // The emergency drain, below the force band: it executes only when the pass frees the minimum in all.
     [
       "a drain freeing more than the minimum",
-      { band: "execute", drainActive: true, work: { reclaim: { force: 1_001 } } },
+      { band: "execute", drainActive: true, work: { reclaim: { force: 1_001 }, freedTokens: 1_001 } },
       execute("drain", "force"),
     ],
     [
       "a drain freeing exactly the minimum",
-      { band: "execute", drainActive: true, work: { reclaim: { force: MINIMUM } } },
+      { band: "execute", drainActive: true, work: { reclaim: { force: MINIMUM }, freedTokens: MINIMUM } },
+      execute("drain", "force"),
+    ],
+    [
+      "a drain freeing the minimum through the history fold alone",
+      { band: "execute", drainActive: true, work: { readyHistory: 1, freedTokens: MINIMUM } },
       execute("drain", "force"),
     ],
     [
       "a drain freeing less than the minimum, with age reclaim waiting",
-      { band: "execute", drainActive: true, work: { reclaim: { age: 800, force: 999 } } },
-      replay("waiting-for-rebuild"),
+      { band: "execute", drainActive: true, work: { reclaim: { age: 800, force: 999 }, freedTokens: 999 } },
+      replay("drain-below-minimum"),
     ],
     [
       "a drain freeing less than the minimum, with nothing else",
-      { band: "execute", drainActive: true, work: { reclaim: { force: 999 } } },
-      replay("nothing-due"),
+      { band: "execute", drainActive: true, work: { reclaim: { force: 999 }, freedTokens: 999 } },
+      replay("drain-below-minimum"),
     ],
     [
-      "a drain below the threshold with a queued drop",
-      { band: "below", drainActive: true, work: { landableDrops: 1 } },
+      // Was the defect: ready history opened a rewrite on every pass of the drain, freeing 16-526 tokens.
+      "a drain at the threshold whose ready history frees less than the minimum",
+      { band: "execute", drainActive: true, work: { readyHistory: 1, freedTokens: 526 } },
+      replay("drain-below-minimum"),
+    ],
+    [
+      "a drain at the threshold whose queued drop frees less than the minimum",
+      { band: "execute", drainActive: true, work: { landableDrops: 1, freedTokens: 999 } },
+      replay("drain-below-minimum"),
+    ],
+    [
+      "a drain below the threshold with a queued drop freeing the minimum",
+      { band: "below", drainActive: true, work: { landableDrops: 1, freedTokens: MINIMUM } },
       execute("drain", "force"),
     ],
     [
-      "a drain below the threshold with ready history",
-      { band: "below", drainActive: true, work: { readyHistory: 1 } },
-      execute("drain", "force"),
+      "a drain below the threshold with ready history freeing less than the minimum",
+      { band: "below", drainActive: true, work: { readyHistory: 1, freedTokens: 16 } },
+      replay("drain-below-minimum"),
+    ],
+    [
+      // An expired cache costs the rewrite anyway: the band's own rules apply.
+      "a drain freeing less than the minimum with an expired cache",
+      { band: "execute", drainActive: true, cacheExpired: true, work: { readyHistory: 1, freedTokens: 16 } },
+      execute("threshold-work", "age"),
     ],
     [
       // Only the force band bypasses mid-tool deferral; a drain continuing below it waits for the results.
       "a drain mid-tool",
-      { band: "execute", drainActive: true, midTool: true, work: { reclaim: { force: 5_000 } } },
+      { band: "execute", drainActive: true, midTool: true, work: { reclaim: { force: 5_000 }, freedTokens: 5_000 } },
       replay("mid-tool-deferred"),
     ],
     [
       "a drain below the minimum below the threshold",
-      { band: "below", drainActive: true, work: { reclaim: { force: 999 } } },
-      replay("below-threshold"),
+      { band: "below", drainActive: true, work: { reclaim: { force: 999 }, freedTokens: 999 } },
+      replay("drain-below-minimum"),
     ],
     // At or above the threshold: work that opens a rewrite, or an expired cache with work to ride.
     [
@@ -146,7 +169,28 @@ describe("decidePass", () => {
       { band: "execute", work: { landableDrops: 2, reclaim: { age: 300 } } },
       execute("threshold-work", "age"),
     ],
-    ["threshold with ready history", { band: "execute", work: { readyHistory: 1 } }, execute("threshold-work", "age")],
+    [
+      "threshold with ready history freeing the minimum",
+      { band: "execute", work: { readyHistory: 1, freedTokens: MINIMUM } },
+      execute("threshold-work", "age"),
+    ],
+    [
+      // The same defect outside the drain: a new small compartment every turn opened a rewrite every turn.
+      "threshold with only ready history freeing less than the minimum and a warm cache",
+      { band: "execute", work: { readyHistory: 1, freedTokens: 526, reclaim: { age: 300 } } },
+      replay("history-below-minimum"),
+    ],
+    [
+      "threshold with ready history freeing less than the minimum and an expired cache",
+      { band: "execute", cacheExpired: true, work: { readyHistory: 1, freedTokens: 16 } },
+      execute("threshold-work", "age"),
+    ],
+    [
+      // The agent's own drops open the rewrite (ctx_reduce refuses a call freeing under 500 tokens).
+      "threshold with a queued drop and ready history freeing less than the minimum",
+      { band: "execute", work: { landableDrops: 1, readyHistory: 1, freedTokens: 600 } },
+      execute("threshold-work", "age"),
+    ],
     [
       "threshold with opening work mid-tool",
       { band: "execute", midTool: true, work: { landableDrops: 1 } },

@@ -1,7 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest"
 import { defaultConfig } from "../../src/config/schema.js"
 import { SURVIVAL_CONTRACTS, type Tier } from "../../src/historian/fidelity-types.js"
+import { EPISODES_HEADING } from "../../src/historian/compose-history.js"
 import { compilePinPatterns } from "../../src/historian/pin-patterns.js"
+import { PINNED_HEADING } from "../../src/historian/pinned-ledger.js"
 import { createHistoryPlanner, POLICY_VERSION, type HistoryPlanner } from "../../src/pass/history-planner.js"
 import { runPass, type PassResult } from "../../src/pass/run-pass.js"
 import { createSessionRegistry } from "../../src/pass/session-registry.js"
@@ -604,26 +606,65 @@ describe("createHistoryPlanner", () => {
       expect(ready?.text).not.toContain("MOD5")
     })
 
-    it("reports pins over their budget in the history and the report", async () => {
+    it("condenses the oldest pins into their episodes once the ledger is full, verbatim in every tier", async () => {
       const session = await openSession()
       const messages = turns(4)
       const { result } = pass(session, messages, quietWindow())
-      const ready = session.planner.prepare({
+      const prepareAt = (pinBudgetTokens: number, budgetTokens: number) =>
+        session.planner.prepare({ messages, view: result.view, state: session.state, pass: 1, now: 1, pressured: true, budgetTokens, pinBudgetTokens })
+      // The ledger's heading, its notice and one request fit in 50 words; two requests do not.
+      const ready = prepareAt(50, 10_000)
+      const text = ready?.text ?? ""
+      const ledger = text.slice(text.indexOf(PINNED_HEADING), text.indexOf(EPISODES_HEADING) - 2)
+      expect(ledger).toBe(
+        `${PINNED_HEADING}\n(The ledger is full: the 2 oldest pins are kept verbatim in the episodes that hold them, under "Pinned (verbatim; these still apply)".)\n- §7§ ${requestOf(3)}`,
+      )
+      expect(wordCounter.count(ledger)).toBeLessThanOrEqual(50)
+      // With room in the budget the episodes are promoted to FULL, which holds the user's words itself.
+      const blockOf = (history: string, index: number): string => history.slice(history.indexOf(`\n\n[c${index} `) + 2).split("\n\n")[0] ?? ""
+      for (const index of [1, 2]) expect(blockOf(text, index)).toContain(requestOf(index))
+      // Whatever tier the budget forces, each condensed request is still in its own episode word for word.
+      for (const budget of [10_000, 100, 1]) {
+        const squeezed = prepareAt(50, budget)?.text ?? ""
+        for (const index of [1, 2]) expect(blockOf(squeezed, index)).toContain(requestOf(index))
+        expect(squeezed).toContain(`- §7§ ${requestOf(3)}`)
+      }
+      const squeezed = prepareAt(50, 1)?.text ?? ""
+      expect(blockOf(squeezed, 1)).toContain(`Pinned (verbatim; these still apply):\n- §1§ ${requestOf(1)}`)
+      // The same state gives the same bytes.
+      expect(prepareAt(50, 10_000)?.text).toBe(text)
+      prepareAt(50, 10_000)
+      session.planner.commit({ pass: 1, passId: null, pressure: 70, firstDivergence: null, radius: null, now: 1 })
+      expect(session.planner.report()).toMatchObject({ pinTokens: wordCounter.count(ledger), condensedPins: 2, omittedCompartments: 0, hiddenPins: 0 })
+    })
+
+    it("omits the oldest compartments, saying so, when even their anchors exceed the ceiling", async () => {
+      const session = await openSession()
+      const messages = turns(6)
+      const { result } = pass(session, messages, quietWindow())
+      const prepared = session.planner.prepare({
         messages,
         view: result.view,
         state: session.state,
         pass: 1,
         now: 1,
         pressured: true,
-        budgetTokens: 10_000,
-        pinBudgetTokens: 5,
+        budgetTokens: 1,
+        roomTokens: 0,
+        ceilingTokens: 200,
+        pinBudgetTokens: 0,
       })
+      const text = prepared?.text ?? ""
+      expect(text).toMatch(/\(Not shown: \d+ earlier episodes? from c1 to c\d+/)
+      expect(text).not.toContain("\n\n[c1 ")
+      expect(prepared?.tokens).toBeLessThanOrEqual(200)
       session.planner.commit({ pass: 1, passId: null, pressure: 70, firstDivergence: null, radius: null, now: 1 })
-      expect(ready?.text).toContain(
-        "(The pinned items exceed their budget; the user has been told. None is shortened.)",
-      )
-      const pinTokens = [1, 2, 3].reduce((sum, index) => sum + wordCounter.count(requestOf(index)), 0)
-      expect(session.planner.report()).toMatchObject({ pinsOverBudget: true, pinTokens })
+      const report = session.planner.report()
+      expect(report?.omittedCompartments).toBeGreaterThan(0)
+      expect(report?.tiers["c1"]).toBe("omitted")
+      expect(report?.floorViolations).toBeGreaterThanOrEqual(report?.omittedCompartments ?? 0)
+      // Every pin of an omitted episode is counted as hidden; the others are in the history.
+      expect(report?.hiddenPins).toBe(report?.omittedCompartments)
     })
   })
 

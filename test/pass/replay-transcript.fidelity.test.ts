@@ -19,8 +19,12 @@ import { tracePath } from "../transcript/trace-path.js"
 
 const SWE_AGENT = readTranscript(tracePath("sweagent-gpt4-pydicom-1458.traj"))
 
-/** Small enough that history is folded and demoted (12 model calls, several execute passes). */
-const PRESSURED = fixedWindow({ usableTokens: 4_000, config: { ...defaultConfig(), protected_tokens: 400 } })
+/**
+ * Small enough that history is folded and demoted (12 model calls, two execute passes: a fold that frees less than
+ * 1,000 words waits), large enough that no pass reaches the force band, where floors yield to the ceiling (at 4,000
+ * words the first call is in the emergency band).
+ */
+const PRESSURED = fixedWindow({ usableTokens: 6_000, config: { ...defaultConfig(), protected_tokens: 400 } })
 /** Never pressured, with a small protected window so that compartments are still cut. */
 const QUIET = fixedWindow({ usableTokens: 1_000_000, config: { ...defaultConfig(), protected_tokens: 400 } })
 
@@ -76,7 +80,7 @@ describe("replayTranscript with progressive fidelity", () => {
     expect(second).toEqual(first)
     // The comparison covers folded and demoted history.
     const turns = parsed(first)
-    expect(turns.filter((turn) => turn.pass === "execute").length).toBeGreaterThanOrEqual(3)
+    expect(turns.filter((turn) => turn.pass === "execute").length).toBeGreaterThanOrEqual(2)
     expect(turns.at(-1)?.tiers).toEqual({ c1: "compact", c2: "compact" })
     expect(turns.at(-1)?.tierSwitches).toBe(1)
     expect(turns.every((turn) => turn.floorViolations === 0)).toBe(true)

@@ -53,6 +53,9 @@ describe("resolveWindow", () => {
       // 484,000 at 70% = 338,800: 15% history, 5% pins.
       historyBudgetTokens: 50_820,
       landingTokens: 242_000,
+      // The drain's exit, 60% of 484,000; reminders 1%.
+      ceilingTokens: 290_400,
+      reminderBudgetTokens: 4_840,
       pinBudgetTokens: 16_940,
       source: "config",
     })
@@ -97,6 +100,8 @@ describe("resolveWindow", () => {
       // 123,904 at 65% = 80,537.6: 15% -> 12,081, 5% -> 4,027.
       historyBudgetTokens: 12_081,
       landingTokens: 61_952,
+      ceilingTokens: 68_147,
+      reminderBudgetTokens: 1_239,
       pinBudgetTokens: 4_027,
       source: "fallback",
     })
@@ -146,6 +151,15 @@ describe("the landing line", () => {
   })
 })
 
+describe("the ceiling line", () => {
+  it("is the drain's exit (10 points under the threshold), never under the landing line", () => {
+    expect(fixedWindow({ usableTokens: 100_000, config: defaultConfig() }).ceilingTokens).toBe(55_000)
+    expect(fixedWindow({ usableTokens: 100_000, thresholdPercent: 80, config: defaultConfig() }).ceilingTokens).toBe(70_000)
+    // Threshold 20: landing 15%, drain exit 10%: the ceiling stays at the landing line.
+    expect(fixedWindow({ usableTokens: 100_000, thresholdPercent: 20, config: defaultConfig() }).ceilingTokens).toBe(15_000)
+  })
+})
+
 describe("fixedWindow", () => {
   it("uses the given usable window with the config's other settings", () => {
     expect(fixedWindow({ usableTokens: 200_000, config: config({ cache_ttl: "1h" }) })).toEqual({
@@ -159,6 +173,8 @@ describe("fixedWindow", () => {
       // The seed's 200k at 65%: a 19,500-token history budget.
       historyBudgetTokens: 19_500,
       landingTokens: 100_000,
+      ceilingTokens: 110_000,
+      reminderBudgetTokens: 2_000,
       pinBudgetTokens: 6_500,
       source: "replay",
     })

@@ -27,9 +27,12 @@ const VIEWS: Record<Exclude<NudgeLevel, "quiet">, LiveView> = {
   urgent: viewWith(25_000, 45_000),
 }
 
+/** Counts words (what reminders hold is measured in it here). */
+const words = (body: string): number => body.split(/\s+/).filter(Boolean).length
+
 function plan(
   view: LiveView,
-  options: { applied?: Partial<AppliedState>; pass?: number; queued?: number[]; tagsVisible?: boolean } = {},
+  options: { applied?: Partial<AppliedState>; pass?: number; queued?: number[]; tagsVisible?: boolean; budgetTokens?: number } = {},
 ) {
   return planNudge({
     view,
@@ -40,6 +43,8 @@ function plan(
     pass: options.pass ?? 20,
     usagePercent: 36.75,
     tagsVisible: options.tagsVisible ?? true,
+    budgetTokens: options.budgetTokens ?? Number.POSITIVE_INFINITY,
+    count: words,
   })
 }
 
@@ -138,8 +143,34 @@ describe("planNudge", () => {
       pass: 2,
       usagePercent: 50,
       tagsVisible: true,
+      budgetTokens: Number.POSITIVE_INFINITY,
+      count: words,
     })
     expect(noTool.placements).toEqual([])
+  })
+
+  it("keeps the reminders of an epoch within their budget however many passes it lasts", () => {
+    const ceiling = viewWith(10_000, 80_000)
+    const first = plan(ceiling, { pass: 1 }).placements
+    const nudgeWords = words(first[0]?.text ?? "")
+    const steerWords = words(first[1]?.text ?? "")
+    // Room for the steer message and two nudges: the epoch's reminders stop there, pass after pass.
+    const budgetTokens = steerWords + 2 * nudgeWords
+    let placements: AppliedState["placements"] = []
+    for (let pass = 1; pass <= 200; pass += 2) {
+      const planned = plan(ceiling, { pass, budgetTokens, applied: { placements, lastNudgePass: placements.length > 0 ? pass - 2 : null, lastNudgeLevel: "urgent" } })
+      placements = [...placements, ...planned.placements]
+    }
+    expect(placements.map((placement) => placement.kind)).toEqual(["nudge", "steer", "nudge"])
+    expect(placements.reduce((sum, placement) => sum + words(placement.text), 0)).toBeLessThanOrEqual(budgetTokens)
+    // A new epoch (no placements) has the whole budget again.
+    expect(plan(ceiling, { pass: 300, budgetTokens }).placements).toHaveLength(2)
+  })
+
+  it("places the steer message before a nudge when only one of them fits", () => {
+    const ceiling = viewWith(10_000, 80_000)
+    const steerWords = words(plan(ceiling).placements[1]?.text ?? "")
+    expect(plan(ceiling, { budgetTokens: steerWords }).placements.map((placement) => placement.kind)).toEqual(["steer"])
   })
 })
 

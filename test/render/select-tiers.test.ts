@@ -190,6 +190,77 @@ describe("selectTiers", () => {
       expect(choices.every((choice) => !choice.belowFloor)).toBe(true)
     })
 
+    describe("over the ceiling (floors win over the budget, not over the window)", () => {
+      const floors = [{ floor: "compact" as const }, { floor: "dense" as const }, { floor: "full" as const }, {}]
+
+      it("lets floors yield, level by level and oldest first, until history fits the ceiling", () => {
+        const compartments = four([null, null, null, null], floors)
+        // At the floors: 30 + 60 + 100 + 10 = 200. Ceiling 150: c3 full -> dense (160), then c2 dense -> compact (130).
+        const choices = selectTiers({ compartments, budgetTokens: 100, ceilingTokens: 150, policy: "default" })
+        expect(tiersOf(choices)).toEqual(["compact", "compact", "dense", "anchor"])
+        expect(totalOf(compartments, choices)).toBe(130)
+        expect(choices.map((choice) => choice.belowFloor)).toEqual([false, true, true, false])
+        expect(choices[1]?.reason).toBe("below floor: history over the window's ceiling")
+      })
+
+      it("omits the oldest compartments once every one is at its anchor and history is still over", () => {
+        const compartments = four([null, null, null, null], floors)
+        // All anchors: 40. Ceiling 25: c1 and c2 go (20).
+        const choices = selectTiers({ compartments, budgetTokens: 100, ceilingTokens: 25, policy: "default" })
+        expect(tiersOf(choices)).toEqual(["omitted", "omitted", "anchor", "anchor"])
+        expect(totalOf(compartments, choices)).toBe(20)
+        expect(choices.slice(0, 3).every((choice) => choice.belowFloor)).toBe(true)
+      })
+
+      it("omits relevant compartments last", () => {
+        const compartments = four([null, null, null, null], [{ relevance: 1 }])
+        const choices = selectTiers({ compartments, budgetTokens: 10, ceilingTokens: 20, policy: "default" })
+        expect(tiersOf(choices)).toEqual(["anchor", "omitted", "omitted", "anchor"])
+      })
+
+      it("omits compartments holding condensed pins last (a pin is the last thing to leave the prompt)", () => {
+        const compartments = four([null, null, null, null], [{ holdsPins: true }, {}, { holdsPins: true }])
+        const choices = selectTiers({ compartments, budgetTokens: 10, ceilingTokens: 20, policy: "default" })
+        expect(tiersOf(choices)).toEqual(["anchor", "omitted", "anchor", "omitted"])
+        expect(tiersOf(selectTiers({ compartments, budgetTokens: 10, ceilingTokens: 10, policy: "default" }))).toEqual([
+          "omitted",
+          "omitted",
+          "anchor",
+          "omitted",
+        ])
+      })
+
+      it("keeps what floors yielded (a tier below the floor, or omitted) until promotion has room, then brings it back up", () => {
+        const yielded = [
+          { floor: "compact" as const, current: "omitted" as const, yielded: true },
+          { floor: "compact" as const, current: "anchor" as const, yielded: true },
+          { floor: "compact" as const, current: "compact" as const },
+          { floor: "compact" as const, current: "compact" as const },
+        ]
+        const compartments = yielded.map((overrides, index) => compartment(`c${index + 1}`, overrides))
+        // 10 + 30 + 30 = 70 of a budget of 100 (between the lines): no ceiling, nothing moves back above its floor.
+        const kept = selectTiers({ compartments, budgetTokens: 100, policy: "default" })
+        expect(tiersOf(kept)).toEqual(["omitted", "anchor", "compact", "compact"])
+        expect(kept.map((choice) => choice.belowFloor)).toEqual([true, true, false, false])
+        expect(kept.slice(0, 2).map((choice) => choice.reason)).toEqual(["kept: floors yielded to the ceiling", "kept: floors yielded to the ceiling"])
+        // Far under budget: promoted, newest first, the omitted one back to its anchor and then up to its floor.
+        const promoted = selectTiers({ compartments, budgetTokens: 1_000, policy: "default" })
+        expect(tiersOf(promoted).every((tier) => tier !== "omitted" && tier !== "anchor")).toBe(true)
+        expect(promoted.every((choice) => !choice.belowFloor)).toBe(true)
+      })
+
+      it("treats an applied tier below the floor that did not come from yielding as illegal (it moves up)", () => {
+        const compartments = [compartment("c1", { current: "anchor", floor: "compact" })]
+        expect(tiersOf(selectTiers({ compartments, budgetTokens: 100, policy: "default" }))).toEqual(["dense"])
+      })
+
+      it("changes nothing while the floors fit the ceiling", () => {
+        const compartments = four([null, null, null, null], floors)
+        const without = selectTiers({ compartments, budgetTokens: 100, policy: "default" })
+        expect(selectTiers({ compartments, budgetTokens: 100, ceilingTokens: 200, policy: "default" })).toEqual(without)
+      })
+    })
+
     it("skips a compartment at its floor and demotes the next one", () => {
       const compartments = fourAtFull([{ floor: "full" }])
       const choices = selectTiers({ compartments, budgetTokens: 300, policy: "default" })

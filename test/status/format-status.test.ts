@@ -54,6 +54,8 @@ const HISTORY: NonNullable<StatusData["history"]> = {
   tokens: 9_000,
   ledgerTokens: 3_000,
   pinnedFacts: 1,
+  condensedPins: 0,
+  omittedEpisodes: 0,
   tiers: [
     { tier: "dense", compartments: 1, tokens: 2_500 },
     { tier: "anchor", compartments: 12, tokens: 3_000 },
@@ -112,6 +114,17 @@ describe("formatStatus", () => {
     ])
   })
 
+  it("says how many pins the full ledger moved into their episodes and how many episodes are not shown", () => {
+    const lines = breakdownOf(formatStatus(status({ history: { ...HISTORY, condensedPins: 348, omittedEpisodes: 391 } }), NOW))
+    expect(lines.slice(4, 9)).toEqual([
+      "  pinned ledger             ~3,000  10%  (1 pinned fact; the ledger is full: 348 older ones are in their episodes)",
+      "  compartment history        6,000  20%",
+      "    dense                    2,500  (1 compartment)",
+      "    anchor                   3,000  (12 compartments)",
+      "    not shown                    0  (391 compartments did not fit the window even at their anchors)",
+    ])
+  })
+
   it("shows an empty ledger and no tiers before the first fold", () => {
     const breakdown = { ...BREAKDOWN, history: 0, conversation: 15_000 }
     const lines = breakdownOf(formatStatus(status({ breakdown }), NOW))
@@ -135,7 +148,14 @@ describe("formatStatus", () => {
   })
 
   it("counts the rest exactly when the history has no ledger", () => {
-    const history = { tokens: 9_000, ledgerTokens: 0, pinnedFacts: 0, tiers: [{ tier: "full" as const, compartments: 2, tokens: 8_800 }] }
+    const history = {
+      tokens: 9_000,
+      ledgerTokens: 0,
+      pinnedFacts: 0,
+      condensedPins: 0,
+      omittedEpisodes: 0,
+      tiers: [{ tier: "full" as const, compartments: 2, tokens: 8_800 }],
+    }
     const lines = breakdownOf(formatStatus(status({ history }), NOW))
     expect(lines.slice(4, 8)).toEqual([
       "  pinned ledger                  0  0%",

@@ -132,7 +132,7 @@ async function foldedStore(): Promise<Database> {
   insertPin(db, SESSION, { tag: 11, text: "the build runs with --strict", pinnedBy: "agent" }, NOW)
   insertPin(db, SESSION, { tag: 40, text: "keep the retry loop", pinnedBy: "agent" }, NOW)
   const historyText = composeHistory({
-    workingSet: { objective: "make the slugify tests pass", filesModified: ["src/slugify.js"], openTodos: [], lastFailure: null },
+    workingSet: { objective: "make the slugify tests pass", filesModified: ["src/slugify.js"], earlierFilesModified: 0, openTodos: [], lastFailure: null },
     pins: [
       { text: API_PIN, tags: [1] },
       { text: NODE_PIN, tags: [9] },
@@ -143,7 +143,6 @@ async function foldedStore(): Promise<Database> {
       { id: c2, tier: "compact", text: "[c2 §5§–§8§] compact text of c2" },
       { id: c3, tier: "full", text: "[c3 §9§–§12§] full text of c3" },
     ],
-    pinsOverBudget: false,
   })
   saveAppliedState(db, SESSION, { ...initialAppliedState(), history: { foldedThroughSeq: 39, text: historyText, tokens: 1_000 } }, NOW)
   recordPass(db, {
@@ -191,6 +190,8 @@ describe("gatherStatus", () => {
       tokens: 1_000,
       ledgerTokens: 144,
       pinnedFacts: 3,
+      condensedPins: 0,
+      omittedEpisodes: 0,
       tiers: [
         { tier: "full", compartments: 1, tokens: 500 },
         { tier: "compact", compartments: 2, tokens: 100 },
@@ -294,13 +295,14 @@ describe("gatherStatus", () => {
       const applied = compartments.map((compartment) => {
         const tier = report.tiers[compartment.id.slice(compartment.id.indexOf("#") + 1)] as Tier
         const representation = compartment.representations.find((candidate) => candidate.tier === tier)
-        // The history may leave lines of a tier out (an invariant the ledger says, an identifier listed before): its
-        // block there is found by its first line, and the stored count is scaled by how much of it is rendered.
+        // The history may leave lines of a tier out (an invariant the ledger says, an identifier listed before) or add
+        // the episode's condensed pins: its block there is found by its first line, and the stored count is scaled by
+        // the block's length against the tier's.
         const content = representation?.content ?? ""
         const from = historyText.indexOf(`\n\n${content.split("\n")[0]}`) + 2
         const next = historyText.indexOf("\n\n", from)
         const block = historyText.slice(from, next >= 0 ? next : historyText.lastIndexOf("\n</session-history>"))
-        const tokens = Math.round((representation?.tokens ?? 0) * Math.min(1, block.length / content.length))
+        const tokens = Math.round(((representation?.tokens ?? 0) * block.length) / content.length)
         return { tier, tokens }
       })
       const expectedTiers = (["full", "dense", "compact", "anchor"] as const).flatMap((tier) => {
@@ -313,11 +315,13 @@ describe("gatherStatus", () => {
       expect(history?.tokens).toBe(executed.breakdown.history)
       // One constraint per folded turn, each pinned.
       expect(history?.pinnedFacts).toBe(compartments.length)
-      // The ledger's estimate against counting its section of the history text (heading, "- §N§ " and the pins).
+      // The ledger's estimate against counting its section of the history text (heading, "- §N§ " and the pins); the
+      // planner reports that count itself.
       const text = state.applied.history?.text ?? ""
       const section = text.slice(text.indexOf("\n\n## Pinned"), text.indexOf("\n\n## Episodes"))
       const counted = wordCounter.count(section)
-      expect(counted).toBe(report.pinTokens + 6 + 2 * compartments.length)
+      expect(counted).toBe(report.pinTokens)
+      expect(counted).toBeLessThanOrEqual(window.pinBudgetTokens)
       expect(Math.abs((history?.ledgerTokens ?? 0) - counted)).toBeLessThanOrEqual(counted * 0.1)
     })
   })

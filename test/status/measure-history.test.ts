@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest"
-import { composeHistory, type PinnedFact, type RenderedCompartment } from "../../src/historian/compose-history.js"
+import { composeHistory, type RenderedCompartment } from "../../src/historian/compose-history.js"
+import type { PinnedFact } from "../../src/historian/pinned-ledger.js"
 import type { Tier } from "../../src/historian/fidelity-types.js"
 import type { WorkingSet } from "../../src/historian/working-set.js"
 import { measureHistory, type MeasuredCompartment } from "../../src/status/measure-history.js"
@@ -7,6 +8,7 @@ import { measureHistory, type MeasuredCompartment } from "../../src/status/measu
 const WORKING_SET: WorkingSet = {
   objective: "make the slugify tests pass",
   filesModified: ["src/slugify.js"],
+  earlierFilesModified: 0,
   openTodos: [],
   lastFailure: null,
 }
@@ -51,7 +53,7 @@ const PINS: PinnedFact[] = [
 ]
 
 /** The history composeHistory writes for the compartments at their tiers (`omit` leaves some out). */
-function history(options: { pins?: PinnedFact[]; omit?: number[]; pinsOverBudget?: boolean } = {}): string {
+function history(options: { pins?: PinnedFact[]; omit?: number[] } = {}): string {
   const rendered: RenderedCompartment[] = COMPARTMENTS.flatMap((compartment, index) => {
     if (options.omit?.includes(index)) return []
     const chosen = compartment.representations.find((candidate) => candidate.tier === compartment.tier)
@@ -61,7 +63,6 @@ function history(options: { pins?: PinnedFact[]; omit?: number[]; pinsOverBudget
     workingSet: WORKING_SET,
     pins: options.pins ?? PINS,
     compartments: rendered,
-    pinsOverBudget: options.pinsOverBudget ?? false,
   })
 }
 
@@ -91,6 +92,8 @@ describe("measureHistory", () => {
       tokens: 1_000,
       ledgerTokens: 144,
       pinnedFacts: 3,
+      condensedPins: 0,
+      omittedEpisodes: 0,
       tiers: [
         { tier: "full", compartments: 1, tokens: 500 },
         { tier: "compact", compartments: 2, tokens: 100 },
@@ -120,10 +123,10 @@ describe("measureHistory", () => {
     expect(measure.pinnedFacts).toBe(3)
   })
 
-  it("reads the ledger with its over-budget notice and without episodes", () => {
-    const text = composeHistory({ workingSet: WORKING_SET, pins: PINS, compartments: [], pinsOverBudget: true })
+  it("reads the ledger with its condensed-pins notice and without episodes", () => {
+    const text = composeHistory({ workingSet: WORKING_SET, pins: PINS, compartments: [], condensedPins: 4 })
     const ledger = ledgerOf(text)
-    expect(ledger).toContain("(The pinned items exceed their budget")
+    expect(ledger).toContain("(The ledger is full: the 4 oldest pins")
     const measure = measureHistory({
       history: { text, tokens: 200 },
       compartments: COMPARTMENTS.map((compartment) => ({ ...compartment, tier: null })),
@@ -133,16 +136,62 @@ describe("measureHistory", () => {
       tokens: 200,
       ledgerTokens: Math.round((200 * ledger.length) / text.length),
       pinnedFacts: 3,
+      condensedPins: 4,
+      omittedEpisodes: 0,
       tiers: [],
     })
   })
 
+  it("ends the ledger where the episodes begin when the history says some were omitted", () => {
+    const rendered: RenderedCompartment[] = [{ id: "s#c3", tier: "full", text: "[c3 §9§–§12§] full text of c3" }]
+    const text = composeHistory({
+      workingSet: WORKING_SET,
+      pins: PINS,
+      compartments: rendered,
+      omitted: { count: 2, first: "c1", last: "c2", firstTag: 1, lastTag: 8 },
+    })
+    const withoutOmitted = composeHistory({ workingSet: WORKING_SET, pins: PINS, compartments: rendered })
+    const measured = (history: string) =>
+      measureHistory({
+        history: { text: history, tokens: 1_000 },
+        compartments: COMPARTMENTS.map((compartment, index) => (index < 2 ? { ...compartment, tier: null } : compartment)),
+        agentPins: [{ tag: 11, text: "the build runs with --strict" }],
+      })
+    expect(measured(text)).toMatchObject({ omittedEpisodes: 2, condensedPins: 0 })
+    expect(measured(withoutOmitted)).toMatchObject({ omittedEpisodes: 0 })
+    // The omitted line belongs to the episodes, not to the ledger: the ledger's share is as large as without it.
+    const ledger = ledgerOf(text)
+    expect(ledger).toBe(ledgerOf(withoutOmitted))
+    const restChars = text.length - "[c3 §9§–§12§] full text of c3".length
+    expect(measured(text).ledgerTokens).toBe(Math.round((500 * ledger.length) / restChars))
+    expect(measured(text).tiers).toEqual([{ tier: "full", compartments: 1, tokens: 500 }])
+  })
+
+  it("counts an episode's condensed pins with the episode, not the ledger", () => {
+    const condensed = [{ text: "Keep the retry limit at 3 in every worker of the queue", tags: [2] }]
+    const rendered: RenderedCompartment[] = [{ id: "s#c1", tier: "compact", text: "[c1 §1§–§4§] compact text of c1", pins: condensed }]
+    const text = composeHistory({ workingSet: WORKING_SET, pins: PINS, compartments: rendered, condensedPins: 1 })
+    const measure = measureHistory({
+      history: { text, tokens: 1_000 },
+      compartments: COMPARTMENTS.map((compartment, index) => (index > 0 ? { ...compartment, tier: null } : compartment)),
+      agentPins: [{ tag: 11, text: "the build runs with --strict" }],
+    })
+    const block = text.slice(text.indexOf("[c1 §1§–§4§]"), text.indexOf("\n</session-history>"))
+    expect(block).toContain(condensed[0]?.text)
+    // The block is longer than the representation: its count is scaled up by the characters the pins add.
+    expect(measure.tiers).toEqual([{ tier: "compact", compartments: 1, tokens: Math.round((60 * block.length) / "[c1 §1§–§4§] compact text of c1".length) }])
+    expect(measure.pinnedFacts).toBe(3)
+    expect(measure.condensedPins).toBe(1)
+  })
+
   it("has no ledger and no tiers for a history of the working set alone", () => {
-    const text = composeHistory({ workingSet: WORKING_SET, pins: [], compartments: [], pinsOverBudget: false })
+    const text = composeHistory({ workingSet: WORKING_SET, pins: [], compartments: [] })
     expect(measureHistory({ history: { text, tokens: 40 }, compartments: [], agentPins: [] })).toEqual({
       tokens: 40,
       ledgerTokens: 0,
       pinnedFacts: 0,
+      condensedPins: 0,
+      omittedEpisodes: 0,
       tiers: [],
     })
   })
@@ -158,7 +207,6 @@ describe("measureHistory", () => {
       workingSet: WORKING_SET,
       pins: [],
       compartments: [{ id: "s#c1", tier: "compact", text: model.content }],
-      pinsOverBudget: false,
     })
     const measure = measureHistory({ history: { text, tokens: 100 }, compartments: [compartment], agentPins: [] })
     expect(measure.tiers).toEqual([{ tier: "compact", compartments: 1, tokens: 33 }])

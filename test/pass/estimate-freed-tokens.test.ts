@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest"
+import { estimateFreedTokens } from "../../src/pass/estimate-freed-tokens.js"
+import type { SessionState } from "../../src/pass/session-state.js"
+import { buildLiveView, type LiveView } from "../../src/reduce/live-view.js"
+import { measurePrompt, type Breakdown } from "../../src/render/measure-prompt.js"
+import type { HostMessage } from "../../src/transcript/host-message.js"
+import { assistantMessage, completed, text, tool, userMessage } from "../helpers/host-messages.js"
+import { ingestedState, tokCounter, toks } from "../helpers/pure-session.js"
+
+/**
+ * A request, a 5,000-token read (settled, never reclaimed by age: no execute pass has set a boundary), and a newest
+ * answer with a newer read (protected, and the read the force reserve keeps). Only the word "tok" counts.
+ */
+const MESSAGES: HostMessage[] = [
+  userMessage({ id: "u1", created: 1, parts: [text("p1", toks(20))] }),
+  assistantMessage({ id: "a1", created: 2, parts: [tool("r1", "read", completed({ filePath: "a.ts" }, toks(5_000)))] }),
+  userMessage({ id: "u2", created: 3, parts: [text("p2", toks(30))] }),
+  assistantMessage({ id: "a2", created: 4, parts: [text("p3", toks(40)), tool("r2", "read", completed({ filePath: "b.ts" }, toks(300)))] }),
+]
+
+function measureWith(state: SessionState) {
+  return (view: LiveView, measured: SessionState): Breakdown =>
+    measurePrompt({ messages: MESSAGES, state: measured, view, tagsVisible: true, placements: [], fixedTokens: 0, reclaimableTags: new Set(), count: tokCounter.count })
+}
+
+describe("estimateFreedTokens", () => {
+  const state = ingestedState(MESSAGES)
+  const measure = measureWith(state)
+  const before = measure(buildLiveView({ messages: MESSAGES, state, protectedTokens: 50 }), state)
+  const estimate = (reclaim: "age" | "force", ready: { foldThroughSeq: number; text: string; tokens: number } | null = null) =>
+    estimateFreedTokens({ messages: MESSAGES, state, before, ready, protectedTokens: 50, landable: [], smart: [], reclaim, measure })
+
+  it("counts what the pass's own reclaim mode takes: force takes the settled read, age (before any boundary) nothing", () => {
+    expect(estimate("force")).toBe(5_000)
+    expect(estimate("age")).toBe(0)
+  })
+
+  it("counts the history fold as what it replaces less the history message, and reclaim only of what stays live", () => {
+    // Folding u1 and a1 (seq 1-2) into a 100-token history frees 5,020 - 100; the read is folded, not reclaimed.
+    expect(estimate("force", { foldThroughSeq: 2, text: "history", tokens: 100 })).toBe(4_920)
+    // A history larger than what it replaces counts against the rest.
+    expect(estimate("age", { foldThroughSeq: 1, text: "history", tokens: 120 })).toBe(-100)
+  })
+})
