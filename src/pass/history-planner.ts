@@ -94,6 +94,8 @@ export type HistoryPlanner = {
      * oldest first (`selectTiers`). Absent: no limit.
      */
     ceilingTokens?: number
+    /** The room below the line past which the prompt overflows: floors yield only when held they would cross it. */
+    overflowTokens?: number
     pinBudgetTokens: number
   }): ReadyHistory | null
   /** Records what the execute pass applied: the selections (with the pass's divergence) and the folded compartments. */
@@ -196,8 +198,14 @@ export function createHistoryPlanner(options: {
       const frame = input.roomTokens === undefined ? 0 : frameOf(null)
       const budgetTokens = Math.max(input.budgetTokens, Math.round((input.roomTokens ?? 0) - frame))
       // The ceiling keeps room for the line about omitted episodes, in its longest form.
+      const omittedLine = input.ceilingTokens === undefined ? 0 : frameOf(widestOmitted(known))
       const ceiling =
-        input.ceilingTokens === undefined ? {} : { ceilingTokens: Math.max(budgetTokens, input.ceilingTokens - frameOf(widestOmitted(known))) }
+        input.ceilingTokens === undefined
+          ? {}
+          : {
+              ceilingTokens: Math.max(budgetTokens, input.ceilingTokens - omittedLine),
+              ...(input.overflowTokens === undefined ? {} : { overflowTokens: Math.max(budgetTokens, input.overflowTokens - omittedLine) }),
+            }
       const choices = selectTiers({ compartments: selectable, budgetTokens, ...ceiling, policy })
       const unfolded = known.filter((compartment) => compartment.status !== "folded").map((compartment) => compartment.id)
       const switches = choices.filter((choice) => current.has(choice.id) && current.get(choice.id) !== choice.tier).length

@@ -1,4 +1,4 @@
-import { classifyBand, usagePercent, type Band } from "../pressure/bands.js"
+import { classifyBand, EMERGENCY_PERCENT, usagePercent, type Band } from "../pressure/bands.js"
 import { nextDrainState } from "../pressure/drain-latch.js"
 import { minimumFreedTokens } from "../pressure/minimum-freed.js"
 import { estimateUsage, reportedPromptTokens } from "../pressure/estimate-usage.js"
@@ -164,9 +164,15 @@ export function runPass(options: PassOptions): PassResult {
           pressured: percentBefore >= window.thresholdPercent,
           budgetTokens: window.historyBudgetTokens,
           roomTokens: window.landingTokens - staying,
-          // In the emergency band (the prompt is about to overflow; protections yield too) not even the floors may push
-          // the prompt over the ceiling line. Elsewhere floors win over the budget and the landing line.
-          ...(band === "emergency" ? { ceilingTokens: window.ceilingTokens - staying } : {}),
+          // In the emergency band (the prompt is about to overflow; protections yield too) floors that would keep the
+          // prompt in the emergency band yield, down to the ceiling line. Elsewhere, and when held floors leave the
+          // prompt below the emergency line, floors win over the budget and the landing line.
+          ...(band === "emergency"
+            ? {
+                ceilingTokens: window.ceilingTokens - staying,
+                overflowTokens: Math.round((window.usableTokens * EMERGENCY_PERCENT) / 100) - staying,
+              }
+            : {}),
           pinBudgetTokens: window.pinBudgetTokens,
         })
       : null

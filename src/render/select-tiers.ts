@@ -75,13 +75,21 @@ export const RELEVANT = 0.5
 export function selectTiers(options: {
   compartments: readonly SelectableCompartment[]
   budgetTokens: number
-  /** The most the default policy's history may use whatever the floors (absent: no limit). */
+  /** The most the default policy's history may use whatever the floors (absent: no limit) ... */
   ceilingTokens?: number
+  /**
+   * ... once floors alone would take it past this (absent: the ceiling itself): floors yield only when holding them
+   * would leave the prompt overflowing, and then down to the ceiling.
+   */
+  overflowTokens?: number
   policy: SelectionPolicy
 }): TierChoice[] {
   switch (options.policy) {
     case "default":
-      return selectByBudget(options.compartments, options.budgetTokens, options.ceilingTokens ?? Number.POSITIVE_INFINITY)
+      return selectByBudget(options.compartments, options.budgetTokens, {
+        ceiling: options.ceilingTokens ?? Number.POSITIVE_INFINITY,
+        overflow: options.overflowTokens ?? options.ceilingTokens ?? Number.POSITIVE_INFINITY,
+      })
     case "age-only":
       return selectByAge(options.compartments)
     case "flat":
@@ -130,7 +138,12 @@ function rankOf(choice: Tier | "omitted"): number {
   return choice === "omitted" ? -1 : tierRank(choice)
 }
 
-function selectByBudget(compartments: readonly SelectableCompartment[], budget: number, ceiling: number): TierChoice[] {
+function selectByBudget(
+  compartments: readonly SelectableCompartment[],
+  budget: number,
+  limits: { ceiling: number; overflow: number },
+): TierChoice[] {
+  const { ceiling } = limits
   const legal = compartments.map(rangeOf)
   const chosen: (Tier | "omitted")[] = compartments.map((compartment, index) => {
     const options = legal[index] ?? []
@@ -192,7 +205,7 @@ function selectByBudget(compartments: readonly SelectableCompartment[], budget: 
       }
     }
   }
-  if (total > ceiling) {
+  if (total > Math.max(ceiling, limits.overflow)) {
     const omitOrder = [...demoteOrder].sort((a, b) => Number(compartments[a]?.holdsPins === true) - Number(compartments[b]?.holdsPins === true))
     yieldFloors({ compartments, chosen, reasons, order: demoteOrder, omitOrder, total, ceiling, tokensOf })
   }

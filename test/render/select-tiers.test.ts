@@ -203,6 +203,18 @@ describe("selectTiers", () => {
         expect(choices[1]?.reason).toBe("below floor: history over the window's ceiling")
       })
 
+      it("holds the floors while held they stay under the overflow line, and yields down to the ceiling once they would not", () => {
+        const compartments = four([null, null, null, null], floors)
+        // At the floors: 200. Under an overflow line of 210 they hold (the prompt is over the ceiling but fits).
+        const held = selectTiers({ compartments, budgetTokens: 100, ceilingTokens: 150, overflowTokens: 210, policy: "default" })
+        expect(tiersOf(held)).toEqual(["compact", "dense", "full", "anchor"])
+        expect(held.every((choice) => !choice.belowFloor)).toBe(true)
+        // Over an overflow line of 190 they yield, and not just to 190: down to the ceiling (150), as without the line.
+        const yielded = selectTiers({ compartments, budgetTokens: 100, ceilingTokens: 150, overflowTokens: 190, policy: "default" })
+        expect(tiersOf(yielded)).toEqual(["compact", "compact", "dense", "anchor"])
+        expect(totalOf(compartments, yielded)).toBe(130)
+      })
+
       it("omits the oldest compartments once every one is at its anchor and history is still over", () => {
         const compartments = four([null, null, null, null], floors)
         // All anchors: 40. Ceiling 25: c1 and c2 go (20).
