@@ -12,11 +12,16 @@ import { fileURLToPath } from "node:url"
 
 /**
  * The regression gate of the Lab: the default policy over every probe fixture (the real traces, the synthetic
- * sessions and the OpenCode-shaped synthetic sessions), at two windows. Pinned figures are the non-incidental probes
+ * sessions and the OpenCode-shaped synthetic sessions), at three windows. Pinned figures are the non-incidental probes
  * the default kept when they were last measured; an improvement raises them, a regression fails here.
  */
-const PINNED_DEFAULT_SURVIVED: Record<number, number> = { 32_000: 146, 64_000: 170 }
-const WINDOWS = [32_000, 64_000]
+const PINNED_DEFAULT_SURVIVED: Record<number, number> = { 16_000: 139, 32_000: 146, 64_000: 170 }
+const WINDOWS = [16_000, 32_000, 64_000]
+/**
+ * Where no floor may break. At 16k one real trace's floors alone would keep the prompt in the emergency band, and
+ * there floors yield to the window by design (ARCHITECTURE, "Floors win over the budget, not over the window").
+ */
+const FLOOR_WINDOWS = [32_000, 64_000]
 
 function fixtureProbes(name: string): Probe[] {
   const result = readProbeFile(fileURLToPath(new URL(`../../fixtures/probes/${name}`, import.meta.url)))
@@ -62,7 +67,7 @@ describe("the Lab on the probe fixtures", () => {
     expect(defaults.survival.survived).toBeGreaterThan(summaryOf("truncation", window).survival.survived)
   })
 
-  it.each(WINDOWS)("at %i tokens the default never renders a compartment below its floor", (window) => {
+  it.each(FLOOR_WINDOWS)("at %i tokens the default never renders a compartment below its floor", (window) => {
     expect(summaryOf("default", window).floorViolations).toBe(0)
   })
 
