@@ -1,12 +1,13 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { dirname, join, resolve, sep } from "node:path"
-import { fileURLToPath, pathToFileURL } from "node:url"
+import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
 import { configExampleJsonc } from "../config/generate-config-docs.js"
 import { FILE_NAMES } from "../config/load-config.js"
 import { userConfigDir } from "../config/read-config-files.js"
 import { EXIT, type CliIo, type ExitCode } from "./cli-io.js"
 import { lineDiff } from "./line-diff.js"
+import { OWN_BUILD_ENTRY } from "./opencode-install.js"
 import { editOpenCodeConfig } from "./setup-edits.js"
 
 export const SETUP_HELP = `magic-context setup [--global] [--directory DIR] [--entry ENTRY] [--compaction] [--dry-run]
@@ -96,6 +97,5 @@ function existingOrFirst(dir: string, names: readonly string[], fallback: string
 
 /** "magic-context" when this CLI runs from an installed package, else the file:// URL of this checkout's build. */
 function defaultEntry(): string {
-  const distIndex = join(dirname(fileURLToPath(import.meta.url)), "..", "index.js")
-  return distIndex.split(sep).includes("node_modules") ? "magic-context" : pathToFileURL(resolve(distIndex)).href
+  return fileURLToPath(OWN_BUILD_ENTRY).split(sep).includes("node_modules") ? "magic-context" : OWN_BUILD_ENTRY
 }

@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs"
-import { join } from "node:path"
+import { dirname, join, resolve } from "node:path"
+import { fileURLToPath, pathToFileURL } from "node:url"
 import { parse as parseJsonc, type ParseError } from "jsonc-parser"
 import { isJsonObject, mergeDeep, type JsonObject } from "../config/json-path.js"
 import { userConfigDir } from "../config/read-config-files.js"
@@ -84,11 +85,18 @@ export function inspectOpenCodeInstall(options: { directory: string; env: Record
   return install
 }
 
-/** True for a `plugin` entry that names this package: `magic-context`, `magic-context@1.2.3` or a path to it. */
+/**
+ * True for a `plugin` entry that names this package: `magic-context`, `magic-context@1.2.3`, a path to it, or the
+ * `file://` URL of this very build (what `setup` writes from a checkout, whatever the checkout's folder is called).
+ */
 export function isMagicContextEntry(entry: string): boolean {
   if (entry === "magic-context" || entry.startsWith("magic-context@")) return true
+  if (entry === OWN_BUILD_ENTRY) return true
   return /magic-context/.test(entry) && (entry.startsWith("file:") || entry.startsWith(".") || entry.startsWith("/"))
 }
+
+/** The file:// URL of the plugin module this CLI belongs to (dist/index.js beside dist/cli/). */
+export const OWN_BUILD_ENTRY = pathToFileURL(resolve(dirname(fileURLToPath(import.meta.url)), "..", "index.js")).href
 
 function parseConfig(file: string, text: string, install: OpenCodeInstall): JsonObject | null {
   const errors: ParseError[] = []

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { parse as parseJsonc } from "jsonc-parser"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
+import { OWN_BUILD_ENTRY } from "../../src/cli/opencode-install.js"
 import { configExampleJsonc } from "../../src/config/generate-config-docs.js"
 import { runCliCaptured } from "../helpers/run-cli.js"
 import { createTempDirs, createTempHome, type TempHome } from "../helpers/temp-dirs.js"
@@ -124,5 +125,16 @@ describe("magic-context setup", () => {
     expect(io.err.join("\n")).toMatch(message)
     expect(read(join(project, "opencode.json"))).toBe(text)
     expect(existsSync(join(project, ".opencode", "magic-context.jsonc"))).toBe(false)
+  })
+
+  it("from a checkout writes the file:// entry of this build, which doctor then recognizes (whatever the folder's name)", async () => {
+    const { code } = await runCliCaptured(["setup"], { env: home.env, cwd: project })
+    expect(code).toBe(0)
+    const entry = (parseJsonc(read(join(project, "opencode.json"))) as { plugin: string[] }).plugin[0]
+    // Under vitest the module is src/cli/opencode-install.ts, so "this build" is src/index.js; from dist it is dist/index.js.
+    expect(entry).toBe(OWN_BUILD_ENTRY)
+    const doctor = await runCliCaptured(["doctor", "--json", "--directory", project], { env: home.env, cwd: project })
+    const checks = (JSON.parse(doctor.io.stdoutText()) as { checks: { name: string; status: string }[] }).checks
+    expect(checks.find((check) => check.name === "OpenCode plugin entry")?.status).toBe("ok")
   })
 })
