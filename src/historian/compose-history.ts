@@ -6,6 +6,7 @@ import type { WorkingSet } from "./working-set.js"
 /** The history's headings and end, which the status report reads back (status/measure-history.ts). */
 export const EPISODES_HEADING = "## Episodes (oldest first)"
 export const HISTORY_CLOSE = "</session-history>"
+export const WORKING_SET_HEADING = "## Working set"
 /** How the line about episodes left out of the history begins. */
 export const OMITTED_PREFIX = "(Not shown:"
 
@@ -25,11 +26,14 @@ export type OmittedEpisodes = {
 }
 
 /**
- * The history text that replaces folded conversation at the start of the prompt: the working set, the pinned
- * ledger (the newest pins that fit its budget, verbatim, oldest first; `condensedPins` says how many older ones their
- * episodes carry), then the line about omitted episodes, if any, and each compartment at its selected tier with its
- * condensed pins, oldest first, an identifier listed only by the first episode that lists it and an invariant the
- * ledger or the episode's pins already say left out. Pure and stable: the same inputs give the same bytes.
+ * The history text that replaces folded conversation at the start of the prompt, stable-first: each compartment at
+ * its selected tier with its condensed pins, oldest first (after the line about omitted episodes, if any), an
+ * identifier listed only by the first episode that lists it and an invariant the ledger or the episode's pins already
+ * say left out; then what changes at nearly every execute pass, the pinned ledger (the newest pins that fit its budget,
+ * verbatim, oldest first; `condensedPins` says how many older ones their episodes carry) and the working set. So an
+ * execute pass that only adds episodes leaves every older one byte-identical ahead of its first change, and the
+ * provider's prompt cache serves them (DESIGN "Cost-aware timing"). Pure and stable: the same inputs give the same
+ * bytes.
  */
 export function composeHistory(options: {
   workingSet: WorkingSet
@@ -40,16 +44,6 @@ export function composeHistory(options: {
 }): string {
   const { workingSet, pins, compartments } = options
   const lines = ["<session-history>", "Earlier parts of this session, condensed by magic-context. The raw transcript is kept; ctx_expand brings any episode back in full."]
-  lines.push("", "## Working set")
-  if (workingSet.objective) lines.push(`Current objective (user's words): ${workingSet.objective}`)
-  if (workingSet.filesModified.length > 0) {
-    const earlier = workingSet.earlierFilesModified > 0 ? ` (and ${workingSet.earlierFilesModified} modified earlier)` : ""
-    lines.push(`Files modified: ${workingSet.filesModified.join(", ")}${earlier}`)
-  }
-  if (workingSet.openTodos.length > 0) lines.push(`Open todos: ${workingSet.openTodos.map((todo) => `[ ] ${todo}`).join("; ")}`)
-  if (workingSet.lastFailure) lines.push(`Last failure: ${workingSet.lastFailure.command} -> ${workingSet.lastFailure.error}`)
-  const ledger = ledgerLines(pins, options.condensedPins ?? 0)
-  if (ledger.length > 0) lines.push("", ...ledger)
   const omitted = options.omitted ?? null
   if (compartments.length > 0 || omitted !== null) {
     lines.push("", EPISODES_HEADING)
@@ -61,6 +55,16 @@ export function composeHistory(options: {
       lines.push("", withEpisodePins(text, own))
     }
   }
+  const ledger = ledgerLines(pins, options.condensedPins ?? 0)
+  if (ledger.length > 0) lines.push("", ...ledger)
+  lines.push("", WORKING_SET_HEADING)
+  if (workingSet.objective) lines.push(`Current objective (user's words): ${workingSet.objective}`)
+  if (workingSet.filesModified.length > 0) {
+    const earlier = workingSet.earlierFilesModified > 0 ? ` (and ${workingSet.earlierFilesModified} modified earlier)` : ""
+    lines.push(`Files modified: ${workingSet.filesModified.join(", ")}${earlier}`)
+  }
+  if (workingSet.openTodos.length > 0) lines.push(`Open todos: ${workingSet.openTodos.map((todo) => `[ ] ${todo}`).join("; ")}`)
+  if (workingSet.lastFailure) lines.push(`Last failure: ${workingSet.lastFailure.command} -> ${workingSet.lastFailure.error}`)
   lines.push(HISTORY_CLOSE)
   return lines.join("\n")
 }

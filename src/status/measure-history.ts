@@ -1,4 +1,4 @@
-import { EPISODES_HEADING as EPISODES_TITLE, HISTORY_CLOSE, OMITTED_PREFIX, omittedEpisodesOf } from "../historian/compose-history.js"
+import { HISTORY_CLOSE, omittedEpisodesOf, WORKING_SET_HEADING } from "../historian/compose-history.js"
 import { condensedPinsOf, PINNED_HEADING } from "../historian/pinned-ledger.js"
 import { TIERS, type Tier } from "../historian/fidelity-types.js"
 
@@ -30,7 +30,7 @@ export type MeasuredCompartment = {
 
 // The headings composeHistory writes around the pinned ledger, as they stand in the text.
 const LEDGER_HEADING = `\n\n${PINNED_HEADING}\n`
-const EPISODES_HEADING = `\n\n${EPISODES_TITLE}\n\n`
+const WORKING_SET = `\n\n${WORKING_SET_HEADING}`
 const HISTORY_END = `\n${HISTORY_CLOSE}`
 
 /**
@@ -51,7 +51,7 @@ export function measureHistory(options: {
     const block = renderedBlock(compartment, history.text)
     return block ? [block] : []
   })
-  const ledger = ledgerText(history.text, rendered[0]?.block ?? null)
+  const ledger = ledgerText(history.text)
   const compartmentTokens = rendered.reduce((sum, entry) => sum + entry.tokens, 0)
   const restTokens = history.tokens - compartmentTokens
   const renderedChars = rendered.reduce((sum, entry) => sum + entry.block.length, 0)
@@ -102,15 +102,15 @@ function renderedBlock(compartment: MeasuredCompartment, text: string): Rendered
 }
 
 /**
- * The pinned ledger section with its heading ("" when the history has none): up to the episodes heading followed by
- * the first rendered compartment or the line about omitted ones (a pin's own text cannot end the ledger early).
+ * The pinned ledger section with its heading ("" when the history has none): from its heading, which follows the
+ * episodes, up to the working set's heading that follows it (a pin's own text cannot end the ledger early: the
+ * working set's heading is the last one in the history).
  */
-function ledgerText(text: string, firstCompartment: string | null): string {
+function ledgerText(text: string): string {
   const start = text.indexOf(LEDGER_HEADING)
   if (start < 0) return ""
-  const omitted = text.indexOf(`${EPISODES_HEADING}${OMITTED_PREFIX}`, start)
-  const episodes = omitted >= 0 ? omitted : firstCompartment === null ? -1 : text.indexOf(`${EPISODES_HEADING}${firstCompartment}`, start)
-  const end = episodes >= 0 ? episodes : text.lastIndexOf(HISTORY_END)
+  const workingSet = text.lastIndexOf(WORKING_SET)
+  const end = workingSet > start ? workingSet : text.lastIndexOf(HISTORY_END)
   return end > start ? text.slice(start, end) : text.slice(start)
 }
 

@@ -541,7 +541,7 @@ describe("/ctx-status with folded history in the real OpenCode", () => {
     try {
       const counter = pool.counterFor("o200k_base")
       expect(counter.count(history.text)).toBe(history.tokens)
-      const section = history.text.slice(history.text.indexOf("\n\n## Pinned"), history.text.indexOf("\n\n## Episodes"))
+      const section = history.text.slice(history.text.indexOf("\n\n## Pinned"), history.text.indexOf("\n\n## Working set"))
       const counted = counter.count(section)
       expect(Math.abs(ledger - counted)).toBeLessThanOrEqual(counted * 0.25)
     } finally {

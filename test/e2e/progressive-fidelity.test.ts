@@ -515,7 +515,7 @@ describe("compartments, the folded history, ctx_pin and ctx_expand in the real O
     for (const request of requests.slice(5)) {
       const history = sessionHistory(request) as string
       expect(history).toContain(`\n- §${notesTag}§ ${pinText}\n`)
-      const ledger = history.slice(history.indexOf("## Pinned"), history.indexOf("## Episodes"))
+      const ledger = history.slice(history.indexOf("## Pinned"), history.indexOf("## Working set"))
       expect(ledger).toContain(pinText)
     }
   })

@@ -1,5 +1,5 @@
 import { defaultConfig } from "../../src/config/schema.js"
-import { EPISODES_HEADING } from "../../src/historian/compose-history.js"
+import { WORKING_SET_HEADING } from "../../src/historian/compose-history.js"
 import { PINNED_HEADING } from "../../src/historian/pinned-ledger.js"
 import { createHistoryPlanner } from "../../src/pass/history-planner.js"
 import { runPass, type PassResult } from "../../src/pass/run-pass.js"
@@ -66,7 +66,7 @@ export async function runLongSession(options: { messageCount: number; usableToke
       const text = state.applied.history?.text ?? ""
       const start = text.indexOf(PINNED_HEADING)
       if (start < 0) return 0
-      const end = text.indexOf(`\n\n${EPISODES_HEADING}`, start)
+      const end = text.indexOf(`\n\n${WORKING_SET_HEADING}`, start)
       return counter.count(text.slice(start, end < 0 ? undefined : end))
     }
     const pass = (count: number): ProbedPass => {

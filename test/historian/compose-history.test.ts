@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { composeHistory } from "../../src/historian/compose-history.js"
+import { composeHistory, type RenderedCompartment } from "../../src/historian/compose-history.js"
 import type { WorkingSet } from "../../src/historian/working-set.js"
 
 const WORKING_SET: WorkingSet = {
@@ -28,7 +28,7 @@ const COMPARTMENTS = [
 ]
 
 describe("composeHistory", () => {
-  it("renders the working set, the pinned ledger and each compartment, oldest first (golden)", () => {
+  it("renders each compartment oldest first, then the pinned ledger and the working set (golden)", () => {
     const text = composeHistory({
       workingSet: WORKING_SET,
       pins: PINS,
@@ -38,18 +38,6 @@ describe("composeHistory", () => {
       "<session-history>
       Earlier parts of this session, condensed by magic-context. The raw transcript is kept; ctx_expand brings any episode back in full.
 
-      ## Working set
-      Current objective (user's words): make the slugify tests pass without touching the public API
-      Files modified: src/slugify.js, test/slugify.test.js
-      Open todos: [ ] run the linter; [ ] update the changelog
-      Last failure: bash npm run lint -> src/slugify.js:3:7 error: Unexpected var
-
-      ## Pinned (verbatim; these still apply)
-      - §1§ Never change the public API of src/slugify.js
-      - §7§ Use Node 20 only.
-      No new dependencies.
-      - a pin without a tag
-
       ## Episodes (oldest first)
 
       [c1 §1§–§6§]
@@ -57,6 +45,18 @@ describe("composeHistory", () => {
       - use NFKD because tables miss letters
 
       [c2 §7§–§9§] lint fixed; entities: slugify.js
+
+      ## Pinned (verbatim; these still apply)
+      - §1§ Never change the public API of src/slugify.js
+      - §7§ Use Node 20 only.
+      No new dependencies.
+      - a pin without a tag
+
+      ## Working set
+      Current objective (user's words): make the slugify tests pass without touching the public API
+      Files modified: src/slugify.js, test/slugify.test.js
+      Open todos: [ ] run the linter; [ ] update the changelog
+      Last failure: bash npm run lint -> src/slugify.js:3:7 error: Unexpected var
       </session-history>"
     `)
   })
@@ -126,7 +126,8 @@ describe("composeHistory across episodes", () => {
     expect(history).toContain("[c3]\nOutcome: done")
     for (const identifier of ["src/a.ts", "PORT=3100", "npm test", "src/b.ts"]) expect(history).toContain(identifier)
     // Adding an episode never changes the text of the ones before it.
-    expect(compose(first, "[c2]\nIdentifiers: src/a.ts").startsWith(compose(first).replace("\n</session-history>", ""))).toBe(true)
+    const episodesOf = (text: string): string => text.slice(0, text.indexOf("\n\n## Working set"))
+    expect(compose(first, "[c2]\nIdentifiers: src/a.ts").startsWith(episodesOf(compose(first)))).toBe(true)
   })
 
   it("leaves a line alone when an identifier in it holds ', ' (a signature would be cut into pieces)", () => {
@@ -150,5 +151,27 @@ describe("composeHistory and the pinned ledger", () => {
   it("keeps an invariant no pin says", () => {
     expect(compose([{ text: "use pnpm", tags: [2] }], episode)).toContain("Invariant: do not change the public API of src/slugify.js")
     expect(compose([], episode)).toContain("Invariant: do not change the public API of src/slugify.js")
+  })
+})
+
+describe("composeHistory stable-first", () => {
+  const episode = (index: number): RenderedCompartment => ({
+    id: `s#c${index}`,
+    tier: "compact",
+    text: `[c${index} §${index * 3}§–§${index * 3 + 2}§]\nDecisions:\n- step ${index} keeps the retry limit\nIdentifiers: src/step${index}.ts`,
+  })
+
+  it("keeps the older episodes a byte prefix when an execute adds an episode, a pin and a new working set", () => {
+    const before = composeHistory({ workingSet: WORKING_SET, pins: PINS.slice(0, 1), compartments: [episode(1), episode(2)] })
+    const after = composeHistory({
+      workingSet: { ...WORKING_SET, lastFailure: { command: "bash npm test", error: "1 failing" }, filesModified: ["src/step3.ts"] },
+      pins: PINS.slice(0, 2),
+      compartments: [episode(1), episode(2), episode(3)],
+    })
+    // Everything up to the end of the second episode is shared; the first change is where the third one begins.
+    const shared = before.slice(0, before.indexOf("\n\n## Pinned"))
+    expect(shared).toContain("- step 2 keeps the retry limit")
+    expect(after.startsWith(shared)).toBe(true)
+    expect(after.slice(shared.length).startsWith("\n\n[c3 ")).toBe(true)
   })
 })

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest"
 import { defaultConfig } from "../../src/config/schema.js"
 import { SURVIVAL_CONTRACTS, type Tier } from "../../src/historian/fidelity-types.js"
-import { EPISODES_HEADING } from "../../src/historian/compose-history.js"
+import { WORKING_SET_HEADING } from "../../src/historian/compose-history.js"
 import { compilePinPatterns } from "../../src/historian/pin-patterns.js"
 import { PINNED_HEADING } from "../../src/historian/pinned-ledger.js"
 import { createHistoryPlanner, POLICY_VERSION, type HistoryPlanner } from "../../src/pass/history-planner.js"
@@ -615,7 +615,7 @@ describe("createHistoryPlanner", () => {
       // The ledger's heading, its notice and one request fit in 50 words; two requests do not.
       const ready = prepareAt(50, 10_000)
       const text = ready?.text ?? ""
-      const ledger = text.slice(text.indexOf(PINNED_HEADING), text.indexOf(EPISODES_HEADING) - 2)
+      const ledger = text.slice(text.indexOf(PINNED_HEADING), text.indexOf(WORKING_SET_HEADING) - 2)
       expect(ledger).toBe(
         `${PINNED_HEADING}\n(The ledger is full: the 2 oldest pins are kept verbatim in the episodes that hold them, under "Pinned (verbatim; these still apply)".)\n- §7§ ${requestOf(3)}`,
       )

@@ -318,7 +318,7 @@ describe("gatherStatus", () => {
       // The ledger's estimate against counting its section of the history text (heading, "- §N§ " and the pins); the
       // planner reports that count itself.
       const text = state.applied.history?.text ?? ""
-      const section = text.slice(text.indexOf("\n\n## Pinned"), text.indexOf("\n\n## Episodes"))
+      const section = text.slice(text.indexOf("\n\n## Pinned"), text.indexOf("\n\n## Working set"))
       const counted = wordCounter.count(section)
       expect(counted).toBe(report.pinTokens)
       expect(counted).toBeLessThanOrEqual(window.pinBudgetTokens)

@@ -69,7 +69,7 @@ function history(options: { pins?: PinnedFact[]; omit?: number[] } = {}): string
 /** The ledger section as composeHistory writes it (heading through the last entry). */
 function ledgerOf(text: string): string {
   const start = text.indexOf("\n\n## Pinned")
-  const end = text.indexOf("\n\n## Episodes")
+  const end = text.indexOf("\n\n## Working set")
   return text.slice(start, end < 0 ? text.lastIndexOf("\n</session-history>") : end)
 }
 
@@ -176,7 +176,7 @@ describe("measureHistory", () => {
       compartments: COMPARTMENTS.map((compartment, index) => (index > 0 ? { ...compartment, tier: null } : compartment)),
       agentPins: [{ tag: 11, text: "the build runs with --strict" }],
     })
-    const block = text.slice(text.indexOf("[c1 §1§–§4§]"), text.indexOf("\n</session-history>"))
+    const block = text.slice(text.indexOf("[c1 §1§–§4§]"), text.indexOf("\n\n## Pinned"))
     expect(block).toContain(condensed[0]?.text)
     // The block is longer than the representation: its count is scaled up by the characters the pins add.
     expect(measure.tiers).toEqual([{ tier: "compact", compartments: 1, tokens: Math.round((60 * block.length) / "[c1 §1§–§4§] compact text of c1".length) }])
