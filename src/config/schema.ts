@@ -11,6 +11,9 @@ const thresholdPercent = z
   .max(92)
   .describe("Execute threshold, percent of the usable window (context minus the output reserve).")
 
+/** A price relative to an uncached input token: a finite number from 0 to 10. */
+const price = z.number().min(0).max(10)
+
 const duration = z.string().regex(DURATION_PATTERN, 'a duration such as "5m", "90s" or "1h"')
 
 /** Per-model overrides; every field is optional and falls back to the top-level setting or the host's limits. */
@@ -20,6 +23,18 @@ const ModelOverrideSchema = z
     output: z.number().int().nonnegative().optional().describe("Output reserve in tokens (overrides the host's limit)."),
     execute_threshold: thresholdPercent.optional(),
     cache_ttl: duration.optional().describe("How long the provider keeps a prompt cache warm for this model."),
+    prices: z
+      .object({
+        cached_read: price.optional().describe("A prompt token read from the cache."),
+        cache_write: price.optional().describe("A prompt token written to the cache (1 when there is no write premium)."),
+      })
+      .strict()
+      .optional()
+      .describe(
+        "Prompt token prices relative to an uncached input token (1), for the cost rule and the cost estimates. " +
+          "Defaults by provider family: Anthropic read 0.1 and write 1.25, OpenAI read 0.1, Google read 0.25, others " +
+          "like OpenAI.",
+      ),
   })
   .strict()
 

@@ -13,8 +13,8 @@ export type DueWork = {
   smartDrops: number
   /**
    * Tokens an execute pass would free in all: the history fold (what it replaces less the new history message), force
-   * reclaim, landable and smart drops, each item once. Read only below the force band, while the drain is active or
-   * when ready history is the only opening work.
+   * or age reclaim, landable and smart drops, each item once. Read only below the force band, while the drain is
+   * active or when work that opens a rewrite is due (0 otherwise).
    */
   freedTokens: number
 }
@@ -34,6 +34,7 @@ export type PassDecision = {
     | "waiting-for-rebuild"
     | "drain-below-minimum"
     | "history-below-minimum"
+    | "pays"
   /** Which reclaim rides this pass (null: none). */
   reclaim: ReclaimMode | null
   /** Queued drops land, and smart drops apply (when enabled). */
@@ -53,8 +54,10 @@ export type PassDecision = {
  *   cache rewrite;
  * - at or above the threshold: execute when work that opens a rewrite is due (queued drops, or ready history that
  *   frees at least `minimumFreed`: a new small compartment every turn is not worth a rewrite every turn) or the
- *   prompt cache has expired anyway; age-based reclaim rides such a pass but never opens one;
- * - below the threshold: only an expired cache lets queued drops land (no reclaim: pressure scheduled nothing).
+ *   prompt cache has expired anyway; age-based reclaim rides such a pass but never opens one. The threshold says when
+ *   an execute must run (the seed's worked example), not when it should;
+ * - below the threshold: the same work executes once it pays for its prefix break (`pays`, execute-pays.ts: DESIGN
+ *   "Cost-aware timing"), and an expired cache lets queued drops land.
  * Normal operation defers an execute pass while the newest message still waits for a tool result.
  */
 export function decidePass(options: {
@@ -63,8 +66,10 @@ export function decidePass(options: {
   cacheExpired: boolean
   midTool: boolean
   work: DueWork
-  /** The least a drain pass, or a threshold pass opened by ready history alone, must free to be worth a rewrite. */
+  /** The least a drain pass, or a pass opened by ready history alone, must free to be worth a rewrite. */
   minimumFreed: number
+  /** The cost rule's verdict on the due work (execute-pays.ts); false when there is none to weigh. */
+  pays: boolean
 }): PassDecision {
   const { band, drainActive, cacheExpired, midTool, work } = options
   const opening = work.landableDrops + work.readyHistory
@@ -95,6 +100,10 @@ export function decidePass(options: {
   }
   if (cacheExpired && work.landableDrops + work.smartDrops > 0 && !midTool) {
     return { decision: "execute", reason: "cache-expired", reclaim: null, applyQueued: true }
+  }
+  const worthRewrite = work.landableDrops > 0 || work.freedTokens >= options.minimumFreed
+  if (opening > 0 && options.pays && worthRewrite && !midTool) {
+    return { decision: "execute", reason: "pays", reclaim: "age", applyQueued: true }
   }
   return { decision: "replay", reason: "below-threshold", reclaim: null, applyQueued: false }
 }

@@ -1,9 +1,11 @@
-import { classifyBand, EMERGENCY_PERCENT, usagePercent, type Band } from "../pressure/bands.js"
+import { classifyBand, EMERGENCY_PERCENT, forceBandStart, usagePercent, type Band } from "../pressure/bands.js"
 import { nextDrainState } from "../pressure/drain-latch.js"
 import { minimumFreedTokens } from "../pressure/minimum-freed.js"
 import { estimateUsage, reportedPromptTokens } from "../pressure/estimate-usage.js"
+import { executePays } from "../pressure/execute-pays.js"
 import type { WindowSettings } from "../pressure/model-window.js"
 import { planNudge } from "../pressure/plan-nudge.js"
+import { growthPerCall } from "../pressure/prompt-growth.js"
 import type { NudgeLevel } from "../pressure/nudge-band.js"
 import { buildLiveView, type LiveView } from "../reduce/live-view.js"
 import { planReclaim, reclaimableItems, type ReclaimMode } from "../reduce/plan-reclaim.js"
@@ -186,36 +188,60 @@ export function runPass(options: PassOptions): PassResult {
   // What the pass would free is measured only where the decision reads it: below the force band, during the drain or
   // when ready history alone would open a rewrite.
   const belowForce = band === "execute" || band === "below"
-  const freedRead = main && belowForce && (drain.drain.active || (ready !== null && landable.length === 0))
+  const freedRead = main && belowForce && (drain.drain.active || ready !== null || landable.length > 0)
+  const freedTokens = freedRead
+    ? estimateFreedTokens({
+        messages,
+        state,
+        before,
+        ready,
+        protectedTokens: window.protectedTokens,
+        landable: landable.map((drop) => drop.tag),
+        smart: smart.map((drop) => drop.tag),
+        // A drain pass reclaims in force mode; any other in age mode.
+        reclaim: drain.drain.active ? "force" : "age",
+        measure,
+      })
+    : 0
+  const cold = cacheExpired(messages, now, window.cacheTtlMs)
+  // The cost rule weighs the due work outside the drain (which runs on its own terms). The break re-sends what follows
+  // the history's stable episodes: the fixed prompt and the history stay a prefix (stable-first), the rest is sent again.
+  const estimate =
+    freedRead && !drain.drain.active
+      ? executePays({
+          freedTokens,
+          rewrittenTokens: before.total - before.fixed - before.history,
+          carriedBefore: state.carriedCost,
+          dropTokens: landable.reduce((sum, drop) => {
+            const item = view.byTag.get(drop.tag)
+            return sum + (item ? item.contentTokens + item.callTokens : 0)
+          }, 0),
+          promptTokens: usageBefore,
+          forceTokens: (window.usableTokens * forceBandStart(window.thresholdPercent)) / 100,
+          growthPerCall: growthPerCall(state.recentEstimates),
+          cacheCold: cold,
+          prices: window.prices,
+        })
+      : null
   const decided: PassDecision = main
     ? decidePass({
         band,
         drainActive: drain.drain.active,
-        cacheExpired: cacheExpired(messages, now, window.cacheTtlMs),
+        cacheExpired: cold,
         midTool: view.midTool,
         work: {
           landableDrops: landable.length,
           readyHistory: ready ? 1 : 0,
           reclaim: { age: reclaimTokens("age"), force: reclaimTokens("force"), emergency: reclaimTokens("emergency") },
           smartDrops: smart.length,
-          freedTokens: freedRead
-            ? estimateFreedTokens({
-                messages,
-                state,
-                before,
-                ready,
-                protectedTokens: window.protectedTokens,
-                landable: landable.map((drop) => drop.tag),
-                smart: smart.map((drop) => drop.tag),
-                // A drain pass reclaims in force mode; a threshold pass in age mode.
-                reclaim: drain.drain.active ? "force" : "age",
-                measure,
-              })
-            : 0,
+          freedTokens,
         },
+        pays: estimate?.pays ?? false,
         minimumFreed: minimumFreedTokens(window.usableTokens),
       })
     : { decision: "replay", reason: "nothing-due", reclaim: null, applyQueued: false }
+
+  if (main) state.carriedCost = decided.decision === "execute" ? 0 : (estimate?.carriedCost ?? state.carriedCost)
 
   const dropped: number[] = []
   if (decided.decision === "execute") {
@@ -345,6 +371,7 @@ export function runPass(options: PassOptions): PassResult {
       nudge,
       newTags,
       drain: drain.transition,
+      cost: estimate,
     },
     error: null,
   })

@@ -1,6 +1,7 @@
 import type { Config, ModelOverride } from "../config/schema.js"
 import { protectedWindow } from "../reduce/protected-window.js"
 import { drainExitPercent } from "./bands.js"
+import { DEFAULT_PRICES, providerFamily, type ProviderFamily, type TokenPrices } from "./cost-model.js"
 import { parseDurationMs } from "./duration.js"
 
 /** The limits a host reports for a model; `input`, where the model has one, caps the prompt itself. */
@@ -40,6 +41,9 @@ export type WindowSettings = {
   reminderBudgetTokens: number
   /** Where the window size came from. */
   source: "config" | "host" | "fallback" | "replay"
+  /** The model's provider family and its prompt token prices (a per-model `prices` override applied). */
+  family: ProviderFamily
+  prices: TokenPrices
 }
 
 /**
@@ -70,6 +74,7 @@ export function resolveWindow(options: {
     cacheTtlMs: parseDurationMs(override?.cache_ttl ?? config.cache_ttl),
     ...protectedSettings(config, usableTokens),
     source: override?.context !== undefined ? "config" : hostLimits ? "host" : "fallback",
+    ...pricing(providerFamily(options.providerID, options.modelID), override),
   }
 }
 
@@ -94,6 +99,21 @@ export function fixedWindow(options: { usableTokens: number; thresholdPercent?: 
     cacheTtlMs: parseDurationMs(config.cache_ttl),
     ...protectedSettings(config, usableTokens),
     source: "replay",
+    ...pricing("other", null),
+  }
+}
+
+/** The family's default prices with a model override's on top. */
+function pricing(family: ProviderFamily, override: ModelOverride | null): Pick<WindowSettings, "family" | "prices"> {
+  const defaults = DEFAULT_PRICES[family]
+  const prices = override?.prices
+  return {
+    family,
+    prices: {
+      uncached: defaults.uncached,
+      cachedRead: prices?.cached_read ?? defaults.cachedRead,
+      cacheWrite: prices?.cache_write ?? defaults.cacheWrite,
+    },
   }
 }
 

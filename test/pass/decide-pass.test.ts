@@ -7,6 +7,8 @@ type Situation = {
   drainActive?: boolean
   cacheExpired?: boolean
   midTool?: boolean
+  /** The cost rule's verdict (execute-pays.ts); the work does not pay unless a test says so. */
+  pays?: boolean
   work?: Partial<Omit<DueWork, "reclaim">> & { reclaim?: Partial<DueWork["reclaim"]> }
 }
 
@@ -27,6 +29,7 @@ function decide(situation: Situation): PassDecision {
       freedTokens: work.freedTokens ?? 0,
     },
     minimumFreed: MINIMUM,
+    pays: situation.pays ?? false,
   })
 }
 
@@ -165,13 +168,13 @@ describe("decidePass", () => {
     ],
     // At or above the threshold: work that opens a rewrite, or an expired cache with work to ride.
     [
-      "threshold with a queued drop",
-      { band: "execute", work: { landableDrops: 2, reclaim: { age: 300 } } },
+      "threshold with a queued drop that pays",
+      { band: "execute", pays: true, work: { landableDrops: 2, reclaim: { age: 300 } } },
       execute("threshold-work", "age"),
     ],
     [
-      "threshold with ready history freeing the minimum",
-      { band: "execute", work: { readyHistory: 1, freedTokens: MINIMUM } },
+      "threshold with ready history freeing the minimum that pays",
+      { band: "execute", pays: true, work: { readyHistory: 1, freedTokens: MINIMUM } },
       execute("threshold-work", "age"),
     ],
     [
@@ -187,13 +190,13 @@ describe("decidePass", () => {
     ],
     [
       // The agent's own drops open the rewrite (ctx_reduce refuses a call freeing under 500 tokens).
-      "threshold with a queued drop and ready history freeing less than the minimum",
-      { band: "execute", work: { landableDrops: 1, readyHistory: 1, freedTokens: 600 } },
+      "threshold with a queued drop and ready history freeing less than the minimum, paying",
+      { band: "execute", pays: true, work: { landableDrops: 1, readyHistory: 1, freedTokens: 600 } },
       execute("threshold-work", "age"),
     ],
     [
-      "threshold with opening work mid-tool",
-      { band: "execute", midTool: true, work: { landableDrops: 1 } },
+      "threshold with opening work that pays mid-tool",
+      { band: "execute", pays: true, midTool: true, work: { landableDrops: 1 } },
       replay("mid-tool-deferred"),
     ],
     [
@@ -228,7 +231,44 @@ describe("decidePass", () => {
     ],
     ["threshold with nothing and an expired cache", { band: "execute", cacheExpired: true }, replay("nothing-due")],
     ["threshold with nothing", { band: "execute" }, replay("nothing-due")],
-    // Below the threshold: only an expired cache lets queued drops and smart drops land, without reclaim.
+    // The threshold is a must: work that does not pay for its break yet executes there all the same.
+    [
+      "threshold with a queued drop that does not pay",
+      { band: "execute", work: { landableDrops: 2, freedTokens: 4_000 } },
+      execute("threshold-work", "age"),
+    ],
+    [
+      "threshold with ready history freeing the minimum that does not pay",
+      { band: "execute", work: { readyHistory: 1, freedTokens: 8_000 } },
+      execute("threshold-work", "age"),
+    ],
+    // Below the threshold: work that pays executes with age reclaim; an expired cache lets queued drops and smart
+    // drops land, without reclaim.
+    [
+      "below with a queued drop that pays",
+      { band: "below", pays: true, work: { landableDrops: 3, freedTokens: 30_000 } },
+      execute("pays", "age"),
+    ],
+    [
+      "below with ready history freeing the minimum that pays",
+      { band: "below", pays: true, work: { readyHistory: 1, freedTokens: MINIMUM } },
+      execute("pays", "age"),
+    ],
+    [
+      "below with ready history that pays but frees less than the minimum",
+      { band: "below", pays: true, work: { readyHistory: 1, freedTokens: MINIMUM - 1 } },
+      replay("below-threshold"),
+    ],
+    [
+      "below with work that pays mid-tool",
+      { band: "below", pays: true, midTool: true, work: { landableDrops: 1, freedTokens: 5_000 } },
+      replay("below-threshold"),
+    ],
+    [
+      "below with only reclaim that pays (reclaim never opens a rewrite)",
+      { band: "below", pays: true, work: { reclaim: { age: 9_000 }, freedTokens: 9_000 } },
+      replay("below-threshold"),
+    ],
     [
       "below with queued drops and an expired cache",
       { band: "below", cacheExpired: true, work: { landableDrops: 1 } },

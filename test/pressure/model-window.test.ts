@@ -4,7 +4,7 @@ import { fixedWindow, modelOverride, resolveWindow } from "../../src/pressure/mo
 
 const config = (overrides: Partial<Config> = {}): Config => ({ ...defaultConfig(), ...overrides })
 
-const CLAUDE = { context: 500_000, output: 16_000, execute_threshold: 70, cache_ttl: "1h" }
+const CLAUDE = { context: 500_000, output: 16_000, execute_threshold: 70, cache_ttl: "1h", prices: { cached_read: 0.08 } }
 
 describe("modelOverride", () => {
   const models: Config["models"] = {
@@ -58,6 +58,9 @@ describe("resolveWindow", () => {
       reminderBudgetTokens: 4_840,
       pinBudgetTokens: 16_940,
       source: "config",
+      // Anthropic's prices, the override's cache-read price on top.
+      family: "anthropic",
+      prices: { uncached: 1, cachedRead: 0.08, cacheWrite: 1.25 },
     })
   })
 
@@ -104,6 +107,8 @@ describe("resolveWindow", () => {
       reminderBudgetTokens: 1_239,
       pinBudgetTokens: 4_027,
       source: "fallback",
+      family: "other",
+      prices: { uncached: 1, cachedRead: 0.1, cacheWrite: 1 },
     })
   })
 
@@ -177,6 +182,8 @@ describe("fixedWindow", () => {
       reminderBudgetTokens: 2_000,
       pinBudgetTokens: 6_500,
       source: "replay",
+      family: "other",
+      prices: { uncached: 1, cachedRead: 0.1, cacheWrite: 1 },
     })
   })
 
