@@ -80,8 +80,11 @@ export type HistoryPlanner = {
     state: SessionState
     pass: number
     now: number
-    /** Usage is at or above the execute threshold: only then may history change. */
-    pressured: boolean
+    /**
+     * Prepare a fold: usage is at or above the execute threshold, or the cost rule may find one below it that pays
+     * for its prefix break. Otherwise history does not change (null).
+     */
+    fold: boolean
     /** The least the compartments may use (`history_budget`). */
     budgetTokens: number
     /**
@@ -156,7 +159,7 @@ export function createHistoryPlanner(options: {
       const known = load()
       cutNew({ ...input, known })
       pending = null
-      if (!input.pressured || known.length === 0) return null
+      if (!input.fold || known.length === 0) return null
       const relevance = relevanceOf(known, input.view, options.expanded ?? new Set())
       const guide = options.guide ?? null
       const foldThrough = known[known.length - 1]?.lastMessageSeq ?? 0

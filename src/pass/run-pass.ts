@@ -1,7 +1,8 @@
-import { classifyBand, EMERGENCY_PERCENT, forceBandStart, usagePercent, type Band } from "../pressure/bands.js"
+import { classifyBand, EMERGENCY_PERCENT, usagePercent, type Band } from "../pressure/bands.js"
 import { nextDrainState } from "../pressure/drain-latch.js"
 import { minimumFreedTokens } from "../pressure/minimum-freed.js"
 import { estimateUsage, reportedPromptTokens } from "../pressure/estimate-usage.js"
+import { billedPrompt, promptCost, sharedPrefixTokens } from "../pressure/cost-model.js"
 import { executePays } from "../pressure/execute-pays.js"
 import type { WindowSettings } from "../pressure/model-window.js"
 import { planNudge } from "../pressure/plan-nudge.js"
@@ -155,6 +156,25 @@ export function runPass(options: PassOptions): PassResult {
         .reduce((sum, item) => sum + (item?.protected ? item.contentTokens + item.callTokens : 0), 0)
     : 0
   const staying = state.applied.calibrationTokens + before.fixed + before.protected - yielded
+  // The cost rule's terms (execute-pays.ts). A break re-sends what follows the history's stable episodes: the fixed
+  // prompt and the history stay a prefix (stable-first), the rest is sent again.
+  const cold = cacheExpired(messages, now, window.cacheTtlMs)
+  const weigh = (freedTokens: number, dropTokens: number) =>
+    executePays({
+      freedTokens,
+      rewrittenTokens: before.total - before.fixed - before.history,
+      callsSinceExecute: seq - (state.applied.lastExecutePass ?? 0),
+      dropTokens,
+      promptTokens: usageBefore,
+      thresholdTokens: (window.usableTokens * window.thresholdPercent) / 100,
+      growthPerCall: growthPerCall(state.recentEstimates),
+      cacheCold: cold,
+      prices: window.prices,
+    })
+  // Below the threshold a fold is prepared only when it could pay: the settled conversation and tool output it
+  // would replace bound what it frees. It must pay at a warm cache's price: a cold cache lets queued drops land free
+  // (cache-expired), but an early fold trades detail for cost, and a break that happens to be free is no reason.
+  const foldMayPay = main && band === "below" && !drain.drain.active && !cold && weigh(before.conversation + before.tool, 0).pays
   const offered = options.history
     ? main
       ? options.history.prepare({
@@ -163,7 +183,7 @@ export function runPass(options: PassOptions): PassResult {
           state,
           pass: seq,
           now,
-          pressured: percentBefore >= window.thresholdPercent,
+          fold: percentBefore >= window.thresholdPercent || foldMayPay,
           budgetTokens: window.historyBudgetTokens,
           roomTokens: window.landingTokens - staying,
           // In the emergency band (the prompt is about to overflow; protections yield too) floors that would keep the
@@ -203,25 +223,16 @@ export function runPass(options: PassOptions): PassResult {
         measure,
       })
     : 0
-  const cold = cacheExpired(messages, now, window.cacheTtlMs)
-  // The cost rule weighs the due work outside the drain (which runs on its own terms). The break re-sends what follows
-  // the history's stable episodes: the fixed prompt and the history stay a prefix (stable-first), the rest is sent again.
+  // The cost rule weighs the due work outside the drain (which runs on its own terms).
   const estimate =
     freedRead && !drain.drain.active
-      ? executePays({
+      ? weigh(
           freedTokens,
-          rewrittenTokens: before.total - before.fixed - before.history,
-          carriedBefore: state.carriedCost,
-          dropTokens: landable.reduce((sum, drop) => {
+          landable.reduce((sum, drop) => {
             const item = view.byTag.get(drop.tag)
             return sum + (item ? item.contentTokens + item.callTokens : 0)
           }, 0),
-          promptTokens: usageBefore,
-          forceTokens: (window.usableTokens * forceBandStart(window.thresholdPercent)) / 100,
-          growthPerCall: growthPerCall(state.recentEstimates),
-          cacheCold: cold,
-          prices: window.prices,
-        })
+        )
       : null
   const decided: PassDecision = main
     ? decidePass({
@@ -240,8 +251,6 @@ export function runPass(options: PassOptions): PassResult {
         minimumFreed: minimumFreedTokens(window.usableTokens),
       })
     : { decision: "replay", reason: "nothing-due", reclaim: null, applyQueued: false }
-
-  if (main) state.carriedCost = decided.decision === "execute" ? 0 : (estimate?.carriedCost ?? state.carriedCost)
 
   const dropped: number[] = []
   if (decided.decision === "execute") {
@@ -335,6 +344,21 @@ export function runPass(options: PassOptions): PassResult {
   const serialized = serializeRendered(messages, edits)
   const previous = main ? state.previousPrompt : null
   const divergence = previous === null ? null : firstDivergence(previous, serialized)
+  // What the provider bills for this request, as far as our counts tell: the prefix shared with the previous request
+  // read from the cache (while it is warm), the rest uncached or written.
+  const previousEstimate = state.recentEstimates[state.recentEstimates.length - 1]?.estimate ?? 0
+  const billed = main
+    ? billedPrompt({
+        promptTokens: usageAfter,
+        sharedPrefixTokens: sharedPrefixTokens({
+          previousTokens: previous === null ? 0 : previousEstimate + state.applied.calibrationTokens,
+          previousBytes: previous === null ? 0 : utf8Length(previous),
+          divergence,
+        }),
+        cacheWarm: !cold,
+        prices: window.prices,
+      })
+    : null
   if (main) {
     state.previousPrompt = serialized
     state.previousMessageIds = new Set(messages.map((message) => message.info.id))
@@ -372,6 +396,7 @@ export function runPass(options: PassOptions): PassResult {
       newTags,
       drain: drain.transition,
       cost: estimate,
+      billed: billed ? { ...billed, cost: promptCost(billed, window.prices), readPrice: window.prices.cachedRead } : null,
     },
     error: null,
   })

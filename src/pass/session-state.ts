@@ -94,11 +94,6 @@ export type SessionState = {
   previousMessageIds: ReadonlySet<string> | null
   /** Recent passes' usage estimates, to calibrate against the usage the provider reports for their requests. */
   recentEstimates: { seq: number; startedAt: number; estimate: number }[]
-  /**
-   * What keeping the due work has cost in cached reads since the last execute pass (in memory only: a restarted
-   * process starts again from 0, which only delays an execute). Read and reset by the cost rule (execute-pays.ts).
-   */
-  carriedCost: number
 }
 
 /** The applied state of a session that has never had an execute pass. */
@@ -134,6 +129,5 @@ export function emptySessionState(sessionId: string): SessionState {
     previousPrompt: null,
     previousMessageIds: null,
     recentEstimates: [],
-    carriedCost: 0,
   }
 }

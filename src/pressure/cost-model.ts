@@ -66,3 +66,15 @@ export function billedPrompt(options: { promptTokens: number; sharedPrefixTokens
     ? { uncached: 0, cachedRead: shared, cacheWrite: fresh }
     : { uncached: fresh, cachedRead: shared, cacheWrite: 0 }
 }
+
+/**
+ * The tokens of a prompt's prefix shared with the previous prompt, from the byte where the two first differ (null:
+ * none does, the previous prompt is a prefix of this one): the previous prompt's tokens in proportion to the bytes
+ * before that point. An estimate (tokens are not spread evenly over bytes); 0 without a previous prompt.
+ */
+export function sharedPrefixTokens(options: { previousTokens: number; previousBytes: number; divergence: number | null }): number {
+  const { previousTokens, previousBytes, divergence } = options
+  if (previousTokens <= 0 || previousBytes <= 0) return 0
+  if (divergence === null) return previousTokens
+  return Math.round((previousTokens * Math.min(Math.max(0, divergence), previousBytes)) / previousBytes)
+}

@@ -6,58 +6,76 @@ export type ExecuteEstimate = {
   freedTokens: number
   /** Prompt tokens after the first byte the work would change: re-sent uncached (or written) once. */
   rewrittenTokens: number
-  /**
-   * What keeping the due work has cost since the last execute pass, this call included: at every call, the tokens an
-   * execute would have freed, read from the cache.
-   */
-  carriedCost: number
   /** The one-off extra cost of the break: rewritten tokens at the write (or uncached) price instead of a cached read. */
   breakCost: number
+  /** Calls since the last execute pass (or the session's start), this one included. */
+  callsSinceExecute: number
   /**
-   * What the agent's queued drops alone save over the calls expected before the next forced execute (they are one
-   * lump, not material that keeps growing: held back, they would cost this at every one of those calls).
+   * What keeping the due work has cost since the last execute pass, this call included: the tokens it frees, read
+   * from the cache at every call since, taken as having grown evenly from nothing (so half of them on average).
    */
-  dropSavings: number
-  /** Calls expected before usage reaches the force band, from the session's growth per call (at least 1). */
+  carriedCost: number
+  /** Calls expected before the threshold forces an execute anyway, from the session's growth per call (at least 1). */
   expectedCalls: number
+  /** What the freed tokens save, read from the cache at each of those calls: the most executing now can gain. */
+  forwardSavings: number
+  /** Of that, what the agent's queued drops alone save. */
+  dropSavings: number
   /** True when the prompt cache has gone cold (idle past its TTL): the break costs nothing. */
   cacheCold: boolean
   pays: boolean
 }
 
 /**
- * Execute when it pays (DESIGN "Cost-aware timing"): due work (queued drops, a history fold, reclaimable output) is
- * applied once what keeping it has cost, read from the cache at every call since the last execute pass, has reached
- * what the break costs: re-sending the prompt after its first changed byte once at the write (or uncached) price
- * instead of a cached read. This balances the two costs of a sawtooth (the classic part-period rule), so breaks come
- * about every sqrt(2 × break / (read price × growth)) calls: rarely when the tail after the change is long. The agent's
- * queued drops are a lump rather than growth: they pay as soon as what they free, read at every call expected before
- * the next forced execute, outweighs the break, so an agent that cleans up early is rewarded. A cold cache makes any
- * due work free to apply. Pure.
+ * Execute when it pays (DESIGN "Cost-aware timing"), for work below the threshold: the break (re-sending the prompt
+ * after its first changed byte once, at the write or uncached price instead of a cached read) must be covered
+ * - by what the work saves over the calls expected before the threshold forces an execute anyway (an execute now
+ *   that the threshold would have done a few calls later gains only those calls: in a small window the threshold
+ *   comes soon, and folding early would only trade detail for nothing), and
+ * - for work that grows (a history fold), also by what keeping it has cost since the last execute pass, read from
+ *   what it frees now as if it had grown evenly (no per-call record to keep, the same after a restart). This balances
+ *   the two costs of a sawtooth (the classic part-period rule): breaks come about every
+ *   sqrt(2 × break / (read price × growth)) calls, rarely when the tail after the change is long.
+ * The agent's queued drops are a lump, not growth: they pay as soon as the calls before the threshold cover the break,
+ * so an agent that cleans up early is rewarded. A cold cache makes the break free. Pure.
  */
 export function executePays(options: {
   freedTokens: number
   rewrittenTokens: number
-  /** The carried cost of the passes since the last execute pass, before this one. */
-  carriedBefore: number
+  /** Calls since the last execute pass (or the session's start), this one included (at least 1). */
+  callsSinceExecute: number
   /** Of the freed tokens, what the landable queued drops free. */
   dropTokens: number
-  /** The prompt's tokens now, where the force band starts, and the session's mean growth per call (0: unknown). */
+  /** The prompt's tokens now, where the threshold is, and the session's mean growth per call (0: unknown). */
   promptTokens: number
-  forceTokens: number
+  thresholdTokens: number
   growthPerCall: number
   cacheCold: boolean
   prices: TokenPrices
 }): ExecuteEstimate {
+  const { prices } = options
   const freedTokens = Math.max(0, options.freedTokens)
   const rewrittenTokens = Math.max(0, options.rewrittenTokens)
-  const carriedCost = Math.max(0, options.carriedBefore) + freedTokens * options.prices.cachedRead
-  const writePrice = Math.max(options.prices.cacheWrite, options.prices.uncached)
-  const breakCost = options.cacheCold ? 0 : rewrittenTokens * (writePrice - options.prices.cachedRead)
-  const room = Math.max(0, options.forceTokens - options.promptTokens)
-  // Unknown growth: assume one call is left (the most cautious estimate: the drops must pay at once).
+  const writePrice = Math.max(prices.cacheWrite, prices.uncached)
+  const breakCost = options.cacheCold ? 0 : rewrittenTokens * (writePrice - prices.cachedRead)
+  const callsSinceExecute = Math.max(1, Math.floor(options.callsSinceExecute))
+  const carriedCost = (freedTokens * prices.cachedRead * (callsSinceExecute + 1)) / 2
+  const room = Math.max(0, options.thresholdTokens - options.promptTokens)
+  // Unknown growth: assume one call is left (the most cautious estimate: the work must pay at once).
   const expectedCalls = options.growthPerCall > 0 ? Math.max(1, Math.floor(room / options.growthPerCall)) : 1
-  const dropSavings = Math.min(Math.max(0, options.dropTokens), freedTokens) * options.prices.cachedRead * expectedCalls
-  const pays = freedTokens > 0 && (carriedCost >= breakCost || dropSavings > breakCost)
-  return { freedTokens, rewrittenTokens, carriedCost, breakCost, dropSavings, expectedCalls, cacheCold: options.cacheCold, pays }
+  const forwardSavings = freedTokens * prices.cachedRead * expectedCalls
+  const dropSavings = Math.min(Math.max(0, options.dropTokens), freedTokens) * prices.cachedRead * expectedCalls
+  const pays = freedTokens > 0 && (dropSavings >= breakCost || (forwardSavings >= breakCost && carriedCost >= breakCost))
+  return {
+    freedTokens,
+    rewrittenTokens,
+    breakCost,
+    callsSinceExecute,
+    carriedCost,
+    expectedCalls,
+    forwardSavings,
+    dropSavings,
+    cacheCold: options.cacheCold,
+    pays,
+  }
 }

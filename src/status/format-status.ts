@@ -76,6 +76,15 @@ export function formatStatus(status: StatusData, now: number): string {
       `Last execute pass: #${execute.seq} (${execute.reason ?? "?"}), ${formatAge(now - execute.at)}: ${fmt(execute.usageBefore ?? 0)} -> ${fmt(execute.usageAfter ?? 0)} tokens`,
       `  dropped: ${execute.dropped.length > 0 ? tagList(execute.dropped) : "nothing"}`,
       `  tiers changed: ${execute.tierChanges.length > 0 ? execute.tierChanges.map((change) => `${change.compartment} ${change.from ?? "new"}->${change.to}`).join(", ") : "none"}`,
+      `  prompt changed from byte ${execute.firstDivergence === null ? "- (it did not)" : fmt(execute.firstDivergence)}` +
+        (execute.cost === null ? "" : `; its request cost ~${fmt(Math.round(execute.cost))}`) +
+        (execute.saved === null ? "" : `, saved ~${fmt(Math.round(execute.saved))} so far (${plural(execute.callsSince + 1, "call")})`),
+    )
+  }
+  if (status.cost.calls > 0) {
+    const cached = status.cost.promptTokens > 0 ? Math.round((100 * status.cost.cachedTokens) / status.cost.promptTokens) : 0
+    lines.push(
+      `Prompt cost so far (estimate, in uncached input tokens): ~${fmt(Math.round(status.cost.cost))} over ${plural(status.cost.calls, "call")}; ${cached}% of ${fmt(status.cost.promptTokens)} prompt tokens read from the cache`,
     )
   }
   const historian = status.historian

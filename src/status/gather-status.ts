@@ -51,8 +51,13 @@ export function gatherStatus(options: {
           usageAfter: rows.lastExecute.rendered,
           dropped: Array.isArray(executeDetail["dropped"]) ? executeDetail["dropped"].filter((tag): tag is number => typeof tag === "number") : [],
           tierChanges: rows.tierChanges,
+          firstDivergence: rows.lastExecute.firstDivergence,
+          cost: billedCost(executeDetail["billed"]),
+          saved: savedSince(rows.lastExecute, executeDetail["billed"]),
+          callsSince: rows.lastExecute.callsSince,
         }
       : null,
+    cost: rows.cost,
     queuedDrops: rows.queued,
     tags: rows.tagCounts,
     historian: {
@@ -69,6 +74,22 @@ export function gatherStatus(options: {
     hostCompaction: options.hostCompaction,
     protectedClamp: clampOf(options.configuredProtectedTokens ?? null, rows.lastPass?.window ?? null),
   }
+}
+
+/** The recorded cost of a pass's request, or null. */
+function billedCost(billed: unknown): number | null {
+  const cost = typeof billed === "object" && billed !== null ? (billed as { cost?: unknown }).cost : undefined
+  return typeof cost === "number" && Number.isFinite(cost) ? cost : null
+}
+
+/**
+ * What an execute pass has saved so far: the tokens it took out of the prompt (usage before less after), read from
+ * the cache at its own call and every call since, at the cached-read price its request was billed with.
+ */
+function savedSince(execute: { usage: number | null; rendered: number | null; callsSince: number }, billed: unknown): number | null {
+  const price = typeof billed === "object" && billed !== null ? (billed as { readPrice?: unknown }).readPrice : undefined
+  if (execute.usage === null || execute.rendered === null || typeof price !== "number") return null
+  return Math.max(0, execute.usage - execute.rendered) * price * (execute.callsSince + 1)
 }
 
 /** The protected-window clamp the last pass's usable window imposed on the configured size, or null. */

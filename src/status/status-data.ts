@@ -29,7 +29,16 @@ export type StatusData = {
     usageAfter: number | null
     dropped: number[]
     tierChanges: { compartment: string; from: string | null; to: string }[]
+    /** The byte of the prompt where it first differed from the previous request (null: it did not). */
+    firstDivergence: number | null
+    /** What the request it sent cost (estimated, uncached-token units; null for a pass that recorded none). */
+    cost: number | null
+    /** What it freed, read from the cache at each call since it (itself included): its saving so far. */
+    saved: number | null
+    callsSince: number
   } | null
+  /** The session's estimated prompt cost so far (main passes that recorded one). */
+  cost: { calls: number; cost: number; promptTokens: number; cachedTokens: number }
   queuedDrops: number[]
   tags: { total: number; dropped: number }
   historian: {

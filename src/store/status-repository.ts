@@ -5,7 +5,22 @@ import { statement } from "./statements.js"
 export type StatusRows = {
   title: string | null
   lastPass: { seq: number; at: number; decision: string; band: string | null; usage: number | null; window: number | null; detail: string } | null
-  lastExecute: { id: number; seq: number; at: number; usage: number | null; rendered: number | null; detail: string } | null
+  lastExecute: {
+    id: number
+    seq: number
+    at: number
+    usage: number | null
+    rendered: number | null
+    firstDivergence: number | null
+    detail: string
+    /** Main passes after it. */
+    callsSince: number
+  } | null
+  /**
+   * The estimated prompt cost of the session's main passes that recorded one (`detail.billed`), in uncached-input
+   * token units, and the prompt tokens they sent and read from the cache.
+   */
+  cost: { calls: number; cost: number; promptTokens: number; cachedTokens: number }
   queued: number[]
   tagCounts: { total: number; dropped: number }
   compartments: { total: number; folded: number; modelTiers: number }
@@ -23,7 +38,15 @@ export function readStatusRows(db: Database, sessionId: string): StatusRows {
   ).get([sessionId])
   const execute = statement(
     db,
-    "SELECT id, seq, started_at, usage_tokens, rendered_tokens, detail_json FROM passes WHERE session_id = ? AND decision = 'execute' ORDER BY seq DESC LIMIT 1",
+    "SELECT id, seq, started_at, usage_tokens, rendered_tokens, first_divergence, detail_json FROM passes WHERE session_id = ? AND decision = 'execute' ORDER BY seq DESC LIMIT 1",
+  ).get([sessionId])
+  const cost = statement(
+    db,
+    `SELECT COUNT(*) AS calls, SUM(json_extract(detail_json, '$.billed.cost')) AS cost,
+            SUM(json_extract(detail_json, '$.billed.uncached') + json_extract(detail_json, '$.billed.cachedRead') +
+                json_extract(detail_json, '$.billed.cacheWrite')) AS prompt,
+            SUM(json_extract(detail_json, '$.billed.cachedRead')) AS cached
+     FROM passes WHERE session_id = ? AND trigger != 'compaction' AND json_extract(detail_json, '$.billed.cost') IS NOT NULL`,
   ).get([sessionId])
   const count = (sql: string): number => Number(statement(db, sql).get([sessionId])?.["n"] ?? 0)
   return {
@@ -46,9 +69,22 @@ export function readStatusRows(db: Database, sessionId: string): StatusRows {
           at: Number(execute["started_at"]),
           usage: execute["usage_tokens"] === null ? null : Number(execute["usage_tokens"]),
           rendered: execute["rendered_tokens"] === null ? null : Number(execute["rendered_tokens"]),
+          firstDivergence: execute["first_divergence"] === null ? null : Number(execute["first_divergence"]),
           detail: String(execute["detail_json"]),
+          callsSince: Number(
+            statement(db, "SELECT COUNT(*) AS n FROM passes WHERE session_id = ? AND trigger != 'compaction' AND seq > ?").get([
+              sessionId,
+              Number(execute["seq"]),
+            ])?.["n"] ?? 0,
+          ),
         }
       : null,
+    cost: {
+      calls: Number(cost?.["calls"] ?? 0),
+      cost: Number(cost?.["cost"] ?? 0),
+      promptTokens: Number(cost?.["prompt"] ?? 0),
+      cachedTokens: Number(cost?.["cached"] ?? 0),
+    },
     queued: statement(db, "SELECT tag FROM operations WHERE session_id = ? AND status = 'queued' ORDER BY tag")
       .all([sessionId])
       .map((row) => Number(row["tag"])),

@@ -132,7 +132,7 @@ function prepare(
   messages: readonly HostMessage[],
   view: PassResult["view"],
   budgetTokens: number,
-  pressured = true,
+  fold = true,
 ) {
   return session.planner.prepare({
     messages,
@@ -140,7 +140,7 @@ function prepare(
     state: session.state,
     pass: 900,
     now: 90_000,
-    pressured,
+    fold,
     budgetTokens,
     pinBudgetTokens: 1_000,
   })
@@ -482,7 +482,7 @@ describe("createHistoryPlanner", () => {
         state: session.state,
         pass: 902,
         now: 1,
-        pressured: true,
+        fold: true,
         budgetTokens: 150,
         pinBudgetTokens: 1_000,
       })
@@ -611,7 +611,7 @@ describe("createHistoryPlanner", () => {
       const messages = turns(4)
       const { result } = pass(session, messages, quietWindow())
       const prepareAt = (pinBudgetTokens: number, budgetTokens: number) =>
-        session.planner.prepare({ messages, view: result.view, state: session.state, pass: 1, now: 1, pressured: true, budgetTokens, pinBudgetTokens })
+        session.planner.prepare({ messages, view: result.view, state: session.state, pass: 1, now: 1, fold: true, budgetTokens, pinBudgetTokens })
       // The ledger's heading, its notice and one request fit in 50 words; two requests do not.
       const ready = prepareAt(50, 10_000)
       const text = ready?.text ?? ""
@@ -648,7 +648,7 @@ describe("createHistoryPlanner", () => {
         state: session.state,
         pass: 1,
         now: 1,
-        pressured: true,
+        fold: true,
         budgetTokens: 1,
         roomTokens: 0,
         ceilingTokens: 200,
@@ -786,7 +786,7 @@ describe("createHistoryPlanner", () => {
         state: session.state,
         pass: 900,
         now: 90_000,
-        pressured: true,
+        fold: true,
         budgetTokens: 200,
         pinBudgetTokens: 1_000,
       })

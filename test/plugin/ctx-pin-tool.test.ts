@@ -240,7 +240,7 @@ describe("createPinTool", () => {
       state,
       pass: 50,
       now: 1,
-      pressured: true,
+      fold: true,
       budgetTokens: 10_000,
       pinBudgetTokens: 10_000,
     })

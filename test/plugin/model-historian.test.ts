@@ -248,7 +248,7 @@ describe("createModelHistorian", () => {
     const { sessionId, planner, messages, result, state } = await prepared()
     await createModelHistorian({ runtime, client: fakeClient([validAnswer, validAnswer]).client }).schedule(sessionId)
     const prepare = (budgetTokens: number) =>
-      planner.prepare({ messages, view: result.view, state, pass: 9, now: 1, pressured: true, budgetTokens, pinBudgetTokens: 10_000 })
+      planner.prepare({ messages, view: result.view, state, pass: 9, now: 1, fold: true, budgetTokens, pinBudgetTokens: 10_000 })
     const roomy = prepare(10_000)
     expect(roomy?.text).not.toContain("Full story of episode")
     expect(roomy?.text).toContain("[c1 §1§–§3§]")

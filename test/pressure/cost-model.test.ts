@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { billedPrompt, DEFAULT_PRICES, promptCost, providerFamily } from "../../src/pressure/cost-model.js"
+import { billedPrompt, DEFAULT_PRICES, promptCost, providerFamily, sharedPrefixTokens } from "../../src/pressure/cost-model.js"
 
 describe("providerFamily", () => {
   it.each([
@@ -37,5 +37,21 @@ describe("billedPrompt and promptCost", () => {
       cacheWrite: 0,
     })
     expect(billedPrompt({ promptTokens: 5_000, sharedPrefixTokens: 9_000, cacheWarm: true, prices: DEFAULT_PRICES.openai }).cachedRead).toBe(5_000)
+  })
+})
+
+describe("sharedPrefixTokens", () => {
+  it("is the previous prompt's tokens in proportion to the bytes before the first difference", () => {
+    expect(sharedPrefixTokens({ previousTokens: 12_000, previousBytes: 48_000, divergence: 36_000 })).toBe(9_000)
+  })
+
+  it("is the whole previous prompt when it is a prefix, and nothing without one", () => {
+    expect(sharedPrefixTokens({ previousTokens: 12_000, previousBytes: 48_000, divergence: null })).toBe(12_000)
+    expect(sharedPrefixTokens({ previousTokens: 0, previousBytes: 0, divergence: null })).toBe(0)
+    expect(sharedPrefixTokens({ previousTokens: 12_000, previousBytes: 48_000, divergence: 0 })).toBe(0)
+  })
+
+  it("clamps a divergence past the previous prompt's end to all of it", () => {
+    expect(sharedPrefixTokens({ previousTokens: 12_000, previousBytes: 48_000, divergence: 96_000 })).toBe(12_000)
   })
 })

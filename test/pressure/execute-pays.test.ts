@@ -4,10 +4,10 @@ import { DEFAULT_PRICES } from "../../src/pressure/cost-model.js"
 import { executePays } from "../../src/pressure/execute-pays.js"
 
 const base = {
-  carriedBefore: 0,
+  callsSinceExecute: 1,
   dropTokens: 0,
   promptTokens: 70_000,
-  forceTokens: 166_000,
+  thresholdTokens: 130_000,
   growthPerCall: 1_000,
   cacheCold: false,
   prices: DEFAULT_PRICES.openai,
@@ -17,26 +17,44 @@ describe("executePays", () => {
   it("pays once keeping the work has cost, in cached reads, what re-sending the changed tail once costs", () => {
     // The break re-sends 5,000 tokens at 0.9 more than a cached read: 4,500. Freeing 4,000 saves 400 per call.
     const first = executePays({ ...base, freedTokens: 4_000, rewrittenTokens: 5_000 })
-    expect(first).toMatchObject({ pays: false })
+    expect(first).toMatchObject({ callsSinceExecute: 1, pays: false })
     expect(first.carriedCost).toBeCloseTo(400)
     expect(first.breakCost).toBeCloseTo(4_500)
-    // After ten calls that kept it (4,000 carried), the eleventh pays.
-    expect(executePays({ ...base, carriedBefore: 3_600, freedTokens: 4_000, rewrittenTokens: 5_000 }).pays).toBe(false)
-    expect(executePays({ ...base, carriedBefore: 4_100, freedTokens: 4_000, rewrittenTokens: 5_000 })).toMatchObject({ pays: true })
+    // Grown evenly over n calls, 4,000 freed now has cost 400 × (n + 1) / 2: 4,400 after 21 calls, 4,600 after 22.
+    expect(executePays({ ...base, callsSinceExecute: 21, freedTokens: 4_000, rewrittenTokens: 5_000 }).pays).toBe(false)
+    const paying = executePays({ ...base, callsSinceExecute: 22, freedTokens: 4_000, rewrittenTokens: 5_000 })
+    expect(paying.pays).toBe(true)
+    expect(paying.carriedCost).toBeCloseTo(4_600)
   })
 
-  it("rewards a large queued drop at once: what it frees over the calls before the forced execute pays the break", () => {
-    // 96 calls before the force band (96,000 / 1,000): 33,000 × 0.1 × 96 = 316,800 against 18,000.
+  it("breaks about every sqrt(2 × break / (read × growth)) calls when the work grows evenly", () => {
+    // 800 tokens of foldable material a call, a 16,000-token tail after the change: sqrt(2 × 14,400 / 80) = 19 calls.
+    const calls = Array.from({ length: 60 }, (_, index) => index + 1)
+    const first = calls.find((n) => executePays({ ...base, callsSinceExecute: n, freedTokens: 800 * n, rewrittenTokens: 16_000 }).pays)
+    expect(first).toBe(19)
+  })
+
+  it("rewards a large queued drop at once: what it frees over the calls before the threshold pays the break", () => {
+    // 60 calls before the threshold (60,000 / 1,000): 33,000 × 0.1 × 60 = 198,000 against 18,000.
     const drop = executePays({ ...base, freedTokens: 33_000, dropTokens: 33_000, rewrittenTokens: 20_000 })
-    expect(drop).toMatchObject({ expectedCalls: 96, pays: true })
-    expect(drop.dropSavings).toBeCloseTo(316_800)
-    // The same tokens from a history fold wait for the part-period balance; and a drop just before the forced
-    // execute (one call left) does not pay on its own.
+    expect(drop).toMatchObject({ expectedCalls: 60, pays: true })
+    expect(drop.dropSavings).toBeCloseTo(198_000)
+    // The same tokens from a history fold wait for the part-period balance; and a drop just before the threshold
+    // (one call left) does not pay on its own.
     expect(executePays({ ...base, freedTokens: 33_000, rewrittenTokens: 20_000 }).pays).toBe(false)
-    expect(executePays({ ...base, freedTokens: 5_000, dropTokens: 5_000, rewrittenTokens: 20_000, promptTokens: 165_500 })).toMatchObject({
+    expect(executePays({ ...base, freedTokens: 5_000, dropTokens: 5_000, rewrittenTokens: 20_000, promptTokens: 129_500 })).toMatchObject({
       expectedCalls: 1,
       pays: false,
     })
+  })
+
+  it("does not fold early what the threshold would fold within a few calls, however long the work was carried", () => {
+    // Carried long enough (4,000 × 0.1 × 41 / 2 = 8,200 against 4,500), but two calls before the threshold an execute
+    // now gains 4,000 × 0.1 × 2 = 800.
+    const near = executePays({ ...base, callsSinceExecute: 40, freedTokens: 4_000, rewrittenTokens: 5_000, promptTokens: 128_000 })
+    expect(near).toMatchObject({ expectedCalls: 2, pays: false })
+    expect(near.forwardSavings).toBeCloseTo(800)
+    expect(executePays({ ...base, callsSinceExecute: 40, freedTokens: 4_000, rewrittenTokens: 5_000 }).pays).toBe(true)
   })
 
   it("unknown growth counts one call left for a drop", () => {
@@ -47,7 +65,7 @@ describe("executePays", () => {
   })
 
   it("prices the write premium: the same work that pays on OpenAI does not yet on Anthropic", () => {
-    const work = { ...base, carriedBefore: 4_200, freedTokens: 4_000, rewrittenTokens: 5_000 }
+    const work = { ...base, callsSinceExecute: 22, freedTokens: 4_000, rewrittenTokens: 5_000 }
     expect(executePays(work).pays).toBe(true)
     expect(executePays({ ...work, prices: DEFAULT_PRICES.anthropic }).pays).toBe(false)
   })
@@ -55,11 +73,12 @@ describe("executePays", () => {
   it("a cold cache makes any due work free, and no work never pays", () => {
     expect(executePays({ ...base, freedTokens: 10, rewrittenTokens: 20_000, cacheCold: true })).toMatchObject({ breakCost: 0, pays: true })
     expect(executePays({ ...base, freedTokens: 0, rewrittenTokens: 0, cacheCold: true }).pays).toBe(false)
-    expect(executePays({ ...base, carriedBefore: 1e9, freedTokens: 0, rewrittenTokens: 0 }).pays).toBe(false)
+    expect(executePays({ ...base, callsSinceExecute: 1e9, freedTokens: 0, rewrittenTokens: 0 }).pays).toBe(false)
   })
 
   it("reads negative inputs as none", () => {
-    expect(executePays({ ...base, carriedBefore: -5, freedTokens: -1, dropTokens: -1, rewrittenTokens: -1 })).toMatchObject({
+    expect(executePays({ ...base, callsSinceExecute: -5, freedTokens: -1, dropTokens: -1, rewrittenTokens: -1 })).toMatchObject({
+      callsSinceExecute: 1,
       freedTokens: 0,
       rewrittenTokens: 0,
       carriedCost: 0,
@@ -68,17 +87,17 @@ describe("executePays", () => {
     })
   })
 
-  it("is monotone: more freed or more carried never stops a paying pass, a longer tail never starts one", () => {
+  it("is monotone: more freed or more calls carried never stop a paying pass, a longer tail never starts one", () => {
     fc.assert(
       fc.property(
         fc.integer({ min: 0, max: 100_000 }),
         fc.integer({ min: 0, max: 100_000 }),
         fc.integer({ min: 0, max: 100_000 }),
-        fc.integer({ min: 0, max: 50_000 }),
+        fc.integer({ min: 1, max: 500 }),
         fc.constantFrom(DEFAULT_PRICES.openai, DEFAULT_PRICES.anthropic, DEFAULT_PRICES.google),
         (freed, extra, rewritten, carried, prices) => {
           const at = (f: number, r: number, c: number) =>
-            executePays({ ...base, carriedBefore: c, prices, freedTokens: f, dropTokens: f, rewrittenTokens: r }).pays
+            executePays({ ...base, callsSinceExecute: c, prices, freedTokens: f, dropTokens: f, rewrittenTokens: r }).pays
           if (at(freed, rewritten, carried)) {
             expect(at(freed + extra, rewritten, carried)).toBe(true)
             expect(at(freed, rewritten, carried + extra)).toBe(true)

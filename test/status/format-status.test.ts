@@ -17,7 +17,12 @@ const BREAKDOWN: Breakdown = {
 }
 
 /** A session whose last pass rendered `breakdown` in a 60,000-token window, with `history` applied. */
-function status(options: { breakdown?: Breakdown; history?: StatusData["history"] }): StatusData {
+function status(options: {
+  breakdown?: Breakdown
+  history?: StatusData["history"]
+  lastExecute?: StatusData["lastExecute"]
+  cost?: StatusData["cost"]
+}): StatusData {
   return {
     sessionId: "ses_format",
     title: null,
@@ -33,7 +38,7 @@ function status(options: { breakdown?: Breakdown; history?: StatusData["history"
       nudge: null,
     },
     thresholdPercent: 65,
-    lastExecute: null,
+    lastExecute: options.lastExecute ?? null,
     queuedDrops: [],
     tags: { total: 0, dropped: 0 },
     historian: { strategy: "canonical", compartments: 0, folded: 0, modelTiers: 0, tiers: {}, lastError: null },
@@ -41,6 +46,7 @@ function status(options: { breakdown?: Breakdown; history?: StatusData["history"
     pins: 0,
     errors: [],
     hostCompaction: null,
+    cost: options.cost ?? { calls: 0, cost: 0, promptTokens: 0, cachedTokens: 0 },
   }
 }
 
@@ -163,5 +169,37 @@ describe("formatStatus", () => {
       "    full                     8,800  (2 compartments)",
       "    working set, headers       200",
     ])
+  })
+})
+
+describe("formatStatus cost lines", () => {
+  it("says what the session's prompts cost so far and what the last execute pass changed, cost and saved", () => {
+    const report = formatStatus(
+      status({
+        lastExecute: {
+          seq: 3,
+          at: NOW - 60_000,
+          reason: "pays",
+          usageBefore: 30_000,
+          usageAfter: 22_000,
+          dropped: [4, 5],
+          tierChanges: [],
+          firstDivergence: 41_250,
+          cost: 8_312.5,
+          saved: 2_400,
+          callsSince: 2,
+        },
+        cost: { calls: 40, cost: 181_234.4, promptTokens: 1_000_000, cachedTokens: 912_000 },
+      }),
+      NOW,
+    )
+    expect(report).toContain("  prompt changed from byte 41,250; its request cost ~8,313, saved ~2,400 so far (3 calls)\n")
+    expect(report).toContain(
+      "Prompt cost so far (estimate, in uncached input tokens): ~181,234 over 40 calls; 91% of 1,000,000 prompt tokens read from the cache",
+    )
+  })
+
+  it("says nothing of cost before any pass recorded one", () => {
+    expect(formatStatus(status({}), NOW)).not.toContain("Prompt cost so far")
   })
 })

@@ -267,6 +267,7 @@ describe("gatherStatus", () => {
       const window = fixedWindow({ usableTokens: 4_000, config: { ...defaultConfig(), protected_tokens: 400 } })
       const all = Array.from({ length: 9 }, (_, index) => turn(index + 1)).flat()
       let executed: PassResult | null = null
+      const sent: number[] = []
       for (let count = 2; count <= all.length && executed === null; count += 2) {
         const messages = freshCopy(all.slice(0, count))
         const result = runPass({
@@ -284,8 +285,18 @@ describe("gatherStatus", () => {
           history: planner,
         })
         if (result.decision === "execute") executed = result
+        sent.push(result.usageAfter)
       }
       if (executed === null) throw new Error("no execute pass")
+      // Every request's estimated cost is recorded and summed: all its prompt tokens, some read from the cache.
+      const status = gather(db, state.sessionId)
+      expect(status.cost.calls).toBe(sent.length)
+      expect(status.cost.promptTokens).toBe(sent.reduce((sum, tokens) => sum + tokens, 0))
+      expect(status.cost.cachedTokens).toBeGreaterThan(0)
+      expect(status.cost.cost).toBeLessThan(status.cost.promptTokens)
+      expect(status.lastExecute?.firstDivergence).toBe(executed.firstDivergence)
+      expect(status.lastExecute?.callsSince).toBe(0)
+      expect(status.lastExecute?.saved).toBeCloseTo((executed.usageBefore - executed.usageAfter) * 0.1)
       const report = planner.report()
       if (report === null) throw new Error("no history applied")
       const history = gather(db, state.sessionId).history
