@@ -52,8 +52,16 @@ const DEFINITIONS = [
     "order. A main call breaks the prefix when the previous main call's elements are not, element by element and " +
     "byte for byte, the start of its own. Its cache-reusable share is the UTF-8 bytes of its leading elements equal " +
     "to the previous main call's, over all its bytes (the first call has none and is left out). Tokens after the " +
-    "reusable prefix are the tokens of the remaining elements. Wall time is `opencode run` per user turn, start-up " +
-    "included; per model call it is the session's total over its main calls.",
+    "reusable prefix are the tokens of the remaining elements. The shared byte prefix adds the start of the first " +
+    "differing element that equals the previous call's element there (its text counted on its own, so a token or " +
+    "two off at the cut). Wall time is `opencode run` per user turn, start-up included; per model call it is the " +
+    "session's total over its main calls.",
+  "",
+  "Prompt cost is in uncached input tokens (src/pressure/cost-model.ts), the cache always warm. OpenAI caches the " +
+    "longest shared byte prefix, so its row prices the shared byte prefix at 0.1 and the rest at 1 (its 128-token " +
+    "cache steps are left out: at most 127 tokens per call). Anthropic caches at content-block boundaries (one " +
+    "message here is one block), so its row prices the matching whole messages at 0.1 and the rest as a cache write " +
+    "at 1.25.",
   "",
   "The mock gives every configuration the same replies and never calls a plugin's own tools (DCP's `compress`, " +
     "magic-context's `ctx_reduce`), so only what each plugin does by itself shows: magic-context's execute passes, " +
@@ -73,9 +81,22 @@ function table(results: readonly ConfigurationResult[], environment: BenchEnviro
       (result) => metric(result, (m) => `${k(m.promptTokensMean)} / ${k(m.promptTokensMax)}`),
     ],
     ["Prompt tokens, all calls", (result) => metric(result, (m) => k(m.promptTokensTotal))],
-    ["Tokens after the reusable prefix, all calls", (result) => metric(result, (m) => k(m.tokensAfterPrefixTotal))],
-    ["Prompt cost, uncached + 0.1 × cached (OpenAI)", (result) => metric(result, (m) => k(m.cost.openai))],
-    ["Prompt cost, 1.25 × written + 0.1 × cached (Anthropic)", (result) => metric(result, (m) => k(m.cost.anthropic))],
+    [
+      "Tokens after the reusable prefix (whole messages), all calls",
+      (result) => metric(result, (m) => k(m.tokensAfterPrefixTotal)),
+    ],
+    [
+      "Tokens after the shared byte prefix, all calls",
+      (result) => metric(result, (m) => k(m.tokensAfterBytePrefixTotal)),
+    ],
+    [
+      "Prompt cost, uncached + 0.1 × cached byte prefix (OpenAI)",
+      (result) => metric(result, (m) => k(m.cost.openai)),
+    ],
+    [
+      "Prompt cost, 1.25 × written + 0.1 × cached whole messages (Anthropic)",
+      (result) => metric(result, (m) => k(m.cost.anthropic)),
+    ],
     [
       "Cache-reusable share per call, mean / min",
       (result) => metric(result, (m) => `${percent(m.prefixShareMean)} / ${percent(m.prefixShareMin)}`),

@@ -91,7 +91,12 @@ function measure(main: ConfigurationRun["requests"], counter: ElementTokenCounte
     const elements = requestElements(request.body)
     return { n: request.answered.n, turn: request.answered.turn, elements, elementTokens: counter.count(elements) }
   })
-  return measureRequests({ requests: measured, usableWindow: USABLE_WINDOW, contextWindow: MODEL_WINDOW.context })
+  return measureRequests({
+    requests: measured,
+    usableWindow: USABLE_WINDOW,
+    contextWindow: MODEL_WINDOW.context,
+    countText: (text) => counter.count([text])[0] ?? 0,
+  })
 }
 
 /** The checkout's commit, marked when src/ differs from it (dist/ is built from the working tree). */
