@@ -47,8 +47,8 @@ export function markdownReport(options: {
 
 /** What the rows mean; printed under every report so the numbers carry their definitions. */
 const DEFINITIONS = [
-  "Main calls are the session's own steps; title, compaction and historian requests are answered on the side and " +
-    "only counted. A request's elements are its serialized tool definitions followed by each serialized message, in " +
+  "Main calls are the session's own steps; title, compaction and historian requests are answered on the side, " +
+    "counted and priced but left out of the other rows. A request's elements are its serialized tool definitions followed by each serialized message, in " +
     "order. A main call breaks the prefix when the previous main call's elements are not, element by element and " +
     "byte for byte, the start of its own. Its cache-reusable share is the UTF-8 bytes of its leading elements equal " +
     "to the previous main call's, over all its bytes (the first call has none and is left out). Tokens after the " +
@@ -61,7 +61,8 @@ const DEFINITIONS = [
     "longest shared byte prefix, so its row prices the shared byte prefix at 0.1 and the rest at 1 (its 128-token " +
     "cache steps are left out: at most 127 tokens per call). Anthropic caches at content-block boundaries (one " +
     "message here is one block), so its row prices the matching whole messages at 0.1 and the rest as a cache write " +
-    "at 1.25.",
+    "at 1.25. Side requests (title, OpenCode's compaction, the historian) are model calls the user pays for too: " +
+    "each is priced the same way against the main call just before it, and the whole-session cost is main plus side.",
   "",
   "The mock gives every configuration the same replies and never calls a plugin's own tools (DCP's `compress`, " +
     "magic-context's `ctx_reduce`), so only what each plugin does by itself shows: magic-context's execute passes, " +
@@ -97,6 +98,10 @@ function table(results: readonly ConfigurationResult[], environment: BenchEnviro
       "Prompt cost, 1.25 × written + 0.1 × cached whole messages (Anthropic)",
       (result) => metric(result, (m) => k(m.cost.anthropic)),
     ],
+    ["Prompt cost of side requests (OpenAI)", (result) => metric(result, (m) => k(m.sideCost.openai))],
+    ["Prompt cost of side requests (Anthropic)", (result) => metric(result, (m) => k(m.sideCost.anthropic))],
+    ["Whole-session prompt cost (OpenAI)", (result) => metric(result, (m) => k(m.sessionCost.openai))],
+    ["Whole-session prompt cost (Anthropic)", (result) => metric(result, (m) => k(m.sessionCost.anthropic))],
     [
       "Cache-reusable share per call, mean / min",
       (result) => metric(result, (m) => `${percent(m.prefixShareMean)} / ${percent(m.prefixShareMin)}`),

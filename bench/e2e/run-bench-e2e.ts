@@ -23,7 +23,7 @@ import { countFailedEdits } from "./edit-outcomes.js"
 import { markdownReport, type BenchEnvironment } from "./markdown-report.js"
 import { requestElements } from "./prefix-share.js"
 import { createElementTokenCounter, type ElementTokenCounter } from "./prompt-tokens.js"
-import { measureRequests, type RequestMetrics } from "./request-metrics.js"
+import { measureRequests, type MeasuredRequest, type RequestMetrics } from "./request-metrics.js"
 import { runConfiguration, type ConfigurationRun } from "./run-configuration.js"
 import { scriptedSession } from "./session-script.js"
 
@@ -52,7 +52,7 @@ for (const configuration of configurations) {
   const result = configurationResult({
     configuration,
     run,
-    metrics: measure(main, tokens),
+    metrics: measure(run.requests, tokens),
     edits: countFailedEdits(main.map((request) => request.body)),
     scriptedTurns: turns.length,
   })
@@ -85,14 +85,18 @@ writeFileSync(join(RESULTS, "bench-e2e.md"), markdown)
 console.log(`\n${markdown}`)
 console.log(`Wrote ${join(RESULTS, "bench-e2e.json")} and bench-e2e.md`)
 
-/** Measures the main requests; the side requests (title, compaction, historian) are only counted. */
-function measure(main: ConfigurationRun["requests"], counter: ElementTokenCounter): RequestMetrics {
-  const measured = main.map((request) => {
-    const elements = requestElements(request.body)
-    return { n: request.answered.n, turn: request.answered.turn, elements, elementTokens: counter.count(elements) }
-  })
+/** Measures the main requests and prices the side requests (title, compaction, historian) against them. */
+function measure(requests: ConfigurationRun["requests"], counter: ElementTokenCounter): RequestMetrics {
+  const measured = (kind: "main" | "side"): MeasuredRequest[] =>
+    requests
+      .filter((request) => (request.answered.kind === "main") === (kind === "main"))
+      .map((request) => {
+        const elements = requestElements(request.body)
+        return { n: request.answered.n, turn: request.answered.turn, elements, elementTokens: counter.count(elements) }
+      })
   return measureRequests({
-    requests: measured,
+    requests: measured("main"),
+    sideRequests: measured("side"),
     usableWindow: USABLE_WINDOW,
     contextWindow: MODEL_WINDOW.context,
     countText: (text) => counter.count([text])[0] ?? 0,

@@ -46,7 +46,7 @@ describe("configurationResult", () => {
       { n: 5, turn: 0, elements: ["t", "summary"], elementTokens: [1, 1] },
       { n: 6, turn: 0, elements: ["t", "other"], elementTokens: [1, 1] },
     ]
-    const metrics = measureRequests({ requests: rows, usableWindow: 100, contextWindow: 200, countText: () => 0 })
+    const metrics = measureRequests({ requests: rows, usableWindow: 100, contextWindow: 200, countText: () => 0, sideRequests: [] })
     const result = configurationResult({
       configuration,
       run,
@@ -73,7 +73,7 @@ describe("configurationResult", () => {
       pluginProblem: null,
       passDecisions: null,
     }
-    const metrics = measureRequests({ requests: [], usableWindow: 1, contextWindow: 1, countText: () => 0 })
+    const metrics = measureRequests({ requests: [], usableWindow: 1, contextWindow: 1, countText: () => 0, sideRequests: [] })
     const result = configurationResult({
       configuration,
       run,
