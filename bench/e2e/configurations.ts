@@ -2,12 +2,6 @@ import { existsSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { REPO_ROOT } from "../../test/e2e/harness/opencode-harness.js"
 
-/** The mock model's window in OpenCode's provider config: small, so pressure builds within the session. */
-export const MODEL_WINDOW = { context: 32_000, output: 4_096 } as const
-
-/** What OpenCode's overflow check compares usage with: the context minus the output reserve (no `limit.input`). */
-export const USABLE_WINDOW = MODEL_WINDOW.context - MODEL_WINDOW.output
-
 /** One way of running the session. */
 export type BenchConfiguration = {
   id: "opencode" | "magic-context" | "dcp"
@@ -89,8 +83,9 @@ function dynamicContextPruning(): BenchConfiguration {
     // DCP leaves OpenCode's compaction alone, so a DCP user has OpenCode's defaults.
     compaction: { auto: true, prune: false },
     files: {
-      // autoUpdate would ask the registry for a newer DCP. The nudge limits are scaled to the small window, as
-      // DCP's README advises for small models (its defaults, 50k and 100k tokens, exceed the whole window).
+      // autoUpdate would ask the registry for a newer DCP. The nudge limits are shares of the window: at 200k they
+      // are DCP's defaults (50k and 100k tokens), at 32k they scale those down, as DCP's README advises for small
+      // models (the defaults exceed the whole window).
       ".opencode/dcp.jsonc":
         '{ "autoUpdate": false, "compress": { "minContextLimit": "25%", "maxContextLimit": "50%" } }\n',
     },

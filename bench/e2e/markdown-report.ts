@@ -1,4 +1,5 @@
 import type { ConfigurationResult } from "./configuration-result.js"
+import type { ScenarioFacts } from "./scenarios.js"
 
 /** Where and how the benchmark ran, for the report's header. */
 export type BenchEnvironment = {
@@ -8,29 +9,47 @@ export type BenchEnvironment = {
   opencode: string
   /** The commit dist/ was built from, and whether src/ had uncommitted changes then. */
   source: string
-  contextLimit: number
-  outputLimit: number
-  usableWindow: number
-  scriptedTurns: number
-  scriptedSteps: number
   tokenCounting: string
 }
 
-/** The Markdown report: a header, one table with a column per configuration, the token series and the notes. */
+/** One scenario's configurations. */
+export type ScenarioReport = { scenario: ScenarioFacts; results: ConfigurationResult[] }
+
+/**
+ * The Markdown report: a header, then per scenario a table with a column per configuration, the token series and
+ * the notes, then the definitions.
+ */
 export function markdownReport(options: {
   environment: BenchEnvironment
-  results: readonly ConfigurationResult[]
+  scenarios: readonly ScenarioReport[]
 }): string {
-  const { environment, results } = options
+  const { environment } = options
   const lines = [
     `Measured ${environment.date} on a ${environment.cores}-core machine (Node ${environment.node}, OpenCode ` +
-      `${environment.opencode}, magic-context built from ${environment.source}); mock model window ` +
-      `${thousands(environment.contextLimit)} tokens, output ` +
-      `${thousands(environment.outputLimit)}, usable ${thousands(environment.usableWindow)}; ` +
-      `${environment.scriptedTurns} user turns, ${environment.scriptedSteps} scripted model calls. ` +
-      `Prompt tokens: ${environment.tokenCounting}.`,
+      `${environment.opencode}, magic-context built from ${environment.source}). Prompt tokens: ` +
+      `${environment.tokenCounting}.`,
+    ...options.scenarios.flatMap(scenarioSection),
     "",
-    table(results, environment),
+    ...DEFINITIONS,
+  ]
+  return `${lines.join("\n")}\n`
+}
+
+function scenarioSection({ scenario, results }: ScenarioReport): string[] {
+  const rounds =
+    scenario.rounds === 1
+      ? ""
+      : ` (the script's ${scenario.scriptedTurns / scenario.rounds} turns ${scenario.rounds} times in one session, ` +
+        "the second round's edits on other helpers and files)"
+  return [
+    "",
+    `### ${scenario.title}`,
+    "",
+    `Mock model window ${thousands(scenario.contextLimit)} tokens, output ${thousands(scenario.outputLimit)}, usable ` +
+      `${thousands(scenario.usableWindow)}; ${scenario.scriptedTurns} user turns, ${scenario.scriptedSteps} scripted ` +
+      `model calls${rounds}.`,
+    "",
+    table(results, scenario),
     "",
     "Prompt tokens per main model call, in thousands, in order (`|` before a call that broke the prefix):",
     "",
@@ -39,23 +58,20 @@ export function markdownReport(options: {
     "```",
     "",
     ...notes(results),
-    "",
-    ...DEFINITIONS,
   ]
-  return `${lines.join("\n")}\n`
 }
 
 /** What the rows mean; printed under every report so the numbers carry their definitions. */
 const DEFINITIONS = [
   "Main calls are the session's own steps; title, compaction and historian requests are answered on the side, " +
-    "counted and priced but left out of the other rows. A request's elements are its serialized tool definitions followed by each serialized message, in " +
-    "order. A main call breaks the prefix when the previous main call's elements are not, element by element and " +
-    "byte for byte, the start of its own. Its cache-reusable share is the UTF-8 bytes of its leading elements equal " +
-    "to the previous main call's, over all its bytes (the first call has none and is left out). Tokens after the " +
-    "reusable prefix are the tokens of the remaining elements. The shared byte prefix adds the start of the first " +
-    "differing element that equals the previous call's element there (its text counted on its own, so a token or " +
-    "two off at the cut). Wall time is `opencode run` per user turn, start-up included; per model call it is the " +
-    "session's total over its main calls.",
+    "counted and priced but left out of the other rows. A request's elements are its serialized tool definitions " +
+    "followed by each serialized message, in order. A main call breaks the prefix when the previous main call's " +
+    "elements are not, element by element and byte for byte, the start of its own. Its cache-reusable share is the " +
+    "UTF-8 bytes of its leading elements equal to the previous main call's, over all its bytes (the first call has " +
+    "none and is left out). Tokens after the reusable prefix are the tokens of the remaining elements. The shared " +
+    "byte prefix adds the start of the first differing element that equals the previous call's element there (its " +
+    "text counted on its own, so a token or two off at the cut). Wall time is `opencode run` per user turn, " +
+    "start-up included; per model call it is the session's total over its main calls.",
   "",
   "Prompt cost is in uncached input tokens (src/pressure/cost-model.ts), the cache always warm. OpenAI caches the " +
     "longest shared byte prefix, so its row prices the shared byte prefix at 0.1 and the rest at 1 (its 128-token " +
@@ -69,11 +85,11 @@ const DEFINITIONS = [
     "DCP's automatic strategies and nudges, OpenCode's compaction.",
 ]
 
-function table(results: readonly ConfigurationResult[], environment: BenchEnvironment): string {
+function table(results: readonly ConfigurationResult[], scenario: ScenarioFacts): string {
   const rows: [string, (result: ConfigurationResult) => string][] = [
     ["Plugin loaded", (result) => (result.pluginLoaded === null ? "(none)" : result.pluginLoaded ? "yes" : "**no**")],
     [
-      `Session finished (${environment.scriptedTurns} turns exit 0, all ${environment.scriptedSteps} steps)`,
+      `Session finished (${scenario.scriptedTurns} turns exit 0, all ${scenario.scriptedSteps} steps)`,
       (result) => (result.finished ? "yes" : "**no**"),
     ],
     ["Main model calls", (result) => String(result.requestCounts.main)],
@@ -111,7 +127,7 @@ function table(results: readonly ConfigurationResult[], environment: BenchEnviro
       (result) => metric(result, (m) => `${m.prefixBreaks} (${result.breaksAfterCompaction})`),
     ],
     [
-      `Calls over the usable window (${k(environment.usableWindow)}) / the context (${k(environment.contextLimit)})`,
+      `Calls over the usable window (${k(scenario.usableWindow)}) / the context (${k(scenario.contextLimit)})`,
       (result) => metric(result, (m) => `${m.overUsableWindow} / ${m.overContextWindow}`),
     ],
     ["Edits and writes that failed", (result) => `${result.edits.failed} of ${result.edits.calls}`],
