@@ -1,11 +1,17 @@
 import { existsSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { REPO_ROOT } from "../../test/e2e/harness/opencode-harness.js"
+import { KEEP_NEWEST_OUTPUTS } from "./reminder-reply.js"
 
 /** One way of running the session. */
 export type BenchConfiguration = {
-  id: "opencode" | "magic-context" | "dcp"
+  id: "opencode" | "magic-context" | "magic-context-cooperative" | "dcp"
   title: string
+  /**
+   * The mock answers a magic-context reminder with a ctx_reduce of its oldest tool outputs before going on with the
+   * script (reminder-reply.ts); otherwise it never calls a plugin's own tools.
+   */
+  cooperative: boolean
   /** The `plugin` entry for opencode.json, or null for OpenCode alone. */
   pluginEntry: string | null
   /** Package version of the plugin, when it has one. */
@@ -23,15 +29,19 @@ export type BenchConfiguration = {
 
 const DCP_PACKAGE = "@tarquinen/opencode-dcp"
 
-/** OpenCode alone, magic-context from dist/, and DCP from node_modules, in report order. */
+/**
+ * OpenCode alone, magic-context from dist/ with the passive and the cooperative agent, and DCP from node_modules, in
+ * report order.
+ */
 export function benchConfigurations(): BenchConfiguration[] {
-  return [openCodeAlone(), magicContext(), dynamicContextPruning()]
+  return [openCodeAlone(), magicContext(), cooperativeMagicContext(), dynamicContextPruning()]
 }
 
 function openCodeAlone(): BenchConfiguration {
   return {
     id: "opencode",
     title: "OpenCode alone",
+    cooperative: false,
     pluginEntry: null,
     pluginVersion: null,
     pluginTool: null,
@@ -49,6 +59,7 @@ function magicContext(): BenchConfiguration {
   return {
     id: "magic-context",
     title: `magic-context ${version ?? ""}`.trim(),
+    cooperative: false,
     pluginEntry: `file://${entry}`,
     pluginVersion: version,
     pluginTool: "ctx_reduce",
@@ -59,6 +70,20 @@ function magicContext(): BenchConfiguration {
       "dist/index.js; magic-context.jsonc sets historian.strategy canonical (no model calls for the historian), " +
       "everything else default; compaction.auto false, prune false (its README's recommendation)",
     unavailable: existsSync(entry) ? null : `${entry} is missing: run npm run build`,
+  }
+}
+
+/** The same plugin and settings, with an agent that answers each reminder with a ctx_reduce call. */
+function cooperativeMagicContext(): BenchConfiguration {
+  const passive = magicContext()
+  return {
+    ...passive,
+    id: "magic-context-cooperative",
+    title: `${passive.title}, cooperative`,
+    cooperative: true,
+    settings:
+      `as magic-context; the agent answers each reminder once with ctx_reduce of every tagged tool output but the ` +
+      `newest ${KEEP_NEWEST_OUTPUTS}, then goes on with the script`,
   }
 }
 
@@ -77,6 +102,7 @@ function dynamicContextPruning(): BenchConfiguration {
   return {
     id: "dcp",
     title: `DCP ${version ?? "(not installed)"}`,
+    cooperative: false,
     pluginEntry: `file://${entry}`,
     pluginVersion: version,
     pluginTool: "compress",

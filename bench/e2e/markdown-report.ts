@@ -41,6 +41,7 @@ function scenarioSection({ scenario, results }: ScenarioReport): string[] {
       ? ""
       : ` (the script's ${scenario.scriptedTurns / scenario.rounds} turns ${scenario.rounds} times in one session, ` +
         "the second round's edits on other helpers and files)"
+  const titleWidth = Math.max(0, ...results.map((result) => result.title.length)) + 2
   return [
     "",
     `### ${scenario.title}`,
@@ -54,7 +55,7 @@ function scenarioSection({ scenario, results }: ScenarioReport): string[] {
     "Prompt tokens per main model call, in thousands, in order (`|` before a call that broke the prefix):",
     "",
     "```",
-    ...results.map((result) => `${result.title.padEnd(24)}${tokenSeries(result)}`),
+    ...results.map((result) => `${result.title.padEnd(titleWidth)}${tokenSeries(result)}`),
     "```",
     "",
     ...notes(results),
@@ -80,9 +81,13 @@ const DEFINITIONS = [
     "at 1.25. Side requests (title, OpenCode's compaction, the historian) are model calls the user pays for too: " +
     "each is priced the same way against the main call just before it, and the whole-session cost is main plus side.",
   "",
-  "The mock gives every configuration the same replies and never calls a plugin's own tools (DCP's `compress`, " +
-    "magic-context's `ctx_reduce`), so only what each plugin does by itself shows: magic-context's execute passes, " +
-    "DCP's automatic strategies and nudges, OpenCode's compaction.",
+  "The mock gives every configuration the same scripted replies and never calls a plugin's own tools (DCP's " +
+    "`compress`, magic-context's `ctx_reduce`) on its own, so what each plugin does by itself shows: magic-context's " +
+    "execute passes, DCP's automatic strategies and nudges, OpenCode's compaction. The cooperative magic-context " +
+    "column is the one exception: when the newest request holds a magic-context reminder (a `<system-reminder>" +
+    "magic-context: …` block on a tool result or a steer message) with no ctx_reduce call after it, the mock first " +
+    "calls ctx_reduce dropping every tagged tool output but the newest few, then goes on with the same script. A " +
+    "reminder is seen when its text first appears in a main request.",
 ]
 
 function table(results: readonly ConfigurationResult[], scenario: ScenarioFacts): string {
@@ -131,6 +136,10 @@ function table(results: readonly ConfigurationResult[], scenario: ScenarioFacts)
       (result) => metric(result, (m) => `${m.overUsableWindow} / ${m.overContextWindow}`),
     ],
     ["Edits and writes that failed", (result) => `${result.edits.failed} of ${result.edits.calls}`],
+    [
+      "magic-context reminders seen / answered with ctx_reduce",
+      (result) => `${result.reminders.seen} / ${result.reminders.answered}`,
+    ],
     ["OpenCode compaction requests", (result) => String(result.requestCounts.compaction)],
     [
       "Side requests: title / historian / other",
@@ -170,6 +179,9 @@ function notes(results: readonly ConfigurationResult[]): string[] {
           "replay.",
       )
     }
+    for (const call of result.reduceCalls) {
+      lines.push(`  ctx_reduce at request #${call.n}, drop="${call.drop}": ${reduceAnswer(call.answer)}`)
+    }
     if (result.metrics && result.metrics.prefixBreakAt.length > 0) {
       lines.push(`  Prefix breaks at requests ${result.metrics.prefixBreakAt.map((n) => `#${n}`).join(", ")}.`)
     }
@@ -187,6 +199,13 @@ function unfinishedReason(result: ConfigurationResult): string {
     `turn ${failed + 1} exited ${turn.exitCode}, made ${turn.mainRequests} of ${turn.scriptedSteps} scripted ` +
     `calls, final text ${turn.finalTextShown ? "shown" : "not shown"}`
   )
+}
+
+/** magic-context's answer on one line, cut short (a long one lists many tags). */
+function reduceAnswer(answer: string | null): string {
+  if (answer === null) return "no answer reached the model"
+  const line = answer.replace(/\s+/g, " ").trim()
+  return line.length <= 240 ? line : `${line.slice(0, 239)}…`
 }
 
 function tokenSeries(result: ConfigurationResult): string {

@@ -1,14 +1,16 @@
 /**
- * `npm run bench:e2e`: one scripted session in the real OpenCode, three ways: OpenCode alone, with magic-context
- * (dist/), and with the peer plugin DCP (@tarquinen/opencode-dcp from node_modules), in two scenarios: a 32k window
- * with the script once and a 200k window with the script twice. A deterministic mock model drives real tool calls
- * over a scratch git repository, and the report is computed from the requests the mock receives: prompt tokens, the
- * cache-reusable prefix, prefix breaks, prompt cost, OpenCode's compaction requests and wall time. It reports and
- * never fails on the numbers; it exits non-zero only when it cannot run. Writes bench/results/bench-e2e.json and
- * bench/results/bench-e2e.md (one table per scenario) and prints them.
+ * `npm run bench:e2e`: one scripted session in the real OpenCode, four ways: OpenCode alone, with magic-context
+ * (dist/) and an agent that never calls its tools, the same with a cooperative agent that answers each reminder with
+ * ctx_reduce, and with the peer plugin DCP (@tarquinen/opencode-dcp from node_modules), in two scenarios: a 32k
+ * window with the script once and a 200k window with the script twice. A deterministic mock model drives real tool
+ * calls over a scratch git repository, and the report is computed from the requests the mock receives: prompt
+ * tokens, the cache-reusable prefix, prefix breaks, prompt cost, OpenCode's compaction requests and wall time. It
+ * reports and never fails on the numbers; it exits non-zero only when it cannot run. Writes
+ * bench/results/bench-e2e.json and bench/results/bench-e2e.md (one table per scenario) and prints them.
  *
  *   npm run bench:e2e                                  build, then every configuration in both scenarios
- *   BENCH_E2E_ONLY=opencode,dcp npm run bench:e2e      a subset of the configurations
+ *   BENCH_E2E_ONLY=opencode,dcp npm run bench:e2e      a subset of the configurations (opencode, magic-context,
+ *                                                      magic-context-cooperative, dcp)
  *   BENCH_E2E_SCENARIOS=32k npm run bench:e2e          a subset of the scenarios (32k, 200k)
  *   MAGIC_CONTEXT_KEEP_E2E=1 npm run bench:e2e         keep the sandboxes (requests.json in each)
  */
