@@ -91,6 +91,7 @@ const DEFINITIONS = [
 ]
 
 function table(results: readonly ConfigurationResult[], scenario: ScenarioFacts): string {
+  const alone = results.find((result) => result.id === "opencode")?.metrics ?? null
   const rows: [string, (result: ConfigurationResult) => string][] = [
     ["Plugin loaded", (result) => (result.pluginLoaded === null ? "(none)" : result.pluginLoaded ? "yes" : "**no**")],
     [
@@ -124,12 +125,27 @@ function table(results: readonly ConfigurationResult[], scenario: ScenarioFacts)
     ["Whole-session prompt cost (OpenAI)", (result) => metric(result, (m) => k(m.sessionCost.openai))],
     ["Whole-session prompt cost (Anthropic)", (result) => metric(result, (m) => k(m.sessionCost.anthropic))],
     [
+      "Whole-session prompt cost against OpenCode alone, OpenAI / Anthropic",
+      (result) =>
+        metric(result, (m) =>
+          alone === null || result.id === "opencode"
+            ? "–"
+            : `${change(m.sessionCost.openai, alone.sessionCost.openai)} / ` +
+              `${change(m.sessionCost.anthropic, alone.sessionCost.anthropic)}`,
+        ),
+    ],
+    [
       "Cache-reusable share per call, mean / min",
       (result) => metric(result, (m) => `${percent(m.prefixShareMean)} / ${percent(m.prefixShareMin)}`),
     ],
     [
       "Prefix breaks (of them right after an OpenCode compaction)",
       (result) => metric(result, (m) => `${m.prefixBreaks} (${result.breaksAfterCompaction})`),
+    ],
+    [
+      "Main calls per prefix break",
+      (result) =>
+        metric(result, (m) => (m.prefixBreaks === 0 ? "no break" : (m.mainRequests / m.prefixBreaks).toFixed(1))),
     ],
     [
       `Calls over the usable window (${k(scenario.usableWindow)}) / the context (${k(scenario.contextLimit)})`,
@@ -228,6 +244,13 @@ function k(value: number): string {
 
 function thousands(value: number): string {
   return String(value).replace(/\B(?=(\d{3})+(?!\d))/g, ",")
+}
+
+/** The relative change from `base` to `value`, signed: "-4.2%". */
+function change(value: number, base: number): string {
+  if (base === 0) return "–"
+  const relative = (value / base - 1) * 100
+  return `${relative > 0 ? "+" : ""}${relative.toFixed(1)}%`
 }
 
 function percent(value: number | null): string {
