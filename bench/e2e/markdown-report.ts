@@ -190,9 +190,10 @@ function notes(results: readonly ConfigurationResult[]): string[] {
     if (result.passes) {
       const passes = result.passes
       lines.push(
-        `  Its store records ${passes.transformPasses} transform passes, ${passes.executePasses} of them execute ` +
-          `passes; ${passes.breaksOnExecute} prefix breaks fall on an execute pass and ${passes.breaksOnReplay} on a ` +
-          "replay.",
+        `  Its store records ${passes.transformPasses} transform passes, ${passes.executePasses} of them ` +
+          `${passes.executePasses === 1 ? "an execute pass" : "execute passes"}; ${passes.breaksOnExecute} prefix ` +
+          `${passes.breaksOnExecute === 1 ? "break falls" : "breaks fall"} on an execute pass and ` +
+          `${passes.breaksOnReplay} on a replay.`,
       )
     }
     for (const call of result.reduceCalls) {
