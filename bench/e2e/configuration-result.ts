@@ -1,6 +1,7 @@
 import { correlatePasses, type PassCorrelation } from "./pass-correlation.js"
 import type { BenchConfiguration } from "./configurations.js"
 import type { RequestKind } from "./request-kind.js"
+import { reduceCalls, type ReduceCall } from "./reduce-calls.js"
 import type { RequestMetrics } from "./request-metrics.js"
 import type { ConfigurationRun, TurnRun } from "./run-configuration.js"
 
@@ -33,6 +34,13 @@ export type ConfigurationResult = {
   extraRequests: { total: number; afterCompaction: number }
   /** The session's edit and write calls, and how many of them failed (the tools ran for real). */
   edits: { calls: number; failed: number }
+  /**
+   * magic-context reminders that appeared in main requests (each new block once) and how many of them the agent
+   * answered with ctx_reduce (only the cooperative agent does).
+   */
+  reminders: { seen: number; answered: number }
+  /** The cooperative agent's ctx_reduce calls and magic-context's answers. */
+  reduceCalls: ReduceCall[]
   metrics: RequestMetrics | null
   /** magic-context only: where its prefix breaks fall relative to its execute passes (from its store). */
   passes: PassCorrelation | null
@@ -54,6 +62,8 @@ export function unavailableResult(configuration: BenchConfiguration, reason: str
     breaksAfterCompaction: 0,
     extraRequests: { total: 0, afterCompaction: 0 },
     edits: { calls: 0, failed: 0 },
+    reminders: { seen: 0, answered: 0 },
+    reduceCalls: [],
     metrics: null,
     passes: null,
   }
@@ -97,6 +107,11 @@ export function configurationResult(options: {
     breaksAfterCompaction: breaksAfterCompaction(metrics, sideRequests),
     extraRequests: extraRequests(run),
     edits: options.edits,
+    reminders: {
+      seen: run.requests.reduce((total, request) => total + request.answered.newReminders, 0),
+      answered: run.requests.filter((request) => request.answered.reduceDrop !== null).length,
+    },
+    reduceCalls: reduceCalls(run),
     metrics,
     passes: run.passDecisions ? correlatePasses({ rows: metrics.rows, decisions: run.passDecisions }) : null,
   }

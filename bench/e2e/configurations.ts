@@ -1,17 +1,17 @@
 import { existsSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { REPO_ROOT } from "../../test/e2e/harness/opencode-harness.js"
-
-/** The mock model's window in OpenCode's provider config: small, so pressure builds within the session. */
-export const MODEL_WINDOW = { context: 32_000, output: 4_096 } as const
-
-/** What OpenCode's overflow check compares usage with: the context minus the output reserve (no `limit.input`). */
-export const USABLE_WINDOW = MODEL_WINDOW.context - MODEL_WINDOW.output
+import { KEEP_NEWEST_OUTPUTS } from "./reminder-reply.js"
 
 /** One way of running the session. */
 export type BenchConfiguration = {
-  id: "opencode" | "magic-context" | "dcp"
+  id: "opencode" | "magic-context" | "magic-context-cooperative" | "dcp"
   title: string
+  /**
+   * The mock answers a magic-context reminder with a ctx_reduce of its oldest tool outputs before going on with the
+   * script (reminder-reply.ts); otherwise it never calls a plugin's own tools.
+   */
+  cooperative: boolean
   /** The `plugin` entry for opencode.json, or null for OpenCode alone. */
   pluginEntry: string | null
   /** Package version of the plugin, when it has one. */
@@ -29,15 +29,19 @@ export type BenchConfiguration = {
 
 const DCP_PACKAGE = "@tarquinen/opencode-dcp"
 
-/** OpenCode alone, magic-context from dist/, and DCP from node_modules, in report order. */
+/**
+ * OpenCode alone, magic-context from dist/ with the passive and the cooperative agent, and DCP from node_modules, in
+ * report order.
+ */
 export function benchConfigurations(): BenchConfiguration[] {
-  return [openCodeAlone(), magicContext(), dynamicContextPruning()]
+  return [openCodeAlone(), magicContext(), cooperativeMagicContext(), dynamicContextPruning()]
 }
 
 function openCodeAlone(): BenchConfiguration {
   return {
     id: "opencode",
     title: "OpenCode alone",
+    cooperative: false,
     pluginEntry: null,
     pluginVersion: null,
     pluginTool: null,
@@ -55,6 +59,7 @@ function magicContext(): BenchConfiguration {
   return {
     id: "magic-context",
     title: `magic-context ${version ?? ""}`.trim(),
+    cooperative: false,
     pluginEntry: `file://${entry}`,
     pluginVersion: version,
     pluginTool: "ctx_reduce",
@@ -65,6 +70,20 @@ function magicContext(): BenchConfiguration {
       "dist/index.js; magic-context.jsonc sets historian.strategy canonical (no model calls for the historian), " +
       "everything else default; compaction.auto false, prune false (its README's recommendation)",
     unavailable: existsSync(entry) ? null : `${entry} is missing: run npm run build`,
+  }
+}
+
+/** The same plugin and settings, with an agent that answers each reminder with a ctx_reduce call. */
+function cooperativeMagicContext(): BenchConfiguration {
+  const passive = magicContext()
+  return {
+    ...passive,
+    id: "magic-context-cooperative",
+    title: `${passive.title}, cooperative`,
+    cooperative: true,
+    settings:
+      `as magic-context; the agent answers each reminder once with ctx_reduce of every tagged tool output but the ` +
+      `newest ${KEEP_NEWEST_OUTPUTS}, then goes on with the script`,
   }
 }
 
@@ -83,14 +102,16 @@ function dynamicContextPruning(): BenchConfiguration {
   return {
     id: "dcp",
     title: `DCP ${version ?? "(not installed)"}`,
+    cooperative: false,
     pluginEntry: `file://${entry}`,
     pluginVersion: version,
     pluginTool: "compress",
     // DCP leaves OpenCode's compaction alone, so a DCP user has OpenCode's defaults.
     compaction: { auto: true, prune: false },
     files: {
-      // autoUpdate would ask the registry for a newer DCP. The nudge limits are scaled to the small window, as
-      // DCP's README advises for small models (its defaults, 50k and 100k tokens, exceed the whole window).
+      // autoUpdate would ask the registry for a newer DCP. The nudge limits are shares of the window: at 200k they
+      // are DCP's defaults (50k and 100k tokens), at 32k they scale those down, as DCP's README advises for small
+      // models (the defaults exceed the whole window).
       ".opencode/dcp.jsonc":
         '{ "autoUpdate": false, "compress": { "minContextLimit": "25%", "maxContextLimit": "50%" } }\n',
     },

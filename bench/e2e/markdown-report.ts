@@ -1,4 +1,5 @@
 import type { ConfigurationResult } from "./configuration-result.js"
+import type { ScenarioFacts } from "./scenarios.js"
 
 /** Where and how the benchmark ran, for the report's header. */
 export type BenchEnvironment = {
@@ -8,63 +9,93 @@ export type BenchEnvironment = {
   opencode: string
   /** The commit dist/ was built from, and whether src/ had uncommitted changes then. */
   source: string
-  contextLimit: number
-  outputLimit: number
-  usableWindow: number
-  scriptedTurns: number
-  scriptedSteps: number
   tokenCounting: string
 }
 
-/** The Markdown report: a header, one table with a column per configuration, the token series and the notes. */
+/** One scenario's configurations. */
+export type ScenarioReport = { scenario: ScenarioFacts; results: ConfigurationResult[] }
+
+/**
+ * The Markdown report: a header, then per scenario a table with a column per configuration, the token series and
+ * the notes, then the definitions.
+ */
 export function markdownReport(options: {
   environment: BenchEnvironment
-  results: readonly ConfigurationResult[]
+  scenarios: readonly ScenarioReport[]
 }): string {
-  const { environment, results } = options
+  const { environment } = options
   const lines = [
     `Measured ${environment.date} on a ${environment.cores}-core machine (Node ${environment.node}, OpenCode ` +
-      `${environment.opencode}, magic-context built from ${environment.source}); mock model window ` +
-      `${thousands(environment.contextLimit)} tokens, output ` +
-      `${thousands(environment.outputLimit)}, usable ${thousands(environment.usableWindow)}; ` +
-      `${environment.scriptedTurns} user turns, ${environment.scriptedSteps} scripted model calls. ` +
-      `Prompt tokens: ${environment.tokenCounting}.`,
-    "",
-    table(results, environment),
-    "",
-    "Prompt tokens per main model call, in thousands, in order (`|` before a call that broke the prefix):",
-    "",
-    "```",
-    ...results.map((result) => `${result.title.padEnd(24)}${tokenSeries(result)}`),
-    "```",
-    "",
-    ...notes(results),
+      `${environment.opencode}, magic-context built from ${environment.source}). Prompt tokens: ` +
+      `${environment.tokenCounting}.`,
+    ...options.scenarios.flatMap(scenarioSection),
     "",
     ...DEFINITIONS,
   ]
   return `${lines.join("\n")}\n`
 }
 
+function scenarioSection({ scenario, results }: ScenarioReport): string[] {
+  const rounds =
+    scenario.rounds === 1
+      ? ""
+      : ` (the script's ${scenario.scriptedTurns / scenario.rounds} turns ${scenario.rounds} times in one session, ` +
+        "the second round's edits on other helpers and files)"
+  const titleWidth = Math.max(0, ...results.map((result) => result.title.length)) + 2
+  return [
+    "",
+    `### ${scenario.title}`,
+    "",
+    `Mock model window ${thousands(scenario.contextLimit)} tokens, output ${thousands(scenario.outputLimit)}, usable ` +
+      `${thousands(scenario.usableWindow)}; ${scenario.scriptedTurns} user turns, ${scenario.scriptedSteps} scripted ` +
+      `model calls${rounds}.`,
+    "",
+    table(results, scenario),
+    "",
+    "Prompt tokens per main model call, in thousands, in order (`|` before a call that broke the prefix):",
+    "",
+    "```",
+    ...results.map((result) => `${result.title.padEnd(titleWidth)}${tokenSeries(result)}`),
+    "```",
+    "",
+    ...notes(results),
+  ]
+}
+
 /** What the rows mean; printed under every report so the numbers carry their definitions. */
 const DEFINITIONS = [
-  "Main calls are the session's own steps; title, compaction and historian requests are answered on the side and " +
-    "only counted. A request's elements are its serialized tool definitions followed by each serialized message, in " +
-    "order. A main call breaks the prefix when the previous main call's elements are not, element by element and " +
-    "byte for byte, the start of its own. Its cache-reusable share is the UTF-8 bytes of its leading elements equal " +
-    "to the previous main call's, over all its bytes (the first call has none and is left out). Tokens after the " +
-    "reusable prefix are the tokens of the remaining elements. Wall time is `opencode run` per user turn, start-up " +
-    "included; per model call it is the session's total over its main calls.",
+  "Main calls are the session's own steps; title, compaction and historian requests are answered on the side, " +
+    "counted and priced but left out of the other rows. A request's elements are its serialized tool definitions " +
+    "followed by each serialized message, in order. A main call breaks the prefix when the previous main call's " +
+    "elements are not, element by element and byte for byte, the start of its own. Its cache-reusable share is the " +
+    "UTF-8 bytes of its leading elements equal to the previous main call's, over all its bytes (the first call has " +
+    "none and is left out). Tokens after the reusable prefix are the tokens of the remaining elements. The shared " +
+    "byte prefix adds the start of the first differing element that equals the previous call's element there (its " +
+    "text counted on its own, so a token or two off at the cut). Wall time is `opencode run` per user turn, " +
+    "start-up included; per model call it is the session's total over its main calls.",
   "",
-  "The mock gives every configuration the same replies and never calls a plugin's own tools (DCP's `compress`, " +
-    "magic-context's `ctx_reduce`), so only what each plugin does by itself shows: magic-context's execute passes, " +
-    "DCP's automatic strategies and nudges, OpenCode's compaction.",
+  "Prompt cost is in uncached input tokens (src/pressure/cost-model.ts), the cache always warm. OpenAI caches the " +
+    "longest shared byte prefix, so its row prices the shared byte prefix at 0.1 and the rest at 1 (its 128-token " +
+    "cache steps are left out: at most 127 tokens per call). Anthropic caches at content-block boundaries (one " +
+    "message here is one block), so its row prices the matching whole messages at 0.1 and the rest as a cache write " +
+    "at 1.25. Side requests (title, OpenCode's compaction, the historian) are model calls the user pays for too: " +
+    "each is priced the same way against the main call just before it, and the whole-session cost is main plus side.",
+  "",
+  "The mock gives every configuration the same scripted replies and never calls a plugin's own tools (DCP's " +
+    "`compress`, magic-context's `ctx_reduce`) on its own, so what each plugin does by itself shows: magic-context's " +
+    "execute passes, DCP's automatic strategies and nudges, OpenCode's compaction. The cooperative magic-context " +
+    "column is the one exception: when the newest request holds a magic-context reminder (a `<system-reminder>" +
+    "magic-context: …` block on a tool result or a steer message) with no ctx_reduce call after it, the mock first " +
+    "calls ctx_reduce dropping every tagged tool output but the newest few, then goes on with the same script. A " +
+    "reminder is seen when its text first appears in a main request.",
 ]
 
-function table(results: readonly ConfigurationResult[], environment: BenchEnvironment): string {
+function table(results: readonly ConfigurationResult[], scenario: ScenarioFacts): string {
+  const alone = results.find((result) => result.id === "opencode")?.metrics ?? null
   const rows: [string, (result: ConfigurationResult) => string][] = [
     ["Plugin loaded", (result) => (result.pluginLoaded === null ? "(none)" : result.pluginLoaded ? "yes" : "**no**")],
     [
-      `Session finished (${environment.scriptedTurns} turns exit 0, all ${environment.scriptedSteps} steps)`,
+      `Session finished (${scenario.scriptedTurns} turns exit 0, all ${scenario.scriptedSteps} steps)`,
       (result) => (result.finished ? "yes" : "**no**"),
     ],
     ["Main model calls", (result) => String(result.requestCounts.main)],
@@ -73,9 +104,36 @@ function table(results: readonly ConfigurationResult[], environment: BenchEnviro
       (result) => metric(result, (m) => `${k(m.promptTokensMean)} / ${k(m.promptTokensMax)}`),
     ],
     ["Prompt tokens, all calls", (result) => metric(result, (m) => k(m.promptTokensTotal))],
-    ["Tokens after the reusable prefix, all calls", (result) => metric(result, (m) => k(m.tokensAfterPrefixTotal))],
-    ["Prompt cost, uncached + 0.1 × cached (OpenAI)", (result) => metric(result, (m) => k(m.cost.openai))],
-    ["Prompt cost, 1.25 × written + 0.1 × cached (Anthropic)", (result) => metric(result, (m) => k(m.cost.anthropic))],
+    [
+      "Tokens after the reusable prefix (whole messages), all calls",
+      (result) => metric(result, (m) => k(m.tokensAfterPrefixTotal)),
+    ],
+    [
+      "Tokens after the shared byte prefix, all calls",
+      (result) => metric(result, (m) => k(m.tokensAfterBytePrefixTotal)),
+    ],
+    [
+      "Prompt cost, uncached + 0.1 × cached byte prefix (OpenAI)",
+      (result) => metric(result, (m) => k(m.cost.openai)),
+    ],
+    [
+      "Prompt cost, 1.25 × written + 0.1 × cached whole messages (Anthropic)",
+      (result) => metric(result, (m) => k(m.cost.anthropic)),
+    ],
+    ["Prompt cost of side requests (OpenAI)", (result) => metric(result, (m) => k(m.sideCost.openai))],
+    ["Prompt cost of side requests (Anthropic)", (result) => metric(result, (m) => k(m.sideCost.anthropic))],
+    ["Whole-session prompt cost (OpenAI)", (result) => metric(result, (m) => k(m.sessionCost.openai))],
+    ["Whole-session prompt cost (Anthropic)", (result) => metric(result, (m) => k(m.sessionCost.anthropic))],
+    [
+      "Whole-session prompt cost against OpenCode alone, OpenAI / Anthropic",
+      (result) =>
+        metric(result, (m) =>
+          alone === null || result.id === "opencode"
+            ? "–"
+            : `${change(m.sessionCost.openai, alone.sessionCost.openai)} / ` +
+              `${change(m.sessionCost.anthropic, alone.sessionCost.anthropic)}`,
+        ),
+    ],
     [
       "Cache-reusable share per call, mean / min",
       (result) => metric(result, (m) => `${percent(m.prefixShareMean)} / ${percent(m.prefixShareMin)}`),
@@ -85,10 +143,19 @@ function table(results: readonly ConfigurationResult[], environment: BenchEnviro
       (result) => metric(result, (m) => `${m.prefixBreaks} (${result.breaksAfterCompaction})`),
     ],
     [
-      `Calls over the usable window (${k(environment.usableWindow)}) / the context (${k(environment.contextLimit)})`,
+      "Main calls per prefix break",
+      (result) =>
+        metric(result, (m) => (m.prefixBreaks === 0 ? "no break" : (m.mainRequests / m.prefixBreaks).toFixed(1))),
+    ],
+    [
+      `Calls over the usable window (${k(scenario.usableWindow)}) / the context (${k(scenario.contextLimit)})`,
       (result) => metric(result, (m) => `${m.overUsableWindow} / ${m.overContextWindow}`),
     ],
     ["Edits and writes that failed", (result) => `${result.edits.failed} of ${result.edits.calls}`],
+    [
+      "magic-context reminders seen / answered with ctx_reduce",
+      (result) => `${result.reminders.seen} / ${result.reminders.answered}`,
+    ],
     ["OpenCode compaction requests", (result) => String(result.requestCounts.compaction)],
     [
       "Side requests: title / historian / other",
@@ -123,10 +190,14 @@ function notes(results: readonly ConfigurationResult[]): string[] {
     if (result.passes) {
       const passes = result.passes
       lines.push(
-        `  Its store records ${passes.transformPasses} transform passes, ${passes.executePasses} of them execute ` +
-          `passes; ${passes.breaksOnExecute} prefix breaks fall on an execute pass and ${passes.breaksOnReplay} on a ` +
-          "replay.",
+        `  Its store records ${passes.transformPasses} transform passes, ${passes.executePasses} of them ` +
+          `${passes.executePasses === 1 ? "an execute pass" : "execute passes"}; ${passes.breaksOnExecute} prefix ` +
+          `${passes.breaksOnExecute === 1 ? "break falls" : "breaks fall"} on an execute pass and ` +
+          `${passes.breaksOnReplay} on a replay.`,
       )
+    }
+    for (const call of result.reduceCalls) {
+      lines.push(`  ctx_reduce at request #${call.n}, drop="${call.drop}": ${reduceAnswer(call.answer)}`)
     }
     if (result.metrics && result.metrics.prefixBreakAt.length > 0) {
       lines.push(`  Prefix breaks at requests ${result.metrics.prefixBreakAt.map((n) => `#${n}`).join(", ")}.`)
@@ -145,6 +216,13 @@ function unfinishedReason(result: ConfigurationResult): string {
     `turn ${failed + 1} exited ${turn.exitCode}, made ${turn.mainRequests} of ${turn.scriptedSteps} scripted ` +
     `calls, final text ${turn.finalTextShown ? "shown" : "not shown"}`
   )
+}
+
+/** magic-context's answer on one line, cut short (a long one lists many tags). */
+function reduceAnswer(answer: string | null): string {
+  if (answer === null) return "no answer reached the model"
+  const line = answer.replace(/\s+/g, " ").trim()
+  return line.length <= 240 ? line : `${line.slice(0, 239)}…`
 }
 
 function tokenSeries(result: ConfigurationResult): string {
@@ -167,6 +245,13 @@ function k(value: number): string {
 
 function thousands(value: number): string {
   return String(value).replace(/\B(?=(\d{3})+(?!\d))/g, ",")
+}
+
+/** The relative change from `base` to `value`, signed: "-4.2%". */
+function change(value: number, base: number): string {
+  if (base === 0) return "–"
+  const relative = (value / base - 1) * 100
+  return `${relative > 0 ? "+" : ""}${relative.toFixed(1)}%`
 }
 
 function percent(value: number | null): string {

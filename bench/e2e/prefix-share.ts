@@ -1,7 +1,10 @@
 /**
- * How much of a request a provider's prompt cache could reuse from the request before it. Providers cache by exact
- * prefix, in blocks that end on message boundaries, so the comparison is element by element: a request's elements
- * are its serialized tool definitions followed by each message serialized in order (`requestElements`).
+ * How much of a request a provider's prompt cache could reuse from the request before it, at two granularities. A
+ * request's elements are its serialized tool definitions followed by each message serialized in order
+ * (`requestElements`). Element level (whole messages, Anthropic's content-block boundaries): the leading elements
+ * equal to the previous request's; a prefix break is any change to an earlier element. Byte level (OpenAI, which
+ * caches the longest shared prefix of the prompt's bytes): those elements plus the shared start of the first element
+ * that differs.
  */
 
 /** The parts of a chat request that make up its prompt, as the bytes that are compared. */
@@ -18,9 +21,17 @@ export type PrefixComparison = {
   matchingElements: number
   /** UTF-8 bytes of those leading elements. */
   prefixBytes: number
+  /**
+   * UTF-16 code units at the start of the current request's first differing element (index `matchingElements`) that
+   * equal the start of the previous request's element there, ending on a character boundary; 0 when one request ends
+   * at `matchingElements` (nothing differs inside an element).
+   */
+  partialElementChars: number
+  /** UTF-8 bytes of those characters: prefixBytes plus this is the shared byte prefix. */
+  partialElementBytes: number
   /** UTF-8 bytes of all the current request's elements. */
   totalBytes: number
-  /** prefixBytes / totalBytes: the cache-reusable share (1 for an empty request). */
+  /** prefixBytes / totalBytes: the element-level cache-reusable share (1 for an empty request). */
   share: number
   /**
    * True when the previous request is not a prefix of this one: some element of the previous request differs from
@@ -43,13 +54,36 @@ export function comparePrefix(options: { previous: readonly string[]; current: r
   const sizes = current.map(utf8Length)
   const prefixBytes = sum(sizes.slice(0, matchingElements))
   const totalBytes = sum(sizes)
+  const differing = current[matchingElements]
+  const before = previous[matchingElements]
+  const partialElementChars = differing === undefined || before === undefined ? 0 : sharedStartLength(before, differing)
   return {
     matchingElements,
     prefixBytes,
+    partialElementChars,
+    partialElementBytes: utf8Length(differing?.slice(0, partialElementChars) ?? ""),
     totalBytes,
     share: totalBytes === 0 ? 1 : prefixBytes / totalBytes,
     isBreak: matchingElements < previous.length,
   }
+}
+
+/**
+ * The length, in UTF-16 code units, of the longest common start of two texts that ends on a character boundary: a
+ * divergence inside a surrogate pair gives the pair back. Two different characters that share leading UTF-8 bytes
+ * (`§` and `¶` both start with 0xC2) count as differing from their first byte, so the byte prefix can come out a
+ * byte or two short of the exact one; a cache that works in 128-token steps never sees the difference.
+ */
+export function sharedStartLength(previous: string, current: string): number {
+  const limit = Math.min(previous.length, current.length)
+  let length = 0
+  while (length < limit && previous.charCodeAt(length) === current.charCodeAt(length)) length += 1
+  if (length > 0 && length < current.length && isHighSurrogate(current.charCodeAt(length - 1))) length -= 1
+  return length
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff
 }
 
 const encoder = new TextEncoder()

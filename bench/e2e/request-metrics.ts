@@ -1,7 +1,7 @@
 import { billedPrompt, DEFAULT_PRICES, promptCost } from "../../src/pressure/cost-model.js"
-import { comparePrefix } from "./prefix-share.js"
+import { comparePrefix, type PrefixComparison } from "./prefix-share.js"
 
-/** One main request as measured: its elements (prefix-share.ts) and each element's token count. */
+/** One request as measured: its elements (prefix-share.ts) and each element's token count. */
 export type MeasuredRequest = {
   n: number
   turn: number
@@ -21,7 +21,15 @@ export type RequestRow = {
   prefixBreak: boolean | null
   /** Tokens of the elements after the reusable prefix (what a prefix cache could not serve). */
   tokensAfterPrefix: number
+  /**
+   * Tokens of the shared byte prefix: the matching elements' tokens plus the count of the shared start of the first
+   * differing element (0 for the first request).
+   */
+  sharedPrefixTokens: number
 }
+
+/** A prompt cost per provider family, in uncached-input-token units. */
+export type FamilyCost = { openai: number; anthropic: number }
 
 /** The request-side numbers of one configuration. */
 export type RequestMetrics = {
@@ -30,11 +38,21 @@ export type RequestMetrics = {
   promptTokensMax: number
   promptTokensTotal: number
   tokensAfterPrefixTotal: number
+  /** Prompt tokens minus the shared byte prefix's, over all calls. */
+  tokensAfterBytePrefixTotal: number
   /**
-   * Estimated prompt cost over all calls, in uncached-input-token units (src/pressure/cost-model.ts): each call's
-   * reusable prefix as cached reads (0.1), the rest uncached (`openai`) or written to the cache at 1.25 (`anthropic`).
+   * Estimated prompt cost over all calls, in uncached-input-token units (src/pressure/cost-model.ts): `openai` prices
+   * each call's shared byte prefix as cached reads (0.1) and the rest uncached; `anthropic` prices the matching
+   * elements (whole messages) as cached reads and the rest as cache writes (1.25).
    */
-  cost: { openai: number; anthropic: number }
+  cost: FamilyCost
+  /**
+   * The same prices for the side requests (title, compaction, historian, other), each against the main request just
+   * before it: the user pays for them too.
+   */
+  sideCost: FamilyCost
+  /** cost plus sideCost. */
+  sessionCost: FamilyCost
   prefixShareMean: number | null
   prefixShareMin: number | null
   prefixBreaks: number
@@ -47,27 +65,41 @@ export type RequestMetrics = {
   rows: RequestRow[]
 }
 
-/** Measures main requests in arrival order, each against the main request just before it. */
+/**
+ * Measures main requests in arrival order, each against the main request just before it, and prices the side
+ * requests. `countText` counts the shared start of a differing element with the elements' own counter; a count of
+ * cut text can differ by a token or two from what the whole element spends on the same characters (the cut may
+ * split a token), which is the byte prefix's error per break.
+ */
 export function measureRequests(options: {
   requests: readonly MeasuredRequest[]
+  sideRequests: readonly MeasuredRequest[]
   usableWindow: number
   contextWindow: number
+  countText: (text: string) => number
 }): RequestMetrics {
   const rows = options.requests.map((request, index): RequestRow => {
-    const promptTokens = sum(request.elementTokens)
     const previous = options.requests[index - 1]
     // The first request is compared with nothing: no reusable prefix, and no share or break to report.
-    const comparison = comparePrefix({ previous: previous?.elements ?? [], current: request.elements })
+    const { comparison, ...prefix } = sharedPrefix(previous, request, options.countText)
     return {
       n: request.n,
       turn: request.turn,
-      promptTokens,
+      promptTokens: prefix.promptTokens,
       bytes: comparison.totalBytes,
       prefixShare: previous ? comparison.share : null,
       prefixBreak: previous ? comparison.isBreak : null,
-      tokensAfterPrefix: promptTokens - sum(request.elementTokens.slice(0, comparison.matchingElements)),
+      tokensAfterPrefix: prefix.promptTokens - prefix.elementTokens,
+      sharedPrefixTokens: prefix.byteTokens,
     }
   })
+  const cost: FamilyCost = {
+    openai: sum(rows.map((row) => callCost(row.promptTokens, row.sharedPrefixTokens, "openai"))),
+    anthropic: sum(
+      rows.map((row) => callCost(row.promptTokens, row.promptTokens - row.tokensAfterPrefix, "anthropic")),
+    ),
+  }
+  const sideCost = sideRequestCost(options)
   const tokens = rows.map((row) => row.promptTokens)
   const shares = rows.flatMap((row) => (row.prefixShare === null ? [] : [row.prefixShare]))
   const breaks = rows.filter((row) => row.prefixBreak === true)
@@ -77,7 +109,10 @@ export function measureRequests(options: {
     promptTokensMax: Math.max(0, ...tokens),
     promptTokensTotal: sum(tokens),
     tokensAfterPrefixTotal: sum(rows.map((row) => row.tokensAfterPrefix)),
-    cost: { openai: costOf(rows, "openai"), anthropic: costOf(rows, "anthropic") },
+    tokensAfterBytePrefixTotal: sum(rows.map((row) => row.promptTokens - row.sharedPrefixTokens)),
+    cost,
+    sideCost,
+    sessionCost: { openai: cost.openai + sideCost.openai, anthropic: cost.anthropic + sideCost.anthropic },
     prefixShareMean: mean(shares),
     prefixShareMin: shares.length === 0 ? null : Math.min(...shares),
     prefixBreaks: breaks.length,
@@ -88,13 +123,54 @@ export function measureRequests(options: {
   }
 }
 
-function costOf(rows: readonly RequestRow[], family: "openai" | "anthropic"): number {
+/** Each side request priced against the latest main request before it (none before the first: all fresh). */
+function sideRequestCost(options: {
+  requests: readonly MeasuredRequest[]
+  sideRequests: readonly MeasuredRequest[]
+  countText: (text: string) => number
+}): FamilyCost {
+  const priced = options.sideRequests.map((request) => {
+    const previous = options.requests.filter((main) => main.n < request.n).at(-1)
+    const prefix = sharedPrefix(previous, request, options.countText)
+    return {
+      openai: callCost(prefix.promptTokens, prefix.byteTokens, "openai"),
+      anthropic: callCost(prefix.promptTokens, prefix.elementTokens, "anthropic"),
+    }
+  })
+  return { openai: sum(priced.map((cost) => cost.openai)), anthropic: sum(priced.map((cost) => cost.anthropic)) }
+}
+
+/** A request's prompt tokens and the tokens it shares with `previous`, by whole elements and by bytes. */
+function sharedPrefix(
+  previous: MeasuredRequest | undefined,
+  request: MeasuredRequest,
+  countText: (text: string) => number,
+): { comparison: PrefixComparison; promptTokens: number; elementTokens: number; byteTokens: number } {
+  const comparison = comparePrefix({ previous: previous?.elements ?? [], current: request.elements })
+  const elementTokens = sum(request.elementTokens.slice(0, comparison.matchingElements))
+  return {
+    comparison,
+    promptTokens: sum(request.elementTokens),
+    elementTokens,
+    byteTokens: elementTokens + partialTokens(request, comparison, countText),
+  }
+}
+
+/** Tokens of the shared start of the first differing element, at most that element's own count. */
+function partialTokens(
+  request: MeasuredRequest,
+  comparison: PrefixComparison,
+  countText: (text: string) => number,
+): number {
+  const element = request.elements[comparison.matchingElements]
+  if (element === undefined || comparison.partialElementChars === 0) return 0
+  const counted = countText(element.slice(0, comparison.partialElementChars))
+  return Math.min(counted, request.elementTokens[comparison.matchingElements] ?? 0)
+}
+
+function callCost(promptTokens: number, sharedPrefixTokens: number, family: "openai" | "anthropic"): number {
   const prices = DEFAULT_PRICES[family]
-  return sum(
-    rows.map((row) =>
-      promptCost(billedPrompt({ promptTokens: row.promptTokens, sharedPrefixTokens: row.promptTokens - row.tokensAfterPrefix, cacheWarm: true, prices }), prices),
-    ),
-  )
+  return promptCost(billedPrompt({ promptTokens, sharedPrefixTokens, cacheWarm: true, prices }), prices)
 }
 
 function sum(values: readonly number[]): number {

@@ -1,13 +1,17 @@
 /**
- * `npm run bench:e2e`: one scripted session in the real OpenCode, three ways: OpenCode alone, with magic-context
- * (dist/), and with the peer plugin DCP (@tarquinen/opencode-dcp from node_modules). A deterministic mock model
- * drives real tool calls over a scratch git repository with a small window, and the report is computed from the
- * requests the mock receives: prompt tokens, the cache-reusable prefix share, prefix breaks, OpenCode's compaction
- * requests and wall time. It reports and never fails on the numbers; it exits non-zero only when it cannot run.
- * Writes bench/results/bench-e2e.json and bench/results/bench-e2e.md and prints the table.
+ * `npm run bench:e2e`: one scripted session in the real OpenCode, four ways: OpenCode alone, with magic-context
+ * (dist/) and an agent that never calls its tools, the same with a cooperative agent that answers each reminder with
+ * ctx_reduce, and with the peer plugin DCP (@tarquinen/opencode-dcp from node_modules), in two scenarios: a 32k
+ * window with the script once and a 200k window with the script twice. A deterministic mock model drives real tool
+ * calls over a scratch git repository, and the report is computed from the requests the mock receives: prompt
+ * tokens, the cache-reusable prefix, prefix breaks, prompt cost, OpenCode's compaction requests and wall time. It
+ * reports and never fails on the numbers; it exits non-zero only when it cannot run. Writes
+ * bench/results/bench-e2e.json and bench/results/bench-e2e.md (one table per scenario) and prints them.
  *
- *   npm run bench:e2e                                  build, then all three configurations (a few minutes)
- *   BENCH_E2E_ONLY=opencode,dcp npm run bench:e2e      a subset
+ *   npm run bench:e2e                                  build, then every configuration in both scenarios
+ *   BENCH_E2E_ONLY=opencode,dcp npm run bench:e2e      a subset of the configurations (opencode, magic-context,
+ *                                                      magic-context-cooperative, dcp)
+ *   BENCH_E2E_SCENARIOS=32k npm run bench:e2e          a subset of the scenarios (32k, 200k)
  *   MAGIC_CONTEXT_KEEP_E2E=1 npm run bench:e2e         keep the sandboxes (requests.json in each)
  */
 import { execFileSync } from "node:child_process"
@@ -18,14 +22,14 @@ import { fileURLToPath } from "node:url"
 import { REPO_ROOT } from "../../test/e2e/harness/opencode-harness.js"
 import { createTokenCounterPool } from "../../src/tokens/tiktoken-counter.js"
 import { configurationResult, unavailableResult, type ConfigurationResult } from "./configuration-result.js"
-import { benchConfigurations, MODEL_WINDOW, USABLE_WINDOW } from "./configurations.js"
+import { benchConfigurations } from "./configurations.js"
 import { countFailedEdits } from "./edit-outcomes.js"
-import { markdownReport, type BenchEnvironment } from "./markdown-report.js"
+import { markdownReport, type BenchEnvironment, type ScenarioReport } from "./markdown-report.js"
 import { requestElements } from "./prefix-share.js"
 import { createElementTokenCounter, type ElementTokenCounter } from "./prompt-tokens.js"
-import { measureRequests, type RequestMetrics } from "./request-metrics.js"
+import { measureRequests, type MeasuredRequest, type RequestMetrics } from "./request-metrics.js"
 import { runConfiguration, type ConfigurationRun } from "./run-configuration.js"
-import { scriptedSession } from "./session-script.js"
+import { benchScenarios, scenarioFacts, type BenchScenario } from "./scenarios.js"
 
 const RESULTS = join(dirname(fileURLToPath(import.meta.url)), "..", "results")
 const TOKEN_COUNTING =
@@ -35,33 +39,39 @@ const TOKEN_COUNTING =
 
 const pool = createTokenCounterPool()
 const tokens = createElementTokenCounter(pool.counterFor("o200k_base"))
-const turns = scriptedSession()
 const only = process.env["BENCH_E2E_ONLY"]?.split(",")
+const onlyScenarios = process.env["BENCH_E2E_SCENARIOS"]?.split(",")
 const configurations = benchConfigurations().filter((configuration) => !only || only.includes(configuration.id))
+const scenarios = benchScenarios().filter((scenario) => !onlyScenarios || onlyScenarios.includes(scenario.id))
 
-const results: ConfigurationResult[] = []
-for (const configuration of configurations) {
-  if (configuration.unavailable) {
-    console.log(`${configuration.title}: not run: ${configuration.unavailable}`)
-    results.push(unavailableResult(configuration, configuration.unavailable))
-    continue
+const reports: ScenarioReport[] = []
+for (const scenario of scenarios) {
+  const results: ConfigurationResult[] = []
+  for (const configuration of configurations) {
+    const label = `${scenario.id} ${configuration.title}`
+    if (configuration.unavailable) {
+      console.log(`${label}: not run: ${configuration.unavailable}`)
+      results.push(unavailableResult(configuration, configuration.unavailable))
+      continue
+    }
+    console.log(`${label}: running ${scenario.turns.length} turns…`)
+    const run = await runConfiguration({ configuration, scenario, tokens })
+    const main = run.requests.filter((request) => request.answered.kind === "main")
+    const result = configurationResult({
+      configuration,
+      run,
+      metrics: measure(run.requests, tokens, scenario),
+      edits: countFailedEdits(main.map((request) => request.body)),
+      scriptedTurns: scenario.turns.length,
+    })
+    results.push(result)
+    console.log(
+      `${label}: ${result.finished ? "finished" : "UNFINISHED"}, ${result.requestCounts.main} main calls, ` +
+        `${result.requestCounts.compaction} compactions, ${(result.wallTime.totalMs / 1000).toFixed(1)} s` +
+        (result.pluginLoaded === false ? `; plugin not loaded: ${result.pluginProblem}` : ""),
+    )
   }
-  console.log(`${configuration.title}: running ${turns.length} turns…`)
-  const run = await runConfiguration({ configuration, turns, tokens })
-  const main = run.requests.filter((request) => request.answered.kind === "main")
-  const result = configurationResult({
-    configuration,
-    run,
-    metrics: measure(main, tokens),
-    edits: countFailedEdits(main.map((request) => request.body)),
-    scriptedTurns: turns.length,
-  })
-  results.push(result)
-  console.log(
-    `${configuration.title}: ${result.finished ? "finished" : "UNFINISHED"}, ` +
-      `${result.requestCounts.main} main calls, ${result.requestCounts.compaction} compactions, ${(result.wallTime.totalMs / 1000).toFixed(1)} s` +
-      (result.pluginLoaded === false ? `; plugin not loaded: ${result.pluginProblem}` : ""),
-  )
+  reports.push({ scenario: scenarioFacts(scenario), results })
 }
 pool.dispose()
 
@@ -71,27 +81,36 @@ const environment: BenchEnvironment = {
   node: process.versions.node,
   opencode: installedVersion("opencode-ai"),
   source: sourceRevision(),
-  contextLimit: MODEL_WINDOW.context,
-  outputLimit: MODEL_WINDOW.output,
-  usableWindow: USABLE_WINDOW,
-  scriptedTurns: turns.length,
-  scriptedSteps: turns.reduce((total, turn) => total + turn.steps.length, 0),
   tokenCounting: TOKEN_COUNTING,
 }
-const markdown = markdownReport({ environment, results })
+const markdown = markdownReport({ environment, scenarios: reports })
+const json = { environment, scenarios: reports.map(({ scenario, results }) => ({ ...scenario, results })) }
 mkdirSync(RESULTS, { recursive: true })
-writeFileSync(join(RESULTS, "bench-e2e.json"), `${JSON.stringify({ environment, results }, null, 2)}\n`)
+writeFileSync(join(RESULTS, "bench-e2e.json"), `${JSON.stringify(json, null, 2)}\n`)
 writeFileSync(join(RESULTS, "bench-e2e.md"), markdown)
 console.log(`\n${markdown}`)
 console.log(`Wrote ${join(RESULTS, "bench-e2e.json")} and bench-e2e.md`)
 
-/** Measures the main requests; the side requests (title, compaction, historian) are only counted. */
-function measure(main: ConfigurationRun["requests"], counter: ElementTokenCounter): RequestMetrics {
-  const measured = main.map((request) => {
-    const elements = requestElements(request.body)
-    return { n: request.answered.n, turn: request.answered.turn, elements, elementTokens: counter.count(elements) }
+/** Measures the main requests and prices the side requests (title, compaction, historian) against them. */
+function measure(
+  requests: ConfigurationRun["requests"],
+  counter: ElementTokenCounter,
+  scenario: BenchScenario,
+): RequestMetrics {
+  const measured = (kind: "main" | "side"): MeasuredRequest[] =>
+    requests
+      .filter((request) => (request.answered.kind === "main") === (kind === "main"))
+      .map((request) => {
+        const elements = requestElements(request.body)
+        return { n: request.answered.n, turn: request.answered.turn, elements, elementTokens: counter.count(elements) }
+      })
+  return measureRequests({
+    requests: measured("main"),
+    sideRequests: measured("side"),
+    usableWindow: scenario.usableWindow,
+    contextWindow: scenario.window.context,
+    countText: (text) => counter.count([text])[0] ?? 0,
   })
-  return measureRequests({ requests: measured, usableWindow: USABLE_WINDOW, contextWindow: MODEL_WINDOW.context })
 }
 
 /** The checkout's commit, marked when src/ differs from it (dist/ is built from the working tree). */

@@ -1,11 +1,12 @@
 import { startMockModelServer, type ChatRequest } from "../../test/e2e/harness/mock-model-server.js"
 import { createOpenCodeSandbox, type OpenCodeSandbox } from "../../test/e2e/harness/opencode-harness.js"
 import { keepRequests } from "../../test/e2e/harness/prompt-inspection.js"
-import { MODEL_WINDOW, type BenchConfiguration } from "./configurations.js"
+import type { BenchConfiguration } from "./configurations.js"
 import { pinModificationTimes } from "./pin-modification-times.js"
 import { pluginPreflight } from "./plugin-preflight.js"
 import type { ElementTokenCounter } from "./prompt-tokens.js"
 import { readPassDecisions } from "./read-pass-decisions.js"
+import type { BenchScenario } from "./scenarios.js"
 import { scratchRepositoryFiles } from "./scratch-repository.js"
 import { createSessionModel, type AnsweredRequest } from "./session-model.js"
 import type { ScriptedTurn } from "./session-script.js"
@@ -38,16 +39,18 @@ const LOG_ARGS = ["--print-logs", "--log-level", "INFO"]
 const TURN_TIMEOUT_MS = 240_000
 
 /**
- * Runs the scripted session in a fresh sandbox: the scratch repository as a git project, the mock model, and one
- * `opencode run` per user turn (`--continue` after the first). Stops after the first turn that fails.
+ * Runs the scenario's scripted session in a fresh sandbox: the scratch repository as a git project, the mock model
+ * with the scenario's window, and one `opencode run` per user turn (`--continue` after the first). Stops after the
+ * first turn that fails.
  */
 export async function runConfiguration(options: {
   configuration: BenchConfiguration
-  turns: readonly ScriptedTurn[]
+  scenario: BenchScenario
   tokens: ElementTokenCounter
 }): Promise<ConfigurationRun> {
-  const { configuration, turns } = options
-  const model = createSessionModel({ turns, tokens: options.tokens })
+  const { configuration, scenario } = options
+  const turns = scenario.turns
+  const model = createSessionModel({ turns, tokens: options.tokens, cooperative: configuration.cooperative })
   const mock = await startMockModelServer(model.script)
   const repository = scratchRepositoryFiles()
   let sandbox: OpenCodeSandbox
@@ -55,7 +58,8 @@ export async function runConfiguration(options: {
     sandbox = createOpenCodeSandbox({
       mockUrl: mock.url,
       files: { ...repository, ...configuration.files },
-      contextLimit: MODEL_WINDOW.context,
+      contextLimit: scenario.window.context,
+      outputLimit: scenario.window.output,
       pluginEntry: configuration.pluginEntry,
       config: { compaction: configuration.compaction },
     })

@@ -6,6 +6,7 @@ import {
 } from "../../test/e2e/harness/mock-model-server.js"
 import { requestElements } from "./prefix-share.js"
 import type { ElementTokenCounter } from "./prompt-tokens.js"
+import { newReminders, reminderBlocks, reminderDrop } from "./reminder-reply.js"
 import { classifyRequest, type RequestKind } from "./request-kind.js"
 import type { ScriptedTurn } from "./session-script.js"
 
@@ -14,10 +15,15 @@ export type AnsweredRequest = {
   n: number
   kind: RequestKind
   turn: number
+  /** The scripted step it got; null for side requests and reminder answers. */
   step: number | null
   promptTokens: number
   /** The newest message is OpenCode's synthetic "Continue if you have next steps…" turn after a compaction. */
   continuesAfterCompaction: boolean
+  /** Main requests: magic-context reminder blocks not in the previous main request (0 for side requests). */
+  newReminders: number
+  /** The `drop` argument when the cooperative agent answered a reminder with ctx_reduce (not a step), else null. */
+  reduceDrop: string | null
 }
 
 const CONTINUE_TEXT = "Continue if you have next steps"
@@ -42,34 +48,46 @@ const COMPACTION_SUMMARY = [
 ].join("\n")
 
 /**
- * The deterministic model: a main request gets the next step of the current turn (the count of main requests the
- * turn has had so far picks it), side requests get fixed answers. Every reply reports the request's prompt tokens
- * (o200k_base over its elements) as usage, so OpenCode's overflow check and the plugins see realistic pressure.
+ * The deterministic model: a main request gets the next step of the current turn (the count of scripted steps the
+ * turn has had so far picks it), side requests get fixed answers. A `cooperative` model first answers a magic-context
+ * reminder it has not answered yet with one ctx_reduce call (reminder-reply.ts), which takes no step, so the session
+ * does the same work. Every reply reports the request's prompt tokens (o200k_base over its elements) as usage, so
+ * OpenCode's overflow check and the plugins see realistic pressure.
  */
 export function createSessionModel(options: {
   turns: readonly ScriptedTurn[]
   tokens: ElementTokenCounter
+  cooperative: boolean
 }): SessionModel {
   const { turns, tokens } = options
   const answered: AnsweredRequest[] = []
   const stepsTaken = turns.map(() => 0)
   let currentTurn = 0
+  let previousReminders: string[] = []
 
   const script: MockScript = (request, n) => {
     const kind = classifyRequest(request)
     const promptTokens = sumOf(tokens.count(requestElements(request)))
     const continuesAfterCompaction = newestIsContinue(request)
-    const record = (step: number | null): void =>
-      void answered.push({ n, kind, turn: currentTurn, step, promptTokens, continuesAfterCompaction })
+    const record = (fields: Pick<AnsweredRequest, "step" | "newReminders" | "reduceDrop">): void =>
+      void answered.push({ n, kind, turn: currentTurn, promptTokens, continuesAfterCompaction, ...fields })
     if (kind !== "main") {
-      record(null)
+      record({ step: null, newReminders: 0, reduceDrop: null })
       return { ...sideReply(kind, request), promptTokens }
+    }
+    const reminders = reminderBlocks(request)
+    const fresh = newReminders(previousReminders, reminders)
+    previousReminders = reminders
+    const drop = options.cooperative ? reminderDrop(request) : null
+    if (drop !== null) {
+      record({ step: null, newReminders: fresh, reduceDrop: drop })
+      return { kind: "tool", name: "ctx_reduce", args: { drop }, promptTokens }
     }
     const turn = turns[currentTurn]
     if (!turn) throw new Error(`no scripted turn ${currentTurn}`)
     const step = stepsTaken[currentTurn] ?? 0
     stepsTaken[currentTurn] = step + 1
-    record(step)
+    record({ step, newReminders: fresh, reduceDrop: null })
     const reply = turn.steps[Math.min(step, turn.steps.length - 1)]
     if (!reply) throw new Error(`turn ${currentTurn} has no steps`)
     return { ...reply, promptTokens }

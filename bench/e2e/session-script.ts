@@ -1,9 +1,10 @@
 /**
- * The scripted session: five user turns over the scratch repository, 67 model calls in all. Every configuration
- * gets exactly these replies in this order (the mock picks a step by the turn it is in and how many main requests
- * of that turn it has answered), so differences in the requests come from OpenCode and the plugin alone. Paths are
- * relative to the project, so the replies are byte-identical across sandboxes; every edit reads its file earlier in
- * the same turn, because OpenCode refuses to edit a file the session has not read.
+ * The scripted session: five user turns over the scratch repository, 67 model calls in all, once or in two rounds
+ * (the same five turns again in the same session). Every configuration gets exactly these replies in this order
+ * (the mock picks a step by the turn it is in and how many main requests of that turn it has answered), so
+ * differences in the requests come from OpenCode and the plugin alone. Paths are relative to the project, so the
+ * replies are byte-identical across sandboxes; every edit reads its file earlier in the same turn, because OpenCode
+ * refuses to edit a file the session has not read.
  */
 import { functionName, rateLine } from "./scratch-repository.js"
 
@@ -42,23 +43,61 @@ const write = (filePath: string, content: string): ScriptedReply => ({
 })
 const text = (body: string): ScriptedReply => ({ kind: "text", text: body })
 
+/**
+ * What one round of the script changes. The second round repeats the first's steps on other helpers and files, so
+ * its edits find what they replace in the repository the first round left: every helper index is shifted (by a
+ * multiple of 6, so an edited TODO lands on a helper that has one), the change log and the index module are new
+ * files (a `write` may replace only a file the turn has read), and the README edit starts from the first round's
+ * wording.
+ */
+export type ScriptRound = {
+  release: string
+  shift: number
+  changes: string
+  index: string
+  readme: { from: string; to: string }
+}
+
+export const FIRST_ROUND: ScriptRound = {
+  release: "1.4.1",
+  shift: 0,
+  changes: "docs/changes.md",
+  index: "src/index.ts",
+  readme: { from: "rounding is still truncation", to: "rounding is half to even" },
+}
+
+export const SECOND_ROUND: ScriptRound = {
+  release: "1.4.2",
+  shift: 12,
+  changes: "docs/changes-1.4.2.md",
+  index: "src/modules.ts",
+  readme: { from: "rounding is half to even", to: "rounding is half to even everywhere" },
+}
+
+/** The script's turns for `rounds` rounds (1 or 2), in order. */
+export function scriptedRounds(rounds: 1 | 2): ScriptedTurn[] {
+  return [FIRST_ROUND, SECOND_ROUND].slice(0, rounds).flatMap((round) => scriptedSession(round))
+}
+
 const todo = (module: string, index: number): string =>
   `  // TODO(${module}-${index}): round half to even, as finance asked`
-const rounded = (module: string, index: number): string => `  // ${module}-${index}: rounds half to even since 1.4.1`
+const rounded = (round: ScriptRound, module: string, index: number): string =>
+  `  // ${module}-${index}: rounds half to even since ${round.release}`
 /** An edit of a rate line; the newline keeps `* 2` from also matching `* 21`. */
 const halfEven = (filePath: string, line: string): ScriptedReply =>
   edit(filePath, `${line}\n`, `${line} // half to even via roundHalfEven\n`)
 
-const CHANGES = [
-  "# Changes",
-  "",
-  "## 1.4.1",
-  "",
-  "- currency: rounding is half to even (currency-3, currency-9).",
-  "- currency: a test for the capped total.",
-  "- audit: rate of helper 5 goes through roundHalfEven.",
-  "",
-].join("\n")
+const changes = (round: ScriptRound): string =>
+  [
+    "# Changes",
+    "",
+    `## ${round.release}`,
+    "",
+    `- currency: rounding is half to even (currency-${3 + round.shift}, currency-${9 + round.shift}).`,
+    "- currency: a test for the capped total.",
+    `- audit: rate of helper ${5 + round.shift} goes through roundHalfEven.`,
+    "",
+  ].join("\n")
 
 const INDEX = [
   'export * as accounts from "./accounts.js"',
@@ -72,17 +111,20 @@ const INDEX = [
   "",
 ].join("\n")
 
-const CURRENCY_TEST = [
-  'describe("currency", () => {',
-  `  it("keeps the cap of ${functionName("currency", 3)}", () => {`,
-  `    expect(${functionName("currency", 3)}([], 5)).toBe(0)`,
-  "  })",
-].join("\n")
+const currencyTest = (round: ScriptRound): string =>
+  [
+    'describe("currency", () => {',
+    `  it("keeps the cap of ${functionName("currency", 3 + round.shift)}", () => {`,
+    `    expect(${functionName("currency", 3 + round.shift)}([], 5)).toBe(0)`,
+    "  })",
+  ].join("\n")
 
 const COMMIT = "git -c user.email=bench@example.invalid -c user.name=bench commit -qm 'Round half to even'"
 
-/** The session, turn by turn. */
-export function scriptedSession(): ScriptedTurn[] {
+/** One round of the session, turn by turn. */
+export function scriptedSession(round: ScriptRound): ScriptedTurn[] {
+  /** A helper index of the first round, shifted to this round's helper. */
+  const at = (index: number): number => index + round.shift
   return [
     {
       prompt: ["survey", "the", "ledger", "service", "and", "list", "its", "modules"],
@@ -111,21 +153,22 @@ export function scriptedSession(): ScriptedTurn[] {
       prompt: ["make", "currency", "round", "half", "to", "even", "and", "note", "the", "change"],
       steps: [
         read("src/currency.ts"),
-        edit("src/currency.ts", todo("currency", 3), rounded("currency", 3)),
+        edit("src/currency.ts", todo("currency", at(3)), rounded(round, "currency", at(3))),
         bash("git diff --stat", "Diff summary"),
         read("test/currency.test.ts"),
-        edit("test/currency.test.ts", 'describe("currency", () => {', CURRENCY_TEST),
+        edit("test/currency.test.ts", 'describe("currency", () => {', currencyTest(round)),
         grep("TODO\\(currency", "src", "currency.ts"),
-        edit("src/currency.ts", todo("currency", 9), rounded("currency", 9)),
+        edit("src/currency.ts", todo("currency", at(9)), rounded(round, "currency", at(9))),
         bash("git diff src/currency.ts", "Show the currency diff"),
         read("src/audit.ts"),
-        halfEven("src/audit.ts", rateLine("audit", 5)),
+        halfEven("src/audit.ts", rateLine("audit", at(5))),
         read("src/storage.ts"),
-        write("docs/changes.md", CHANGES),
+        write(round.changes, changes(round)),
         bash("git status --short", "Status"),
         text(
-          "FIX-DONE. currency-3 and currency-9 now round half to even, the currency test checks the cap, audit " +
-            "helper 5 goes through roundHalfEven, and docs/changes.md records it under 1.4.1.",
+          `FIX-DONE. currency-${at(3)} and currency-${at(9)} now round half to even, the currency test checks ` +
+            `the cap, audit helper ${at(5)} goes through roundHalfEven, and ${round.changes} records it under ` +
+            `${round.release}.`,
         ),
       ],
     },
@@ -135,39 +178,42 @@ export function scriptedSession(): ScriptedTurn[] {
         read("src/reports.ts"),
         grep("limit = 1[0-9][0-9][0-9]", "src", "reports.ts"),
         read("src/scheduler.ts"),
-        halfEven("src/reports.ts", rateLine("reports", 2)),
+        halfEven("src/reports.ts", rateLine("reports", at(2))),
         read("test/reports.test.ts"),
         bash("grep -c 'export function' src/*.ts", "Count helpers"),
         read("src/invoices.ts"),
-        halfEven("src/invoices.ts", rateLine("invoices", 7)),
+        halfEven("src/invoices.ts", rateLine("invoices", at(7))),
         bash("git diff --stat", "Diff summary"),
-        read("docs/changes.md"),
+        read(round.changes),
         edit(
-          "docs/changes.md",
+          round.changes,
           "- audit: rate",
-          "- reports, invoices: helpers 2 and 7 round half to even.\n- audit: rate",
+          `- reports, invoices: helpers ${at(2)} and ${at(7)} round half to even.\n- audit: rate`,
         ),
         glob("test/*.test.ts"),
         read("test/ledger.test.ts"),
-        text("REPORTS-DONE. reports helper 2 and invoices helper 7 round half to even; the change log lists both."),
+        text(
+          `REPORTS-DONE. reports helper ${at(2)} and invoices helper ${at(7)} round half to even; ` +
+            "the change log lists both.",
+        ),
       ],
     },
     {
       prompt: ["finish", "scheduler", "storage", "and", "accounts", "and", "add", "an", "index"],
       steps: [
         read("src/scheduler.ts"),
-        halfEven("src/scheduler.ts", rateLine("scheduler", 11)),
+        halfEven("src/scheduler.ts", rateLine("scheduler", at(11))),
         read("src/storage.ts"),
-        edit("src/storage.ts", todo("storage", 6), rounded("storage", 6)),
+        edit("src/storage.ts", todo("storage", at(6)), rounded(round, "storage", at(6))),
         bash("grep -n TODO src/*.ts | head -40", "Remaining TODOs"),
         read("src/accounts.ts"),
-        halfEven("src/accounts.ts", rateLine("accounts", 1)),
+        halfEven("src/accounts.ts", rateLine("accounts", at(1))),
         read("src/ledger.ts"),
         grep("Entry", "src", "ledger.ts"),
         bash("git diff | head -60", "Show the diff"),
-        write("src/index.ts", INDEX),
-        read("src/index.ts"),
-        text("SCHEDULER-DONE. scheduler, storage and accounts are done and src/index.ts re-exports every module."),
+        write(round.index, INDEX),
+        read(round.index),
+        text(`SCHEDULER-DONE. scheduler, storage and accounts are done and ${round.index} re-exports every module.`),
       ],
     },
     {
@@ -175,16 +221,18 @@ export function scriptedSession(): ScriptedTurn[] {
       steps: [
         bash("git status --short", "Status"),
         bash("git diff --stat", "Diff summary"),
-        read("docs/changes.md"),
-        edit("docs/changes.md", "## 1.4.1\n", "## 1.4.1 (rounding)\n"),
+        read(round.changes),
+        edit(round.changes, `## ${round.release}\n`, `## ${round.release} (rounding)\n`),
         read("README.md"),
-        edit("README.md", "rounding is still truncation", "rounding is half to even"),
+        edit("README.md", round.readme.from, round.readme.to),
         bash("grep -rln 'half to even' src docs README.md | sort", "Files with the new rounding"),
         bash(`git add -A && ${COMMIT} && git log --format=%s`, "Commit"),
         bash("git show --stat --format=%s HEAD", "Show the commit"),
         read("src/currency.ts"),
         bash("wc -l src/*.ts", "Count lines"),
-        text("WRAP-DONE. Committed 'Round half to even'; README and docs/changes.md describe the new rounding."),
+        text(
+          `WRAP-DONE. Committed 'Round half to even'; README and ${round.changes} describe the new rounding.`,
+        ),
       ],
     },
   ]

@@ -2,12 +2,15 @@ import { describe, expect, it } from "vitest"
 import { configurationResult } from "../../../bench/e2e/configuration-result.js"
 import type { BenchConfiguration } from "../../../bench/e2e/configurations.js"
 import type { RequestKind } from "../../../bench/e2e/request-kind.js"
-import { measureRequests } from "../../../bench/e2e/request-metrics.js"
+import { measureRequests, type RequestMetrics } from "../../../bench/e2e/request-metrics.js"
 import type { ConfigurationRun } from "../../../bench/e2e/run-configuration.js"
+import type { AnsweredRequest } from "../../../bench/e2e/session-model.js"
+import type { ChatMessage } from "../../../test/e2e/harness/mock-model-server.js"
 
 const configuration: BenchConfiguration = {
   id: "opencode",
   title: "OpenCode alone",
+  cooperative: false,
   pluginEntry: null,
   pluginVersion: null,
   pluginTool: null,
@@ -17,10 +20,29 @@ const configuration: BenchConfiguration = {
   unavailable: null,
 }
 
-const answered = (n: number, kind: RequestKind, step: number | null, continuesAfterCompaction = false) => ({
-  answered: { n, kind, turn: 0, step, promptTokens: 10 * n, continuesAfterCompaction },
-  body: { model: "mock", messages: [] },
+const answered = (
+  n: number,
+  kind: RequestKind,
+  step: number | null,
+  fields: Partial<AnsweredRequest> = {},
+  messages: ChatMessage[] = [],
+): ConfigurationRun["requests"][number] => ({
+  answered: {
+    n,
+    kind,
+    turn: 0,
+    step,
+    promptTokens: 10 * n,
+    continuesAfterCompaction: false,
+    newReminders: 0,
+    reduceDrop: null,
+    ...fields,
+  },
+  body: { model: "mock", messages },
 })
+
+const noRequests = (): RequestMetrics =>
+  measureRequests({ requests: [], sideRequests: [], usableWindow: 1, contextWindow: 1, countText: () => 0 })
 
 describe("configurationResult", () => {
   it("counts requests by kind, breaks after a compaction, calls beyond the script and wall time", () => {
@@ -34,7 +56,7 @@ describe("configurationResult", () => {
         answered(3, "main", 1),
         answered(4, "compaction", null),
         answered(5, "main", 2),
-        answered(6, "main", 3, true),
+        answered(6, "main", 3, { continuesAfterCompaction: true }),
       ],
       pluginLoaded: null,
       pluginProblem: null,
@@ -46,7 +68,13 @@ describe("configurationResult", () => {
       { n: 5, turn: 0, elements: ["t", "summary"], elementTokens: [1, 1] },
       { n: 6, turn: 0, elements: ["t", "other"], elementTokens: [1, 1] },
     ]
-    const metrics = measureRequests({ requests: rows, usableWindow: 100, contextWindow: 200 })
+    const metrics = measureRequests({
+      requests: rows,
+      sideRequests: [],
+      usableWindow: 100,
+      contextWindow: 200,
+      countText: () => 0,
+    })
     const result = configurationResult({
       configuration,
       run,
@@ -65,6 +93,36 @@ describe("configurationResult", () => {
     expect(metrics.prefixBreakAt).toEqual([5, 6])
   })
 
+  it("counts the reminders seen and answered, and pairs each ctx_reduce call with magic-context's answer", () => {
+    const run: ConfigurationRun = {
+      turns: [{ exitCode: 0, durationMs: 10, finalTextShown: true, mainRequests: 3, scriptedSteps: 2, failure: null }],
+      requests: [
+        answered(2, "main", 0),
+        answered(3, "main", null, { newReminders: 2, reduceDrop: "2-4" }),
+        answered(4, "main", 1, {}, [{ role: "tool", tool_call_id: "call_3", content: "§9§ Queued 3 tool outputs." }]),
+        answered(5, "main", null, { reduceDrop: "5" }),
+      ],
+      pluginLoaded: null,
+      pluginProblem: null,
+      passDecisions: null,
+    }
+    const metrics = noRequests()
+    const result = configurationResult({
+      configuration,
+      run,
+      metrics,
+      edits: { calls: 0, failed: 0 },
+      scriptedTurns: 1,
+    })
+    expect(result.reminders).toEqual({ seen: 2, answered: 2 })
+    expect(result.reduceCalls).toEqual([
+      { n: 3, drop: "2-4", answer: "Queued 3 tool outputs." },
+      { n: 5, drop: "5", answer: null },
+    ])
+    // Reminder answers take no scripted step: none of them is a call beyond the script.
+    expect(result.extraRequests.total).toBe(0)
+  })
+
   it("is unfinished when a turn fell short of its scripted steps", () => {
     const run: ConfigurationRun = {
       turns: [{ exitCode: 0, durationMs: 10, finalTextShown: true, mainRequests: 1, scriptedSteps: 2, failure: "x" }],
@@ -73,7 +131,7 @@ describe("configurationResult", () => {
       pluginProblem: null,
       passDecisions: null,
     }
-    const metrics = measureRequests({ requests: [], usableWindow: 1, contextWindow: 1 })
+    const metrics = noRequests()
     const result = configurationResult({
       configuration,
       run,

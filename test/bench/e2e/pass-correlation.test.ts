@@ -10,6 +10,7 @@ const row = (n: number, prefixBreak: boolean | null): RequestRow => ({
   prefixShare: prefixBreak === null ? null : 0.9,
   prefixBreak,
   tokensAfterPrefix: 10,
+  sharedPrefixTokens: 90,
 })
 
 describe("correlatePasses", () => {

@@ -39,6 +39,8 @@ export function createOpenCodeSandbox(options: {
   files?: Record<string, string>
   config?: Record<string, unknown>
   contextLimit?: number
+  /** The model's output limit (`limit.output`, 4,096 unless set), which OpenCode reserves out of the context. */
+  outputLimit?: number
   /** The model's input limit (`limit.input`), which OpenCode's overflow check then uses instead of the context. */
   inputLimit?: number
   pluginEntry?: string | null
@@ -76,7 +78,7 @@ export function createOpenCodeSandbox(options: {
             limit: {
               context: options.contextLimit ?? 100_000,
               ...(options.inputLimit === undefined ? {} : { input: options.inputLimit }),
-              output: 4096,
+              output: options.outputLimit ?? 4096,
             },
           },
         },
