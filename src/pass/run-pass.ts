@@ -199,7 +199,7 @@ export function runPass(options: PassOptions): PassResult {
         })
       : null
     : (options.readyHistory ?? null)
-  const ready = offered && offered.foldThroughSeq < Math.min(protectedSeq, newestSeq) ? offered : null
+  const foldable = offered && offered.foldThroughSeq < Math.min(protectedSeq, newestSeq) ? offered : null
   const reclaimTokens = (mode: ReclaimMode): number =>
     planReclaim({ view, mode, boundarySeq: state.applied.boundarySeq }).reduce((sum, tag) => {
       const item = view.byTag.get(tag)
@@ -208,21 +208,26 @@ export function runPass(options: PassOptions): PassResult {
   // What the pass would free is measured only where the decision reads it: below the force band, during the drain or
   // when ready history alone would open a rewrite.
   const belowForce = band === "execute" || band === "below"
-  const freedRead = main && belowForce && (drain.drain.active || ready !== null || landable.length > 0)
-  const freedTokens = freedRead
-    ? estimateFreedTokens({
-        messages,
-        state,
-        before,
-        ready,
-        protectedTokens: window.protectedTokens,
-        landable: landable.map((drop) => drop.tag),
-        smart: smart.map((drop) => drop.tag),
-        // A drain pass reclaims in force mode; any other in age mode.
-        reclaim: drain.drain.active ? "force" : "age",
-        measure,
-      })
-    : 0
+  const freedRead = main && belowForce && (drain.drain.active || foldable !== null || landable.length > 0)
+  const freedBy = (history: ReadyHistory | null): number =>
+    estimateFreedTokens({
+      messages,
+      state,
+      before,
+      ready: history,
+      protectedTokens: window.protectedTokens,
+      landable: landable.map((drop) => drop.tag),
+      smart: smart.map((drop) => drop.tag),
+      // A drain pass reclaims in force mode; any other in age mode.
+      reclaim: drain.drain.active ? "force" : "age",
+      measure,
+    })
+  const freedWithFold = freedRead ? freedBy(foldable) : 0
+  // A fold the cost rule prepared below the threshold goes only where it frees more than the rest of the work alone
+  // (its FULL episodes can outweigh what they replace): the queued drops then land without it.
+  const freedAlone = foldMayPay && foldable !== null && landable.length > 0 ? freedBy(null) : Number.NEGATIVE_INFINITY
+  const ready = freedAlone >= freedWithFold ? null : foldable
+  const freedTokens = Math.max(freedWithFold, freedAlone)
   // The cost rule weighs the due work outside the drain (which runs on its own terms).
   const estimate =
     freedRead && !drain.drain.active
