@@ -36,7 +36,13 @@ type Pass = {
   usage_tokens: number
   window_tokens: number
   rendered_tokens: number
-  detail: { reason: string; breakdown: Breakdown; dropped: number[] }
+  first_divergence: number | null
+  detail: {
+    reason: string
+    breakdown: Breakdown
+    dropped: number[]
+    billed: { uncached: number; cachedRead: number; cacheWrite: number; cost: number; readPrice: number } | null
+  }
 }
 type CliResult = { exitCode: number | null; stdout: string; stderr: string }
 
@@ -195,7 +201,7 @@ describe("/ctx-status in the real OpenCode", () => {
     expect(sessionId).toMatch(/^ses_/)
     const passes = query<Omit<Pass, "detail"> & { detail_json: string }>(
       sandbox.databaseFile,
-      "SELECT seq, decision, band, usage_tokens, window_tokens, rendered_tokens, detail_json FROM passes ORDER BY seq",
+      "SELECT seq, decision, band, usage_tokens, window_tokens, rendered_tokens, first_divergence, detail_json FROM passes ORDER BY seq",
     ).map(({ detail_json, ...row }) => ({ ...row, detail: JSON.parse(detail_json) as Pass["detail"] }))
     const reads = query<{ tag: number; output: string; tokens: number }>(
       sandbox.databaseFile,
@@ -249,6 +255,13 @@ describe("/ctx-status in the real OpenCode", () => {
     const decisions = ["replay", "replay", "replay", "replay", "execute", "replay", "replay"]
     expect(passes.map((pass) => pass.decision)).toEqual(decisions)
     const execute = passes[4] as Pass
+    const executeBilled = execute.detail.billed ?? { uncached: 0, cachedRead: 0, cacheWrite: 0, cost: Number.NaN, readPrice: Number.NaN }
+    // The report sums the passes before it (the last one it names is #6).
+    const reported = passes.filter((pass) => pass.seq <= 6)
+    const billed = reported.flatMap((pass) => (pass.detail.billed ? [pass.detail.billed] : []))
+    const sum = (values: number[]): number => values.reduce((total, value) => total + value, 0)
+    const sent = sum(billed.map((b) => b.uncached + b.cachedRead + b.cacheWrite))
+    expect(billed).toHaveLength(6)
     const last = passes[5] as Pass
     const breakdown = last.detail.breakdown
     // Usage is the provider's report for the previous request plus what the prompt grew by since.
@@ -300,6 +313,12 @@ describe("/ctx-status in the real OpenCode", () => {
       ),
       `  dropped: §${tagA}§`,
       "  tiers changed: none",
+      // Where the execute pass changed the prompt, what its request cost and what it has saved at its own call and
+      // the one after it, and the session's prompts so far, each as the passes recorded them.
+      `  prompt changed from byte ${tokens(execute.first_divergence ?? -1)}; its request cost ~${tokens(Math.round(executeBilled.cost))}, ` +
+        `saved ~${tokens(Math.round((execute.usage_tokens - execute.rendered_tokens) * executeBilled.readPrice * 2))} so far (2 calls)`,
+      `Prompt cost so far (estimate, in uncached input tokens): ~${tokens(Math.round(sum(billed.map((b) => b.cost))))} over ` +
+        `${billed.length} calls; ${Math.round((100 * sum(billed.map((b) => b.cachedRead))) / sent)}% of ${tokens(sent)} prompt tokens read from the cache`,
       "",
       "Historian (off): 0 compartments, 0 folded into history",
       "Pins: 0 pinned by the agent",
