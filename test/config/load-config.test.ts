@@ -312,6 +312,21 @@ describe("loadConfig", () => {
     expect(byKey["database.file"]?.message).toContain('key "database.file" has value "/x.db", expected no such key')
   })
 
+  it("refuses a price that is negative or not a number, keeping the rest of the model's override", () => {
+    const loaded = load({
+      [DIRECTORY]: JSON.stringify({
+        models: { "anthropic/*": { execute_threshold: 70, prices: { cached_read: -0.1, cache_write: "1.25" } } },
+      }),
+    })
+    expect(loaded.config.models).toEqual({ "anthropic/*": { execute_threshold: 70 } })
+    expect(loaded.diagnostics.map((diagnostic) => diagnostic.message)).toEqual([
+      `${DIRECTORY}: key "models.anthropic/*.prices.cached_read" has value -0.1, expected number to be >=0; ` +
+        "this value is ignored (a lower-precedence file or the default applies)",
+      `${DIRECTORY}: key "models.anthropic/*.prices.cache_write" has value "1.25", expected a value of type number; ` +
+        "this value is ignored (a lower-precedence file or the default applies)",
+    ])
+  })
+
   it("clips a long refused value in the message", () => {
     const loaded = load({ [USER]: JSON.stringify({ enabled: "y".repeat(200) }) })
     const value = loaded.diagnostics[0]?.value ?? ""
