@@ -109,6 +109,11 @@ export type HistoryPlanner = {
   switches(): number
   /** Forgets the cached compartments (a model historian stored new tiers); the next prepare reloads them. */
   invalidate(): void
+  /**
+   * What a quiet fold would free at most, from the compartments cut so far and not folded: their source's tokens less
+   * their FULL tier's (a fold with room keeps new episodes at FULL). Cheap: stored counts only, no selection.
+   */
+  quietFoldGain(): number
 }
 
 /** Creates the planner of one session. */
@@ -155,6 +160,14 @@ export function createHistoryPlanner(options: {
   }
 
   return {
+    quietFoldGain() {
+      return load()
+        .filter((compartment) => compartment.status === "closed")
+        .reduce((sum, compartment) => {
+          const full = compartment.representations.find((representation) => representation.tier === "full")
+          return sum + Math.max(0, compartment.sourceTokens - (full?.tokens ?? compartment.sourceTokens))
+        }, 0)
+    },
     prepare(input) {
       const known = load()
       cutNew({ ...input, known })

@@ -171,10 +171,13 @@ export function runPass(options: PassOptions): PassResult {
       cacheCold: cold,
       prices: window.prices,
     })
-  // Below the threshold a fold is prepared only when it could pay: the settled conversation and tool output it
-  // would replace bound what it frees. It must pay at a warm cache's price: a cold cache lets queued drops land free
-  // (cache-expired), but an early fold trades detail for cost, and a break that happens to be free is no reason.
-  const foldMayPay = main && band === "below" && !drain.drain.active && !cold && weigh(before.conversation + before.tool, 0).pays
+  // Below the threshold a fold is prepared only when it could pay: what its compartments' FULL tiers save on their
+  // source (as cut up to the previous pass) bounds what it frees. It must pay at a warm cache's price: a cold cache
+  // lets queued drops land free (cache-expired), but an early fold trades detail for cost, and a break that happens to
+  // be free is no reason.
+  const foldMayPay =
+    main && band === "below" && !drain.drain.active && !cold && options.history !== undefined && options.history !== null &&
+    weigh(options.history.quietFoldGain(), 0).pays
   const offered = options.history
     ? main
       ? options.history.prepare({
