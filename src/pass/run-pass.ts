@@ -175,12 +175,11 @@ export function runPass(options: PassOptions): PassResult {
   // source (as cut up to the previous pass) bounds what it frees. It must pay at a warm cache's price: a cold cache
   // lets queued drops land free (cache-expired), but an early fold trades detail for cost, and a break that happens to
   // be free is no reason.
-  const foldMayPay =
-    main && band === "below" && !drain.drain.active && !cold && options.history !== undefined && options.history !== null &&
-    weigh(options.history.quietFoldGain(), 0).pays
-  const offered = options.history
+  const planner = options.history ?? null
+  const foldMayPay = main && band === "below" && !drain.drain.active && !cold && planner !== null && weigh(planner.quietFoldGain(), 0).pays
+  const offered = planner
     ? main
-      ? options.history.prepare({
+      ? planner.prepare({
           messages,
           view,
           state,
@@ -203,13 +202,15 @@ export function runPass(options: PassOptions): PassResult {
       : null
     : (options.readyHistory ?? null)
   const foldable = offered && offered.foldThroughSeq < Math.min(protectedSeq, newestSeq) ? offered : null
-  const reclaimTokens = (mode: ReclaimMode): number =>
-    planReclaim({ view, mode, boundarySeq: state.applied.boundarySeq }).reduce((sum, tag) => {
+  // What these tags' outputs and calls hold, as reclaim and drops free them.
+  const tagTokens = (tags: readonly number[]): number =>
+    tags.reduce((sum, tag) => {
       const item = view.byTag.get(tag)
       return sum + (item ? item.contentTokens + item.callTokens : 0)
     }, 0)
+  const reclaimTokens = (mode: ReclaimMode): number => tagTokens(planReclaim({ view, mode, boundarySeq: state.applied.boundarySeq }))
   // What the pass would free is measured only where the decision reads it: below the force band, during the drain or
-  // when ready history alone would open a rewrite.
+  // when a fold or queued drops are due.
   const belowForce = band === "execute" || band === "below"
   const freedRead = main && belowForce && (drain.drain.active || foldable !== null || landable.length > 0)
   const freedBy = (history: ReadyHistory | null): number =>
@@ -234,13 +235,7 @@ export function runPass(options: PassOptions): PassResult {
   // The cost rule weighs the due work outside the drain (which runs on its own terms).
   const estimate =
     freedRead && !drain.drain.active
-      ? weigh(
-          freedTokens,
-          landable.reduce((sum, drop) => {
-            const item = view.byTag.get(drop.tag)
-            return sum + (item ? item.contentTokens + item.callTokens : 0)
-          }, 0),
-        )
+      ? weigh(freedTokens, tagTokens(landable.map((drop) => drop.tag)))
       : null
   const decided: PassDecision = main
     ? decidePass({
@@ -408,8 +403,8 @@ export function runPass(options: PassOptions): PassResult {
     },
     error: null,
   })
-  if (decided.decision === "execute" && ready && options.history) {
-    options.history.commit({ pass: seq, passId, pressure: percentBefore, firstDivergence: divergence, radius, now })
+  if (decided.decision === "execute" && ready && planner) {
+    planner.commit({ pass: seq, passId, pressure: percentBefore, firstDivergence: divergence, radius, now })
   }
   return {
     seq,

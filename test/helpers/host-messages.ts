@@ -134,6 +134,11 @@ export const wordCounter: TokenCounter = {
 }
 
 /** A clock that never moves, so pass records are deterministic. */
+/** `count` filler words of 50 distinct ones (each one token to `wordCounter`). */
+export function fillerWords(count: number): string {
+  return Array.from({ length: count }, (_, index) => `w${index % 50}`).join(" ")
+}
+
 export const fixedClock: Clock = { now: () => 1_700_000_000_000, mark: () => 0, elapsedMs: () => 0 }
 
 /** A window so large that no pass ever reaches the execute threshold (1M usable tokens, 50k protected). */

@@ -22,6 +22,7 @@ import {
   assistantMessage,
   completed,
   failed,
+  fillerWords,
   fixedClock,
   freshCopy,
   memoryStore,
@@ -90,15 +91,13 @@ const sessionSpec: fc.Arbitrary<SessionSpec> = fc.record({
   again: fc.array(fc.nat({ max: 40 }), { maxLength: 4 }),
 })
 
-const filler = (count: number): string => Array.from({ length: count }, (_, index) => `w${index % 50}`).join(" ")
-
 /** The session's messages in order: user turns, then one assistant message per step. */
 function buildMessages(spec: SessionSpec): HostMessage[] {
   const messages: HostMessage[] = []
   let clock = 1_000_000
   spec.turns.forEach((turn, index) => {
     const module = `src/pkg${index}/index.ts`
-    const padding = filler(turn.constraintWords)
+    const padding = fillerWords(turn.constraintWords)
     const request = turn.multiline
       ? `Constraint ${index}:\n- never rename the parseEntry${index} export of ${module}\n- keep Node 20 ${padding}`
       : `Constraint ${index}: never rename the parseEntry${index} export of ${module}. ${padding}`
@@ -125,8 +124,8 @@ function buildMessages(spec: SessionSpec): HostMessage[] {
                 ? { filePath: module, oldString: "a", newString: `parseEntry${index}()` }
                 : { filePath: module }
         const state = arc.fails
-          ? failed(input, `Error: pkg${index} failed\n${filler(arc.size)}`)
-          : completed(input, filler(arc.size))
+          ? failed(input, `Error: pkg${index} failed\n${fillerWords(arc.size)}`)
+          : completed(input, fillerWords(arc.size))
         parts.push(tool(partId, arc.name, state))
       })
       if (parts.length === 0) parts.push(text(`${id}t`, "Done."))

@@ -24,6 +24,7 @@ import type { HostMessage } from "../../src/transcript/host-message.js"
 import {
   assistantMessage,
   completed,
+  fillerWords,
   fixedClock,
   freshCopy,
   memoryStore,
@@ -38,8 +39,6 @@ import {
  * The planner through real passes on a `:memory:` store. Sizes are words (`wordCounter`): a turn is a user request
  * (a constraint, pinned) and an assistant answer with a decision and a read of `size` filler words.
  */
-
-const filler = (count: number): string => Array.from({ length: count }, (_, index) => `w${index % 50}`).join(" ")
 
 const NARRATIVE =
   "First I looked around the repository layout. Then I opened the test folder and the fixtures. After that I went " +
@@ -62,7 +61,7 @@ function turn(index: number, options: { size?: number; narrative?: boolean; requ
       created: created + 1,
       parts: [
         text(`a${index}t`, answer),
-        tool(`a${index}r`, "read", completed({ filePath: `src/mod${index}.ts` }, filler(options.size ?? 300))),
+        tool(`a${index}r`, "read", completed({ filePath: `src/mod${index}.ts` }, fillerWords(options.size ?? 300))),
       ],
     }),
   ]
@@ -245,7 +244,7 @@ describe("createHistoryPlanner", () => {
           assistantMessage({
             id: `a${index}`,
             created: 2 + index,
-            parts: [tool(`r${index}`, "read", completed({ filePath: `src/part${index}.ts` }, filler(500)))],
+            parts: [tool(`r${index}`, "read", completed({ filePath: `src/part${index}.ts` }, fillerWords(500)))],
           }),
         ),
       ]
@@ -681,7 +680,7 @@ describe("createHistoryPlanner", () => {
           created: 20_001,
           parts: [
             text("a9t", options.tail ?? "Reading the next module."),
-            tool("a9r", "read", completed({ filePath: "src/next.ts" }, filler(300))),
+            tool("a9r", "read", completed({ filePath: "src/next.ts" }, fillerWords(300))),
           ],
         }),
       ]
@@ -730,7 +729,7 @@ describe("createHistoryPlanner", () => {
         assistantMessage({
           id: "a9",
           created: 20_001,
-          parts: [tool("a9r", "read", completed({ filePath: "src/next.ts" }, filler(300)))],
+          parts: [tool("a9r", "read", completed({ filePath: "src/next.ts" }, fillerWords(300)))],
         }),
       ]
       const { result } = pass(session, messages, quietWindow())

@@ -11,6 +11,7 @@ import type { HostMessage } from "../../src/transcript/host-message.js"
 import {
   assistantMessage,
   completed,
+  fillerWords,
   fixedClock,
   freshCopy,
   memoryStore,
@@ -27,7 +28,6 @@ import {
  * the window); and the floors of the history yield to the ceiling only in the emergency band. A large
  * fixed prompt holds the session in the band under test; a 1% history budget keeps every compartment at its floor.
  */
-const filler = (count: number): string => Array.from({ length: count }, (_, index) => `w${index % 50}`).join(" ")
 
 /** One turn: a request and an answer with a decision (after `narrative`) and a read of `size` filler words. */
 function turn(index: number, size: number, request = `Update src/mod${index}.ts next.`, narrative = ""): HostMessage[] {
@@ -39,7 +39,7 @@ function turn(index: number, size: number, request = `Update src/mod${index}.ts 
       created: created + 1,
       parts: [
         text(`a${index}t`, `${narrative}I'll use a lookup table in src/mod${index}.ts because it keeps the API stable.`),
-        tool(`a${index}r`, "read", completed({ filePath: `src/mod${index}.ts` }, filler(size))),
+        tool(`a${index}r`, "read", completed({ filePath: `src/mod${index}.ts` }, fillerWords(size))),
       ],
     }),
   ]

@@ -17,6 +17,7 @@ import type { HostMessage } from "../../src/transcript/host-message.js"
 import {
   assistantMessage,
   completed,
+  fillerWords,
   fixedClock,
   text,
   tool,
@@ -28,8 +29,6 @@ import { createTempDirs } from "../helpers/temp-dirs.js"
 /** Nothing is ever pressured; 300 protected words hold only the newest message. */
 const WINDOW = fixedWindow({ usableTokens: 1_000_000, config: { ...defaultConfig(), protected_tokens: 300 } })
 
-const filler = (count: number): string => Array.from({ length: count }, (_, index) => `w${index % 50}`).join(" ")
-
 /**
  * Tags per turn N (1-based): 3N-2 the user's request, 3N-1 the assistant's text, 3N the read of src/modN.ts.
  * Turn 2's read is huge (30,000 characters) when `huge` is set.
@@ -37,7 +36,7 @@ const filler = (count: number): string => Array.from({ length: count }, (_, inde
 function session(sessionID: string, count: number, options: { huge?: boolean } = {}): HostMessage[] {
   return Array.from({ length: count }, (_, index) => {
     const turn = index + 1
-    const output = options.huge === true && turn === 2 ? "x".repeat(30_000) : filler(300)
+    const output = options.huge === true && turn === 2 ? "x".repeat(30_000) : fillerWords(300)
     return [
       userMessage({
         id: `u${turn}`,
@@ -153,7 +152,7 @@ describe("createExpandTool", () => {
   it("returns a tag's original content", async () => {
     const { sessionId } = await prepared(2)
     expect(await expand(sessionId, "§1§")).toBe("§1§:\nUpdate src/mod1.ts next.")
-    expect(await expand(sessionId, "3")).toBe(`§3§:\nread {"filePath":"src/mod1.ts"}\n${filler(300)}`)
+    expect(await expand(sessionId, "3")).toBe(`§3§:\nread {"filePath":"src/mod1.ts"}\n${fillerWords(300)}`)
   })
 
   it("reads adjacent tags as two, never as one larger tag, and asks for one target", async () => {
@@ -170,7 +169,7 @@ describe("createExpandTool", () => {
     tag.status = "dropped"
     tag.droppedReason = "reduce"
     expect(await expand(sessionId, "§3§")).toBe(
-      `§3§ (dropped from the context; this is the stored original):\nread {"filePath":"src/mod1.ts"}\n${filler(300)}`,
+      `§3§ (dropped from the context; this is the stored original):\nread {"filePath":"src/mod1.ts"}\n${fillerWords(300)}`,
     )
   })
 

@@ -18,6 +18,7 @@ import type { HostMessage } from "../../src/transcript/host-message.js"
 import {
   assistantMessage,
   completed,
+  fillerWords,
   fixedClock,
   text,
   tool,
@@ -28,8 +29,6 @@ import { createTempDirs } from "../helpers/temp-dirs.js"
 
 /** Nothing is ever pressured; 300 protected words hold only the newest message. */
 const WINDOW = fixedWindow({ usableTokens: 1_000_000, config: { ...defaultConfig(), protected_tokens: 300 } })
-
-const filler = (count: number): string => Array.from({ length: count }, (_, index) => `w${index % 50}`).join(" ")
 
 /**
  * Tags per turn N (1-based): 3N-2 the user's request, 3N-1 the assistant's text, 3N the read of src/modN.ts (50,000
@@ -54,7 +53,7 @@ function session(sessionID: string, count: number, hugeRead?: number): HostMessa
           tool(
             `${sessionID}-r${turn}`,
             "read",
-            completed({ filePath: `src/mod${turn}.ts` }, turn === hugeRead ? "y".repeat(50_000) : filler(300)),
+            completed({ filePath: `src/mod${turn}.ts` }, turn === hugeRead ? "y".repeat(50_000) : fillerWords(300)),
           ),
         ],
       }),
@@ -136,7 +135,7 @@ describe("createPinTool", () => {
 
   it("pins each named tag's content verbatim and says so", async () => {
     const { sessionId } = await prepared()
-    const read = `read {"filePath":"src/mod1.ts"}\n${filler(300)}`
+    const read = `read {"filePath":"src/mod1.ts"}\n${fillerWords(300)}`
     expect(await pin(sessionId, "§1§, 3")).toBe(
       [pinnedLine(1, "Update src/mod1.ts next. Keep port 8001 open."), pinnedLine(3, read)].join("\n"),
     )
@@ -168,7 +167,7 @@ describe("createPinTool", () => {
     if (!tag) throw new Error("no tag 6")
     tag.status = "dropped"
     await pin(sessionId, "6")
-    const original = `read {"filePath":"src/mod2.ts"}\n${filler(300)}`
+    const original = `read {"filePath":"src/mod2.ts"}\n${fillerWords(300)}`
     expect(listPins(db, sessionId)).toEqual([{ tag: 6, text: original, pinnedBy: "agent" }])
   })
 
@@ -246,7 +245,7 @@ describe("createPinTool", () => {
     })
     // Turns 1-3 are folded (through seq 6); §12§ is the newest read, still live.
     expect(ready?.foldThroughSeq).toBe(6)
-    expect(ready?.text).toContain(`- §3§ read {"filePath":"src/mod1.ts"}\n${filler(300)}`)
+    expect(ready?.text).toContain(`- §3§ read {"filePath":"src/mod1.ts"}\n${fillerWords(300)}`)
     expect(ready?.text).not.toContain("src/mod4.ts\"}")
   })
 

@@ -18,6 +18,7 @@ import type { HostMessage } from "../../src/transcript/host-message.js"
 import {
   assistantMessage,
   completed,
+  fillerWords,
   fixedClock,
   text,
   tool,
@@ -30,8 +31,6 @@ type Client = PluginInput["client"]
 
 /** Nothing is ever pressured; 300 protected words hold only the newest message. */
 const WINDOW = fixedWindow({ usableTokens: 1_000_000, config: { ...defaultConfig(), protected_tokens: 300 } })
-
-const filler = (count: number): string => Array.from({ length: count }, (_, index) => `w${index % 50}`).join(" ")
 
 function session(sessionID: string, count: number): HostMessage[] {
   return Array.from({ length: count }, (_, index) => {
@@ -49,7 +48,7 @@ function session(sessionID: string, count: number): HostMessage[] {
         created: turn * 100 + 1,
         parts: [
           text(`${sessionID}-a${turn}`, `I'll use a lookup table in src/mod${turn}.ts because it keeps the API.`),
-          tool(`${sessionID}-r${turn}`, "read", completed({ filePath: `src/mod${turn}.ts` }, filler(300))),
+          tool(`${sessionID}-r${turn}`, "read", completed({ filePath: `src/mod${turn}.ts` }, fillerWords(300))),
         ],
       }),
     ]

@@ -21,6 +21,7 @@ import { insertPin } from "../../src/store/pin-repository.js"
 import {
   assistantMessage,
   completed,
+  fillerWords,
   fixedClock,
   freshCopy,
   memoryStore,
@@ -235,7 +236,6 @@ describe("gatherStatus", () => {
   })
 
   describe("after a real execute pass", () => {
-    const filler = (count: number): string => Array.from({ length: count }, (_, index) => `w${index % 50}`).join(" ")
     // Sentences only the full tier carries, so that demoting a compartment saves enough to matter.
     const narrative =
       "First I looked around the repository layout. Then I opened the test folder and the fixtures. After that I went " +
@@ -253,7 +253,7 @@ describe("gatherStatus", () => {
         created: 10_001 + index * 100,
         parts: [
           text(`a${index}t`, `${narrative} I'll use a lookup table in src/mod${index}.ts because it keeps the API stable.`),
-          tool(`a${index}r`, "read", completed({ filePath: `src/mod${index}.ts` }, filler(300))),
+          tool(`a${index}r`, "read", completed({ filePath: `src/mod${index}.ts` }, fillerWords(300))),
         ],
       }),
     ]
