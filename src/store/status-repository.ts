@@ -46,7 +46,8 @@ export function readStatusRows(db: Database, sessionId: string): StatusRows {
             SUM(json_extract(detail_json, '$.billed.uncached') + json_extract(detail_json, '$.billed.cachedRead') +
                 json_extract(detail_json, '$.billed.cacheWrite')) AS prompt,
             SUM(json_extract(detail_json, '$.billed.cachedRead')) AS cached
-     FROM passes WHERE session_id = ? AND trigger != 'compaction' AND json_extract(detail_json, '$.billed.cost') IS NOT NULL`,
+     FROM passes WHERE session_id = ? AND trigger != 'compaction' AND json_valid(detail_json)
+       AND json_extract(detail_json, '$.billed.cost') IS NOT NULL`,
   ).get([sessionId])
   const count = (sql: string): number => Number(statement(db, sql).get([sessionId])?.["n"] ?? 0)
   return {

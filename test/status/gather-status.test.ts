@@ -17,6 +17,7 @@ import {
 } from "../../src/store/compartment-repository.js"
 import type { Database } from "../../src/store/driver.js"
 import { recordPass } from "../../src/store/pass-repository.js"
+import { statement } from "../../src/store/statements.js"
 import { insertPin } from "../../src/store/pin-repository.js"
 import {
   assistantMessage,
@@ -180,6 +181,39 @@ describe("gatherStatus", () => {
     const db = await foldedStore()
     const status = gatherStatus({ db, sessionId: SESSION, strategy: "canonical", thresholdPercent: 65, hostCompaction: null, configuredProtectedTokens: configured })
     expect(status.protectedClamp).toEqual(clamp)
+  })
+
+  it("sums the cost of the passes that recorded one, and reads an older execute record or an unreadable detail as none", async () => {
+    const db = await foldedStore()
+    const pass = (seq: number, decision: "execute" | "replay", detail: Record<string, unknown>) =>
+      recordPass(db, {
+        sessionId: SESSION,
+        seq,
+        startedAt: NOW - 100_000 + seq,
+        durationMs: 1,
+        trigger: "transform",
+        decision,
+        band: "below",
+        usageTokens: 8_000,
+        windowTokens: 20_000,
+        messageCount: 40,
+        newParts: 0,
+        newTags: 0,
+        renderedTokens: 6_000,
+        renderedHash: null,
+        firstDivergence: decision === "execute" ? 4_096 : null,
+        detail,
+        error: null,
+      })
+    // An execute pass from before passes recorded their cost, then one replay that did, then one whose detail is not
+    // JSON at all (pass 7, the newest, is the fixture's and records none).
+    pass(5, "execute", { reason: "threshold-work", dropped: [] })
+    pass(6, "replay", { reason: "below-threshold", billed: { uncached: 500, cachedRead: 7_500, cacheWrite: 0, cost: 1_250, readPrice: 0.1 } })
+    pass(8, "replay", { reason: "below-threshold" })
+    statement(db, "UPDATE passes SET detail_json = '{not json' WHERE seq = 8").run()
+    const status = gather(db)
+    expect(status.cost).toEqual({ calls: 1, cost: 1_250, promptTokens: 8_000, cachedTokens: 7_500 })
+    expect(status.lastExecute).toMatchObject({ seq: 5, firstDivergence: 4_096, cost: null, saved: null, callsSince: 3 })
   })
 
   it("splits the applied history into the pinned ledger and the rendered compartments by current tier", async () => {
