@@ -13,8 +13,9 @@ import { planReclaim, reclaimableItems, type ReclaimMode } from "../reduce/plan-
 import { planSmartDrops } from "../reduce/plan-smart-drops.js"
 import type { Edit } from "../render/edit.js"
 import { measurePrompt, type Breakdown } from "../render/measure-prompt.js"
+import { beginPass } from "../render/render-memo.js"
 import { renderPrompt } from "../render/render-prompt.js"
-import { firstDivergence, serializeRendered, utf8Length } from "../render/serialize-prompt.js"
+import { joinPrompt, promptDivergence, serializeRenderedChunks } from "../render/serialize-prompt.js"
 import {
   cancelOperations,
   insertPlacement,
@@ -104,6 +105,8 @@ export function runPass(options: PassOptions): PassResult {
   // Changes to the applied state outside the execute step (calibration, the drain, reminders) are saved at the end.
   const appliedAtStart = state.applied
   if (main) calibrate(state, messages)
+  // Which messages are unchanged since the last pass (their items, edits and serialization are reused).
+  beginPass(state.renderMemo, messages)
 
   const markerCounts = new Map<string, number>()
   const count = (text: string): number => {
@@ -113,7 +116,7 @@ export function runPass(options: PassOptions): PassResult {
     markerCounts.set(text, tokens)
     return tokens
   }
-  let view = buildLiveView({ messages, state, protectedTokens: window.protectedTokens })
+  let view = buildLiveView({ messages, state, protectedTokens: window.protectedTokens, memo: state.renderMemo })
   const measure = (currentView: LiveView, measured: SessionState = state): Breakdown => {
     const reclaimableTags = new Set(reclaimableItems(currentView, new Set(state.queued.keys())).map((item) => item.tag.tag))
     return measurePrompt({
@@ -125,6 +128,7 @@ export function runPass(options: PassOptions): PassResult {
       fixedTokens: options.fixedTokens,
       reclaimableTags,
       count,
+      memo: state.renderMemo,
     })
   }
   const before = measure(view)
@@ -296,7 +300,7 @@ export function runPass(options: PassOptions): PassResult {
     if (decided.applyQueued) for (const drop of landable) state.queued.delete(drop.tag)
     state.applied = nextApplied
     dropped.sort((a, b) => a - b)
-    if (ready) view = buildLiveView({ messages, state, protectedTokens: window.protectedTokens })
+    if (ready) view = buildLiveView({ messages, state, protectedTokens: window.protectedTokens, memo: state.renderMemo })
   } else if (main && drain.transition !== "idle" && drain.transition !== "continued") {
     state.applied = { ...state.applied, drain: drain.drain }
   }
@@ -340,13 +344,13 @@ export function runPass(options: PassOptions): PassResult {
   }
   if (state.applied !== appliedAtStart) saveAppliedState(db, state.sessionId, state.applied, startedAt)
 
-  const edits = renderPrompt({ messages, state, tagsVisible, placements: state.applied.placements })
+  const edits = renderPrompt({ messages, state, tagsVisible, placements: state.applied.placements, memo: state.renderMemo })
   // A replay pass that placed nothing renders the state it started from: measuring again would give the same.
   const after = decided.decision === "execute" || nudge !== null ? measure(view) : before
   const usageAfter = estimateUsage({ promptTokens: after.total, calibrationTokens: state.applied.calibrationTokens })
-  const serialized = serializeRendered(messages, edits)
   const previous = main ? state.previousPrompt : null
-  const divergence = previous === null ? null : firstDivergence(previous, serialized)
+  const serialized = serializeRenderedChunks(messages, edits, state.previousPrompt, state.renderMemo)
+  const divergence = previous === null ? null : promptDivergence(previous, serialized)
   // What the provider bills for this request, as far as our counts tell: the prefix shared with the previous request
   // read from the cache (while it is warm), the rest uncached or written.
   const previousEstimate = state.recentEstimates[state.recentEstimates.length - 1]?.estimate ?? 0
@@ -355,7 +359,7 @@ export function runPass(options: PassOptions): PassResult {
         promptTokens: usageAfter,
         sharedPrefixTokens: sharedPrefixTokens({
           previousTokens: previous === null ? 0 : previousEstimate + state.applied.calibrationTokens,
-          previousBytes: previous === null ? 0 : utf8Length(previous),
+          previousBytes: previous === null ? 0 : previous.totalBytes,
           divergence,
         }),
         cacheWarm: !cold,
@@ -371,7 +375,7 @@ export function runPass(options: PassOptions): PassResult {
 
   const durationMs = clock.elapsedMs(started)
   const newTags = plan.tags.map((tag) => tag.tag)
-  const radius = divergence === null || previous === null ? null : utf8Length(previous) - divergence
+  const radius = divergence === null || previous === null ? null : previous.totalBytes - divergence
   const passId = recordPass(db, {
     sessionId: state.sessionId,
     seq,
@@ -387,7 +391,7 @@ export function runPass(options: PassOptions): PassResult {
     newTags: newTags.length,
     renderedTokens: usageAfter,
     // The identity of an epoch's prompt; hashing ~1 MB on every pass would cost more than the rest of a replay pass.
-    renderedHash: decided.decision === "execute" ? contentHash(serialized) : null,
+    renderedHash: decided.decision === "execute" ? contentHash(joinPrompt(serialized)) : null,
     firstDivergence: divergence,
     detail: {
       reason: decided.reason,

@@ -1,3 +1,5 @@
+import { createRenderMemo, type RenderMemo } from "../render/render-memo.js"
+import type { SerializedPrompt } from "../render/serialize-prompt.js"
 import type { DrainState } from "../pressure/drain-latch.js"
 import type { TagKind } from "../transcript/trackables.js"
 
@@ -89,7 +91,9 @@ export type SessionState = {
   applied: AppliedState
   queued: Map<number, QueuedDrop>
   /** The canonical serialization of the last main prompt (in memory only; used to check the cache contract). */
-  previousPrompt: string | null
+  previousPrompt: SerializedPrompt | null
+  /** What the latest renders computed per message (in memory only): unchanged messages render and serialize once. */
+  renderMemo: RenderMemo
   /** The host message ids of the last main prompt (in memory only): a reminder may only go to a message new since. */
   previousMessageIds: ReadonlySet<string> | null
   /** Recent passes' usage estimates, to calibrate against the usage the provider reports for their requests. */
@@ -127,6 +131,7 @@ export function emptySessionState(sessionId: string): SessionState {
     applied: initialAppliedState(),
     queued: new Map(),
     previousPrompt: null,
+    renderMemo: createRenderMemo(),
     previousMessageIds: null,
     recentEstimates: [],
   }

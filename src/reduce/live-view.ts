@@ -1,6 +1,6 @@
 import type { KnownPart, SessionState, TagRecord } from "../pass/session-state.js"
 import { isFinalPart, isInlinedFile, type HostMessage } from "../transcript/host-message.js"
-import { listTrackables } from "../transcript/trackables.js"
+import { trackablesOf, type RenderMemo } from "../render/render-memo.js"
 
 /** One tagged item as it stands in the live message list. */
 export type LiveItem = {
@@ -50,6 +50,8 @@ export function buildLiveView(options: {
   messages: readonly HostMessage[]
   state: SessionState
   protectedTokens: number
+  /** The pass's memo (`beginPass` ran for these messages): each message's items are listed once per change. */
+  memo?: RenderMemo
 }): LiveView {
   const { state, protectedTokens } = options
   // Messages folded into history are not in the prompt any more.
@@ -69,7 +71,7 @@ export function buildLiveView(options: {
   messages.forEach((message, messageIndex) => {
     const partsById = new Map(message.parts.map((part) => [part.id, part]))
     const runTokens = fileRunTokens(message, state)
-    for (const trackable of listTrackables(message)) {
+    for (const trackable of trackablesOf(options.memo, message)) {
       const tag = state.tagsByPart.get(trackable.partId)
       if (!tag) continue
       const part = partsById.get(trackable.partId)

@@ -1,7 +1,7 @@
 import type { Placement, SessionState } from "../pass/session-state.js"
 import type { LiveView } from "../reduce/live-view.js"
 import { isFinalPart, isInlinedFile, type HostMessage } from "../transcript/host-message.js"
-import { listTrackables } from "../transcript/trackables.js"
+import { trackablesOf, type RenderMemo } from "./render-memo.js"
 import { dropMarker, editedPath, itemLabel } from "./markers.js"
 import { droppedInput, renderedSteers } from "./render-prompt.js"
 import { isPrunedTool, stableJson } from "../transcript/part-content.js"
@@ -40,6 +40,8 @@ export function measurePrompt(options: {
   fixedTokens: number
   reclaimableTags: ReadonlySet<number>
   count: CountText
+  /** The pass's memo (`beginPass` ran for these messages): each message's items are listed once per change. */
+  memo?: RenderMemo
 }): Breakdown {
   const { state, view, tagsVisible, placements, count } = options
   const breakdown: Breakdown = {
@@ -66,7 +68,7 @@ export function measurePrompt(options: {
       const isTool = part.type === "tool" || known?.kind === "file" || part.type === "file"
       tokensByPart.set(part.id, { tokens: known ? known.tokens + known.callTokens : 0, isTool })
     }
-    for (const trackable of listTrackables(message)) {
+    for (const trackable of trackablesOf(options.memo, message)) {
       const tag = state.tagsByPart.get(trackable.partId)
       if (!tag) continue
       const carrier = trackable.render.partId

@@ -2,9 +2,11 @@ import type { Placement, SessionState, TagRecord } from "../pass/session-state.j
 import { isInlinedFile, type HostMessage, type HostPart } from "../transcript/host-message.js"
 import { isPrunedTool, toolResultText } from "../transcript/part-content.js"
 import { tagPrefix } from "../transcript/tag-format.js"
+import { sameSignature } from "../transcript/message-signature.js"
 import { listTrackables, type Trackable } from "../transcript/trackables.js"
 import type { Edit } from "./edit.js"
 import { compactToolInput, dropMarker, editedPath, itemLabel } from "./markers.js"
+import { currentEntry, type RenderMemo, type RenderMemoEntry } from "./render-memo.js"
 
 /**
  * Renders the applied state onto the live messages, as edits: each tagged item gets its `§N§ ` prefix (when tags
@@ -17,8 +19,10 @@ export function renderPrompt(options: {
   state: SessionState
   tagsVisible: boolean
   placements: readonly Placement[]
+  /** Per-message results of earlier passes (`beginPass` ran for these messages); the edits are the same with or without it. */
+  memo?: RenderMemo
 }): Edit[] {
-  const { messages, state, tagsVisible, placements } = options
+  const { messages, state, tagsVisible, placements, memo } = options
   const nudges = new Map<string, string[]>()
   for (const placement of placements) {
     if (placement.kind !== "nudge") continue
@@ -36,17 +40,55 @@ export function renderPrompt(options: {
   }
   for (const message of messages) {
     if (isFolded(message)) continue
-    const parts = new Map(message.parts.map((part) => [part.id, part]))
-    for (const trackable of listTrackables(message)) {
-      const tag = state.tagsByPart.get(trackable.partId)
-      if (!tag) continue
-      edits.push(...renderItem({ message, parts, trackable, tag, tagsVisible, nudges: nudges.get(trackable.partId) ?? [] }))
-    }
+    const entry = currentEntry(memo, message)
+    edits.push(...(entry ? memoizedMessageEdits(entry, message, state, tagsVisible, nudges) : messageEdits(message, listTrackables(message), state, tagsVisible, nudges)))
   }
   for (const placement of renderedSteers({ messages, state, placements })) {
     const steer = steerMessage(messages, placement)
     if (steer) edits.push(steer)
   }
+  return edits
+}
+
+/** The edits of one live message's tagged items. */
+function messageEdits(
+  message: HostMessage,
+  trackables: readonly Trackable[],
+  state: SessionState,
+  tagsVisible: boolean,
+  nudges: ReadonlyMap<string, string[]>,
+): Edit[] {
+  const parts = new Map(message.parts.map((part) => [part.id, part]))
+  const edits: Edit[] = []
+  for (const trackable of trackables) {
+    const tag = state.tagsByPart.get(trackable.partId)
+    if (!tag) continue
+    edits.push(...renderItem({ message, parts, trackable, tag, tagsVisible, nudges: nudges.get(trackable.partId) ?? [] }))
+  }
+  return edits
+}
+
+/**
+ * `messageEdits`, reused from an earlier render when nothing it reads changed: the message (its memo entry is
+ * current), its items' tags (number, status, why dropped, what superseded it), whether tags show, and the
+ * reminders on its items.
+ */
+function memoizedMessageEdits(
+  entry: RenderMemoEntry,
+  message: HostMessage,
+  state: SessionState,
+  tagsVisible: boolean,
+  nudges: ReadonlyMap<string, string[]>,
+): readonly Edit[] {
+  const inputs: unknown[] = [tagsVisible]
+  for (const trackable of entry.trackables) {
+    const tag = state.tagsByPart.get(trackable.partId)
+    inputs.push(tag?.tag, tag?.status, tag?.droppedReason, tag?.supersededBy, ...(nudges.get(trackable.partId) ?? []), "\u0000")
+  }
+  if (entry.rendered && sameSignature(entry.rendered.inputs, inputs)) return entry.rendered.edits
+  const edits = messageEdits(message, entry.trackables, state, tagsVisible, nudges)
+  entry.rendered = { inputs, edits }
+  entry.chunk = null
   return edits
 }
 

@@ -1,5 +1,6 @@
 import type { HostMessage, HostPart } from "../transcript/host-message.js"
 import type { Edit } from "./edit.js"
+import { currentEntry, type RenderMemo } from "./render-memo.js"
 import { partText } from "../transcript/part-content.js"
 
 /**
@@ -8,20 +9,71 @@ import { partText } from "../transcript/part-content.js"
  * equal serialize to equal strings, so "the previous prompt is a byte prefix of this one" is a string prefix test.
  */
 export function serializePrompt(messages: readonly HostMessage[]): string {
-  const chunks: string[] = []
-  for (const message of messages) {
-    chunks.push(`\u0001${message.info.role}\n`)
-    for (const part of message.parts) {
-      if (part.type === "file") {
-        chunks.push(`\u0002file ${part.mime} ${part.filename ?? part.url}\n`)
-        continue
-      }
-      const { content, call } = partText(part)
-      if (call.length > 0) chunks.push(`\u0002call ${call}\n`)
-      if (content.length > 0) chunks.push(`\u0002${part.type} ${content}\n`)
-    }
+  return messages.map(serializeMessage).join("")
+}
+
+/**
+ * A serialized prompt kept per message, with each message's UTF-8 size, so a pass compares and measures only what
+ * changed: the chunks joined are `serializePrompt` of the same messages.
+ */
+export type SerializedPrompt = { chunks: readonly string[]; bytes: readonly number[]; totalBytes: number }
+
+/**
+ * The per-message serialization of `messages`. A chunk equal to one of `previous` takes its size from there, so a
+ * pass over an unchanged session counts no byte twice.
+ */
+export function serializeChunks(messages: readonly HostMessage[], previous: SerializedPrompt | null = null): SerializedPrompt {
+  const sizes = chunkSizes(previous)
+  const chunks = messages.map(serializeMessage)
+  const bytes = chunks.map(sizes)
+  return { chunks, bytes, totalBytes: bytes.reduce((sum, size) => sum + size, 0) }
+}
+
+/** Sizes chunks, taking a chunk equal to one of `previous` from there (most sit where they sat; after an execute pass they moved). */
+function chunkSizes(previous: SerializedPrompt | null): (chunk: string, index: number) => number {
+  let moved: Map<string, number> | null = null
+  return (chunk, index) => {
+    if (previous === null) return utf8Length(chunk)
+    if (previous.chunks[index] === chunk) return previous.bytes[index] ?? utf8Length(chunk)
+    moved ??= new Map(previous.chunks.map((known, at) => [known, previous.bytes[at] ?? 0]))
+    return moved.get(chunk) ?? utf8Length(chunk)
   }
-  return chunks.join("")
+}
+
+/** The whole serialized prompt as one string. */
+export function joinPrompt(prompt: SerializedPrompt): string {
+  return prompt.chunks.join("")
+}
+
+/**
+ * `firstDivergence` of the two prompts joined, found chunk by chunk: equal leading chunks are skipped by size, and
+ * only the rest from the first differing chunk on is compared character by character.
+ */
+export function promptDivergence(previous: SerializedPrompt, current: SerializedPrompt): number | null {
+  let offset = 0
+  for (let index = 0; index < previous.chunks.length; index += 1) {
+    if (previous.chunks[index] === current.chunks[index]) {
+      offset += previous.bytes[index] ?? 0
+      continue
+    }
+    const rest = firstDivergence(previous.chunks.slice(index).join(""), current.chunks.slice(index).join(""))
+    return rest === null ? null : offset + rest
+  }
+  return null
+}
+
+function serializeMessage(message: HostMessage): string {
+  let chunk = `\u0001${message.info.role}\n`
+  for (const part of message.parts) {
+    if (part.type === "file") {
+      chunk += `\u0002file ${part.mime} ${part.filename ?? part.url}\n`
+      continue
+    }
+    const { content, call } = partText(part)
+    if (call.length > 0) chunk += `\u0002call ${call}\n`
+    if (content.length > 0) chunk += `\u0002${part.type} ${content}\n`
+  }
+  return chunk
 }
 
 /** Where two serialized prompts first differ, in UTF-8 bytes of `previous`; null when `previous` is a prefix of `current`. */
@@ -54,6 +106,44 @@ export function utf8Length(text: string): number {
  * test, to `serializePrompt` of the edited messages.
  */
 export function serializeRendered(messages: readonly HostMessage[], edits: readonly Edit[]): string {
+  return serializePrompt(renderedMessages(messages, edits))
+}
+
+/**
+ * `serializeRendered` kept per message (see `serializeChunks`). With the memo the latest `renderPrompt` of `edits`
+ * filled, a message it rendered unchanged takes its chunk from there, and a new chunk is kept for the next pass.
+ */
+export function serializeRenderedChunks(
+  messages: readonly HostMessage[],
+  edits: readonly Edit[],
+  previous: SerializedPrompt | null,
+  memo: RenderMemo | null = null,
+): SerializedPrompt {
+  const sizes = chunkSizes(previous)
+  const chunks: string[] = []
+  const bytes: number[] = []
+  for (const { source, render } of renderedEntries(messages, edits)) {
+    // A chunk is kept only beside the edits it was serialized with: `rendered` is the latest render's.
+    const entry = source ? currentEntry(memo, source) : null
+    const known = entry?.rendered ? entry.chunk : null
+    const text = known?.text ?? serializeMessage(render())
+    const size = known?.bytes ?? sizes(text, chunks.length)
+    if (entry?.rendered && !known) entry.chunk = { text, bytes: size }
+    chunks.push(text)
+    bytes.push(size)
+  }
+  return { chunks, bytes, totalBytes: bytes.reduce((sum, size) => sum + size, 0) }
+}
+
+/** The messages applying `edits` would produce, built beside the host's (which stay untouched). */
+function renderedMessages(messages: readonly HostMessage[], edits: readonly Edit[]): HostMessage[] {
+  return renderedEntries(messages, edits).map((entry) => entry.render())
+}
+
+/** The rendered list, each message built only when asked for; `source` is the host message it renders (null: inserted). */
+type RenderedEntry = { source: HostMessage | null; render: () => HostMessage }
+
+function renderedEntries(messages: readonly HostMessage[], edits: readonly Edit[]): RenderedEntry[] {
   const texts = new Map<string, string>()
   const inputs = new Map<string, Record<string, unknown>>()
   const insertedBefore = new Map<string, string[]>()
@@ -78,20 +168,24 @@ export function serializeRendered(messages: readonly HostMessage[], edits: reado
       after.set(edit.afterMessageId, [...(after.get(edit.afterMessageId) ?? []), edit.message])
     }
   }
-  const rendered: HostMessage[] = [...atStart]
+  const inserted = (message: HostMessage): RenderedEntry => ({ source: null, render: () => message })
+  const entries: RenderedEntry[] = atStart.map(inserted)
   for (const message of messages) {
     if (removedMessages.has(message.info.id)) continue
-    const parts: HostPart[] = []
-    for (const part of message.parts) {
-      for (const text of insertedBefore.get(part.id) ?? []) {
-        parts.push({ id: `${part.id}-inserted`, sessionID: part.sessionID, messageID: part.messageID, type: "text", text, synthetic: true })
+    const render = (): HostMessage => {
+      const parts: HostPart[] = []
+      for (const part of message.parts) {
+        for (const text of insertedBefore.get(part.id) ?? []) {
+          parts.push({ id: `${part.id}-inserted`, sessionID: part.sessionID, messageID: part.messageID, type: "text", text, synthetic: true })
+        }
+        if (removed.has(part.id)) continue
+        parts.push(withEdits(part, texts.get(part.id), inputs.get(part.id)))
       }
-      if (removed.has(part.id)) continue
-      parts.push(withEdits(part, texts.get(part.id), inputs.get(part.id)))
+      return { info: message.info, parts }
     }
-    rendered.push({ info: message.info, parts }, ...(after.get(message.info.id) ?? []))
+    entries.push({ source: message, render }, ...(after.get(message.info.id) ?? []).map(inserted))
   }
-  return serializePrompt(rendered)
+  return entries
 }
 
 function isLowSurrogate(code: number): boolean {

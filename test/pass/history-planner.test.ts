@@ -12,7 +12,7 @@ import { applyEdits } from "../../src/plugin/apply-edits.js"
 import { fixedWindow, type WindowSettings } from "../../src/pressure/model-window.js"
 import type { SelectionPolicy } from "../../src/render/select-tiers.js"
 import { renderPrompt } from "../../src/render/render-prompt.js"
-import { serializeRendered, utf8Length } from "../../src/render/serialize-prompt.js"
+import { joinPrompt, serializeRendered, utf8Length, type SerializedPrompt } from "../../src/render/serialize-prompt.js"
 import {
   insertRepresentations,
   listCompartments,
@@ -370,8 +370,8 @@ describe("createHistoryPlanner", () => {
     it("records selections with previous tier, reason, pressure, divergence, radius, policy; folds", async () => {
       const session = await openSession()
       const all = turns(9, { narrative: true })
-      let previousPrompt: string | null = null
-      let executed: { result: PassResult; previous: string | null } | null = null
+      let previousPrompt: SerializedPrompt | null = null
+      let executed: { result: PassResult; previous: SerializedPrompt | null } | null = null
       for (let count = 2; count <= all.length && executed === null; count += 2) {
         previousPrompt = session.state.previousPrompt
         const { result } = pass(session, all.slice(0, count), PRESSURED)
@@ -393,7 +393,7 @@ describe("createHistoryPlanner", () => {
           previous_tier: null,
           pressure: (Number(passRow?.["usage_tokens"]) / Number(passRow?.["window_tokens"])) * 100,
           first_divergence: result.firstDivergence,
-          mutation_radius: utf8Length(previous ?? "") - (result.firstDivergence ?? 0),
+          mutation_radius: utf8Length(previous === null ? "" : joinPrompt(previous)) - (result.firstDivergence ?? 0),
           policy_version: POLICY_VERSION,
         })
       }

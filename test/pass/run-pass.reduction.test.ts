@@ -4,7 +4,7 @@ import { runPass, type ReadyHistory } from "../../src/pass/run-pass.js"
 import type { SessionState } from "../../src/pass/session-state.js"
 import { fixedWindow, type WindowSettings } from "../../src/pressure/model-window.js"
 import { renderPrompt } from "../../src/render/render-prompt.js"
-import { serializePrompt } from "../../src/render/serialize-prompt.js"
+import { joinPrompt, serializePrompt } from "../../src/render/serialize-prompt.js"
 import { queueDrops } from "../../src/store/applied-state-repository.js"
 import type { Database } from "../../src/store/driver.js"
 import { listPasses } from "../../src/store/pass-repository.js"
@@ -317,7 +317,7 @@ describe("runPass: the cache contract", () => {
     expect(state.previousPrompt).toBeNull()
     const main = pass(messages.slice(0, 2))
     const saved = state.previousPrompt
-    expect(saved).toBe(main.serialized)
+    expect(saved === null ? null : joinPrompt(saved)).toBe(main.serialized)
     const compaction = pass(messages, { trigger: "compaction" })
     expect(compaction.result).toMatchObject({ decision: "replay", prefixChanged: false, firstDivergence: null })
     expect(state.previousPrompt).toBe(saved)

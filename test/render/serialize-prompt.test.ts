@@ -3,7 +3,16 @@ import { describe, expect, it } from "vitest"
 import { applyEdits } from "../../src/plugin/apply-edits.js"
 import type { Edit } from "../../src/render/edit.js"
 import { renderPrompt } from "../../src/render/render-prompt.js"
-import { firstDivergence, serializePrompt, serializeRendered, utf8Length } from "../../src/render/serialize-prompt.js"
+import {
+  firstDivergence,
+  joinPrompt,
+  promptDivergence,
+  serializeChunks,
+  serializePrompt,
+  serializeRendered,
+  serializeRenderedChunks,
+  utf8Length,
+} from "../../src/render/serialize-prompt.js"
 import type { HostMessage } from "../../src/transcript/host-message.js"
 import {
   assistantMessage,
@@ -166,6 +175,69 @@ describe("serializeRendered", () => {
         expect(serializeRendered(messages, edits)).toBe(serializePrompt(applied))
       }),
       { numRuns: 300 },
+    )
+  })
+})
+
+describe("serializeChunks and promptDivergence", () => {
+  /** Text with the serialization's own separators and multi-byte characters, so chunk edges can be mistaken. */
+  const awkward = fc.string({ unit: fc.constantFrom("a", "b", "\u0001", "\u0002", "\n", "§", "😀"), maxLength: 6 })
+  const messages = fc.array(fc.tuple(fc.constantFrom("user", "assistant"), fc.array(awkward, { minLength: 1, maxLength: 3 })), {
+    maxLength: 5,
+  })
+  const build = (shape: [string, string[]][]): HostMessage[] =>
+    shape.map(([role, texts], index) => {
+      const parts = texts.map((body, at) => text(`p${index}-${at}`, body))
+      return role === "user" ? userMessage({ id: `m${index}`, parts }) : assistantMessage({ id: `m${index}`, parts })
+    })
+
+  it("joins to serializePrompt, with each chunk's UTF-8 size, whatever the previous prompt was", () => {
+    fc.assert(
+      fc.property(messages, messages, (before, now) => {
+        const previous = serializeChunks(build(before))
+        const current = serializeChunks(build(now), previous)
+        expect(joinPrompt(current)).toBe(serializePrompt(build(now)))
+        expect(current.bytes).toEqual(current.chunks.map(utf8Length))
+        expect(current.totalBytes).toBe(Buffer.byteLength(joinPrompt(current), "utf8"))
+      }),
+      { numRuns: 300 },
+    )
+  })
+
+  it("finds where the joined prompts first differ, as firstDivergence does", () => {
+    // Grown, shortened, edited in place or replaced: the second prompt often shares the first's start.
+    const pair = messages.chain((before) =>
+      fc.tuple(
+        fc.constant(before),
+        fc.oneof(
+          messages,
+          messages.map((added) => [...before, ...added]),
+          fc.nat().map((cut) => before.slice(0, cut % (before.length + 1))),
+          fc.tuple(fc.nat(), awkward).map(([at, body]) =>
+            before.map(([role, texts], index) => [role, index === at % Math.max(before.length, 1) ? [...texts, body] : texts] as [string, string[]]),
+          ),
+        ),
+      ),
+    )
+    fc.assert(
+      fc.property(pair, ([before, now]) => {
+        const previous = serializeChunks(build(before))
+        const current = serializeChunks(build(now), previous)
+        expect(promptDivergence(previous, current)).toBe(firstDivergence(joinPrompt(previous), joinPrompt(current)))
+      }),
+      { numRuns: 500 },
+    )
+  })
+
+  it("serializeRenderedChunks joins to serializeRendered for any session and rendered state", () => {
+    fc.assert(
+      fc.property(scenarioArbitrary, (scenario) => {
+        const { messages: hostMessages, state, tagsVisible, placements } = scenario
+        const edits = renderPrompt({ messages: hostMessages, state, tagsVisible, placements })
+        const plain = serializeChunks(hostMessages)
+        expect(joinPrompt(serializeRenderedChunks(hostMessages, edits, plain))).toBe(serializeRendered(hostMessages, edits))
+      }),
+      { numRuns: 200 },
     )
   })
 })

@@ -1,0 +1,63 @@
+import { messageSignature, sameSignature, type MessageSignature } from "../transcript/message-signature.js"
+import type { HostMessage } from "../transcript/host-message.js"
+import { listTrackables, type Trackable } from "../transcript/trackables.js"
+import type { Edit } from "./edit.js"
+
+/**
+ * What earlier passes computed per host message (in memory, per session): the host hands the plugin fresh copies
+ * on every call, so a pass first checks each message's signature (`beginPass`); a message equal to last time keeps
+ * its items, and the renderer its edits and the serializer its chunk, so a pass over a session that only grew
+ * does that work only for the new messages. Never stored; a new process starts empty.
+ */
+export type RenderMemo = {
+  /** Counts passes; an entry whose `generation` is the current one belongs to a message of the current list. */
+  generation: number
+  messages: Map<string, RenderMemoEntry>
+}
+
+export type RenderMemoEntry = {
+  signature: MessageSignature
+  trackables: readonly Trackable[]
+  generation: number
+  /** The host's object for the message in the current pass: the entry answers for that object only. */
+  source: HostMessage
+  /** The renderer's edits for the message and what they were made from (tags visible, then per item its tag's number, status, drop reason, superseding tag and reminders); null until rendered. */
+  rendered: { inputs: readonly unknown[]; edits: readonly Edit[] } | null
+  /** The rendered message's serialized chunk and its UTF-8 size, for `rendered`'s edits. */
+  chunk: { text: string; bytes: number } | null
+}
+
+export function createRenderMemo(): RenderMemo {
+  return { generation: 0, messages: new Map() }
+}
+
+/**
+ * Starts a pass over `messages`: each message's entry is kept when its signature is unchanged, made anew when not,
+ * and entries of messages gone from the list are forgotten.
+ */
+export function beginPass(memo: RenderMemo, messages: readonly HostMessage[]): void {
+  memo.generation += 1
+  for (const message of messages) {
+    const signature = messageSignature(message)
+    const known = memo.messages.get(message.info.id)
+    if (known && sameSignature(known.signature, signature)) {
+      known.generation = memo.generation
+      known.source = message
+      continue
+    }
+    const entry = { signature, trackables: listTrackables(message), generation: memo.generation, source: message, rendered: null, chunk: null }
+    memo.messages.set(message.info.id, entry)
+  }
+  for (const [id, entry] of memo.messages) if (entry.generation !== memo.generation) memo.messages.delete(id)
+}
+
+/** The entry of a message of the current pass, or null (no memo, or a message object `beginPass` did not see). */
+export function currentEntry(memo: RenderMemo | null | undefined, message: HostMessage): RenderMemoEntry | null {
+  const entry = memo?.messages.get(message.info.id)
+  return entry !== undefined && entry.generation === memo?.generation && entry.source === message ? entry : null
+}
+
+/** The message's trackable items: from the memo when the pass has its entry. */
+export function trackablesOf(memo: RenderMemo | null | undefined, message: HostMessage): readonly Trackable[] {
+  return currentEntry(memo, message)?.trackables ?? listTrackables(message)
+}

@@ -1,0 +1,78 @@
+import fc from "fast-check"
+import { describe, expect, it } from "vitest"
+import { beginPass, createRenderMemo } from "../../src/render/render-memo.js"
+import { renderPrompt } from "../../src/render/render-prompt.js"
+import { joinPrompt, serializeRendered, serializeRenderedChunks } from "../../src/render/serialize-prompt.js"
+import { freshCopy } from "../helpers/host-messages.js"
+import { scenarioArbitrary, type RandomScenario } from "../helpers/random-session.js"
+
+/**
+ * The render memo is a cache: whatever renders came before, a render with it gives the edits and the serialized
+ * prompt a render without it gives. The scenarios number their messages m0, m1, … so two of them share ids with
+ * different content, tags and reminders: a memo that trusted an id would fail here.
+ */
+const plain = (scenario: RandomScenario) => renderPrompt({ ...scenario, messages: freshCopy(scenario.messages) })
+
+describe("renderPrompt with a memo", () => {
+  it("renders any scenario as without it, after any other scenario", () => {
+    fc.assert(
+      fc.property(fc.array(scenarioArbitrary, { minLength: 2, maxLength: 4 }), (scenarios) => {
+        const memo = createRenderMemo()
+        let previous = null
+        for (const scenario of scenarios) {
+          const messages = freshCopy(scenario.messages)
+          beginPass(memo, messages)
+          const edits = renderPrompt({ ...scenario, messages, memo })
+          expect(edits).toEqual(plain(scenario))
+          const serialized = serializeRenderedChunks(messages, edits, previous, memo)
+          expect(joinPrompt(serialized)).toBe(serializeRendered(scenario.messages, edits))
+          previous = serialized
+        }
+      }),
+      { numRuns: 300 },
+    )
+  })
+
+  it("follows a change of tags, tag visibility or reminders on unchanged messages", () => {
+    fc.assert(
+      fc.property(scenarioArbitrary, fc.nat(), fc.boolean(), fc.boolean(), (scenario, pick, flipTags, dropReminders) => {
+        const memo = createRenderMemo()
+        beginPass(memo, scenario.messages)
+        const first = serializeRenderedChunks(scenario.messages, renderPrompt({ ...scenario, memo }), null, memo)
+        const tags = [...scenario.state.tagsByNumber.values()]
+        const tag = tags[pick % Math.max(tags.length, 1)]
+        if (tag) {
+          tag.status = tag.status === "live" ? "dropped" : "live"
+          tag.droppedReason = tag.status === "dropped" ? "reduce" : null
+        }
+        const changed = {
+          ...scenario,
+          tagsVisible: flipTags ? !scenario.tagsVisible : scenario.tagsVisible,
+          placements: dropReminders ? [] : scenario.placements,
+        }
+        const messages = freshCopy(scenario.messages)
+        beginPass(memo, messages)
+        const edits = renderPrompt({ ...changed, messages, memo })
+        expect(edits).toEqual(plain(changed))
+        expect(joinPrompt(serializeRenderedChunks(messages, edits, first, memo))).toBe(serializeRendered(scenario.messages, edits))
+      }),
+      { numRuns: 300 },
+    )
+  })
+
+  it("keeps entries only for the messages of the latest pass, and trusts none for a message object it did not see", () => {
+    fc.assert(
+      fc.property(scenarioArbitrary, scenarioArbitrary, fc.nat(), (scenario, other, keep) => {
+        const memo = createRenderMemo()
+        beginPass(memo, scenario.messages)
+        renderPrompt({ ...scenario, memo })
+        const kept = scenario.messages.slice(0, (keep % scenario.messages.length) + 1)
+        beginPass(memo, kept)
+        expect([...memo.messages.keys()].sort()).toEqual(kept.map((message) => message.info.id).sort())
+        // Another list with the same ids rendered with the memo but no beginPass: its entries must not be trusted.
+        const edits = renderPrompt({ ...other, memo })
+        expect(edits).toEqual(renderPrompt(other))
+      }),
+    )
+  })
+})
