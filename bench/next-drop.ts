@@ -1,4 +1,4 @@
-import type { SessionState } from "../src/pass/session-state.js"
+import type { SessionState } from "../src/session/session-state.js"
 
 /**
  * The oldest tool output still live and not queued: what a bench round asks to drop, so that every round has a

@@ -7,7 +7,7 @@ import { getPath, leafPaths } from "../config/json-path.js"
 import { isConfigError } from "../config/load-config.js"
 import { readConfigFiles } from "../config/read-config-files.js"
 import { EXIT, type CliIo, type ExitCode } from "./cli-io.js"
-import { formatTable } from "./format-table.js"
+import { formatTable } from "../report/format-table.js"
 
 export const CONFIG_HELP = `magic-context config [--json] [--config FILE] [--directory DIR]
 magic-context config --schema

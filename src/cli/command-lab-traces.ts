@@ -7,7 +7,7 @@ import { isPluginError } from "../plugin-error.js"
 import { createTokenCounterPool } from "../tokens/tiktoken-counter.js"
 import { readTranscript } from "../transcript/read-transcript.js"
 import { EXIT, type CliIo, type ExitCode } from "./cli-io.js"
-import { formatTable } from "./format-table.js"
+import { formatTable } from "../report/format-table.js"
 import { labCounter, loadLabConfig } from "./lab-setup.js"
 import { MIN_WINDOW_TOKENS, parseNumberOption } from "./parse-number-option.js"
 

@@ -17,7 +17,7 @@ import { replaySummary, replayTotals, type ReplayTotals } from "./replay-summary
 import { createPromptCostMeter } from "../lab/prompt-cost.js"
 import { UNREDUCED_WINDOW_TOKENS } from "../lab/evaluate-probes.js"
 import { EXIT, type CliIo, type ExitCode } from "./cli-io.js"
-import { formatTable } from "./format-table.js"
+import { formatTable } from "../report/format-table.js"
 import { MIN_WINDOW_TOKENS, numberOrUndefined, parseNumberOption } from "./parse-number-option.js"
 import type { SelectionPolicy } from "../render/select-tiers.js"
 import { compilePinPatterns } from "../historian/pin-patterns.js"

@@ -1,4 +1,4 @@
-import { formatTable } from "../cli/format-table.js"
+import { formatTable } from "../report/format-table.js"
 import type { IsoTokenPoint } from "./iso-tokens.js"
 
 /** The equal-cost table: per window and baseline, the matched window, its mean tokens and survival, and the default's. */

@@ -1,4 +1,4 @@
-import { formatTable } from "../cli/format-table.js"
+import { formatTable } from "../report/format-table.js"
 import { PROBE_KINDS } from "./probe-file.js"
 import type { PolicySummary, Survival } from "./summarize-probes.js"
 

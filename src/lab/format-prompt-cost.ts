@@ -1,5 +1,5 @@
 import { basename } from "node:path"
-import { formatTable } from "../cli/format-table.js"
+import { formatTable } from "../report/format-table.js"
 import type { RunCost } from "./prompt-cost.js"
 import { meanCost, survivalPer1k, type PolicySummary, type RunRecord, type Survival } from "./summarize-probes.js"
 

@@ -1,5 +1,5 @@
 import { basename } from "node:path"
-import { formatTable } from "../cli/format-table.js"
+import { formatTable } from "../report/format-table.js"
 import type { FoldReport, PooledFoldRow } from "./leave-one-out.js"
 import type { RuleAblation } from "./rule-ablation.js"
 import { survivalCell } from "./format-prompt-cost.js"

@@ -1,4 +1,4 @@
-import { formatTable } from "../cli/format-table.js"
+import { formatTable } from "../report/format-table.js"
 import type { TierQuality } from "./tier-quality.js"
 
 /** Experiment 1's table: one row per strategy and tier, most detailed first. */

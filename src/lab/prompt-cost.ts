@@ -1,4 +1,4 @@
-import { serializePrompt } from "../render/serialize-prompt.js"
+import { serializePrompt } from "../session/serialize-prompt.js"
 import type { TokenCounter } from "../tokens/token-counter.js"
 import type { ReplayTurn } from "../pass/replay-transcript.js"
 

@@ -5,7 +5,7 @@ import { cutCompartments, type CutMessage } from "../historian/cut-compartments.
 import { SURVIVAL_CONTRACTS, TIERS, type Tier } from "../historian/fidelity-types.js"
 import { renderTiers } from "../historian/render-tiers.js"
 import { deriveWorkingSet } from "../historian/working-set.js"
-import type { LiveView } from "../reduce/live-view.js"
+import type { LiveView } from "../session/live-view.js"
 import {
   isYieldedReason,
   OMITTED_REASON,
@@ -31,7 +31,7 @@ import { episodePinTokens, splitLedger, type PinnedFact } from "../historian/pin
 import type { TokenCounter } from "../tokens/token-counter.js"
 import type { HostMessage } from "../transcript/host-message.js"
 import type { ReadyHistory } from "./run-pass.js"
-import type { SessionState } from "./session-state.js"
+import type { SessionState } from "../session/session-state.js"
 
 /**
  * What the Lab tells the planner (and nothing else ever does): the exact strings still to be needed from now on,

@@ -2,8 +2,8 @@ import type { Database } from "../store/driver.js"
 import { writeIngestPlan } from "../store/ingest-repository.js"
 import type { TokenCounter } from "../tokens/token-counter.js"
 import type { HostMessage } from "../transcript/host-message.js"
-import { applyPlanToState, isEmptyPlan, planIngest, type IngestPlan } from "./plan-ingest.js"
-import type { SessionState } from "./session-state.js"
+import { applyPlanToState, isEmptyPlan, planIngest, type IngestPlan } from "../session/plan-ingest.js"
+import type { SessionState } from "../session/session-state.js"
 
 /**
  * Stores what of `messages` is new, pristine, in one transaction, and only then brings the session's in-memory state

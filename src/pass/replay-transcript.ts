@@ -1,4 +1,4 @@
-import { applyEdits } from "../plugin/apply-edits.js"
+import { applyEdits } from "../session/apply-edits.js"
 import type { Band } from "../pressure/bands.js"
 import type { WindowSettings } from "../pressure/model-window.js"
 import type { Breakdown } from "../render/measure-prompt.js"

@@ -8,14 +8,14 @@ import type { WindowSettings } from "../pressure/model-window.js"
 import { planNudge } from "../pressure/plan-nudge.js"
 import { growthPerCall } from "../pressure/prompt-growth.js"
 import type { NudgeLevel } from "../pressure/nudge-band.js"
-import { buildLiveView, type LiveView } from "../reduce/live-view.js"
+import { buildLiveView, type LiveView } from "../session/live-view.js"
 import { planReclaim, reclaimableItems, type ReclaimMode } from "../reduce/plan-reclaim.js"
 import { planSmartDrops } from "../reduce/plan-smart-drops.js"
-import type { Edit } from "../render/edit.js"
+import type { Edit } from "../session/edit.js"
 import { measurePrompt, type Breakdown } from "../render/measure-prompt.js"
-import { beginPass } from "../render/render-memo.js"
+import { beginPass } from "../session/render-memo.js"
 import { renderPrompt } from "../render/render-prompt.js"
-import { joinPrompt, promptDivergence, serializeRenderedChunks } from "../render/serialize-prompt.js"
+import { joinPrompt, promptDivergence, serializeRenderedChunks } from "../session/serialize-prompt.js"
 import {
   cancelOperations,
   insertPlacement,
@@ -32,7 +32,7 @@ import { decidePass, type PassDecision } from "./decide-pass.js"
 import { estimateFreedTokens } from "./estimate-freed-tokens.js"
 import type { HistoryPlanner } from "./history-planner.js"
 import { ingestMessages } from "./ingest-messages.js"
-import type { DropReason, SessionState } from "./session-state.js"
+import type { DropReason, SessionState } from "../session/session-state.js"
 
 export type Clock = { now(): number; elapsedMs(since: number): number; mark(): number }
 

@@ -1,4 +1,4 @@
-import type { SessionState } from "./session-state.js"
+import type { SessionState } from "../session/session-state.js"
 import type { Database } from "../store/driver.js"
 import { ensureSession, loadSessionState, type SessionInfo } from "../store/session-repository.js"
 import type { TokenCounter } from "../tokens/token-counter.js"

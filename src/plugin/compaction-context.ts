@@ -1,4 +1,4 @@
-import type { SessionState } from "../pass/session-state.js"
+import type { SessionState } from "../session/session-state.js"
 import type { Database } from "../store/driver.js"
 import { readUserDirectives } from "../store/raw-repository.js"
 import { tagListText } from "../reduce/parse-drop-ranges.js"

@@ -4,7 +4,7 @@ import { parseDropRanges } from "../reduce/parse-drop-ranges.js"
 import { insertPin } from "../store/pin-repository.js"
 import { readMessageParts } from "../store/raw-repository.js"
 import type { HostPart } from "../transcript/host-message.js"
-import { itemText } from "../transcript/item-text.js"
+import { itemText } from "../session/item-text.js"
 import type { PluginRuntime } from "./plugin-runtime.js"
 
 /** One call pins at most this many tags. */

@@ -1,7 +1,5 @@
+import type { DrainState } from "../session/session-state.js"
 import { DRAIN_LATCH_MS, drainExitPercent, type Band } from "./bands.js"
-
-/** The emergency drain: started by the force band, held until usage is well below the threshold or 30 minutes. */
-export type DrainState = { active: false } | { active: true; startedAt: number }
 
 export type DrainTransition = "started" | "continued" | "ended-below-target" | "ended-latch" | "idle"
 

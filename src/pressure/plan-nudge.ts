@@ -1,7 +1,7 @@
-import type { AppliedState, Placement } from "../pass/session-state.js"
+import type { AppliedState, Placement } from "../session/session-state.js"
 import { compactRanges } from "../reduce/parse-drop-ranges.js"
 import { reclaimableItems } from "../reduce/plan-reclaim.js"
-import type { LiveItem, LiveView } from "../reduce/live-view.js"
+import type { LiveItem, LiveView } from "../session/live-view.js"
 import { nudgeFor, type NudgeDecision, type NudgeLevel } from "./nudge-band.js"
 
 /** Passes between two reminders at the same level. */

@@ -1,5 +1,5 @@
-import type { SessionState } from "../pass/session-state.js"
-import type { LiveView } from "./live-view.js"
+import type { SessionState } from "../session/session-state.js"
+import type { LiveView } from "../session/live-view.js"
 
 export type DropItem = { tag: number; tokens: number; label: string }
 

@@ -1,5 +1,5 @@
 import { hostTool, type HostToolRow } from "../session/host-tools.js"
-import type { LiveItem, LiveView } from "./live-view.js"
+import type { LiveItem, LiveView } from "../session/live-view.js"
 
 /**
  * How hard reclaim works. `age` is normal operation (seed: "Reclaim old tool output automatically"); `force` is

@@ -1,6 +1,6 @@
-import type { DropReason } from "../pass/session-state.js"
+import type { DropReason } from "../session/session-state.js"
 import { hostTool, toolPaths } from "../session/host-tools.js"
-import type { LiveItem, LiveView } from "./live-view.js"
+import type { LiveItem, LiveView } from "../session/live-view.js"
 import { KEEP_NEWEST, keptNewest } from "./plan-reclaim.js"
 
 export type SmartDrop = { tag: number; reason: Extract<DropReason, "smart" | "superseded">; supersededBy: number | null }

@@ -1,4 +1,4 @@
-import type { TagRecord } from "../pass/session-state.js"
+import type { TagRecord } from "../session/session-state.js"
 import { toolPath } from "../session/host-tools.js"
 import type { HostPart } from "../transcript/host-message.js"
 

@@ -1,12 +1,12 @@
-import type { Placement, SessionState, TagRecord } from "../pass/session-state.js"
+import type { Placement, SessionState, TagRecord } from "../session/session-state.js"
 import { isInlinedFile, type HostMessage, type HostPart } from "../transcript/host-message.js"
 import { isPrunedTool, toolResultText } from "../transcript/part-content.js"
 import { tagPrefix } from "../transcript/tag-format.js"
-import { sameSignature } from "../transcript/message-signature.js"
+import { sameSignature } from "../session/message-signature.js"
 import { listTrackables, type Trackable } from "../transcript/trackables.js"
-import type { Edit } from "./edit.js"
+import type { Edit } from "../session/edit.js"
 import { compactToolInput, dropMarker, editedPath, itemLabel } from "./markers.js"
-import { currentEntry, type RenderMemo, type RenderMemoEntry } from "./render-memo.js"
+import { currentEntry, type RenderMemo, type RenderMemoEntry } from "../session/render-memo.js"
 
 /**
  * Renders the applied state onto the live messages, as edits: each tagged item gets its `§N§ ` prefix (when tags

@@ -5,7 +5,7 @@ import {
   type FoldedHistory,
   type Placement,
   type QueuedDrop,
-} from "../pass/session-state.js"
+} from "../session/session-state.js"
 import { z } from "zod"
 import type { Database } from "./driver.js"
 import { statement } from "./statements.js"

@@ -1,4 +1,4 @@
-import type { IngestPlan } from "../pass/plan-ingest.js"
+import type { IngestPlan } from "../session/plan-ingest.js"
 import type { Database } from "./driver.js"
 import { statement } from "./statements.js"
 

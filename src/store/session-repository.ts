@@ -1,5 +1,5 @@
-import type { DropReason, KnownPart, PartKind, SessionState, TagRecord } from "../pass/session-state.js"
-import { emptySessionState } from "../pass/session-state.js"
+import type { DropReason, KnownPart, PartKind, SessionState, TagRecord } from "../session/session-state.js"
+import { emptySessionState } from "../session/session-state.js"
 import type { Database } from "./driver.js"
 import { listQueuedDrops, loadAppliedState } from "./applied-state-repository.js"
 import { statement } from "./statements.js"

@@ -1,5 +1,5 @@
-import type { IngestPlan, NewMessage, NewPart } from "../../src/pass/plan-ingest.js"
-import type { PartKind, TagRecord } from "../../src/pass/session-state.js"
+import type { IngestPlan, NewMessage, NewPart } from "../../src/session/plan-ingest.js"
+import type { PartKind, TagRecord } from "../../src/session/session-state.js"
 import { contentHash } from "../../src/transcript/content-hash.js"
 import type { TagKind } from "../../src/transcript/trackables.js"
 

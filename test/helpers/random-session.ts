@@ -1,5 +1,5 @@
 import fc from "fast-check"
-import type { DropReason, Placement, SessionState } from "../../src/pass/session-state.js"
+import type { DropReason, Placement, SessionState } from "../../src/session/session-state.js"
 import type { TokenCounter } from "../../src/tokens/token-counter.js"
 import { isFinalPart, type HostMessage } from "../../src/transcript/host-message.js"
 import {

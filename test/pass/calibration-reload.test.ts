@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest"
 import { defaultConfig } from "../../src/config/schema.js"
 import { runPass } from "../../src/pass/run-pass.js"
-import type { SessionState } from "../../src/pass/session-state.js"
+import type { SessionState } from "../../src/session/session-state.js"
 import { fixedWindow } from "../../src/pressure/model-window.js"
 import type { Database } from "../../src/store/driver.js"
 import { statement } from "../../src/store/statements.js"

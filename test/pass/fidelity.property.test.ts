@@ -5,7 +5,7 @@ import { compartmentFloor } from "../../src/historian/compartment-floor.js"
 import { TIERS, type Floor, type Tier } from "../../src/historian/fidelity-types.js"
 import { createHistoryPlanner } from "../../src/pass/history-planner.js"
 import { runPass } from "../../src/pass/run-pass.js"
-import { applyEdits } from "../../src/plugin/apply-edits.js"
+import { applyEdits } from "../../src/session/apply-edits.js"
 import { fixedWindow } from "../../src/pressure/model-window.js"
 import {
   legalTiers,

@@ -7,12 +7,12 @@ import { PINNED_HEADING } from "../../src/historian/pinned-ledger.js"
 import { createHistoryPlanner, POLICY_VERSION, type HistoryPlanner } from "../../src/pass/history-planner.js"
 import { runPass, type PassResult } from "../../src/pass/run-pass.js"
 import { createSessionRegistry } from "../../src/pass/session-registry.js"
-import type { SessionState } from "../../src/pass/session-state.js"
-import { applyEdits } from "../../src/plugin/apply-edits.js"
+import type { SessionState } from "../../src/session/session-state.js"
+import { applyEdits } from "../../src/session/apply-edits.js"
 import { fixedWindow, type WindowSettings } from "../../src/pressure/model-window.js"
 import type { SelectionPolicy } from "../../src/render/select-tiers.js"
 import { renderPrompt } from "../../src/render/render-prompt.js"
-import { joinPrompt, serializeRendered, utf8Length, type SerializedPrompt } from "../../src/render/serialize-prompt.js"
+import { joinPrompt, serializeRendered, utf8Length, type SerializedPrompt } from "../../src/session/serialize-prompt.js"
 import {
   insertRepresentations,
   listCompartments,

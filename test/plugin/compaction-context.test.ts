@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest"
-import type { SessionState } from "../../src/pass/session-state.js"
+import type { SessionState } from "../../src/session/session-state.js"
 import { compactionContext } from "../../src/plugin/compaction-context.js"
 import type { Database } from "../../src/store/driver.js"
 import type { HostMessage } from "../../src/transcript/host-message.js"

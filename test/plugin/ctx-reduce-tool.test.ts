@@ -3,7 +3,7 @@ import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { defaultConfig } from "../../src/config/schema.js"
 import { runPass } from "../../src/pass/run-pass.js"
-import type { SessionState } from "../../src/pass/session-state.js"
+import type { SessionState } from "../../src/session/session-state.js"
 import { createReduceTool, REDUCE_TOOL_DESCRIPTION } from "../../src/plugin/ctx-reduce-tool.js"
 import { createErrorLog, type ErrorLog } from "../../src/plugin/error-log.js"
 import {

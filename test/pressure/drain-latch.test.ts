@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest"
 import { DRAIN_LATCH_MS, type Band } from "../../src/pressure/bands.js"
-import { nextDrainState, type DrainState } from "../../src/pressure/drain-latch.js"
+import { nextDrainState } from "../../src/pressure/drain-latch.js"
+import type { DrainState } from "../../src/session/session-state.js"
 
 const STARTED = 1_000_000
 const active: DrainState = { active: true, startedAt: STARTED }

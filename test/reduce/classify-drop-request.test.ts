@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest"
-import { emptySessionState, type SessionState } from "../../src/pass/session-state.js"
+import { emptySessionState, type SessionState } from "../../src/session/session-state.js"
 import { classifyDropRequest } from "../../src/reduce/classify-drop-request.js"
-import { buildLiveView, type LiveView } from "../../src/reduce/live-view.js"
+import { buildLiveView, type LiveView } from "../../src/session/live-view.js"
 import type { HostMessage } from "../../src/transcript/host-message.js"
 import {
   assistantMessage,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
-import type { SessionState } from "../../src/pass/session-state.js"
-import { buildLiveView } from "../../src/reduce/live-view.js"
+import type { SessionState } from "../../src/session/session-state.js"
+import { buildLiveView } from "../../src/session/live-view.js"
 import { keptNewest, planReclaim, type ReclaimMode } from "../../src/reduce/plan-reclaim.js"
 import type { HostMessage } from "../../src/transcript/host-message.js"
 import type { ToolState } from "@opencode-ai/sdk"

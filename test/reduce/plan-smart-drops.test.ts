@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { buildLiveView } from "../../src/reduce/live-view.js"
+import { buildLiveView } from "../../src/session/live-view.js"
 import { KEEP_NEWEST } from "../../src/reduce/plan-reclaim.js"
 import { editedFile, planSmartDrops, type SmartDrop } from "../../src/reduce/plan-smart-drops.js"
 import type { HostMessage } from "../../src/transcript/host-message.js"

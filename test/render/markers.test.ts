@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import type { TagRecord } from "../../src/pass/session-state.js"
+import type { TagRecord } from "../../src/session/session-state.js"
 import { compactToolInput, dropMarker, editedPath, itemLabel, KEPT_INPUT_CHARS } from "../../src/render/markers.js"
 import type { HostPart } from "../../src/transcript/host-message.js"
 import { newTag } from "../helpers/ingest-plan-builder.js"

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest"
-import type { Placement, SessionState } from "../../src/pass/session-state.js"
-import { applyEdits } from "../../src/plugin/apply-edits.js"
-import type { Edit } from "../../src/render/edit.js"
+import type { Placement, SessionState } from "../../src/session/session-state.js"
+import { applyEdits } from "../../src/session/apply-edits.js"
+import type { Edit } from "../../src/session/edit.js"
 import { renderPrompt } from "../../src/render/render-prompt.js"
 import type { HostMessage } from "../../src/transcript/host-message.js"
 import {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
-import { initialAppliedState, type AppliedState } from "../../src/pass/session-state.js"
+import { initialAppliedState, type AppliedState } from "../../src/session/session-state.js"
 import {
   countReduceCalls,
   insertPlacement,

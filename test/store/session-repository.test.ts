@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
-import { emptySessionState, initialAppliedState } from "../../src/pass/session-state.js"
+import { emptySessionState, initialAppliedState } from "../../src/session/session-state.js"
 import {
   insertPlacement,
   markOperationsApplied,

@@ -5,7 +5,7 @@ import type { RequestKind } from "../../../bench/e2e/request-kind.js"
 import { measureRequests, type RequestMetrics } from "../../../bench/e2e/request-metrics.js"
 import type { ConfigurationRun } from "../../../bench/e2e/run-configuration.js"
 import type { AnsweredRequest } from "../../../bench/e2e/session-model.js"
-import type { ChatMessage } from "../../../test/e2e/harness/mock-model-server.js"
+import type { ChatMessage } from "../../e2e/harness/mock-model-server.js"
 
 const configuration: BenchConfiguration = {
   id: "opencode",

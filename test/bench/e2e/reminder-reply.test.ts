@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import type { ChatMessage, ChatRequest } from "../../../test/e2e/harness/mock-model-server.js"
+import type { ChatMessage, ChatRequest } from "../../e2e/harness/mock-model-server.js"
 import {
   hasUnansweredReminder,
   newReminders,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
-import { applyPlanToState, isEmptyPlan, partKinds, planIngest } from "../../src/pass/plan-ingest.js"
-import { emptySessionState } from "../../src/pass/session-state.js"
+import { applyPlanToState, isEmptyPlan, partKinds, planIngest } from "../../src/session/plan-ingest.js"
+import { emptySessionState } from "../../src/session/session-state.js"
 import { contentHash } from "../../src/transcript/content-hash.js"
 import { INTERRUPTED_TOOL_TEXT } from "../../src/transcript/host-message.js"
 import {

@@ -1,6 +1,6 @@
-import type { TagRecord } from "../pass/session-state.js"
-import { isInlinedFile, type HostPart } from "./host-message.js"
-import { partText } from "./part-content.js"
+import type { TagRecord } from "./session-state.js"
+import { isInlinedFile, type HostPart } from "../transcript/host-message.js"
+import { partText } from "../transcript/part-content.js"
 
 /**
  * The text a tagged item holds, as the model read it before any reduction: a message's own text parts, a tool's

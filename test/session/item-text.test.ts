@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
-import type { TagRecord } from "../../src/pass/session-state.js"
-import { itemText } from "../../src/transcript/item-text.js"
+import type { TagRecord } from "../../src/session/session-state.js"
+import { itemText } from "../../src/session/item-text.js"
 import type { HostMessage } from "../../src/transcript/host-message.js"
 import {
   assistantMessage,

@@ -1,6 +1,6 @@
-import type { KnownPart, SessionState, TagRecord } from "../pass/session-state.js"
+import type { KnownPart, SessionState, TagRecord } from "./session-state.js"
 import { isFinalPart, isInlinedFile, type HostMessage } from "../transcript/host-message.js"
-import { trackablesOf, type RenderMemo } from "../render/render-memo.js"
+import { trackablesOf, type RenderMemo } from "./render-memo.js"
 
 /** One tagged item as it stands in the live message list. */
 export type LiveItem = {

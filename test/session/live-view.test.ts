@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { buildLiveView } from "../../src/reduce/live-view.js"
+import { buildLiveView } from "../../src/session/live-view.js"
 import type { HostMessage } from "../../src/transcript/host-message.js"
 import {
   assistantMessage,

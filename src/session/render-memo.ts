@@ -1,4 +1,4 @@
-import { messageSignature, sameSignature, type MessageSignature } from "../transcript/message-signature.js"
+import { messageSignature, sameSignature, type MessageSignature } from "./message-signature.js"
 import type { HostMessage } from "../transcript/host-message.js"
 import { listTrackables, type Trackable } from "../transcript/trackables.js"
 import type { Edit } from "./edit.js"

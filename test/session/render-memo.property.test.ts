@@ -1,8 +1,8 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { beginPass, createRenderMemo } from "../../src/render/render-memo.js"
+import { beginPass, createRenderMemo } from "../../src/session/render-memo.js"
 import { renderPrompt } from "../../src/render/render-prompt.js"
-import { joinPrompt, serializeRendered, serializeRenderedChunks } from "../../src/render/serialize-prompt.js"
+import { joinPrompt, serializeRendered, serializeRenderedChunks } from "../../src/session/serialize-prompt.js"
 import { freshCopy } from "../helpers/host-messages.js"
 import { scenarioArbitrary, type RandomScenario } from "../helpers/random-session.js"
 

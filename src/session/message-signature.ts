@@ -1,4 +1,4 @@
-import type { HostMessage } from "./host-message.js"
+import type { HostMessage } from "../transcript/host-message.js"
 
 /**
  * Every field of a host message that rendering and serializing read, as a flat list of primitives: the host hands

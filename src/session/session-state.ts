@@ -1,7 +1,9 @@
-import { createRenderMemo, type RenderMemo } from "../render/render-memo.js"
-import type { SerializedPrompt } from "../render/serialize-prompt.js"
-import type { DrainState } from "../pressure/drain-latch.js"
+import { createRenderMemo, type RenderMemo } from "./render-memo.js"
+import type { SerializedPrompt } from "./serialize-prompt.js"
 import type { TagKind } from "../transcript/trackables.js"
+
+/** The emergency drain: started by the force band, held until usage is well below the threshold or 30 minutes. */
+export type DrainState = { active: false } | { active: true; startedAt: number }
 
 export type PartKind = "user" | "assistant" | "reasoning" | "tool" | "file" | "none"
 

@@ -56,7 +56,8 @@ export function planIngest(options: { state: SessionState; messages: HostMessage
     }
 
     let changed = false
-    const kinds = partKinds(message)
+    // Most messages are known whole: their parts' kinds are worked out only when one of them is new.
+    let kinds: PartKind[] | null = null
     message.parts.forEach((part, position) => {
       const known = state.parts.get(part.id)
       const final = isFinalPart(part)
@@ -71,7 +72,7 @@ export function planIngest(options: { state: SessionState; messages: HostMessage
         messageId: info.id,
         position,
         type: part.type,
-        kind: kinds[position] ?? "none",
+        kind: (kinds ??= partKinds(message))[position] ?? "none",
         tool: part.type === "tool" ? part.tool : null,
         status: part.type === "tool" ? part.state.status : null,
         final,

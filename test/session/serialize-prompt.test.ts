@@ -1,7 +1,7 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { applyEdits } from "../../src/plugin/apply-edits.js"
-import type { Edit } from "../../src/render/edit.js"
+import { applyEdits } from "../../src/session/apply-edits.js"
+import type { Edit } from "../../src/session/edit.js"
 import { renderPrompt } from "../../src/render/render-prompt.js"
 import {
   firstDivergence,
@@ -12,7 +12,7 @@ import {
   serializeRendered,
   serializeRenderedChunks,
   utf8Length,
-} from "../../src/render/serialize-prompt.js"
+} from "../../src/session/serialize-prompt.js"
 import type { HostMessage } from "../../src/transcript/host-message.js"
 import {
   assistantMessage,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { formatTable } from "../../src/cli/format-table.js"
+import { formatTable } from "../../src/report/format-table.js"
 
 describe("formatTable", () => {
   it("pads text columns right and number columns left, with a dashed rule under the header", () => {

@@ -1,4 +1,4 @@
-import type { Edit } from "../render/edit.js"
+import type { Edit } from "./edit.js"
 import type { HostMessage, HostPart } from "../transcript/host-message.js"
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
-import { applyEdits } from "../../src/plugin/apply-edits.js"
-import type { Edit } from "../../src/render/edit.js"
+import { applyEdits } from "../../src/session/apply-edits.js"
+import type { Edit } from "../../src/session/edit.js"
 import type { HostMessage } from "../../src/transcript/host-message.js"
 import {
   assistantMessage,

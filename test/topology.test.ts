@@ -1,0 +1,152 @@
+import { readdirSync, readFileSync } from "node:fs"
+import { dirname, join, relative, resolve, sep } from "node:path"
+import { fileURLToPath } from "node:url"
+import ts from "typescript"
+import { describe, expect, it } from "vitest"
+
+/**
+ * The layering of `src/` (docs/ARCHITECTURE.md, "Layers"): every folder has a rank, and a file imports only files
+ * of its own folder or of a lower rank, so nothing imports upward and the folders form no cycle. Pure folders do
+ * no I/O: no `node:*` or `bun:*` module, no SQLite driver, no host plugin package; the file readers named in
+ * IO_EDGES are their only way in. `session/`, the vocabulary every other folder shares, imports no package at all.
+ */
+const LAYERS: readonly string[] = [
+  "(root)", // plugin-error.ts, result.ts: the error and result types everything may throw or return
+  "tokens",
+  "transcript",
+  "session",
+  "config",
+  "historian",
+  "reduce",
+  "render",
+  "pressure",
+  "store",
+  "pass",
+  "report",
+  "status",
+  "lab",
+  "plugin",
+  "cli",
+  "(entry)", // index.ts: the package's entry, the OpenCode plugin
+]
+const PURE = new Set(["tokens", "transcript", "session", "config", "historian", "reduce", "render", "pressure", "report"])
+/** Files of pure folders that read files, each the one reader of its input. */
+const IO_EDGES: Readonly<Record<string, string>> = {
+  "transcript/read-transcript.ts": "reads a recorded session file for replay and the Lab",
+  "config/read-config-files.ts": "reads the user's and the project's config files",
+}
+const IO_MODULE = /^(node:|bun:|better-sqlite3$|@opencode-ai\/plugin)/
+
+const SRC = fileURLToPath(new URL("../src/", import.meta.url))
+
+describe("src/ topology", () => {
+  const files = sourceFiles(SRC)
+  const trees = new Map(files.map((file) => [file, parse(file, readFileSync(file, "utf8"))]))
+
+  it("knows every folder of src/", () => {
+    const folders = new Set(files.map(folderOf))
+    expect([...folders].filter((folder) => !LAYERS.includes(folder))).toEqual([])
+    expect(files.length).toBeGreaterThan(150)
+  })
+
+  it("imports only from the same folder or a lower layer", () => {
+    expect(files.flatMap((file) => upwardImports(trees.get(file) ?? parse(file, "")))).toEqual([])
+  })
+
+  it("keeps I/O out of the pure folders but for the named file readers", () => {
+    expect(files.flatMap((file) => ioImports(trees.get(file) ?? parse(file, "")))).toEqual([])
+    for (const edge of Object.keys(IO_EDGES)) expect(files).toContain(join(SRC, edge))
+  })
+
+  it("keeps packages out of src/session/", () => {
+    const session = files.filter((file) => folderOf(file) === "session")
+    expect(session.flatMap((file) => moduleSpecifiers(trees.get(file) ?? parse(file, "")).filter((specifier) => !specifier.startsWith(".")))).toEqual([])
+  })
+})
+
+describe("the layering checks", () => {
+  it.each([
+    ["render/example.ts", 'import type { LiveView } from "../session/live-view.js"', []],
+    ["render/example.ts", 'import { x } from "./markers.js"', []],
+    ["render/example.ts", 'import { runPass } from "../pass/run-pass.js"', ["render/example.ts: ../pass/run-pass.js"]],
+    ["session/example.ts", 'type T = import("../store/driver.js").Database', ["session/example.ts: ../store/driver.js"]],
+    ["transcript/importers/example.ts", 'export { y } from "../../session/edit.js"', ["transcript/importers/example.ts: ../../session/edit.js"]],
+    ["store/example.ts", 'const m = await import("../plugin/hooks.js")', ["store/example.ts: ../plugin/hooks.js"]],
+    ["plugin-error.ts", 'import { z } from "./session/edit.js"', ["plugin-error.ts: ./session/edit.js"]],
+    ["cli/example.ts", 'import { x } from "../plugin-error.js"', []],
+  ])("in %s, flags the upward imports of %j", (file, source, expected) => {
+    expect(upwardImports(parse(join(SRC, file), source))).toEqual(expected)
+  })
+
+  it.each([
+    ["reduce/example.ts", 'import { readFileSync } from "node:fs"', 1],
+    ["tokens/example.ts", 'import Database from "better-sqlite3"', 1],
+    ["historian/example.ts", 'import type { Plugin } from "@opencode-ai/plugin"', 1],
+    ["historian/example.ts", 'import { z } from "zod"', 0],
+    ["store/example.ts", 'import { readFileSync } from "node:fs"', 0],
+    ["config/read-config-files.ts", 'import { readFileSync } from "node:fs"', 0],
+  ])("in %s, flags the I/O of %j", (file, source, count) => {
+    expect(ioImports(parse(join(SRC, file), source))).toHaveLength(count)
+  })
+})
+
+/** The `.ts` files under `dir`, sorted. */
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: "utf8" })
+    .filter((name) => name.endsWith(".ts"))
+    .map((name) => join(dir, name))
+    .sort()
+}
+
+/** The layer a file belongs to: its top folder under src/, or a root file's role. */
+function folderOf(file: string): string {
+  const path = relative(SRC, file)
+  if (!path.includes(sep)) return path === "index.ts" ? "(entry)" : "(root)"
+  return path.split(sep)[0] ?? "(root)"
+}
+
+/** `file: specifier` of every relative import into a higher layer. */
+function upwardImports(root: ts.SourceFile): string[] {
+  const file = root.fileName
+  const rank = LAYERS.indexOf(folderOf(file))
+  return moduleSpecifiers(root)
+    .filter((specifier) => specifier.startsWith("."))
+    .filter((specifier) => {
+      const target = folderOf(resolve(dirname(file), specifier))
+      return target !== folderOf(file) && LAYERS.indexOf(target) > rank
+    })
+    .map((specifier) => `${relative(SRC, file)}: ${specifier}`)
+}
+
+/** `file: specifier` of every I/O module a pure folder's file names (the named readers excepted). */
+function ioImports(root: ts.SourceFile): string[] {
+  const file = root.fileName
+  if (!PURE.has(folderOf(file)) || Object.hasOwn(IO_EDGES, relative(SRC, file).split(sep).join("/"))) return []
+  return moduleSpecifiers(root)
+    .filter((specifier) => IO_MODULE.test(specifier))
+    .map((specifier) => `${relative(SRC, file)}: ${specifier}`)
+}
+
+/** Every module specifier of a file: imports and re-exports (type-only too), dynamic imports, `import("…")` types. */
+function moduleSpecifiers(root: ts.SourceFile): string[] {
+  const specifiers: string[] = []
+  const visit = (node: ts.Node): void => {
+    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier !== undefined) {
+      if (ts.isStringLiteral(node.moduleSpecifier)) specifiers.push(node.moduleSpecifier.text)
+    }
+    if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
+      const [argument] = node.arguments
+      if (argument !== undefined && ts.isStringLiteral(argument)) specifiers.push(argument.text)
+    }
+    if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
+      specifiers.push(node.argument.literal.text)
+    }
+    ts.forEachChild(node, visit)
+  }
+  visit(root)
+  return specifiers
+}
+
+function parse(file: string, source: string): ts.SourceFile {
+  return ts.createSourceFile(file, source, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS)
+}
