@@ -101,8 +101,15 @@ export type HistoryPlanner = {
     overflowTokens?: number
     pinBudgetTokens: number
   }): ReadyHistory | null
-  /** Records what the execute pass applied: the selections (with the pass's divergence) and the folded compartments. */
-  commit(input: { pass: number; passId: number | null; pressure: number; firstDivergence: number | null; radius: number | null; now: number }): void
+  /**
+   * Writes what the execute pass applied, inside the pass's commit transaction: the selections (with the pass's
+   * divergence) and the folded compartments. The planner's memory follows only at `settle`, once that committed.
+   */
+  write(input: CommitInput): void
+  /** Makes the prepared history the applied one in memory, after `write`'s transaction committed. */
+  settle(): void
+  /** `write` in a transaction of its own, then `settle`. */
+  commit(input: CommitInput): void
   /** What the history currently applied looks like (null before the first fold). */
   report(): HistoryReport | null
   /** Tier switches applied so far (a compartment changing tier; new compartments do not count). */
@@ -115,6 +122,8 @@ export type HistoryPlanner = {
    */
   quietFoldGain(): number
 }
+
+export type CommitInput = { pass: number; passId: number | null; pressure: number; firstDivergence: number | null; radius: number | null; now: number }
 
 /** Creates the planner of one session. */
 export function createHistoryPlanner(options: {
@@ -158,8 +167,16 @@ export function createHistoryPlanner(options: {
     yielded = new Set([...selections].filter(([, selection]) => isYieldedReason(selection.reason)).map(([id]) => id))
     return compartments
   }
+  // The truncation baseline's omissions are not applied tiers (it recomputes them every time); the default
+  // policy's are, so that a later pass keeps them until there is room.
+  const appliedChanges = (prepared: NonNullable<typeof pending>) =>
+    prepared.choices.flatMap((choice) => {
+      if (current.get(choice.id) === choice.tier) return []
+      if (choice.tier === "omitted" && choice.reason !== OMITTED_REASON) return []
+      return [{ choice, tier: choice.tier }]
+    })
 
-  return {
+  const planner: HistoryPlanner = {
     quietFoldGain() {
       return load()
         .filter((compartment) => compartment.status === "closed")
@@ -257,36 +274,31 @@ export function createHistoryPlanner(options: {
       return { foldThroughSeq: last.lastMessageSeq, text, tokens }
     },
 
-    commit(input) {
+    write(input) {
+      if (!pending || !compartments) return
+      recordSelections(
+        db,
+        appliedChanges(pending).map(({ choice, tier }) => ({
+          sessionId,
+          passId: input.passId,
+          compartmentId: choice.id,
+          tier,
+          previousTier: current.get(choice.id) ?? null,
+          reason: choice.reason,
+          pressure: input.pressure,
+          firstDivergence: input.firstDivergence,
+          mutationRadius: input.radius,
+          policyVersion: POLICY_VERSION,
+          appliedAt: input.now,
+        })),
+      )
+      markCompartmentsFolded(db, pending.fold, input.pass)
+    },
+
+    settle() {
       if (!pending || !compartments) return
       const known = compartments
-      // The truncation baseline's omissions are not applied tiers (it recomputes them every time); the default
-      // policy's are, so that a later pass keeps them until there is room.
-      const changes = pending.choices.flatMap((choice) => {
-        if (current.get(choice.id) === choice.tier) return []
-        if (choice.tier === "omitted" && choice.reason !== OMITTED_REASON) return []
-        return [{ choice, tier: choice.tier }]
-      })
-      db.transaction(() => {
-        recordSelections(
-          db,
-          changes.map(({ choice, tier }) => ({
-            sessionId,
-            passId: input.passId,
-            compartmentId: choice.id,
-            tier,
-            previousTier: current.get(choice.id) ?? null,
-            reason: choice.reason,
-            pressure: input.pressure,
-            firstDivergence: input.firstDivergence,
-            mutationRadius: input.radius,
-            policyVersion: POLICY_VERSION,
-            appliedAt: input.now,
-          })),
-        )
-        markCompartmentsFolded(db, pending?.fold ?? [], input.pass)
-      })
-      for (const { choice, tier } of changes) {
+      for (const { choice, tier } of appliedChanges(pending)) {
         current.set(choice.id, tier)
         if (isYieldedReason(choice.reason)) yielded.add(choice.id)
         else yielded.delete(choice.id)
@@ -302,12 +314,18 @@ export function createHistoryPlanner(options: {
       pending = null
     },
 
+    commit(input) {
+      db.transaction(() => planner.write(input))
+      planner.settle()
+    },
+
     report: () => lastReport,
     switches: () => totalSwitches,
     invalidate() {
       compartments = null
     },
   }
+  return planner
 
   /** Cuts the newly settled messages into compartments and writes their canonical tiers. */
   function cutNew(input: { messages: readonly HostMessage[]; view: LiveView; state: SessionState; pass: number; now: number; known: StoredCompartment[] }): void {

@@ -16,15 +16,8 @@ import { measurePrompt, type Breakdown } from "../render/measure-prompt.js"
 import { beginPass } from "../session/render-memo.js"
 import { renderPrompt } from "../render/render-prompt.js"
 import { joinPrompt, promptDivergence, serializeRenderedChunks } from "../session/serialize-prompt.js"
-import {
-  cancelOperations,
-  insertPlacement,
-  markOperationsApplied,
-  markTagsDropped,
-  saveAppliedState,
-} from "../store/applied-state-repository.js"
 import type { Database } from "../store/driver.js"
-import { recordPass, type PassTrigger } from "../store/pass-repository.js"
+import type { PassTrigger } from "../store/pass-repository.js"
 import type { TokenCounter } from "../tokens/token-counter.js"
 import { contentHash } from "../transcript/content-hash.js"
 import type { HostMessage } from "../transcript/host-message.js"
@@ -32,7 +25,9 @@ import { decidePass, type PassDecision } from "./decide-pass.js"
 import { estimateFreedTokens } from "./estimate-freed-tokens.js"
 import type { HistoryPlanner } from "./history-planner.js"
 import { ingestMessages } from "./ingest-messages.js"
-import type { DropReason, SessionState } from "../session/session-state.js"
+import type { AppliedState, Placement, SessionState } from "../session/session-state.js"
+import { commitPass } from "./commit-pass.js"
+import { planExecution, plannedState } from "./plan-execution.js"
 
 export type Clock = { now(): number; elapsedMs(since: number): number; mark(): number }
 
@@ -94,19 +89,20 @@ const KEEP_ESTIMATES = 32
  * the previous prompt, and record the pass with its decision.
  */
 export function runPass(options: PassOptions): PassResult {
-  const { db, state, messages, counter, clock, trigger, tagsVisible, window, now } = options
+  const { db, messages, counter, clock, trigger, tagsVisible, window, now } = options
+  // The session's own state changes twice: ingest (raw first, its own transaction) and, once the pass committed,
+  // everything else (`adopt`). In between, `state` is the session as this pass sees it, and plans are values.
+  const session = options.state
   const started = clock.mark()
   const startedAt = clock.now()
   const main = trigger !== "compaction"
-  const seq = state.nextPass
-  state.nextPass += 1
+  const seq = session.nextPass
+  session.nextPass += 1
 
-  const plan = ingestMessages({ db, state, messages, counter, now: startedAt, pass: seq })
-  // Changes to the applied state outside the execute step (calibration, the drain, reminders) are saved at the end.
-  const appliedAtStart = state.applied
-  if (main) calibrate(state, messages)
+  const plan = ingestMessages({ db, state: session, messages, counter, now: startedAt, pass: seq })
+  const state: SessionState = main ? calibrated(session, messages) : session
   // Which messages are unchanged since the last pass (their items, edits and serialization are reused).
-  beginPass(state.renderMemo, messages)
+  beginPass(session.renderMemo, messages)
 
   const markerCounts = new Map<string, number>()
   const count = (text: string): number => {
@@ -116,19 +112,19 @@ export function runPass(options: PassOptions): PassResult {
     markerCounts.set(text, tokens)
     return tokens
   }
-  let view = buildLiveView({ messages, state, protectedTokens: window.protectedTokens, memo: state.renderMemo })
+  const view = buildLiveView({ messages, state, protectedTokens: window.protectedTokens, memo: session.renderMemo })
   const measure = (currentView: LiveView, measured: SessionState = state): Breakdown => {
-    const reclaimableTags = new Set(reclaimableItems(currentView, new Set(state.queued.keys())).map((item) => item.tag.tag))
+    const reclaimableTags = new Set(reclaimableItems(currentView, new Set(measured.queued.keys())).map((item) => item.tag.tag))
     return measurePrompt({
       messages,
       state: measured,
       view: currentView,
       tagsVisible,
-      placements: state.applied.placements,
+      placements: measured.applied.placements,
       fixedTokens: options.fixedTokens,
       reclaimableTags,
       count,
-      memo: state.renderMemo,
+      memo: session.renderMemo,
     })
   }
   const before = measure(view)
@@ -259,106 +255,36 @@ export function runPass(options: PassOptions): PassResult {
       })
     : { decision: "replay", reason: "nothing-due", reclaim: null, applyQueued: false }
 
-  const dropped: number[] = []
-  if (decided.decision === "execute") {
-    const drops = new Map<number, { tag: number; reason: DropReason; supersededBy: number | null }>()
-    if (decided.applyQueued) for (const drop of landable) drops.set(drop.tag, { tag: drop.tag, reason: "reduce", supersededBy: null })
-    if (decided.reclaim) {
-      for (const tag of planReclaim({ view, mode: decided.reclaim, boundarySeq: state.applied.boundarySeq })) {
-        if (!drops.has(tag)) drops.set(tag, { tag, reason: "reclaim", supersededBy: null })
-      }
-    }
-    if (decided.applyQueued) for (const drop of smart) if (!drops.has(drop.tag)) drops.set(drop.tag, drop)
-    const landedOperations = decided.applyQueued ? landable.map((drop) => drop.operationId) : []
-    // Queued drops whose material left the context (folded, or summarized by the host) can never land.
-    const stale = [...state.queued.values()].filter((drop) => !view.byTag.has(drop.tag))
-    const nextApplied = {
-      ...state.applied,
-      epoch: state.applied.epoch + 1,
-      lastExecutePass: seq,
-      boundarySeq: view.newestSeq,
-      drain: drain.drain,
-      history: ready ? { foldedThroughSeq: ready.foldThroughSeq, text: ready.text, tokens: ready.tokens } : state.applied.history,
-      placements: [],
-    }
-    // Store first; memory follows only once the transaction committed.
-    db.transaction(() => {
-      markTagsDropped(db, state.sessionId, [...drops.values()], seq)
-      markOperationsApplied(db, landedOperations, seq)
-      cancelOperations(db, stale.map((drop) => drop.operationId), "no longer in the context")
-      saveAppliedState(db, state.sessionId, nextApplied, startedAt)
-    })
-    for (const drop of stale) state.queued.delete(drop.tag)
-    for (const drop of drops.values()) {
-      const tag = state.tagsByNumber.get(drop.tag)
-      if (!tag) continue
-      tag.status = "dropped"
-      tag.droppedReason = drop.reason
-      tag.supersededBy = drop.supersededBy
-      dropped.push(drop.tag)
-    }
-    if (decided.applyQueued) for (const drop of landable) state.queued.delete(drop.tag)
-    state.applied = nextApplied
-    dropped.sort((a, b) => a - b)
-    if (ready) view = buildLiveView({ messages, state, protectedTokens: window.protectedTokens, memo: state.renderMemo })
-  } else if (main && drain.transition !== "idle" && drain.transition !== "continued") {
-    state.applied = { ...state.applied, drain: drain.drain }
+  // The execute pass as a plan, and the session as it stands once the plan is applied.
+  const execution =
+    decided.decision === "execute"
+      ? planExecution({ state, view, seq, applyQueued: decided.applyQueued, reclaim: decided.reclaim, landable, smart, drain: drain.drain, ready })
+      : null
+  let planned: SessionState = execution ? plannedState(state, execution, landable, decided.applyQueued) : state
+  if (!execution && main && drain.transition !== "idle" && drain.transition !== "continued") {
+    planned = { ...planned, applied: { ...planned.applied, drain: drain.drain } }
   }
+  const plannedView = execution ? buildLiveView({ messages, state: planned, protectedTokens: window.protectedTokens, memo: session.renderMemo }) : view
 
-  let nudge: PassResult["nudge"] = null
-  if (main) {
-    const newest = messages[messages.length - 1]
-    // A reminder goes only to a message the previous prompt did not have (or into a prompt that changes anyway),
-    // so it never rewrites what the provider has cached.
-    const placeable =
-      newest !== undefined &&
-      (decided.decision === "execute" || (state.previousMessageIds !== null && !state.previousMessageIds.has(newest.info.id)))
-    const newestTool =
-      placeable && newest.info.role === "assistant"
-        ? [...newest.parts].reverse().find((part) => part.type === "tool" && part.state.status === "completed")
-        : undefined
-    const planned = planNudge({
-      view,
-      newestToolPartId: newestTool?.id ?? null,
-      newestMessageId: placeable ? newest.info.id : null,
-      applied: state.applied,
-      queued: new Set(state.queued.keys()),
-      pass: seq,
-      usagePercent: usagePercent(usageBefore, window.usableTokens),
-      tagsVisible,
-      budgetTokens: window.reminderBudgetTokens,
-      count,
-    })
-    if (planned.placements.length > 0) {
-      state.applied = {
-        ...state.applied,
-        placements: [...state.applied.placements, ...planned.placements],
-        lastNudgePass: seq,
-        lastNudgeLevel: planned.decision.level,
-      }
-      db.transaction(() => {
-        for (const placement of planned.placements) insertPlacement(db, state.sessionId, state.applied.epoch, placement)
-      })
-      nudge = { level: planned.decision.level, channel: planned.placements.some((placement) => placement.kind === "steer") ? 2 : 1 }
-    }
-  }
-  if (state.applied !== appliedAtStart) saveAppliedState(db, state.sessionId, state.applied, startedAt)
+  const reminder = main ? planReminder({ messages, session, planned, view: plannedView, seq, executes: execution !== null, usageBefore, window, tagsVisible, count }) : null
+  if (reminder) planned = { ...planned, applied: reminder.applied }
+  const nudge = reminder?.nudge ?? null
 
-  const edits = renderPrompt({ messages, state, tagsVisible, placements: state.applied.placements, memo: state.renderMemo })
+  const edits = renderPrompt({ messages, state: planned, tagsVisible, placements: planned.applied.placements, memo: session.renderMemo })
   // A replay pass that placed nothing renders the state it started from: measuring again would give the same.
-  const after = decided.decision === "execute" || nudge !== null ? measure(view) : before
-  const usageAfter = estimateUsage({ promptTokens: after.total, calibrationTokens: state.applied.calibrationTokens })
-  const previous = main ? state.previousPrompt : null
-  const serialized = serializeRenderedChunks(messages, edits, state.previousPrompt, state.renderMemo)
+  const after = execution !== null || nudge !== null ? measure(plannedView, planned) : before
+  const usageAfter = estimateUsage({ promptTokens: after.total, calibrationTokens: planned.applied.calibrationTokens })
+  const previous = main ? session.previousPrompt : null
+  const serialized = serializeRenderedChunks(messages, edits, session.previousPrompt, session.renderMemo)
   const divergence = previous === null ? null : promptDivergence(previous, serialized)
   // What the provider bills for this request, as far as our counts tell: the prefix shared with the previous request
   // read from the cache (while it is warm), the rest uncached or written.
-  const previousEstimate = state.recentEstimates[state.recentEstimates.length - 1]?.estimate ?? 0
+  const previousEstimate = session.recentEstimates[session.recentEstimates.length - 1]?.estimate ?? 0
   const billed = main
     ? billedPrompt({
         promptTokens: usageAfter,
         sharedPrefixTokens: sharedPrefixTokens({
-          previousTokens: previous === null ? 0 : previousEstimate + state.applied.calibrationTokens,
+          previousTokens: previous === null ? 0 : previousEstimate + planned.applied.calibrationTokens,
           previousBytes: previous === null ? 0 : previous.totalBytes,
           divergence,
         }),
@@ -366,49 +292,65 @@ export function runPass(options: PassOptions): PassResult {
         prices: window.prices,
       })
     : null
-  if (main) {
-    state.previousPrompt = serialized
-    state.previousMessageIds = new Set(messages.map((message) => message.info.id))
-    state.recentEstimates.push({ seq, startedAt: now, estimate: after.total })
-    if (state.recentEstimates.length > KEEP_ESTIMATES) state.recentEstimates.shift()
-  }
 
+  const dropped = (execution?.tags ?? []).map((tag) => tag.tag).sort((a, b) => a - b)
   const durationMs = clock.elapsedMs(started)
   const newTags = plan.tags.map((tag) => tag.tag)
   const radius = divergence === null || previous === null ? null : previous.totalBytes - divergence
-  const passId = recordPass(db, {
-    sessionId: state.sessionId,
+  const folds = execution !== null && ready !== null && planner !== null
+  commitPass({
+    db,
+    sessionId: session.sessionId,
     seq,
-    startedAt,
-    durationMs,
-    trigger,
-    decision: decided.decision,
-    band,
-    usageTokens: usageBefore,
-    windowTokens: window.usableTokens,
-    messageCount: messages.length,
-    newParts: plan.parts.length,
-    newTags: newTags.length,
-    renderedTokens: usageAfter,
-    // The identity of an epoch's prompt; hashing ~1 MB on every pass would cost more than the rest of a replay pass.
-    renderedHash: decided.decision === "execute" ? contentHash(joinPrompt(serialized)) : null,
-    firstDivergence: divergence,
-    detail: {
-      reason: decided.reason,
-      breakdown: after,
-      // Our own estimate for this request (before calibration): a restarted process calibrates against it.
-      estimate: main ? after.total : null,
-      dropped,
-      nudge,
-      newTags,
-      drain: drain.transition,
-      cost: estimate,
-      billed: billed ? { ...billed, cost: promptCost(billed, window.prices), readPrice: window.prices.cachedRead } : null,
+    execution,
+    applied: planned.applied !== session.applied ? planned.applied : null,
+    placements: reminder?.placements ?? [],
+    now: startedAt,
+    history: folds ? { planner, pressure: percentBefore, firstDivergence: divergence, radius, now } : null,
+    record: {
+      sessionId: session.sessionId,
+      seq,
+      startedAt,
+      durationMs,
+      trigger,
+      decision: decided.decision,
+      band,
+      usageTokens: usageBefore,
+      windowTokens: window.usableTokens,
+      messageCount: messages.length,
+      newParts: plan.parts.length,
+      newTags: newTags.length,
+      renderedTokens: usageAfter,
+      // The identity of an epoch's prompt; hashing ~1 MB on every pass would cost more than the rest of a replay pass.
+      renderedHash: execution ? contentHash(joinPrompt(serialized)) : null,
+      firstDivergence: divergence,
+      detail: {
+        reason: decided.reason,
+        breakdown: after,
+        // Our own estimate for this request (before calibration): a restarted process calibrates against it.
+        estimate: main ? after.total : null,
+        dropped,
+        nudge,
+        newTags,
+        drain: drain.transition,
+        cost: estimate,
+        billed: billed ? { ...billed, cost: promptCost(billed, window.prices), readPrice: window.prices.cachedRead } : null,
+      },
+      error: null,
     },
-    error: null,
   })
-  if (decided.decision === "execute" && ready && planner) {
-    planner.commit({ pass: seq, passId, pressure: percentBefore, firstDivergence: divergence, radius, now })
+
+  // The store holds the pass: memory follows.
+  session.applied = planned.applied
+  session.tagsByPart = planned.tagsByPart
+  session.tagsByNumber = planned.tagsByNumber
+  session.queued = planned.queued
+  if (folds) planner.settle()
+  if (main) {
+    session.previousPrompt = serialized
+    session.previousMessageIds = new Set(messages.map((message) => message.info.id))
+    session.recentEstimates.push({ seq, startedAt: now, estimate: after.total })
+    if (session.recentEstimates.length > KEEP_ESTIMATES) session.recentEstimates.shift()
   }
   return {
     seq,
@@ -427,7 +369,58 @@ export function runPass(options: PassOptions): PassResult {
     newTags,
     newParts: plan.parts.length,
     durationMs,
-    view,
+    view: plannedView,
+  }
+}
+
+/**
+ * Where a reminder goes and the applied state with it (seed: "Nudging"): only into a message the previous prompt did
+ * not have (or into a prompt that changes anyway), so it never rewrites what the provider has cached; on the newest
+ * finished tool output when there is one (channel 1), else as a steer message (channel 2). Null when none is due.
+ */
+function planReminder(options: {
+  messages: readonly HostMessage[]
+  session: SessionState
+  planned: SessionState
+  view: LiveView
+  seq: number
+  executes: boolean
+  usageBefore: number
+  window: WindowSettings
+  tagsVisible: boolean
+  count: (text: string) => number
+}): { placements: Placement[]; applied: AppliedState; nudge: NonNullable<PassResult["nudge"]> } | null {
+  const { messages, session, planned, seq } = options
+  const newest = messages[messages.length - 1]
+  const placeable =
+    newest !== undefined &&
+    (options.executes || (session.previousMessageIds !== null && !session.previousMessageIds.has(newest.info.id)))
+  const newestTool =
+    placeable && newest.info.role === "assistant"
+      ? [...newest.parts].reverse().find((part) => part.type === "tool" && part.state.status === "completed")
+      : undefined
+  const reminder = planNudge({
+    view: options.view,
+    newestToolPartId: newestTool?.id ?? null,
+    newestMessageId: placeable ? newest.info.id : null,
+    applied: planned.applied,
+    queued: new Set(planned.queued.keys()),
+    pass: seq,
+    usagePercent: usagePercent(options.usageBefore, options.window.usableTokens),
+    tagsVisible: options.tagsVisible,
+    budgetTokens: options.window.reminderBudgetTokens,
+    count: options.count,
+  })
+  if (reminder.placements.length === 0) return null
+  return {
+    placements: reminder.placements,
+    applied: {
+      ...planned.applied,
+      placements: [...planned.applied.placements, ...reminder.placements],
+      lastNudgePass: seq,
+      lastNudgeLevel: reminder.decision.level,
+    },
+    nudge: { level: reminder.decision.level, channel: reminder.placements.some((placement) => placement.kind === "steer") ? 2 : 1 },
   }
 }
 
@@ -438,18 +431,18 @@ export function runPass(options: PassOptions): PassResult {
  * request is the first one that started at or after the message was created (a replayed transcript gives both the
  * same time).
  */
-function calibrate(state: SessionState, messages: readonly HostMessage[]): void {
+function calibrated(session: SessionState, messages: readonly HostMessage[]): SessionState {
   for (let index = messages.length - 1; index >= 0; index -= 1) {
     const info = messages[index]?.info
     if (!info || info.role !== "assistant") continue
     const reported = reportedPromptTokens(info.tokens)
-    if (reported <= 0) return
-    if (info.id === state.applied.calibratedMessageId) return
-    const sent = state.recentEstimates.find((estimate) => estimate.startedAt >= info.time.created)
-    if (!sent) return
-    state.applied = { ...state.applied, calibrationTokens: reported - sent.estimate, calibratedMessageId: info.id }
-    return
+    if (reported <= 0) return session
+    if (info.id === session.applied.calibratedMessageId) return session
+    const sent = session.recentEstimates.find((estimate) => estimate.startedAt >= info.time.created)
+    if (!sent) return session
+    return { ...session, applied: { ...session.applied, calibrationTokens: reported - sent.estimate, calibratedMessageId: info.id } }
   }
+  return session
 }
 
 /** True when the provider's prompt cache has expired (no request within the TTL), or there was none yet. */

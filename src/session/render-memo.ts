@@ -41,6 +41,8 @@ export function beginPass(memo: RenderMemo, messages: readonly HostMessage[]): v
     const signature = messageSignature(message)
     const known = memo.messages.get(message.info.id)
     if (known && sameSignature(known.signature, signature)) {
+      // The current copy's strings stand for it from now on: the host's older copies can be collected.
+      known.signature = signature
       known.generation = memo.generation
       known.source = message
       continue

@@ -211,6 +211,28 @@ describe("runPass: execute passes", () => {
     expect(result.dropped).toEqual(dropped.map(tag))
   })
 
+  it("changes nothing in memory or the store when its commit fails, and the next pass does the same work", () => {
+    const messages = [user("u1", 1_000), read("r1", 2_000), read("r2", 94_000), read("r3", 1_000)]
+    pass(messages, { trigger: "compaction" })
+    queue("r3")
+    const before = { applied: state.applied, tags: [...state.tagsByNumber.values()].map((record) => ({ ...record })), queued: [...state.queued.keys()], prompt: state.previousPrompt }
+    const stored = () => ({ tags: rows("SELECT tag, status FROM tags ORDER BY tag"), passes: listPasses(db, state.sessionId).length, operations: rows("SELECT status FROM operations") })
+    const storedBefore = stored()
+    // The pass record is the commit's last write but the history's: when it fails, the drops written before it in
+    // the same transaction must not stay.
+    db.exec("CREATE TEMP TRIGGER refuse_pass BEFORE INSERT ON passes BEGIN SELECT RAISE(ABORT, 'disk I/O error'); END")
+    expect(() => pass(messages)).toThrow("disk I/O error")
+    db.exec("DROP TRIGGER refuse_pass")
+    expect(state.applied).toBe(before.applied)
+    expect([...state.tagsByNumber.values()]).toEqual(before.tags)
+    expect([...state.queued.keys()]).toEqual(before.queued)
+    expect(state.previousPrompt).toBe(before.prompt)
+    expect(stored()).toEqual(storedBefore)
+    const retried = pass(messages).result
+    expect(retried).toMatchObject({ band: "emergency", decision: "execute", reason: "emergency", dropped: ["r1", "r2", "r3"].map(tag) })
+    expect(rows("SELECT status FROM operations")).toEqual([{ status: "applied" }])
+  })
+
   it("keeps a queued drop inside the protected window queued outside an emergency", () => {
     const messages = [user("u1", 1_000), read("r1", 30_000), read("r2", 30_000), read("r3", 4_000), user("u2", 1_000)]
     pass(messages)

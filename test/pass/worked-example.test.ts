@@ -11,7 +11,6 @@ import {
   assistantMessage,
   completed,
   fixedClock,
-  freshCopy,
   memoryStore,
   sessionState,
   text,
