@@ -68,12 +68,17 @@ export type HistoryReport = {
 }
 
 /**
- * The historian's side of a pass: it cuts settled conversation into compartments as soon as it is settled (their
- * tiers are written once, from the source, by the canonical record), and, when the session is at or over the
- * execute threshold, prepares the history an execute pass would fold in: a tier per compartment within the history
- * budget, the pinned ledger and the working set. Only an execute pass applies it (`commit`).
+ * The historian's side of a pass: it cuts settled conversation into compartments as soon as it is settled (`cut`:
+ * their tiers are written once, from the source, by the canonical record), and, when a fold is due, prepares the
+ * history an execute pass would fold in (`prepare`, which reads only): a tier per compartment within the history
+ * budget, the pinned ledger and the working set. Only an execute pass applies it (`write`, then `settle`).
  */
 export type HistoryPlanner = {
+  /**
+   * Cuts the conversation settled since the last cut into compartments and stores their tiers (the canonical record,
+   * from the source), in a transaction of its own: a pass's only write besides ingest and its commit.
+   */
+  cut(input: { messages: readonly HostMessage[]; view: LiveView; state: SessionState; pass: number; now: number }): void
   prepare(input: {
     messages: readonly HostMessage[]
     view: LiveView
@@ -185,9 +190,11 @@ export function createHistoryPlanner(options: {
           return sum + Math.max(0, compartment.sourceTokens - (full?.tokens ?? compartment.sourceTokens))
         }, 0)
     },
+    cut(input) {
+      cutNew({ ...input, known: load() })
+    },
     prepare(input) {
       const known = load()
-      cutNew({ ...input, known })
       pending = null
       if (!input.fold || known.length === 0) return null
       const relevance = relevanceOf(known, input.view, options.expanded ?? new Set())
@@ -339,7 +346,9 @@ export function createHistoryPlanner(options: {
     const newest = view.messages[view.messages.length - 1]
     const newestSeq = newest ? (state.messageSeq.get(newest.info.id) ?? Number.POSITIVE_INFINITY) : Number.POSITIVE_INFINITY
     const coveredThroughSeq = Math.max(known[known.length - 1]?.lastMessageSeq ?? 0, state.applied.history?.foldedThroughSeq ?? 0)
-    const cutMessages: CutMessage[] = view.messages.map((message) => ({
+    // Only what follows the covered conversation can be cut (cutCompartments reads nothing before it).
+    const uncovered = view.messages.filter((message) => (state.messageSeq.get(message.info.id) ?? 0) > coveredThroughSeq)
+    const cutMessages: CutMessage[] = uncovered.map((message) => ({
       id: message.info.id,
       seq: state.messageSeq.get(message.info.id) ?? 0,
       role: message.info.role,

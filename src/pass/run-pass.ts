@@ -1,16 +1,11 @@
-import { classifyBand, EMERGENCY_PERCENT, usagePercent, type Band } from "../pressure/bands.js"
+import { classifyBand, usagePercent, type Band } from "../pressure/bands.js"
 import { nextDrainState } from "../pressure/drain-latch.js"
-import { minimumFreedTokens } from "../pressure/minimum-freed.js"
 import { estimateUsage, reportedPromptTokens } from "../pressure/estimate-usage.js"
 import { billedPrompt, promptCost, sharedPrefixTokens } from "../pressure/cost-model.js"
-import { executePays } from "../pressure/execute-pays.js"
 import type { WindowSettings } from "../pressure/model-window.js"
-import { planNudge } from "../pressure/plan-nudge.js"
-import { growthPerCall } from "../pressure/prompt-growth.js"
 import type { NudgeLevel } from "../pressure/nudge-band.js"
 import { buildLiveView, type LiveView } from "../session/live-view.js"
-import { planReclaim, reclaimableItems, type ReclaimMode } from "../reduce/plan-reclaim.js"
-import { planSmartDrops } from "../reduce/plan-smart-drops.js"
+import { reclaimableItems } from "../reduce/plan-reclaim.js"
 import type { Edit } from "../session/edit.js"
 import { measurePrompt, type Breakdown } from "../render/measure-prompt.js"
 import { beginPass } from "../session/render-memo.js"
@@ -21,11 +16,12 @@ import type { PassTrigger } from "../store/pass-repository.js"
 import type { TokenCounter } from "../tokens/token-counter.js"
 import { contentHash } from "../transcript/content-hash.js"
 import type { HostMessage } from "../transcript/host-message.js"
-import { decidePass, type PassDecision } from "./decide-pass.js"
-import { estimateFreedTokens } from "./estimate-freed-tokens.js"
+import type { PassDecision } from "./decide-pass.js"
+import { planReminder } from "./plan-reminder.js"
+import { decideWork } from "./decide-work.js"
 import type { HistoryPlanner } from "./history-planner.js"
 import { ingestMessages } from "./ingest-messages.js"
-import type { AppliedState, Placement, SessionState } from "../session/session-state.js"
+import type { SessionState } from "../session/session-state.js"
 import { commitPass } from "./commit-pass.js"
 import { planExecution, plannedState } from "./plan-execution.js"
 
@@ -83,15 +79,21 @@ export type PassResult = {
 const KEEP_ESTIMATES = 32
 
 /**
- * One pass (seed: "Where a pass lands"): store what is new (raw first, one transaction), measure usage against
- * the usable window, decide execute or replay, apply all due work together on an execute pass (queued drops,
- * reclaim, smart drops: a new epoch), place reminders in the new tail, render, check the cache contract against
- * the previous prompt, and record the pass with its decision.
+ * One pass (seed: "Where a pass lands"), as a straight line:
+ * 1. ingest: store what is new, raw first, in its own transaction (`ingestMessages`);
+ * 2. plan, as values: calibrate, see which messages are unchanged (`beginPass`), measure usage against the usable
+ *    window, weigh the due work and decide execute or replay (`decideWork`), plan an execute pass's drops and new
+ *    epoch (`planExecution`), place reminders in the new tail (`planReminder`), render, serialize and check the cache
+ *    contract against the previous prompt, price the request;
+ * 3. commit: everything decided, with the pass record, in one transaction (`commitPass`);
+ * 4. memory follows the store.
+ * Only the historian writes besides 1 and 3: it stores compartments as soon as they are cut (`planner.cut`, before
+ * the decision).
  */
 export function runPass(options: PassOptions): PassResult {
   const { db, messages, counter, clock, trigger, tagsVisible, window, now } = options
-  // The session's own state changes twice: ingest (raw first, its own transaction) and, once the pass committed,
-  // everything else (`adopt`). In between, `state` is the session as this pass sees it, and plans are values.
+  // The session's own state changes twice: at ingest, and once the pass committed. In between, `state` is the session
+  // as this pass sees it (calibrated), and everything planned is a value.
   const session = options.state
   const started = clock.mark()
   const startedAt = clock.now()
@@ -133,127 +135,26 @@ export function runPass(options: PassOptions): PassResult {
   const band = classifyBand({ usagePercent: percentBefore, thresholdPercent: window.thresholdPercent })
   const drain = nextDrainState({ drain: state.applied.drain, band, usagePercent: percentBefore, thresholdPercent: window.thresholdPercent, now })
 
-  const protectionsYield = band === "emergency"
-  const landable = [...state.queued.values()].filter((drop) => {
-    const item = view.byTag.get(drop.tag)
-    return item !== undefined && item.final && (!item.protected || protectionsYield)
-  })
-  const smart = options.smartDrops ? planSmartDrops(view) : []
-  // History may fold only settled conversation: never a message of the protected window.
-  // (The lowest sequence in the window: after the host's compaction its kept tail follows the summary.)
-  const protectedSeq = view.messages
-    .slice(view.protectedFrom)
-    .map((message) => state.messageSeq.get(message.info.id) ?? 0)
-    .reduce((lowest, seq) => Math.min(lowest, seq), Number.POSITIVE_INFINITY)
-  // ... nor the newest message (even with no protected window at all, the prompt keeps its tail).
-  const newestSeq = view.newestSeq > 0 ? view.newestSeq : Number.POSITIVE_INFINITY
-  // What stays of the prompt once history replaces the settled conversation: the fixed prompt and the protected tail
-  // (reminders included), less what an emergency pass takes from that tail (protections yield there), in the units
-  // usage is measured in. History gets the room this leaves below the landing and ceiling lines.
-  const yielded = protectionsYield
-    ? [...new Set([...planReclaim({ view, mode: "emergency", boundarySeq: state.applied.boundarySeq }), ...landable.map((drop) => drop.tag)])]
-        .map((tag) => view.byTag.get(tag))
-        .reduce((sum, item) => sum + (item?.protected ? item.contentTokens + item.callTokens : 0), 0)
-    : 0
-  const staying = state.applied.calibrationTokens + before.fixed + before.protected - yielded
-  // The cost rule's terms (execute-pays.ts). A break re-sends what follows the history's stable episodes: the fixed
-  // prompt and the history stay a prefix (stable-first), the rest is sent again.
   const cold = cacheExpired(messages, now, window.cacheTtlMs)
-  const weigh = (freedTokens: number, dropTokens: number) =>
-    executePays({
-      freedTokens,
-      rewrittenTokens: before.total - before.fixed - before.history,
-      callsSinceExecute: seq - (state.applied.lastExecutePass ?? 0),
-      dropTokens,
-      promptTokens: usageBefore,
-      thresholdTokens: (window.usableTokens * window.thresholdPercent) / 100,
-      growthPerCall: growthPerCall(state.recentEstimates),
-      cacheCold: cold,
-      prices: window.prices,
-    })
-  // Below the threshold a fold is prepared only when it could pay: what its compartments' FULL tiers save on their
-  // source (as cut up to the previous pass) bounds what it frees. It must pay at a warm cache's price: a cold cache
-  // lets queued drops land free (cache-expired), but an early fold trades detail for cost, and a break that happens to
-  // be free is no reason.
   const planner = options.history ?? null
-  const foldMayPay = main && band === "below" && !drain.drain.active && !cold && planner !== null && weigh(planner.quietFoldGain(), 0).pays
-  const offered = planner
-    ? main
-      ? planner.prepare({
-          messages,
-          view,
-          state,
-          pass: seq,
-          now,
-          fold: percentBefore >= window.thresholdPercent || foldMayPay,
-          budgetTokens: window.historyBudgetTokens,
-          roomTokens: window.landingTokens - staying,
-          // In the emergency band (the prompt is about to overflow; protections yield too) floors that would keep the
-          // prompt in the emergency band yield, down to the ceiling line. Elsewhere, and when held floors leave the
-          // prompt below the emergency line, floors win over the budget and the landing line.
-          ...(band === "emergency"
-            ? {
-                ceilingTokens: window.ceilingTokens - staying,
-                overflowTokens: Math.round((window.usableTokens * EMERGENCY_PERCENT) / 100) - staying,
-              }
-            : {}),
-          pinBudgetTokens: window.pinBudgetTokens,
-        })
-      : null
-    : (options.readyHistory ?? null)
-  const foldable = offered && offered.foldThroughSeq < Math.min(protectedSeq, newestSeq) ? offered : null
-  // What these tags' outputs and calls hold, as reclaim and drops free them.
-  const tagTokens = (tags: readonly number[]): number =>
-    tags.reduce((sum, tag) => {
-      const item = view.byTag.get(tag)
-      return sum + (item ? item.contentTokens + item.callTokens : 0)
-    }, 0)
-  const reclaimTokens = (mode: ReclaimMode): number => tagTokens(planReclaim({ view, mode, boundarySeq: state.applied.boundarySeq }))
-  // What the pass would free is measured only where the decision reads it: below the force band, during the drain or
-  // when a fold or queued drops are due.
-  const belowForce = band === "execute" || band === "below"
-  const freedRead = main && belowForce && (drain.drain.active || foldable !== null || landable.length > 0)
-  const freedBy = (history: ReadyHistory | null): number =>
-    estimateFreedTokens({
-      messages,
-      state,
-      before,
-      ready: history,
-      protectedTokens: window.protectedTokens,
-      landable: landable.map((drop) => drop.tag),
-      smart: smart.map((drop) => drop.tag),
-      // A drain pass reclaims in force mode; any other in age mode.
-      reclaim: drain.drain.active ? "force" : "age",
-      measure,
-    })
-  const freedWithFold = freedRead ? freedBy(foldable) : 0
-  // A fold the cost rule prepared below the threshold goes only where it frees more than the rest of the work alone
-  // (its FULL episodes can outweigh what they replace): the queued drops then land without it.
-  const freedAlone = foldMayPay && foldable !== null && landable.length > 0 ? freedBy(null) : Number.NEGATIVE_INFINITY
-  const ready = freedAlone >= freedWithFold ? null : foldable
-  const freedTokens = Math.max(freedWithFold, freedAlone)
-  // The cost rule weighs the due work outside the drain (which runs on its own terms).
-  const estimate =
-    freedRead && !drain.drain.active
-      ? weigh(freedTokens, tagTokens(landable.map((drop) => drop.tag)))
-      : null
-  const decided: PassDecision = main
-    ? decidePass({
-        band,
-        drainActive: drain.drain.active,
-        cacheExpired: cold,
-        midTool: view.midTool,
-        work: {
-          landableDrops: landable.length,
-          readyHistory: ready ? 1 : 0,
-          reclaim: { age: reclaimTokens("age"), force: reclaimTokens("force"), emergency: reclaimTokens("emergency") },
-          smartDrops: smart.length,
-          freedTokens,
-        },
-        pays: estimate?.pays ?? false,
-        minimumFreed: minimumFreedTokens(window.usableTokens),
-      })
-    : { decision: "replay", reason: "nothing-due", reclaim: null, applyQueued: false }
+  // What a quiet fold could free is judged on the compartments cut before this pass; then the newly settled
+  // conversation is cut (the historian's own write: its tiers are stored as soon as they exist).
+  const quietFoldGain = main && planner ? planner.quietFoldGain() : 0
+  if (main && planner) planner.cut({ messages, view, state, pass: seq, now })
+  const { landable, smart, ready, estimate, decided } = decideWork({
+    ...options,
+    state,
+    view,
+    before,
+    usageBefore,
+    band,
+    drain: drain.drain,
+    seq,
+    main,
+    cold,
+    quietFoldGain,
+    measure,
+  })
 
   // The execute pass as a plan, and the session as it stands once the plan is applied.
   const execution =
@@ -370,57 +271,6 @@ export function runPass(options: PassOptions): PassResult {
     newParts: plan.parts.length,
     durationMs,
     view: plannedView,
-  }
-}
-
-/**
- * Where a reminder goes and the applied state with it (seed: "Nudging"): only into a message the previous prompt did
- * not have (or into a prompt that changes anyway), so it never rewrites what the provider has cached; on the newest
- * finished tool output when there is one (channel 1), else as a steer message (channel 2). Null when none is due.
- */
-function planReminder(options: {
-  messages: readonly HostMessage[]
-  session: SessionState
-  planned: SessionState
-  view: LiveView
-  seq: number
-  executes: boolean
-  usageBefore: number
-  window: WindowSettings
-  tagsVisible: boolean
-  count: (text: string) => number
-}): { placements: Placement[]; applied: AppliedState; nudge: NonNullable<PassResult["nudge"]> } | null {
-  const { messages, session, planned, seq } = options
-  const newest = messages[messages.length - 1]
-  const placeable =
-    newest !== undefined &&
-    (options.executes || (session.previousMessageIds !== null && !session.previousMessageIds.has(newest.info.id)))
-  const newestTool =
-    placeable && newest.info.role === "assistant"
-      ? [...newest.parts].reverse().find((part) => part.type === "tool" && part.state.status === "completed")
-      : undefined
-  const reminder = planNudge({
-    view: options.view,
-    newestToolPartId: newestTool?.id ?? null,
-    newestMessageId: placeable ? newest.info.id : null,
-    applied: planned.applied,
-    queued: new Set(planned.queued.keys()),
-    pass: seq,
-    usagePercent: usagePercent(options.usageBefore, options.window.usableTokens),
-    tagsVisible: options.tagsVisible,
-    budgetTokens: options.window.reminderBudgetTokens,
-    count: options.count,
-  })
-  if (reminder.placements.length === 0) return null
-  return {
-    placements: reminder.placements,
-    applied: {
-      ...planned.applied,
-      placements: [...planned.applied.placements, ...reminder.placements],
-      lastNudgePass: seq,
-      lastNudgeLevel: reminder.decision.level,
-    },
-    nudge: { level: reminder.decision.level, channel: reminder.placements.some((placement) => placement.kind === "steer") ? 2 : 1 },
   }
 }
 

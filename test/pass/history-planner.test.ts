@@ -9,6 +9,7 @@ import { runPass, type PassResult } from "../../src/pass/run-pass.js"
 import { createSessionRegistry } from "../../src/pass/session-registry.js"
 import type { SessionState } from "../../src/session/session-state.js"
 import { applyEdits } from "../../src/session/apply-edits.js"
+import { buildLiveView } from "../../src/session/live-view.js"
 import { fixedWindow, type WindowSettings } from "../../src/pressure/model-window.js"
 import type { SelectionPolicy } from "../../src/render/select-tiers.js"
 import { renderPrompt } from "../../src/render/render-prompt.js"
@@ -172,6 +173,25 @@ const selectionRows = (db: Database) =>
 
 describe("createHistoryPlanner", () => {
   describe("cutting compartments", () => {
+    it("cuts only in cut: prepare reads, and cut stores what settled since the last cut", async () => {
+      const session = await openSession()
+      const messages = turns(6)
+      // A protected window larger than the session: nothing is settled, so the pass cuts nothing.
+      pass(session, messages, quietWindow(1_000_000))
+      expect(compartmentsOf(session)).toEqual([])
+      // The same session seen with a small protected window has settled turns: prepare leaves them uncut ...
+      const view = buildLiveView({ messages, state: session.state, protectedTokens: 300 })
+      const input = { messages, view, state: session.state, pass: 90, now: 1 }
+      session.planner.prepare({ ...input, fold: true, budgetTokens: 10_000, pinBudgetTokens: 1_000 })
+      expect(compartmentsOf(session)).toEqual([])
+      // ... and cut stores them, once.
+      session.planner.cut(input)
+      const cut = compartmentsOf(session)
+      expect(cut.length).toBeGreaterThan(0)
+      session.planner.cut(input)
+      expect(compartmentsOf(session)).toEqual(cut)
+    })
+
     it("cuts only settled messages, never the protected window nor the newest message, each exactly once", async () => {
       const session = await openSession()
       const all = turns(12)

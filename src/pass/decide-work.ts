@@ -1,0 +1,169 @@
+import { EMERGENCY_PERCENT, usagePercent, type Band } from "../pressure/bands.js"
+import { executePays, type ExecuteEstimate } from "../pressure/execute-pays.js"
+import { minimumFreedTokens } from "../pressure/minimum-freed.js"
+import { growthPerCall } from "../pressure/prompt-growth.js"
+import { planReclaim, type ReclaimMode } from "../reduce/plan-reclaim.js"
+import { planSmartDrops, type SmartDrop } from "../reduce/plan-smart-drops.js"
+import type { Breakdown } from "../render/measure-prompt.js"
+import type { LiveView } from "../session/live-view.js"
+import type { DrainState, QueuedDrop, SessionState } from "../session/session-state.js"
+import { decidePass, type PassDecision } from "./decide-pass.js"
+import { estimateFreedTokens } from "./estimate-freed-tokens.js"
+import type { PassOptions, ReadyHistory } from "./run-pass.js"
+
+export type WeighedWork = {
+  /** Queued drops that may land now. */
+  landable: QueuedDrop[]
+  smart: SmartDrop[]
+  /** The history an execute pass folds in (null: none, or it would free less than the rest alone). */
+  ready: ReadyHistory | null
+  /** The cost rule's estimate, where it weighed the due work (below the force band, outside the drain). */
+  estimate: ExecuteEstimate | null
+  decided: PassDecision
+}
+
+/**
+ * What is due and whether the pass executes (seed: "Where a pass lands"; DESIGN "Cost-aware timing"): the queued
+ * drops that may land, the smart drops, the history the planner prepares when usage is at the threshold or a quiet
+ * fold could pay, what all of it would free, the cost rule's verdict below the threshold, and the decision. Reads
+ * only.
+ */
+export function decideWork(options: PassOptions & {
+  state: SessionState
+  view: LiveView
+  before: Breakdown
+  usageBefore: number
+  band: Band
+  drain: DrainState
+  seq: number
+  main: boolean
+  cold: boolean
+  /** The planner's `quietFoldGain` before this pass cut anything (0 without a planner). */
+  quietFoldGain: number
+  measure: (view: LiveView, state: SessionState) => Breakdown
+}): WeighedWork {
+  const { state, view, before, usageBefore, band, drain, seq, main, cold, messages, window, now, measure } = options
+  const percentBefore = usagePercent(usageBefore, window.usableTokens)
+  const protectionsYield = band === "emergency"
+  const landable = [...state.queued.values()].filter((drop) => {
+    const item = view.byTag.get(drop.tag)
+    return item !== undefined && item.final && (!item.protected || protectionsYield)
+  })
+  const smart = options.smartDrops ? planSmartDrops(view) : []
+  // History may fold only settled conversation: never a message of the protected window.
+  // (The lowest sequence in the window: after the host's compaction its kept tail follows the summary.)
+  const protectedSeq = view.messages
+    .slice(view.protectedFrom)
+    .map((message) => state.messageSeq.get(message.info.id) ?? 0)
+    .reduce((lowest, seq) => Math.min(lowest, seq), Number.POSITIVE_INFINITY)
+  // ... nor the newest message (even with no protected window at all, the prompt keeps its tail).
+  const newestSeq = view.newestSeq > 0 ? view.newestSeq : Number.POSITIVE_INFINITY
+  // What stays of the prompt once history replaces the settled conversation: the fixed prompt and the protected tail
+  // (reminders included), less what an emergency pass takes from that tail (protections yield there), in the units
+  // usage is measured in. History gets the room this leaves below the landing and ceiling lines.
+  const yielded = protectionsYield
+    ? [...new Set([...planReclaim({ view, mode: "emergency", boundarySeq: state.applied.boundarySeq }), ...landable.map((drop) => drop.tag)])]
+        .map((tag) => view.byTag.get(tag))
+        .reduce((sum, item) => sum + (item?.protected ? item.contentTokens + item.callTokens : 0), 0)
+    : 0
+  const staying = state.applied.calibrationTokens + before.fixed + before.protected - yielded
+  // The cost rule's terms (execute-pays.ts). A break re-sends what follows the history's stable episodes: the fixed
+  // prompt and the history stay a prefix (stable-first), the rest is sent again.
+  const weigh = (freedTokens: number, dropTokens: number) =>
+    executePays({
+      freedTokens,
+      rewrittenTokens: before.total - before.fixed - before.history,
+      callsSinceExecute: seq - (state.applied.lastExecutePass ?? 0),
+      dropTokens,
+      promptTokens: usageBefore,
+      thresholdTokens: (window.usableTokens * window.thresholdPercent) / 100,
+      growthPerCall: growthPerCall(state.recentEstimates),
+      cacheCold: cold,
+      prices: window.prices,
+    })
+  // Below the threshold a fold is prepared only when it could pay: what its compartments' FULL tiers save on their
+  // source (as cut up to the previous pass) bounds what it frees. It must pay at a warm cache's price: a cold cache
+  // lets queued drops land free (cache-expired), but an early fold trades detail for cost, and a break that happens to
+  // be free is no reason.
+  const planner = options.history ?? null
+  const foldMayPay = main && band === "below" && !drain.active && !cold && planner !== null && weigh(options.quietFoldGain, 0).pays
+  const offered = planner
+    ? main
+      ? planner.prepare({
+          messages,
+          view,
+          state,
+          pass: seq,
+          now,
+          fold: percentBefore >= window.thresholdPercent || foldMayPay,
+          budgetTokens: window.historyBudgetTokens,
+          roomTokens: window.landingTokens - staying,
+          // In the emergency band (the prompt is about to overflow; protections yield too) floors that would keep the
+          // prompt in the emergency band yield, down to the ceiling line. Elsewhere, and when held floors leave the
+          // prompt below the emergency line, floors win over the budget and the landing line.
+          ...(band === "emergency"
+            ? {
+                ceilingTokens: window.ceilingTokens - staying,
+                overflowTokens: Math.round((window.usableTokens * EMERGENCY_PERCENT) / 100) - staying,
+              }
+            : {}),
+          pinBudgetTokens: window.pinBudgetTokens,
+        })
+      : null
+    : (options.readyHistory ?? null)
+  const foldable = offered && offered.foldThroughSeq < Math.min(protectedSeq, newestSeq) ? offered : null
+  // What these tags' outputs and calls hold, as reclaim and drops free them.
+  const tagTokens = (tags: readonly number[]): number =>
+    tags.reduce((sum, tag) => {
+      const item = view.byTag.get(tag)
+      return sum + (item ? item.contentTokens + item.callTokens : 0)
+    }, 0)
+  const reclaimTokens = (mode: ReclaimMode): number => tagTokens(planReclaim({ view, mode, boundarySeq: state.applied.boundarySeq }))
+  // What the pass would free is measured only where the decision reads it: below the force band, during the drain or
+  // when a fold or queued drops are due.
+  const belowForce = band === "execute" || band === "below"
+  const freedRead = main && belowForce && (drain.active || foldable !== null || landable.length > 0)
+  const freedBy = (history: ReadyHistory | null): number =>
+    estimateFreedTokens({
+      messages,
+      state,
+      before,
+      ready: history,
+      protectedTokens: window.protectedTokens,
+      landable: landable.map((drop) => drop.tag),
+      smart: smart.map((drop) => drop.tag),
+      // A drain pass reclaims in force mode; any other in age mode.
+      reclaim: drain.active ? "force" : "age",
+      measure,
+    })
+  const freedWithFold = freedRead ? freedBy(foldable) : 0
+  // A fold the cost rule prepared below the threshold goes only where it frees more than the rest of the work alone
+  // (its FULL episodes can outweigh what they replace): the queued drops then land without it.
+  const freedAlone = foldMayPay && foldable !== null && landable.length > 0 ? freedBy(null) : Number.NEGATIVE_INFINITY
+  const ready = freedAlone >= freedWithFold ? null : foldable
+  const freedTokens = Math.max(freedWithFold, freedAlone)
+  // The cost rule weighs the due work outside the drain (which runs on its own terms).
+  const estimate =
+    freedRead && !drain.active
+      ? weigh(freedTokens, tagTokens(landable.map((drop) => drop.tag)))
+      : null
+  const decided: PassDecision = main
+    ? decidePass({
+        band,
+        drainActive: drain.active,
+        cacheExpired: cold,
+        midTool: view.midTool,
+        work: {
+          landableDrops: landable.length,
+          readyHistory: ready ? 1 : 0,
+          reclaim: { age: reclaimTokens("age"), force: reclaimTokens("force"), emergency: reclaimTokens("emergency") },
+          smartDrops: smart.length,
+          freedTokens,
+        },
+        pays: estimate?.pays ?? false,
+        minimumFreed: minimumFreedTokens(window.usableTokens),
+      })
+    : { decision: "replay", reason: "nothing-due", reclaim: null, applyQueued: false }
+
+  return { landable, smart, ready, estimate, decided }
+}

@@ -1,0 +1,58 @@
+import { usagePercent } from "../pressure/bands.js"
+import type { WindowSettings } from "../pressure/model-window.js"
+import { planNudge } from "../pressure/plan-nudge.js"
+import type { LiveView } from "../session/live-view.js"
+import type { AppliedState, Placement, SessionState } from "../session/session-state.js"
+import type { HostMessage } from "../transcript/host-message.js"
+import type { PassResult } from "./run-pass.js"
+
+/**
+ * Where a reminder goes and the applied state with it (seed: "Nudging"): only into a message the previous prompt did
+ * not have (or into a prompt that changes anyway), so it never rewrites what the provider has cached; on the newest
+ * finished tool output when there is one (channel 1), else as a steer message (channel 2). Null when none is due.
+ */
+export function planReminder(options: {
+  messages: readonly HostMessage[]
+  session: SessionState
+  planned: SessionState
+  view: LiveView
+  seq: number
+  executes: boolean
+  usageBefore: number
+  window: WindowSettings
+  tagsVisible: boolean
+  count: (text: string) => number
+}): { placements: Placement[]; applied: AppliedState; nudge: NonNullable<PassResult["nudge"]> } | null {
+  const { messages, session, planned, seq } = options
+  const newest = messages[messages.length - 1]
+  const placeable =
+    newest !== undefined &&
+    (options.executes || (session.previousMessageIds !== null && !session.previousMessageIds.has(newest.info.id)))
+  const newestTool =
+    placeable && newest.info.role === "assistant"
+      ? [...newest.parts].reverse().find((part) => part.type === "tool" && part.state.status === "completed")
+      : undefined
+  const reminder = planNudge({
+    view: options.view,
+    newestToolPartId: newestTool?.id ?? null,
+    newestMessageId: placeable ? newest.info.id : null,
+    applied: planned.applied,
+    queued: new Set(planned.queued.keys()),
+    pass: seq,
+    usagePercent: usagePercent(options.usageBefore, options.window.usableTokens),
+    tagsVisible: options.tagsVisible,
+    budgetTokens: options.window.reminderBudgetTokens,
+    count: options.count,
+  })
+  if (reminder.placements.length === 0) return null
+  return {
+    placements: reminder.placements,
+    applied: {
+      ...planned.applied,
+      placements: [...planned.applied.placements, ...reminder.placements],
+      lastNudgePass: seq,
+      lastNudgeLevel: reminder.decision.level,
+    },
+    nudge: { level: reminder.decision.level, channel: reminder.placements.some((placement) => placement.kind === "steer") ? 2 : 1 },
+  }
+}
