@@ -1,3 +1,4 @@
+import { compartmentDisplayId } from "../historian/compartment-id.js"
 import { extractCanonicalRecord, type CanonicalRecord } from "../historian/canonical-record.js"
 import { checkCrossTierConsistency } from "../historian/check-cross-tier-consistency.js"
 import { TIERS, type Tier } from "../historian/fidelity-types.js"
@@ -273,5 +274,5 @@ function tagsByPart(db: Database, sessionId: string): Map<string, number> {
 }
 
 function displayId(compartment: StoredCompartment): string {
-  return `c${compartment.seq}`
+  return compartmentDisplayId(compartment.seq)
 }

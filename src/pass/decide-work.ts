@@ -50,12 +50,8 @@ export function decideWork(options: PassOptions & {
     return item !== undefined && item.final && (!item.protected || protectionsYield)
   })
   const smart = options.smartDrops ? planSmartDrops(view) : []
-  // History may fold only settled conversation: never a message of the protected window.
-  // (The lowest sequence in the window: after the host's compaction its kept tail follows the summary.)
-  const protectedSeq = view.messages
-    .slice(view.protectedFrom)
-    .map((message) => state.messageSeq.get(message.info.id) ?? 0)
-    .reduce((lowest, seq) => Math.min(lowest, seq), Number.POSITIVE_INFINITY)
+  // History may fold only settled conversation: never a message of the protected window ...
+  const protectedSeq = view.protectedFromSeq
   // ... nor the newest message (even with no protected window at all, the prompt keeps its tail).
   const newestSeq = view.newestSeq > 0 ? view.newestSeq : Number.POSITIVE_INFINITY
   // What stays of the prompt once history replaces the settled conversation: the fixed prompt and the protected tail

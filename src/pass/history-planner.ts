@@ -1,3 +1,4 @@
+import { compartmentDisplayId, compartmentStoreId } from "../historian/compartment-id.js"
 import { extractCanonicalRecord } from "../historian/canonical-record.js"
 import { compartmentFloor } from "../historian/compartment-floor.js"
 import { composeHistory, type OmittedEpisodes, type RenderedCompartment } from "../historian/compose-history.js"
@@ -337,12 +338,7 @@ export function createHistoryPlanner(options: {
   /** Cuts the newly settled messages into compartments and writes their canonical tiers. */
   function cutNew(input: { messages: readonly HostMessage[]; view: LiveView; state: SessionState; pass: number; now: number; known: StoredCompartment[] }): void {
     const { view, state, known } = input
-    // The lowest sequence in the protected window, not that of its first message: after the host's compaction the
-    // tail it kept follows the summary, so list order is not sequence order.
-    const protectedFromSeq = view.messages
-      .slice(view.protectedFrom)
-      .map((message) => state.messageSeq.get(message.info.id) ?? Number.POSITIVE_INFINITY)
-      .reduce((lowest, seq) => Math.min(lowest, seq), Number.POSITIVE_INFINITY)
+    const protectedFromSeq = view.protectedFromSeq
     const newest = view.messages[view.messages.length - 1]
     const newestSeq = newest ? (state.messageSeq.get(newest.info.id) ?? Number.POSITIVE_INFINITY) : Number.POSITIVE_INFINITY
     const coveredThroughSeq = Math.max(known[known.length - 1]?.lastMessageSeq ?? 0, state.applied.history?.foldedThroughSeq ?? 0)
@@ -365,7 +361,7 @@ export function createHistoryPlanner(options: {
     db.transaction(() => {
       for (const cut of cuts) {
         const seq = (known[known.length - 1]?.seq ?? 0) + 1
-        const display = `c${seq}`
+        const display = compartmentDisplayId(seq)
         const messages = cut.messageIds.flatMap((id) => byId.get(id) ?? [])
         const extracted = extractCanonicalRecord({
           compartmentId: display,
@@ -393,7 +389,7 @@ export function createHistoryPlanner(options: {
           ]
         })
         const compartment = {
-          id: `${sessionId}#${display}`,
+          id: compartmentStoreId(sessionId, seq),
           sessionId,
           seq,
           firstMessageSeq: cut.firstSeq,
@@ -515,5 +511,5 @@ function widestOmitted(compartments: readonly StoredCompartment[]): OmittedEpiso
 }
 
 function displayId(compartment: StoredCompartment): string {
-  return compartment.id.slice(compartment.id.lastIndexOf("#") + 1)
+  return compartmentDisplayId(compartment.seq)
 }

@@ -1,5 +1,6 @@
 import type { ToolDefinition } from "@opencode-ai/plugin"
 import { formatCount, MAX_ARGUMENT_CHARS, QUOTED_ARGUMENT_CHARS, quoteArgument } from "../reduce/answer-bounds.js"
+import { compartmentDisplayId, readCompartmentDisplayId } from "../historian/compartment-id.js"
 import { withoutTagSigns } from "../reduce/parse-drop-ranges.js"
 import type { HostPart } from "../transcript/host-message.js"
 import { itemText } from "../session/item-text.js"
@@ -48,14 +49,13 @@ async function expand(runtime: PluginRuntime, sessionId: string, target: unknown
   }
   const wanted = withoutTagSigns(target).trim()
   const db = await runtime.database()
-  const episode = /^c(\d+)$/i.exec(wanted)
-  if (episode) {
-    const number = withoutLeadingZeros(episode[1] as string)
+  const episode = readCompartmentDisplayId(wanted)
+  if (episode !== null) {
     const compartments = listCompartments(db, sessionId)
-    const found = compartments.find((compartment) => compartment.id.endsWith(`#c${number}`))
+    const found = compartments.find((compartment) => compartmentDisplayId(compartment.seq) === episode)
     if (!found) {
-      const known = compartments.length > 0 ? `episodes run from c1 to c${compartments.length}` : "this session has no episodes yet"
-      return `No episode ${shown(`c${number}`, target.trim())} in this session (${known}).`
+      const known = compartments.length > 0 ? `episodes run from ${compartmentDisplayId(1)} to ${compartmentDisplayId(compartments.length)}` : "this session has no episodes yet"
+      return `No episode ${shown(episode, target.trim())} in this session (${known}).`
     }
     const full = ["full", "dense", "compact", "anchor"]
       .map((tier) => found.representations.find((representation) => representation.tier === tier))

@@ -1,6 +1,7 @@
+import { inlinedFileRuns } from "../transcript/inlined-file-runs.js"
 import type { Placement, SessionState } from "../session/session-state.js"
 import type { LiveView } from "../session/live-view.js"
-import { isFinalPart, isInlinedFile, type HostMessage } from "../transcript/host-message.js"
+import { isFinalPart, type HostMessage } from "../transcript/host-message.js"
 import { trackablesOf, type RenderMemo } from "../session/render-memo.js"
 import { dropMarker, editedPath, itemLabel } from "./markers.js"
 import { droppedInput, renderedSteers } from "./render-prompt.js"
@@ -123,22 +124,12 @@ function add(map: Map<string, { tokens: number; isTool: boolean }>, id: string, 
   const entry = map.get(id)
   map.set(id, { tokens: (entry?.tokens ?? 0) + tokens, isTool: entry?.isTool ?? isTool })
 }
-
+/** The file part and the text parts its inlined content came in. */
 function fileRunIds(message: HostMessage, filePartId: string): string[] {
-  const index = message.parts.findIndex((part) => part.id === filePartId)
-  const ids: string[] = [filePartId]
-  // Only an inlined file owns the text before it (as in listTrackables); a media file's note is message text.
-  const file = message.parts[index]
-  if (file?.type !== "file" || !isInlinedFile(file)) return ids
-  for (let cursor = index - 1; cursor >= 0; cursor -= 1) {
-    const part = message.parts[cursor]
-    if (!part || part.type !== "text" || !part.synthetic) break
-    ids.push(part.id)
-  }
-  return ids
+  return [filePartId, ...(inlinedFileRuns(message.parts).get(filePartId) ?? []).map((part) => part.id)]
 }
 
 function messageTextIds(message: HostMessage): string[] {
-  const inFiles = new Set(message.parts.filter((part) => part.type === "file").flatMap((part) => fileRunIds(message, part.id)))
+  const inFiles = new Set([...inlinedFileRuns(message.parts).values()].flat().map((part) => part.id))
   return message.parts.filter((part) => part.type === "text" && !inFiles.has(part.id)).map((part) => part.id)
 }

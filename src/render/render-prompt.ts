@@ -1,5 +1,6 @@
+import { inlinedFileRuns } from "../transcript/inlined-file-runs.js"
 import type { Placement, SessionState, TagRecord } from "../session/session-state.js"
-import { isInlinedFile, type HostMessage, type HostPart } from "../transcript/host-message.js"
+import type { HostMessage, HostPart } from "../transcript/host-message.js"
 import { isPrunedTool, toolResultText } from "../transcript/part-content.js"
 import { tagPrefix } from "../transcript/tag-format.js"
 import { sameSignature } from "../session/message-signature.js"
@@ -128,7 +129,7 @@ function renderItem(context: {
 
   if (trackable.kind === "file") {
     const file = subject && subject.type === "file" ? subject : null
-    const run = fileRun(message, trackable.partId)
+    const run = inlinedFileRuns(message.parts).get(trackable.partId) ?? []
     const marker = dropMarker({ tag, label: itemLabel(tag, file?.filename ?? null), tagsVisible, supersededPath: null })
     if (trackable.render.type === "before-file") {
       if (!dropped) {
@@ -153,7 +154,7 @@ function renderItem(context: {
   if (!carrier) return []
   if (!dropped) return prefix.length === 0 ? [] : [{ type: "set-text", messageId, partId: carrier.id, text: `${prefix}${carrier.text}` }]
   const marker = dropMarker({ tag, label: itemLabel(tag, null), tagsVisible, supersededPath: null })
-  const fileParts = new Set(message.parts.filter((part) => part.type === "file").flatMap((part) => fileRun(message, part.id).map((run) => run.id)))
+  const fileParts = new Set([...inlinedFileRuns(message.parts).values()].flat().map((part) => part.id))
   return message.parts
     .filter((part) => part.type === "text" && !fileParts.has(part.id) && part.text.length > 0)
     .map((part): Edit => ({ type: "set-text", messageId, partId: part.id, text: part.id === carrier.id ? marker : "" }))
@@ -164,21 +165,6 @@ export function droppedInput(tag: TagRecord, input: Record<string, unknown>, pat
   if (tag.droppedReason === "superseded" && path !== null) return { filePath: path }
   const compact = compactToolInput(input)
   return JSON.stringify(compact) === JSON.stringify(input) ? null : compact
-}
-
-/** The synthetic text parts that carry an inlined file's content (directly before the file part). */
-function fileRun(message: HostMessage, filePartId: string): Extract<HostPart, { type: "text" }>[] {
-  const index = message.parts.findIndex((part) => part.id === filePartId)
-  const run: Extract<HostPart, { type: "text" }>[] = []
-  // Only an inlined file owns the text before it (as in listTrackables); a media file's note is message text.
-  const file = message.parts[index]
-  if (file?.type !== "file" || !isInlinedFile(file)) return run
-  for (let cursor = index - 1; cursor >= 0; cursor -= 1) {
-    const part = message.parts[cursor]
-    if (!part || part.type !== "text" || !part.synthetic) break
-    run.unshift(part)
-  }
-  return run
 }
 
 

@@ -14,9 +14,11 @@ export function applyEdits(messages: HostMessage[], edits: readonly Edit[]): voi
   for (const stage of [0, 1, 2] as const) {
     for (const write of writes) if (write.stage === stage) write.run()
   }
-  const removed = new Set(edits.flatMap((edit) => (edit.type === "remove-message" ? [edit.messageId] : [])))
-  for (let index = messages.length - 1; index >= 0; index -= 1) {
-    if (removed.has(messages[index]?.info.id ?? "")) messages.splice(index, 1)
+  // Folded history removes thousands of messages at once: one pass over the list, not a splice each.
+  if (removing.size > 0) {
+    let kept = 0
+    for (const message of messages) if (!removing.has(message.info.id)) messages[kept++] = message
+    messages.length = kept
   }
   const inserted = edits.filter((edit): edit is Extract<Edit, { type: "insert-message" }> => edit.type === "insert-message")
   let atStart = 0

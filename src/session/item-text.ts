@@ -1,5 +1,6 @@
+import { inlinedFileRuns } from "../transcript/inlined-file-runs.js"
 import type { TagRecord } from "./session-state.js"
-import { isInlinedFile, type HostPart } from "../transcript/host-message.js"
+import type { HostPart } from "../transcript/host-message.js"
 import { partText } from "../transcript/part-content.js"
 
 /**
@@ -14,7 +15,7 @@ export function itemText(options: { tag: TagRecord; parts: readonly HostPart[] }
     const { call, content } = partText(part)
     return `${call}\n${content}`
   }
-  const runs = fileRuns(parts)
+  const runs = inlinedFileRuns(parts)
   if (tag.kind === "file") {
     return (runs.get(tag.partId) ?? []).map((part) => (part.type === "text" ? part.text : "")).join("\n")
   }
@@ -23,19 +24,4 @@ export function itemText(options: { tag: TagRecord; parts: readonly HostPart[] }
     .filter((part) => part.type === "text" && !part.ignored && !inRuns.has(part.id))
     .map((part) => (part.type === "text" ? part.text : ""))
     .join("\n")
-}
-
-function fileRuns(parts: readonly HostPart[]): Map<string, HostPart[]> {
-  const runs = new Map<string, HostPart[]>()
-  parts.forEach((part, index) => {
-    if (part.type !== "file" || !isInlinedFile(part)) return
-    const run: HostPart[] = []
-    for (let cursor = index - 1; cursor >= 0; cursor -= 1) {
-      const previous = parts[cursor]
-      if (!previous || previous.type !== "text" || !previous.synthetic) break
-      run.unshift(previous)
-    }
-    runs.set(part.id, run)
-  })
-  return runs
 }

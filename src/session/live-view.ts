@@ -1,5 +1,6 @@
+import { inlinedFileRuns } from "../transcript/inlined-file-runs.js"
 import type { KnownPart, SessionState, TagRecord } from "./session-state.js"
-import { isFinalPart, isInlinedFile, type HostMessage } from "../transcript/host-message.js"
+import { isFinalPart, type HostMessage } from "../transcript/host-message.js"
 import { trackablesOf, type RenderMemo } from "./render-memo.js"
 
 /** One tagged item as it stands in the live message list. */
@@ -32,6 +33,12 @@ export type LiveView = {
   liveTokens: number
   /** Index (in `messages`) of the oldest message inside the protected window (messages.length when it is empty). */
   protectedFrom: number
+  /**
+   * The lowest ingest sequence in the protected window (Infinity when it is empty; a message not stored yet counts
+   * as 0, so nothing passes for settled before it is stored). Not the first message's: after the host's compaction
+   * the tail it kept follows the summary, so list order is not sequence order.
+   */
+  protectedFromSeq: number
   /** The live messages: the host's list without the messages folded into history. */
   messages: readonly HostMessage[]
   /** How many of the host's messages are folded into history (the history message is rendered only when > 0). */
@@ -110,6 +117,9 @@ export function buildLiveView(options: {
     foldedCount: options.messages.length - messages.length,
     liveTokens: messageTokens.reduce((sum, tokens) => sum + tokens, 0),
     protectedFrom,
+    protectedFromSeq: messages
+      .slice(protectedFrom)
+      .reduce((lowest, message) => Math.min(lowest, state.messageSeq.get(message.info.id) ?? 0), Number.POSITIVE_INFINITY),
     midTool,
     newestSeq: newestMessage ? (state.messageSeq.get(newestMessage.info.id) ?? 0) : 0,
   }
@@ -122,17 +132,9 @@ function partTokens(known: KnownPart | undefined): number {
 /** Tokens of each inlined file's synthetic content run, keyed by the file part id. */
 function fileRunTokens(message: HostMessage, state: SessionState): Map<string, number> {
   const totals = new Map<string, number>()
-  message.parts.forEach((part, index) => {
-    // Only an inlined file owns the text before it (as in listTrackables); a media file's note is message text.
-    if (part.type !== "file" || !isInlinedFile(part)) return
-    let sum = 0
-    for (let cursor = index - 1; cursor >= 0; cursor -= 1) {
-      const previous = message.parts[cursor]
-      if (!previous || previous.type !== "text" || !previous.synthetic) break
-      sum += state.parts.get(previous.id)?.tokens ?? 0
-    }
-    totals.set(part.id, sum)
-  })
+  for (const [fileId, run] of inlinedFileRuns(message.parts)) {
+    totals.set(fileId, run.reduce((sum, part) => sum + (state.parts.get(part.id)?.tokens ?? 0), 0))
+  }
   return totals
 }
 

@@ -1,6 +1,7 @@
+import { inlinedFileRuns } from "../transcript/inlined-file-runs.js"
 import type { TokenCounter } from "../tokens/token-counter.js"
 import { contentHash } from "../transcript/content-hash.js"
-import { isFinalPart, isInlinedFile, type HostMessage, type HostPart } from "../transcript/host-message.js"
+import { isFinalPart, type HostMessage, type HostPart } from "../transcript/host-message.js"
 import { partText } from "../transcript/part-content.js"
 import { tagPrefix } from "../transcript/tag-format.js"
 import { listTrackables } from "../transcript/trackables.js"
@@ -130,16 +131,8 @@ export function applyPlanToState(state: SessionState, plan: IngestPlan): void {
 /** The composition kind of each part of a message (what the model reads it as). */
 export function partKinds(message: HostMessage): PartKind[] {
   const parts = message.parts
-  const kinds: PartKind[] = parts.map((part) => basicKind(part, message.info.role))
-  parts.forEach((part, index) => {
-    if (part.type !== "file" || !isInlinedFile(part)) return
-    for (let cursor = index - 1; cursor >= 0; cursor -= 1) {
-      const previous = parts[cursor]
-      if (!previous || previous.type !== "text" || !previous.synthetic) break
-      kinds[cursor] = "file"
-    }
-  })
-  return kinds
+  const inFile = new Set([...inlinedFileRuns(parts).values()].flat().map((part) => part.id))
+  return parts.map((part) => (inFile.has(part.id) ? "file" : basicKind(part, message.info.role)))
 }
 
 function basicKind(part: HostPart, role: string): PartKind {

@@ -1,4 +1,5 @@
-import { isInlinedFile, type HostMessage } from "./host-message.js"
+import type { HostMessage } from "./host-message.js"
+import { inlinedFileRuns } from "./inlined-file-runs.js"
 
 export type TagKind = "message" | "tool" | "file"
 
@@ -30,19 +31,13 @@ export type TagPlacement =
  */
 export function listTrackables(message: HostMessage): Trackable[] {
   const parts = message.parts
+  const runs = inlinedFileRuns(parts)
   const fileRunOwner = new Map<string, string>()
-  parts.forEach((part, index) => {
-    if (part.type !== "file" || !isInlinedFile(part)) return
-    for (let cursor = index - 1; cursor >= 0; cursor -= 1) {
-      const previous = parts[cursor]
-      if (!previous || previous.type !== "text" || !previous.synthetic) break
-      fileRunOwner.set(previous.id, part.id)
-    }
-  })
+  for (const [fileId, run] of runs) for (const part of run) fileRunOwner.set(part.id, fileId)
 
   const carrier = messageCarrier(parts, fileRunOwner)
   const trackables: Trackable[] = []
-  for (const [index, part] of parts.entries()) {
+  for (const part of parts) {
     if (part.type === "text") {
       if (part.id !== carrier) continue
       trackables.push({ kind: "message", partId: part.id, tool: null, render: { type: "text", partId: part.id } })
@@ -53,7 +48,7 @@ export function listTrackables(message: HostMessage): Trackable[] {
       continue
     }
     if (part.type === "file") {
-      const first = firstRunPart(parts, index, fileRunOwner)
+      const first = runs.get(part.id)?.[0]?.id ?? null
       const render: TagPlacement = first ? { type: "text", partId: first } : { type: "before-file", partId: part.id }
       trackables.push({ kind: "file", partId: part.id, tool: null, render })
     }
@@ -72,15 +67,4 @@ function messageCarrier(parts: HostMessage["parts"], fileRunOwner: Map<string, s
   )
   const authored = candidates.find((part) => part.type === "text" && !part.synthetic)
   return (authored ?? candidates[0])?.id ?? null
-}
-
-function firstRunPart(parts: HostMessage["parts"], fileIndex: number, owner: Map<string, string>): string | null {
-  const fileId = parts[fileIndex]?.id
-  let first: string | null = null
-  for (let cursor = fileIndex - 1; cursor >= 0; cursor -= 1) {
-    const candidate = parts[cursor]
-    if (!candidate || owner.get(candidate.id) !== fileId) break
-    first = candidate.id
-  }
-  return first
 }
