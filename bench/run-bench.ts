@@ -1,38 +1,34 @@
 /**
- * `npm run bench`: what one transform pass costs, and how that grows with session length, on synthetic sessions of
- * 100, 1,000 and 10,000 messages (a realistic mix of user text, assistant text and tool outputs; 10,000 messages
- * hold about 1M tokens). Everything is measured in one run, next to a passthrough hook that only walks the
- * messages, and reported as medians, p95 and ratios (the machines are shared and noisy). Prints a table and writes
- * bench/results/bench.json.
+ * `npm run bench`: what one transform call costs, and how that grows with session length, on synthetic sessions of
+ * 100, 1,000, 5,000 and 10,000 messages (a realistic mix of user text, assistant text and tool outputs; 10,000
+ * messages hold about 3.3M tokens). Every call goes through the plugin's real `experimental.chat.messages.transform`
+ * hook (bench/hook-harness.ts) with a fresh copy of the session, made outside the timing, as OpenCode hands one to
+ * every call; next to it, in the same process, a passthrough hook that only walks the messages. Reported as medians,
+ * p95 and ratios (the machines are shared and noisy). Prints a table and writes bench/results/bench-<runtime>.json.
+ * `npm run bench` runs it under Node (better-sqlite3) and then under Bun (bun:sqlite, OpenCode's own runtime: the
+ * `opencode` binary with BUN_BE_BUN=1).
  *
- *   npm run bench                                  Node, better-sqlite3
- *   BUN_BE_BUN=1 node_modules/.bin/opencode bench/run-bench.ts   Bun with bun:sqlite, OpenCode's runtime
+ *   npm run bench                                               both runtimes
+ *   tsx bench/run-bench.ts                                      Node only
+ *   BUN_BE_BUN=1 node_modules/.bin/opencode bench/run-bench.ts  Bun only
  *   BENCH_SIZES=100,1000 BENCH_ROUNDS=20 npm run bench
  */
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { defaultConfig } from "../src/config/schema.js"
-import { createHistoryPlanner } from "../src/pass/history-planner.js"
-import { runPass, type PassResult } from "../src/pass/run-pass.js"
-import { createSessionRegistry } from "../src/pass/session-registry.js"
-import type { SessionState } from "../src/session/session-state.js"
-import { systemClock } from "../src/pass/system-clock.js"
-import { applyEdits } from "../src/session/apply-edits.js"
-import { fixedWindow, type WindowSettings } from "../src/pressure/model-window.js"
 import { queueDrops } from "../src/store/applied-state-repository.js"
-import type { Database } from "../src/store/driver.js"
-import { openDatabase } from "../src/store/open-database.js"
+import { listPasses } from "../src/store/pass-repository.js"
 import { createTokenCounterPool } from "../src/tokens/tiktoken-counter.js"
-import type { TokenCounter } from "../src/tokens/token-counter.js"
 import type { HostMessage } from "../src/transcript/host-message.js"
+import { hookHarness, type HookHarness } from "./hook-harness.js"
 import { nextDropTarget } from "./next-drop.js"
 import { freshCopies, syntheticSession } from "./synthetic-session.js"
 
-const SIZES = (process.env["BENCH_SIZES"] ?? "100,1000,10000").split(",").map(Number)
+const SIZES = (process.env["BENCH_SIZES"] ?? "100,1000,5000,10000").split(",").map(Number)
 const ROUNDS = Number(process.env["BENCH_ROUNDS"] ?? 15)
-const RESULTS = join(dirname(fileURLToPath(import.meta.url)), "results", "bench.json")
+const BUN = typeof process.versions["bun"] === "string"
+const RESULTS = join(dirname(fileURLToPath(import.meta.url)), "results", `bench-${BUN ? "bun" : "node"}.json`)
 
 type Row = {
   messages: number
@@ -64,41 +60,27 @@ const sample = (): void => {
   peakRss = Math.max(peakRss, process.memoryUsage().rss)
 }
 
-function pass(context: { db: Database; state: SessionState; counter: TokenCounter; window: WindowSettings; history: ReturnType<typeof createHistoryPlanner> }, messages: HostMessage[], now: number): { ms: number; result: PassResult } {
+/** One transform call through the real hook, timed; the copy is made by the caller, outside the timing. */
+async function pass(harness: HookHarness, messages: HostMessage[]): Promise<number> {
   const started = performance.now()
-  const result = runPass({
-    db: context.db,
-    state: context.state,
-    messages,
-    counter: context.counter,
-    history: context.history,
-    clock: systemClock,
-    trigger: "transform",
-    tagsVisible: true,
-    window: context.window,
-    fixedTokens: 0,
-    now,
-    smartDrops: false,
-  })
-  applyEdits(messages, result.edits)
+  await harness.transform(messages)
   const ms = performance.now() - started
   sample()
-  return { ms, result }
+  return ms
 }
 
-async function measure(size: number, counter: TokenCounter): Promise<Row> {
+async function measure(size: number): Promise<Row> {
   const dir = mkdtempSync(join(tmpdir(), "magic-context-bench-"))
   const file = join(dir, "bench.db")
-  const db = await openDatabase(file)
-  const registry = createSessionRegistry({ db, now: () => Date.now() })
-  const state = registry.stateFor({ id: `bench-${size}`, source: "replay", projectId: null, directory: null, title: null }, counter)
-  const all = syntheticSession({ messageCount: size + ROUNDS * 6 + 2, sessionID: `bench-${size}` })
+  const sessionID = `bench-${size}`
+  const harness = hookHarness({ dbFile: file, sessionID })
+  const all = syntheticSession({ messageCount: size + ROUNDS * 6 + 2, sessionID })
   const base = all.slice(0, size)
-  // A window the session does not fill: replay passes without pressure work.
-  const roomy = { db, state, counter, window: fixedWindow({ usableTokens: 100_000_000, config: defaultConfig() }), history: createHistoryPlanner({ db, sessionId: state.sessionId, counter, policy: "default" }) }
-  let now = 1_800_000_000_000
+  // A window the session does not fill: replay calls without pressure work.
+  await harness.useWindow(100_000_000)
 
-  const cold = pass(roomy, freshCopies(base), (now += 1_000)).ms
+  const cold = await pass(harness, freshCopies(base))
+  const state = await harness.state()
   const rawTokens = [...state.parts.values()].reduce((sum, part) => sum + part.tokens + part.callTokens, 0)
 
   const replay: number[] = []
@@ -108,7 +90,7 @@ async function measure(size: number, counter: TokenCounter): Promise<Row> {
   for (let round = 0; round < ROUNDS; round += 1) {
     const copy = freshCopies(base)
     const before = state.parts.size
-    replay.push(pass(roomy, copy, (now += 1_000)).ms)
+    replay.push(await pass(harness, copy))
     cached += copy.reduce((sum, message) => sum + message.parts.length, 0) - (state.parts.size - before)
     counted += state.parts.size - before
     const walk = freshCopies(base)
@@ -118,26 +100,27 @@ async function measure(size: number, counter: TokenCounter): Promise<Row> {
     passthrough.push(performance.now() - started)
     if (parts === 0) throw new Error("empty session")
   }
+  // Each round one more exchange: the user's message and the assistant's text and tool call with its result.
   const incremental: number[] = []
-  for (let round = 0; round < ROUNDS; round += 1) {
-    incremental.push(pass(roomy, freshCopies(all.slice(0, size + (round + 1) * 2)), (now += 1_000)).ms)
-  }
+  for (let round = 0; round < ROUNDS; round += 1) incremental.push(await pass(harness, freshCopies(all.slice(0, size + (round + 1) * 2))))
 
-  // Execute passes: each round the session grows by four messages (so settled ones become a new compartment), a drop
-  // of the oldest live tool output is queued, and the window is one the last prompt fills to ~70%: work is due at
-  // the threshold every round.
+  // Execute calls: each round the session grows by four messages (so settled ones become a new compartment), a drop
+  // of the oldest live tool output is queued (as ctx_reduce queues it), and the model's window is one the last prompt
+  // fills to ~70%: work is due at the threshold every round.
   const execute: number[] = []
+  const db = await harness.runtime.database()
   let prompt = rawTokens
   for (let round = 0; round < ROUNDS; round += 1) {
     const target = nextDropTarget(state)
-    if (target !== null) for (const drop of queueDrops(db, state.sessionId, [target], { pass: null, now })) state.queued.set(drop.tag, drop)
-    const tight = { ...roomy, window: fixedWindow({ usableTokens: Math.round(prompt / 0.7), config: defaultConfig() }) }
-    const current = all.slice(0, size + ROUNDS * 2 + (round + 1) * 4)
-    const { ms, result } = pass(tight, freshCopies(current), (now += 1_000))
-    if (result.decision === "execute") execute.push(ms)
-    prompt = result.breakdown.total
+    if (target !== null) for (const drop of queueDrops(db, state.sessionId, [target], { pass: null, now: Date.now() })) state.queued.set(drop.tag, drop)
+    await harness.useWindow(Math.round(prompt / 0.7))
+    const ms = await pass(harness, freshCopies(all.slice(0, size + ROUNDS * 2 + (round + 1) * 4)))
+    const [last] = listPasses(db, state.sessionId, 1)
+    if (last?.decision === "execute") execute.push(ms)
+    prompt = last?.renderedTokens ?? prompt
   }
 
+  await harness.dispose()
   db.close()
   const dbBytes = statSync(file).size + safeSize(`${file}-wal`)
   rmSync(dir, { recursive: true, force: true })
@@ -183,11 +166,11 @@ const countedTokens = counter.count(text)
 const tokensPerSecond = Math.round(countedTokens / ((performance.now() - countStarted) / 1_000))
 
 const rows: Row[] = []
-for (const size of SIZES) rows.push(await measure(size, counter))
+for (const size of SIZES) rows.push(await measure(size))
 pool.dispose()
 
-const runtime = typeof process.versions["bun"] === "string" ? `bun ${process.versions["bun"]} (bun:sqlite)` : `node ${process.versions.node} (better-sqlite3)`
-const header = ["messages", "raw tokens", "cold ms", "replay ms (p50/p95)", "+2 msgs ms", "execute ms (p50/p95, n)", "walk ms", "replay/walk", "ms per 1k msgs", "count hits", "DB bytes/1M tok", "peak RSS MB"]
+const runtime = BUN ? `bun ${process.versions["bun"]} (bun:sqlite)` : `node ${process.versions.node} (better-sqlite3)`
+const header = ["messages", "raw tokens", "cold ms", "replay ms (p50/p95)", "+1 exchange ms", "execute ms (p50/p95, n)", "walk ms", "replay/walk", "ms per 1k msgs", "count hits", "DB bytes/1M tok", "peak RSS MB"]
 const table = rows.map((row) => [
   row.messages,
   row.rawTokens,

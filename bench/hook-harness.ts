@@ -1,0 +1,76 @@
+import type { Hooks } from "@opencode-ai/plugin"
+import { defaultConfig } from "../src/config/schema.js"
+import { createErrorLog } from "../src/plugin/error-log.js"
+import { createHooks } from "../src/plugin/hooks.js"
+import { createPluginRuntime, type PluginRuntime } from "../src/plugin/plugin-runtime.js"
+import type { SessionState } from "../src/session/session-state.js"
+import type { HostMessage } from "../src/transcript/host-message.js"
+
+/** The model the synthetic sessions name (bench/synthetic-session.ts). */
+const MODEL = { providerID: "anthropic", modelID: "claude-sonnet-4-5" }
+const OUTPUT_TOKENS = 4_096
+
+/**
+ * The plugin's real hooks, as OpenCode builds them (`createPlugin` without the SDK client): the transform hook
+ * under measurement is `experimental.chat.messages.transform`, the window comes from `chat.params` the way the host
+ * reports a model's limits. A hook that fails open would look fast: every call checks that nothing was recorded in
+ * the error log, and throws if something was.
+ */
+export type HookHarness = {
+  /** One transform call on `messages` (the hook edits them in place). */
+  transform(messages: HostMessage[]): Promise<void>
+  /** Tells the hooks the model's context window, so the usable window is `usableTokens`. */
+  useWindow(usableTokens: number): Promise<void>
+  /** The session's state as the runtime holds it (to queue drops the way ctx_reduce does). */
+  state(): Promise<SessionState>
+  runtime: PluginRuntime
+  dispose(): Promise<void>
+}
+
+export function hookHarness(options: { dbFile: string; sessionID: string }): HookHarness {
+  const base = defaultConfig()
+  const errors = createErrorLog({ now: () => Date.now(), hostLog: () => undefined })
+  const runtime = createPluginRuntime({
+    config: { ...base, database: { ...base.database, path: options.dbFile } },
+    configDiagnostics: [],
+    errors,
+    faults: new Set(),
+    env: {},
+    now: () => Date.now(),
+  })
+  const hooks: Hooks = createHooks({
+    runtime,
+    projectId: "bench",
+    directory: "/repo",
+    loadProviderLimits: () => Promise.resolve(),
+    historian: { schedule: () => Promise.resolve(), isHistorianSession: () => false },
+    listMessages: () => Promise.resolve([]),
+  })
+  const failIfRecorded = (hook: string): void => {
+    const recorded = errors.recent()
+    if (recorded.length > 0) throw new Error(`${hook} recorded an internal error: ${recorded[0]?.message}`)
+  }
+  return {
+    runtime,
+    async transform(messages) {
+      const hook = hooks["experimental.chat.messages.transform"]
+      if (!hook) throw new Error("the plugin has no transform hook")
+      await hook({}, { messages })
+      failIfRecorded("transform")
+    },
+    async useWindow(usableTokens) {
+      const hook = hooks["chat.params"]
+      if (!hook) throw new Error("the plugin has no chat.params hook")
+      const model = { providerID: MODEL.providerID, id: MODEL.modelID, limit: { context: usableTokens + OUTPUT_TOKENS, output: OUTPUT_TOKENS } }
+      await hook({ sessionID: options.sessionID, model } as unknown as Parameters<typeof hook>[0], {} as Parameters<typeof hook>[1])
+      failIfRecorded("chat.params")
+    },
+    async state() {
+      const registry = await runtime.sessions()
+      return registry.stateFor({ id: options.sessionID, source: "opencode", projectId: "bench", directory: "/repo", title: null }, runtime.counterFor(null))
+    },
+    async dispose() {
+      await hooks.dispose?.()
+    },
+  }
+}
