@@ -6,10 +6,12 @@ import { planReclaim, type ReclaimMode } from "../reduce/plan-reclaim.js"
 import { planSmartDrops, type SmartDrop } from "../reduce/plan-smart-drops.js"
 import type { Breakdown } from "../render/measure-prompt.js"
 import type { LiveView } from "../session/live-view.js"
-import type { DrainState, QueuedDrop, SessionState } from "../session/session-state.js"
+import type { DrainState, QueuedDrop, ReadyHistory, SessionState } from "../session/session-state.js"
 import { decidePass, type PassDecision } from "./decide-pass.js"
 import { estimateFreedTokens } from "./estimate-freed-tokens.js"
-import type { PassOptions, ReadyHistory } from "./run-pass.js"
+import type { WindowSettings } from "../pressure/model-window.js"
+import type { HostMessage } from "../transcript/host-message.js"
+import type { HistoryPlanner } from "./history-planner.js"
 
 export type WeighedWork = {
   /** Queued drops that may land now. */
@@ -28,7 +30,13 @@ export type WeighedWork = {
  * fold could pay, what all of it would free, the cost rule's verdict below the threshold, and the decision. Reads
  * only.
  */
-export function decideWork(options: PassOptions & {
+export function decideWork(options: {
+  messages: readonly HostMessage[]
+  window: WindowSettings
+  now: number
+  smartDrops: boolean
+  history?: HistoryPlanner | null
+  readyHistory?: ReadyHistory | null
   state: SessionState
   view: LiveView
   before: Breakdown

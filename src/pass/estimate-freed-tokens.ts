@@ -2,8 +2,7 @@ import { buildLiveView, type LiveView } from "../session/live-view.js"
 import { planReclaim, type ReclaimMode } from "../reduce/plan-reclaim.js"
 import type { Breakdown } from "../render/measure-prompt.js"
 import type { HostMessage } from "../transcript/host-message.js"
-import type { ReadyHistory } from "./run-pass.js"
-import type { SessionState } from "../session/session-state.js"
+import type { ReadyHistory, SessionState } from "../session/session-state.js"
 
 /**
  * What an execute pass would free, in tokens: the history fold (the prompt measured with the ready history applied,

@@ -31,8 +31,7 @@ import { applyPinPatterns, type PinPattern } from "../historian/pin-patterns.js"
 import { episodePinTokens, splitLedger, type PinnedFact } from "../historian/pinned-ledger.js"
 import type { TokenCounter } from "../tokens/token-counter.js"
 import type { HostMessage } from "../transcript/host-message.js"
-import type { ReadyHistory } from "./run-pass.js"
-import type { SessionState } from "../session/session-state.js"
+import type { ReadyHistory, SessionState } from "../session/session-state.js"
 
 /**
  * What the Lab tells the planner (and nothing else ever does): the exact strings still to be needed from now on,

@@ -2,8 +2,7 @@ import type { ReclaimMode } from "../reduce/plan-reclaim.js"
 import { planReclaim } from "../reduce/plan-reclaim.js"
 import type { SmartDrop } from "../reduce/plan-smart-drops.js"
 import type { LiveView } from "../session/live-view.js"
-import type { AppliedState, DrainState, DropReason, QueuedDrop, SessionState, TagRecord } from "../session/session-state.js"
-import type { ReadyHistory } from "./run-pass.js"
+import type { AppliedState, DrainState, DropReason, QueuedDrop, ReadyHistory, SessionState, TagRecord } from "../session/session-state.js"
 
 export type PlannedDrop = { tag: number; reason: DropReason; supersededBy: number | null }
 

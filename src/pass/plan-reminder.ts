@@ -4,7 +4,10 @@ import { planNudge } from "../pressure/plan-nudge.js"
 import type { LiveView } from "../session/live-view.js"
 import type { AppliedState, Placement, SessionState } from "../session/session-state.js"
 import type { HostMessage } from "../transcript/host-message.js"
-import type { PassResult } from "./run-pass.js"
+import type { NudgeLevel } from "../pressure/nudge-band.js"
+
+/** The reminder a pass placed: its level, and the channel (1: on a tool output; 2: a steer message). */
+export type PlacedReminder = { level: NudgeLevel; channel: 1 | 2 }
 
 /**
  * Where a reminder goes and the applied state with it (seed: "Nudging"): only into a message the previous prompt did
@@ -22,7 +25,7 @@ export function planReminder(options: {
   window: WindowSettings
   tagsVisible: boolean
   count: (text: string) => number
-}): { placements: Placement[]; applied: AppliedState; nudge: NonNullable<PassResult["nudge"]> } | null {
+}): { placements: Placement[]; applied: AppliedState; nudge: PlacedReminder } | null {
   const { messages, session, planned, seq } = options
   const newest = messages[messages.length - 1]
   const placeable =

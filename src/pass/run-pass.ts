@@ -3,7 +3,6 @@ import { nextDrainState } from "../pressure/drain-latch.js"
 import { estimateUsage, reportedPromptTokens } from "../pressure/estimate-usage.js"
 import { billedPrompt, promptCost, sharedPrefixTokens } from "../pressure/cost-model.js"
 import type { WindowSettings } from "../pressure/model-window.js"
-import type { NudgeLevel } from "../pressure/nudge-band.js"
 import { buildLiveView, type LiveView } from "../session/live-view.js"
 import { reclaimableItems } from "../reduce/plan-reclaim.js"
 import type { Edit } from "../session/edit.js"
@@ -17,11 +16,11 @@ import type { TokenCounter } from "../tokens/token-counter.js"
 import { contentHash } from "../transcript/content-hash.js"
 import type { HostMessage } from "../transcript/host-message.js"
 import type { PassDecision } from "./decide-pass.js"
-import { planReminder } from "./plan-reminder.js"
+import { planReminder, type PlacedReminder } from "./plan-reminder.js"
 import { decideWork } from "./decide-work.js"
 import type { HistoryPlanner } from "./history-planner.js"
 import { ingestMessages } from "./ingest-messages.js"
-import type { SessionState } from "../session/session-state.js"
+import type { ReadyHistory, SessionState } from "../session/session-state.js"
 import { commitPass } from "./commit-pass.js"
 import { planExecution, plannedState } from "./plan-execution.js"
 
@@ -49,8 +48,6 @@ export type PassOptions = {
   history?: HistoryPlanner | null
 }
 
-/** Compartment history ready to replace the settled conversation up to `foldThroughSeq`. */
-export type ReadyHistory = { foldThroughSeq: number; text: string; tokens: number }
 
 export type PassResult = {
   seq: number
@@ -66,7 +63,7 @@ export type PassResult = {
   breakdown: Breakdown
   /** Tags whose drop landed in this pass. */
   dropped: number[]
-  nudge: { level: NudgeLevel; channel: 1 | 2 } | null
+  nudge: PlacedReminder | null
   prefixChanged: boolean
   firstDivergence: number | null
   newTags: number[]

@@ -73,6 +73,9 @@ export type AppliedState = {
  */
 export type FoldedHistory = { foldedThroughSeq: number; text: string; tokens: number }
 
+/** Compartment history ready to replace the settled conversation up to `foldThroughSeq`. */
+export type ReadyHistory = { foldThroughSeq: number; text: string; tokens: number }
+
 /** A drop the agent asked for that has not landed yet. */
 export type QueuedDrop = { operationId: number; tag: number; queuedPass: number | null }
 

@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from "vitest"
 import { defaultConfig } from "../../src/config/schema.js"
-import { runPass, type ReadyHistory } from "../../src/pass/run-pass.js"
+import { runPass } from "../../src/pass/run-pass.js"
+import type { ReadyHistory } from "../../src/session/session-state.js"
 import type { SessionState } from "../../src/session/session-state.js"
 import { fixedWindow, type WindowSettings } from "../../src/pressure/model-window.js"
 import { renderPrompt } from "../../src/render/render-prompt.js"

@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest"
-import { runPass, type ReadyHistory } from "../../src/pass/run-pass.js"
+import { runPass } from "../../src/pass/run-pass.js"
+import type { ReadyHistory } from "../../src/session/session-state.js"
 import type { SessionState } from "../../src/session/session-state.js"
 import { fixedWindow } from "../../src/pressure/model-window.js"
 import { queueDrops } from "../../src/store/applied-state-repository.js"

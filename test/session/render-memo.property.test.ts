@@ -2,6 +2,8 @@ import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { beginPass, createRenderMemo } from "../../src/session/render-memo.js"
 import { renderPrompt } from "../../src/render/render-prompt.js"
+import { buildLiveView } from "../../src/session/live-view.js"
+import { measurePrompt } from "../../src/render/measure-prompt.js"
 import { joinPrompt, serializeRendered, serializeRenderedChunks } from "../../src/session/serialize-prompt.js"
 import { freshCopy } from "../helpers/host-messages.js"
 import { scenarioArbitrary, type RandomScenario } from "../helpers/random-session.js"
@@ -27,6 +29,12 @@ describe("renderPrompt with a memo", () => {
           const serialized = serializeRenderedChunks(messages, edits, previous, memo)
           expect(joinPrompt(serialized)).toBe(serializeRendered(scenario.messages, edits))
           previous = serialized
+          // The live view and the measure read the memo's items: the same as listing them afresh.
+          const { state, protectedTokens, tagsVisible, placements, counter } = scenario
+          const view = buildLiveView({ messages, state, protectedTokens, memo })
+          expect(view).toEqual(buildLiveView({ messages, state, protectedTokens }))
+          const measured = { messages, state, view, tagsVisible, placements, fixedTokens: 0, reclaimableTags: new Set(view.items.map((item) => item.tag.tag)), count: counter.count }
+          expect(measurePrompt({ ...measured, memo })).toEqual(measurePrompt(measured))
         }
       }),
       { numRuns: 300 },
