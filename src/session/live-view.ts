@@ -1,7 +1,8 @@
 import { inlinedFileRuns } from "../transcript/inlined-file-runs.js"
 import type { KnownPart, SessionState, TagRecord } from "./session-state.js"
 import { isFinalPart, type HostMessage } from "../transcript/host-message.js"
-import { trackablesOf, type RenderMemo } from "./render-memo.js"
+import { currentEntry, type RenderMemo } from "./render-memo.js"
+import { listTrackables, type Trackable } from "../transcript/trackables.js"
 
 /** One tagged item as it stands in the live message list. */
 export type LiveItem = {
@@ -23,6 +24,17 @@ export type LiveItem = {
   protected: boolean
   /** The tool's input, for content-aware rules (smart drops); null for other items. */
   toolInput: Record<string, unknown> | null
+}
+
+/** What the live view knows of one message, and the stored records it was made from (kept in the memo). */
+export type LiveFacts = {
+  seq: number
+  parts: readonly (KnownPart | undefined)[]
+  tags: readonly (TagRecord | undefined)[]
+  /** Tokens of all the message's parts. */
+  tokens: number
+  /** Its tagged items, as last placed. */
+  items: LiveItem[]
 }
 
 /** The live message list seen through the stored state: what can be dropped, reclaimed or nudged about. */
@@ -64,47 +76,30 @@ export function buildLiveView(options: {
   // Messages folded into history are not in the prompt any more.
   const folded = state.applied.history?.foldedThroughSeq ?? 0
   const messages = options.messages.filter((message) => (state.messageSeq.get(message.info.id) ?? Number.POSITIVE_INFINITY) > folded)
-  const messageTokens = messages.map((message) => message.parts.reduce((sum, part) => sum + partTokens(state.parts.get(part.id)), 0))
+  const facts = messages.map((message) => messageFacts(message, state, options.memo))
   let protectedFrom = messages.length
   let newer = 0
   for (let index = messages.length - 1; index >= 0; index -= 1) {
     if (newer >= protectedTokens) break
     protectedFrom = index
-    newer += messageTokens[index] ?? 0
+    newer += facts[index]?.tokens ?? 0
   }
 
   const items: LiveItem[] = []
   const byTag = new Map<number, LiveItem>()
-  messages.forEach((message, messageIndex) => {
-    const partsById = new Map(message.parts.map((part) => [part.id, part]))
-    const runTokens = fileRunTokens(message, state)
-    for (const trackable of trackablesOf(options.memo, message)) {
-      const tag = state.tagsByPart.get(trackable.partId)
-      if (!tag) continue
-      const part = partsById.get(trackable.partId)
-      const known = state.parts.get(trackable.partId)
-      const contentTokens =
-        trackable.kind === "file"
-          ? (runTokens.get(trackable.partId) ?? 0)
-          : trackable.kind === "message"
-            ? messageTextTokens(message, state, runTokens)
-            : (known?.tokens ?? 0)
-      const item: LiveItem = {
-        tag,
-        messageId: message.info.id,
-        messageIndex,
-        messageSeq: state.messageSeq.get(message.info.id) ?? 0,
-        role: message.info.role,
-        contentTokens,
-        callTokens: known?.callTokens ?? 0,
-        final: part ? isFinalPart(part) : true,
-        newest: messageIndex === messages.length - 1,
-        protected: messageIndex >= protectedFrom,
-        toolInput: part?.type === "tool" ? (part.state.input as Record<string, unknown>) : null,
-      }
-      items.push(item)
-      byTag.set(tag.tag, item)
-    }
+  facts.forEach((fact, messageIndex) => {
+    const newest = messageIndex === messages.length - 1
+    const inWindow = messageIndex >= protectedFrom
+    fact.items.forEach((item, at) => {
+      // An item keeps its object while it stays where it was; the memo keeps the placed one for the next pass.
+      const placed =
+        item.messageIndex === messageIndex && item.newest === newest && item.protected === inWindow
+          ? item
+          : { ...item, messageIndex, newest, protected: inWindow }
+      fact.items[at] = placed
+      items.push(placed)
+      byTag.set(placed.tag.tag, placed)
+    })
   })
 
   const newestMessage = messages[messages.length - 1]
@@ -115,7 +110,7 @@ export function buildLiveView(options: {
     byTag,
     messages,
     foldedCount: options.messages.length - messages.length,
-    liveTokens: messageTokens.reduce((sum, tokens) => sum + tokens, 0),
+    liveTokens: facts.reduce((sum, fact) => sum + fact.tokens, 0),
     protectedFrom,
     protectedFromSeq: messages
       .slice(protectedFrom)
@@ -123,6 +118,68 @@ export function buildLiveView(options: {
     midTool,
     newestSeq: newestMessage ? (state.messageSeq.get(newestMessage.info.id) ?? 0) : 0,
   }
+}
+
+/**
+ * One message's tokens and tagged items, as of its stored parts and tags. With the pass's memo they are reused while
+ * the message (its entry), its parts' stored records and its items' tags are the same objects as when they were
+ * made: ingest replaces a part's record when it changes, an execute pass a tag's.
+ */
+function messageFacts(message: HostMessage, state: SessionState, memo: RenderMemo | undefined): LiveFacts {
+  const entry = currentEntry(memo, message)
+  const trackables = entry?.trackables ?? listTrackables(message)
+  const seq = state.messageSeq.get(message.info.id) ?? 0
+  const cached = entry?.live
+  if (cached && cached.seq === seq && sameRecords(cached, message, trackables, state)) return cached
+  const partsById = new Map(message.parts.map((part) => [part.id, part]))
+  const runTokens = fileRunTokens(message, state)
+  const items: LiveItem[] = []
+  for (const trackable of trackables) {
+    const tag = state.tagsByPart.get(trackable.partId)
+    if (!tag) continue
+    const part = partsById.get(trackable.partId)
+    const known = state.parts.get(trackable.partId)
+    const contentTokens =
+      trackable.kind === "file"
+        ? (runTokens.get(trackable.partId) ?? 0)
+        : trackable.kind === "message"
+          ? messageTextTokens(message, state, runTokens)
+          : (known?.tokens ?? 0)
+    items.push({
+      tag,
+      messageId: message.info.id,
+      // Placed by the view (index, newest, protected window).
+      messageIndex: -1,
+      messageSeq: seq,
+      role: message.info.role,
+      contentTokens,
+      callTokens: known?.callTokens ?? 0,
+      final: part ? isFinalPart(part) : true,
+      newest: false,
+      protected: false,
+      toolInput: part?.type === "tool" ? (part.state.input as Record<string, unknown>) : null,
+    })
+  }
+  const facts: LiveFacts = {
+    seq,
+    parts: message.parts.map((part) => state.parts.get(part.id)),
+    tags: trackables.map((trackable) => state.tagsByPart.get(trackable.partId)),
+    tokens: message.parts.reduce((sum, part) => sum + partTokens(state.parts.get(part.id)), 0),
+    items,
+  }
+  if (entry) entry.live = facts
+  return facts
+}
+
+function sameRecords(facts: LiveFacts, message: HostMessage, trackables: readonly Trackable[], state: SessionState): boolean {
+  if (facts.parts.length !== message.parts.length || facts.tags.length !== trackables.length) return false
+  for (let index = 0; index < message.parts.length; index += 1) {
+    if (facts.parts[index] !== state.parts.get(message.parts[index]?.id ?? "")) return false
+  }
+  for (let index = 0; index < trackables.length; index += 1) {
+    if (facts.tags[index] !== state.tagsByPart.get(trackables[index]?.partId ?? "")) return false
+  }
+  return true
 }
 
 function partTokens(known: KnownPart | undefined): number {

@@ -2,6 +2,7 @@ import { messageSignature, sameSignature, type MessageSignature } from "./messag
 import type { HostMessage } from "../transcript/host-message.js"
 import { listTrackables, type Trackable } from "../transcript/trackables.js"
 import type { Edit } from "./edit.js"
+import type { LiveFacts } from "./live-view.js"
 
 /**
  * What earlier passes computed per host message (in memory, per session): the host hands the plugin fresh copies
@@ -25,6 +26,10 @@ export type RenderMemoEntry = {
   rendered: { inputs: readonly unknown[]; edits: readonly Edit[] } | null
   /** The rendered message's serialized chunk and its UTF-8 size, for `rendered`'s edits. */
   chunk: { text: string; bytes: number } | null
+  /** The live view's facts of the message (`live-view.ts`), with the stored records they were made from. */
+  live: LiveFacts | null
+  /** The measure's share of the message (`render/measure-prompt.ts`) and what it was made from. */
+  measured: { inputs: readonly unknown[]; sums: { tool: number; other: number; tags: number; reclaimable: number } } | null
 }
 
 export function createRenderMemo(): RenderMemo {
@@ -47,7 +52,7 @@ export function beginPass(memo: RenderMemo, messages: readonly HostMessage[]): v
       known.source = message
       continue
     }
-    const entry = { signature, trackables: listTrackables(message), generation: memo.generation, source: message, rendered: null, chunk: null }
+    const entry = { signature, trackables: listTrackables(message), generation: memo.generation, source: message, rendered: null, chunk: null, live: null, measured: null }
     memo.messages.set(message.info.id, entry)
   }
   for (const [id, entry] of memo.messages) if (entry.generation !== memo.generation) memo.messages.delete(id)
@@ -57,9 +62,4 @@ export function beginPass(memo: RenderMemo, messages: readonly HostMessage[]): v
 export function currentEntry(memo: RenderMemo | null | undefined, message: HostMessage): RenderMemoEntry | null {
   const entry = memo?.messages.get(message.info.id)
   return entry !== undefined && entry.generation === memo?.generation && entry.source === message ? entry : null
-}
-
-/** The message's trackable items: from the memo when the pass has its entry. */
-export function trackablesOf(memo: RenderMemo | null | undefined, message: HostMessage): readonly Trackable[] {
-  return currentEntry(memo, message)?.trackables ?? listTrackables(message)
 }

@@ -41,7 +41,7 @@ describe("renderPrompt with a memo", () => {
     )
   })
 
-  it("follows a change of tags, tag visibility or reminders on unchanged messages", () => {
+  it("follows a change of tags, part records, tag visibility or reminders on unchanged messages", () => {
     fc.assert(
       fc.property(scenarioArbitrary, fc.nat(), fc.boolean(), fc.boolean(), (scenario, pick, flipTags, dropReminders) => {
         const memo = createRenderMemo()
@@ -58,8 +58,30 @@ describe("renderPrompt with a memo", () => {
           tagsVisible: flipTags ? !scenario.tagsVisible : scenario.tagsVisible,
           placements: dropReminders ? [] : scenario.placements,
         }
+        const warm = buildLiveView({ messages: scenario.messages, state: scenario.state, protectedTokens: scenario.protectedTokens, memo })
+        const { counter, tagsVisible, placements } = scenario
+        measurePrompt({ messages: scenario.messages, state: scenario.state, view: warm, tagsVisible, placements, fixedTokens: 0, reclaimableTags: new Set(), count: counter.count, memo })
+        // Ingest replaces a part's record when the part changes (here: its count), an execute pass a tag's record.
+        const parts = [...scenario.state.parts.keys()]
+        const part = parts[pick % Math.max(parts.length, 1)]
+        const record = part === undefined ? undefined : scenario.state.parts.get(part)
+        if (part !== undefined && record) scenario.state.parts.set(part, { ...record, tokens: record.tokens + 7 })
+        if (tag) scenario.state.tagsByPart.set(tag.partId, { ...tag })
         const messages = freshCopy(scenario.messages)
         beginPass(memo, messages)
+        const view = buildLiveView({ messages, state: scenario.state, protectedTokens: scenario.protectedTokens, memo })
+        expect(view).toEqual(buildLiveView({ messages, state: scenario.state, protectedTokens: scenario.protectedTokens }))
+        const measured = {
+          messages,
+          state: scenario.state,
+          view,
+          tagsVisible: changed.tagsVisible,
+          placements: changed.placements,
+          fixedTokens: 0,
+          reclaimableTags: new Set(view.items.filter((item) => item.final).map((item) => item.tag.tag)),
+          count: scenario.counter.count,
+        }
+        expect(measurePrompt({ ...measured, memo })).toEqual(measurePrompt(measured))
         const edits = renderPrompt({ ...changed, messages, memo })
         expect(edits).toEqual(plain(changed))
         expect(joinPrompt(serializeRenderedChunks(messages, edits, first, memo))).toBe(serializeRendered(scenario.messages, edits))
