@@ -1,7 +1,7 @@
 import { defaultConfig, type Config } from "../config/schema.js"
 import { compilePinPatterns } from "../historian/pin-patterns.js"
 import { replayTranscript } from "../pass/replay-transcript.js"
-import type { Clock } from "../pass/run-pass.js"
+import type { Clock } from "../pass/system-clock.js"
 import { isPluginError } from "../plugin-error.js"
 import { fixedWindow } from "../pressure/model-window.js"
 import { fail, ok, type Result } from "../result.js"

@@ -1,3 +1,8 @@
+/*
+ * Longer than 300 lines for a reason: the planner is one closure over a session's compartments, applied tiers and
+ * counts (cut, prepare, write, settle and the report share that state); its pure parts (cutting, selection, the
+ * ledger, composing) already live in historian/ and render/.
+ */
 import { compartmentDisplayId, compartmentStoreId } from "../historian/compartment-id.js"
 import { extractCanonicalRecord } from "../historian/canonical-record.js"
 import { compartmentFloor } from "../historian/compartment-floor.js"

@@ -1,30 +1,29 @@
 import { classifyBand, usagePercent, type Band } from "../pressure/bands.js"
+import { billedPrompt, promptCost, sharedPrefixTokens } from "../pressure/cost-model.js"
 import { nextDrainState } from "../pressure/drain-latch.js"
 import { estimateUsage, reportedPromptTokens } from "../pressure/estimate-usage.js"
-import { billedPrompt, promptCost, sharedPrefixTokens } from "../pressure/cost-model.js"
 import type { WindowSettings } from "../pressure/model-window.js"
-import { buildLiveView, type LiveView } from "../session/live-view.js"
 import { reclaimableItems } from "../reduce/plan-reclaim.js"
-import type { Edit } from "../session/edit.js"
 import { measurePrompt, type Breakdown } from "../render/measure-prompt.js"
-import { beginPass } from "../session/render-memo.js"
 import { renderPrompt } from "../render/render-prompt.js"
+import type { Edit } from "../session/edit.js"
+import { buildLiveView, type LiveView } from "../session/live-view.js"
+import { beginPass } from "../session/message-memo.js"
 import { joinPrompt, promptDivergence, serializeRenderedChunks } from "../session/serialize-prompt.js"
+import type { ReadyHistory, SessionState } from "../session/session-state.js"
 import type { Database } from "../store/driver.js"
 import type { PassTrigger } from "../store/pass-repository.js"
 import type { TokenCounter } from "../tokens/token-counter.js"
 import { contentHash } from "../transcript/content-hash.js"
 import type { HostMessage } from "../transcript/host-message.js"
+import { commitPass } from "./commit-pass.js"
 import type { PassDecision } from "./decide-pass.js"
-import { planReminder, type PlacedReminder } from "./plan-reminder.js"
 import { decideWork } from "./decide-work.js"
 import type { HistoryPlanner } from "./history-planner.js"
 import { ingestMessages } from "./ingest-messages.js"
-import type { ReadyHistory, SessionState } from "../session/session-state.js"
-import { commitPass } from "./commit-pass.js"
 import { planExecution, plannedState } from "./plan-execution.js"
-
-export type Clock = { now(): number; elapsedMs(since: number): number; mark(): number }
+import { planReminder, type PlacedReminder } from "./plan-reminder.js"
+import type { Clock } from "./system-clock.js"
 
 export type PassOptions = {
   db: Database
@@ -97,11 +96,10 @@ export function runPass(options: PassOptions): PassResult {
   const main = trigger !== "compaction"
   const seq = session.nextPass
   session.nextPass += 1
-
   const plan = ingestMessages({ db, state: session, messages, counter, now: startedAt, pass: seq })
   const state: SessionState = main ? calibrated(session, messages) : session
   // Which messages are unchanged since the last pass (their items, edits and serialization are reused).
-  beginPass(session.renderMemo, messages)
+  beginPass(session.messageMemo, messages)
 
   const markerCounts = new Map<string, number>()
   const count = (text: string): number => {
@@ -111,7 +109,7 @@ export function runPass(options: PassOptions): PassResult {
     markerCounts.set(text, tokens)
     return tokens
   }
-  const view = buildLiveView({ messages, state, protectedTokens: window.protectedTokens, memo: session.renderMemo })
+  const view = buildLiveView({ messages, state, protectedTokens: window.protectedTokens, memo: session.messageMemo })
   const measure = (currentView: LiveView, measured: SessionState = state): Breakdown => {
     const reclaimableTags = new Set(reclaimableItems(currentView, new Set(measured.queued.keys())).map((item) => item.tag.tag))
     return measurePrompt({
@@ -123,7 +121,7 @@ export function runPass(options: PassOptions): PassResult {
       fixedTokens: options.fixedTokens,
       reclaimableTags,
       count,
-      memo: session.renderMemo,
+      memo: session.messageMemo,
     })
   }
   const before = measure(view)
@@ -162,18 +160,18 @@ export function runPass(options: PassOptions): PassResult {
   if (!execution && main && drain.transition !== "idle" && drain.transition !== "continued") {
     planned = { ...planned, applied: { ...planned.applied, drain: drain.drain } }
   }
-  const plannedView = execution ? buildLiveView({ messages, state: planned, protectedTokens: window.protectedTokens, memo: session.renderMemo }) : view
+  const plannedView = execution ? buildLiveView({ messages, state: planned, protectedTokens: window.protectedTokens, memo: session.messageMemo }) : view
 
   const reminder = main ? planReminder({ messages, session, planned, view: plannedView, seq, executes: execution !== null, usageBefore, window, tagsVisible, count }) : null
   if (reminder) planned = { ...planned, applied: reminder.applied }
   const nudge = reminder?.nudge ?? null
 
-  const edits = renderPrompt({ messages, state: planned, tagsVisible, placements: planned.applied.placements, memo: session.renderMemo })
+  const edits = renderPrompt({ messages, state: planned, tagsVisible, placements: planned.applied.placements, memo: session.messageMemo })
   // A replay pass that placed nothing renders the state it started from: measuring again would give the same.
   const after = execution !== null || nudge !== null ? measure(plannedView, planned) : before
   const usageAfter = estimateUsage({ promptTokens: after.total, calibrationTokens: planned.applied.calibrationTokens })
   const previous = main ? session.previousPrompt : null
-  const serialized = serializeRenderedChunks(messages, edits, session.previousPrompt, session.renderMemo)
+  const serialized = serializeRenderedChunks(messages, edits, session.previousPrompt, session.messageMemo)
   const divergence = previous === null ? null : promptDivergence(previous, serialized)
   // What the provider bills for this request, as far as our counts tell: the prefix shared with the previous request
   // read from the cache (while it is warm), the rest uncached or written.

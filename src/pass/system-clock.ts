@@ -1,4 +1,5 @@
-import type { Clock } from "./run-pass.js"
+/** Wall time for records (`now`), and a timer for durations (`mark`, then `elapsedMs` since the mark). */
+export type Clock = { now(): number; elapsedMs(since: number): number; mark(): number }
 
 /** The real clock: wall time for records, a monotonic timer for durations. */
 export const systemClock: Clock = {

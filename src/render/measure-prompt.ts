@@ -2,7 +2,7 @@ import { inlinedFileRuns } from "../transcript/inlined-file-runs.js"
 import type { Placement, SessionState } from "../session/session-state.js"
 import type { LiveView } from "../session/live-view.js"
 import { isFinalPart, type HostMessage } from "../transcript/host-message.js"
-import { currentEntry, type RenderMemo } from "../session/render-memo.js"
+import { currentEntry, type MessageMemo } from "../session/message-memo.js"
 import { sameSignature } from "../session/message-signature.js"
 import { listTrackables, type Trackable } from "../transcript/trackables.js"
 import { dropMarker, editedPath, itemLabel } from "./markers.js"
@@ -44,7 +44,7 @@ export function measurePrompt(options: {
   reclaimableTags: ReadonlySet<number>
   count: CountText
   /** The pass's memo (`beginPass` ran for these messages): a message whose inputs did not change is not measured again. */
-  memo?: RenderMemo
+  memo?: MessageMemo
 }): Breakdown {
   const { state, view, placements, count } = options
   const breakdown: Breakdown = {

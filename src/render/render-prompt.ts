@@ -7,7 +7,7 @@ import { sameSignature } from "../session/message-signature.js"
 import { listTrackables, type Trackable } from "../transcript/trackables.js"
 import type { Edit } from "../session/edit.js"
 import { compactToolInput, dropMarker, editedPath, itemLabel } from "./markers.js"
-import { currentEntry, type RenderMemo, type RenderMemoEntry } from "../session/render-memo.js"
+import { currentEntry, type MessageMemo, type MessageMemoEntry } from "../session/message-memo.js"
 
 /**
  * Renders the applied state onto the live messages, as edits: each tagged item gets its `§N§ ` prefix (when tags
@@ -21,7 +21,7 @@ export function renderPrompt(options: {
   tagsVisible: boolean
   placements: readonly Placement[]
   /** Per-message results of earlier passes (`beginPass` ran for these messages); the edits are the same with or without it. */
-  memo?: RenderMemo
+  memo?: MessageMemo
 }): Edit[] {
   const { messages, state, tagsVisible, placements, memo } = options
   const nudges = new Map<string, string[]>()
@@ -75,7 +75,7 @@ function messageEdits(
  * reminders on its items.
  */
 function memoizedMessageEdits(
-  entry: RenderMemoEntry,
+  entry: MessageMemoEntry,
   message: HostMessage,
   state: SessionState,
   tagsVisible: boolean,

@@ -1,3 +1,8 @@
+/*
+ * Longer than 300 lines for a reason: tier selection is one algorithm (floors, budget, landing and ceiling lines,
+ * hysteresis, promotion, yielding) whose steps read and adjust the same choice list; split, each step would need the
+ * whole list's state passed around.
+ */
 import { TIERS, tierRank, type Floor, type Tier } from "../historian/fidelity-types.js"
 
 /** A compartment as tier selection sees it. */

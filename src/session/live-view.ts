@@ -1,7 +1,7 @@
 import { inlinedFileRuns } from "../transcript/inlined-file-runs.js"
 import type { KnownPart, SessionState, TagRecord } from "./session-state.js"
 import { isFinalPart, type HostMessage } from "../transcript/host-message.js"
-import { currentEntry, type RenderMemo } from "./render-memo.js"
+import { currentEntry, type MessageMemo } from "./message-memo.js"
 import { listTrackables, type Trackable } from "../transcript/trackables.js"
 
 /** One tagged item as it stands in the live message list. */
@@ -70,7 +70,7 @@ export function buildLiveView(options: {
   state: SessionState
   protectedTokens: number
   /** The pass's memo (`beginPass` ran for these messages): each message's items are listed once per change. */
-  memo?: RenderMemo
+  memo?: MessageMemo
 }): LiveView {
   const { state, protectedTokens } = options
   // Messages folded into history are not in the prompt any more.
@@ -125,7 +125,7 @@ export function buildLiveView(options: {
  * the message (its entry), its parts' stored records and its items' tags are the same objects as when they were
  * made: ingest replaces a part's record when it changes, an execute pass a tag's.
  */
-function messageFacts(message: HostMessage, state: SessionState, memo: RenderMemo | undefined): LiveFacts {
+function messageFacts(message: HostMessage, state: SessionState, memo: MessageMemo | undefined): LiveFacts {
   const entry = currentEntry(memo, message)
   const trackables = entry?.trackables ?? listTrackables(message)
   const seq = state.messageSeq.get(message.info.id) ?? 0

@@ -1,6 +1,6 @@
 import type { HostMessage, HostPart } from "../transcript/host-message.js"
 import type { Edit } from "./edit.js"
-import { currentEntry, type RenderMemo } from "./render-memo.js"
+import { currentEntry, type MessageMemo } from "./message-memo.js"
 import { partText } from "../transcript/part-content.js"
 
 /**
@@ -117,7 +117,7 @@ export function serializeRenderedChunks(
   messages: readonly HostMessage[],
   edits: readonly Edit[],
   previous: SerializedPrompt | null,
-  memo: RenderMemo | null = null,
+  memo: MessageMemo | null = null,
 ): SerializedPrompt {
   const sizes = chunkSizes(previous)
   const chunks: string[] = []

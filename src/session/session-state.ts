@@ -1,4 +1,4 @@
-import { createRenderMemo, type RenderMemo } from "./render-memo.js"
+import { createMessageMemo, type MessageMemo } from "./message-memo.js"
 import type { SerializedPrompt } from "./serialize-prompt.js"
 import type { TagKind } from "../transcript/trackables.js"
 
@@ -98,7 +98,7 @@ export type SessionState = {
   /** The canonical serialization of the last main prompt (in memory only; used to check the cache contract). */
   previousPrompt: SerializedPrompt | null
   /** What the latest renders computed per message (in memory only): unchanged messages render and serialize once. */
-  renderMemo: RenderMemo
+  messageMemo: MessageMemo
   /** The host message ids of the last main prompt (in memory only): a reminder may only go to a message new since. */
   previousMessageIds: ReadonlySet<string> | null
   /** Recent passes' usage estimates, to calibrate against the usage the provider reports for their requests. */
@@ -136,7 +136,7 @@ export function emptySessionState(sessionId: string): SessionState {
     applied: initialAppliedState(),
     queued: new Map(),
     previousPrompt: null,
-    renderMemo: createRenderMemo(),
+    messageMemo: createMessageMemo(),
     previousMessageIds: null,
     recentEstimates: [],
   }

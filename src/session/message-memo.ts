@@ -7,16 +7,17 @@ import type { LiveFacts } from "./live-view.js"
 /**
  * What earlier passes computed per host message (in memory, per session): the host hands the plugin fresh copies
  * on every call, so a pass first checks each message's signature (`beginPass`); a message equal to last time keeps
- * its items, and the renderer its edits and the serializer its chunk, so a pass over a session that only grew
- * does that work only for the new messages. Never stored; a new process starts empty.
+ * its trackables, the live view its facts, the measure its share, the renderer its edits and the serializer its
+ * chunk, each while what it was made from is unchanged, so a pass over a session that only grew computes them only
+ * for the new messages. A cache: every result is the same without it. Never stored; a new process starts empty.
  */
-export type RenderMemo = {
+export type MessageMemo = {
   /** Counts passes; an entry whose `generation` is the current one belongs to a message of the current list. */
   generation: number
-  messages: Map<string, RenderMemoEntry>
+  messages: Map<string, MessageMemoEntry>
 }
 
-export type RenderMemoEntry = {
+export type MessageMemoEntry = {
   signature: MessageSignature
   trackables: readonly Trackable[]
   generation: number
@@ -32,7 +33,7 @@ export type RenderMemoEntry = {
   measured: { inputs: readonly unknown[]; sums: { tool: number; other: number; tags: number; reclaimable: number } } | null
 }
 
-export function createRenderMemo(): RenderMemo {
+export function createMessageMemo(): MessageMemo {
   return { generation: 0, messages: new Map() }
 }
 
@@ -40,7 +41,7 @@ export function createRenderMemo(): RenderMemo {
  * Starts a pass over `messages`: each message's entry is kept when its signature is unchanged, made anew when not,
  * and entries of messages gone from the list are forgotten.
  */
-export function beginPass(memo: RenderMemo, messages: readonly HostMessage[]): void {
+export function beginPass(memo: MessageMemo, messages: readonly HostMessage[]): void {
   memo.generation += 1
   for (const message of messages) {
     const signature = messageSignature(message)
@@ -59,7 +60,7 @@ export function beginPass(memo: RenderMemo, messages: readonly HostMessage[]): v
 }
 
 /** The entry of a message of the current pass, or null (no memo, or a message object `beginPass` did not see). */
-export function currentEntry(memo: RenderMemo | null | undefined, message: HostMessage): RenderMemoEntry | null {
+export function currentEntry(memo: MessageMemo | null | undefined, message: HostMessage): MessageMemoEntry | null {
   const entry = memo?.messages.get(message.info.id)
   return entry !== undefined && entry.generation === memo?.generation && entry.source === message ? entry : null
 }

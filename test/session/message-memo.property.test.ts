@@ -1,6 +1,6 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { beginPass, createRenderMemo } from "../../src/session/render-memo.js"
+import { beginPass, createMessageMemo } from "../../src/session/message-memo.js"
 import { renderPrompt } from "../../src/render/render-prompt.js"
 import { buildLiveView } from "../../src/session/live-view.js"
 import { measurePrompt } from "../../src/render/measure-prompt.js"
@@ -9,7 +9,7 @@ import { freshCopy } from "../helpers/host-messages.js"
 import { scenarioArbitrary, type RandomScenario } from "../helpers/random-session.js"
 
 /**
- * The render memo is a cache: whatever renders came before, a render with it gives the edits and the serialized
+ * The message memo is a cache: whatever renders came before, a render with it gives the edits and the serialized
  * prompt a render without it gives. The scenarios number their messages m0, m1, … so two of them share ids with
  * different content, tags and reminders: a memo that trusted an id would fail here.
  */
@@ -19,7 +19,7 @@ describe("renderPrompt with a memo", () => {
   it("renders any scenario as without it, after any other scenario", () => {
     fc.assert(
       fc.property(fc.array(scenarioArbitrary, { minLength: 2, maxLength: 4 }), (scenarios) => {
-        const memo = createRenderMemo()
+        const memo = createMessageMemo()
         let previous = null
         for (const scenario of scenarios) {
           const messages = freshCopy(scenario.messages)
@@ -44,7 +44,7 @@ describe("renderPrompt with a memo", () => {
   it("follows a change of tags, part records, tag visibility or reminders on unchanged messages", () => {
     fc.assert(
       fc.property(scenarioArbitrary, fc.nat(), fc.boolean(), fc.boolean(), (scenario, pick, flipTags, dropReminders) => {
-        const memo = createRenderMemo()
+        const memo = createMessageMemo()
         beginPass(memo, scenario.messages)
         const first = serializeRenderedChunks(scenario.messages, renderPrompt({ ...scenario, memo }), null, memo)
         const tags = [...scenario.state.tagsByNumber.values()]
@@ -93,7 +93,7 @@ describe("renderPrompt with a memo", () => {
   it("keeps entries only for the messages of the latest pass, and trusts none for a message object it did not see", () => {
     fc.assert(
       fc.property(scenarioArbitrary, scenarioArbitrary, fc.nat(), (scenario, other, keep) => {
-        const memo = createRenderMemo()
+        const memo = createMessageMemo()
         beginPass(memo, scenario.messages)
         renderPrompt({ ...scenario, memo })
         const kept = scenario.messages.slice(0, (keep % scenario.messages.length) + 1)
