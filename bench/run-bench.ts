@@ -9,7 +9,7 @@
  * `opencode` binary with BUN_BE_BUN=1).
  *
  *   npm run bench                                               both runtimes
- *   tsx bench/run-bench.ts                                      Node only
+ *   node --expose-gc --import tsx bench/run-bench.ts            Node only (without --expose-gc: no plugin heap)
  *   BUN_BE_BUN=1 node_modules/.bin/opencode bench/run-bench.ts  Bun only
  *   BENCH_SIZES=100,1000 BENCH_ROUNDS=20 npm run bench
  */
@@ -47,6 +47,8 @@ type Row = {
   countCacheHitRate: number
   dbBytesPerMillionTokens: number
   peakRssMb: number
+  /** The JavaScript heap the plugin holds for the session after the replay calls, after a full collection (null: no GC hook). */
+  pluginHeapMb: number | null
 }
 
 const quantile = (values: number[], q: number): number => {
@@ -56,6 +58,14 @@ const quantile = (values: number[], q: number): number => {
 const round = (value: number, digits = 2): number => Number(value.toFixed(digits))
 
 let peakRss = 0
+/** A full collection: Bun's own, or Node's with --expose-gc (npm run bench passes it); false when neither exists. */
+const collect = (): boolean => {
+  const bun = (globalThis as { Bun?: { gc(force: boolean): void } }).Bun
+  if (bun) bun.gc(true)
+  else if (typeof globalThis.gc === "function") globalThis.gc()
+  else return false
+  return true
+}
 const sample = (): void => {
   peakRss = Math.max(peakRss, process.memoryUsage().rss)
 }
@@ -76,6 +86,8 @@ async function measure(size: number): Promise<Row> {
   const harness = hookHarness({ dbFile: file, sessionID })
   const all = syntheticSession({ messageCount: size + ROUNDS * 6 + 2, sessionID })
   const base = all.slice(0, size)
+  // What the plugin keeps for the session is the heap it adds beside the harness's own session (already allocated).
+  const heapBefore = collect() ? process.memoryUsage().heapUsed : null
   // A window the session does not fill: replay calls without pressure work.
   await harness.useWindow(100_000_000)
 
@@ -101,6 +113,7 @@ async function measure(size: number): Promise<Row> {
     if (parts === 0) throw new Error("empty session")
   }
   // Each round one more exchange: the user's message and the assistant's text and tool call with its result.
+  const heapAfter = heapBefore !== null && collect() ? process.memoryUsage().heapUsed : null
   const incremental: number[] = []
   for (let round = 0; round < ROUNDS; round += 1) incremental.push(await pass(harness, freshCopies(all.slice(0, size + (round + 1) * 2))))
 
@@ -141,6 +154,7 @@ async function measure(size: number): Promise<Row> {
     countCacheHitRate: round(cached / Math.max(1, cached + counted), 4),
     dbBytesPerMillionTokens: Math.round((dbBytes / Math.max(1, rawTokens)) * 1_000_000),
     peakRssMb: round(peakRss / 1_048_576, 1),
+    pluginHeapMb: heapBefore !== null && heapAfter !== null ? round((heapAfter - heapBefore) / 1_048_576, 1) : null,
   }
 }
 
@@ -170,7 +184,7 @@ for (const size of SIZES) rows.push(await measure(size))
 pool.dispose()
 
 const runtime = BUN ? `bun ${process.versions["bun"]} (bun:sqlite)` : `node ${process.versions.node} (better-sqlite3)`
-const header = ["messages", "raw tokens", "cold ms", "replay ms (p50/p95)", "+1 exchange ms", "execute ms (p50/p95, n)", "walk ms", "replay/walk", "ms per 1k msgs", "count hits", "DB bytes/1M tok", "peak RSS MB"]
+const header = ["messages", "raw tokens", "cold ms", "replay ms (p50/p95)", "+1 exchange ms", "execute ms (p50/p95, n)", "walk ms", "replay/walk", "ms per 1k msgs", "count hits", "DB bytes/1M tok", "peak RSS MB", "plugin heap MB"]
 const table = rows.map((row) => [
   row.messages,
   row.rawTokens,
@@ -184,6 +198,7 @@ const table = rows.map((row) => [
   `${(row.countCacheHitRate * 100).toFixed(1)}%`,
   row.dbBytesPerMillionTokens,
   row.peakRssMb,
+  row.pluginHeapMb ?? "n/a",
 ])
 const widths = header.map((cell, column) => Math.max(cell.length, ...table.map((line) => String(line[column]).length)))
 const format = (cells: (string | number)[]): string => cells.map((cell, column) => String(cell).padStart(widths[column] ?? 0)).join("  ")
