@@ -28,7 +28,7 @@ export function commitPass(options: {
   db.transaction(() => {
     if (execution) {
       markTagsDropped(db, sessionId, execution.drops, seq)
-      markOperationsApplied(db, execution.landedOperations, seq)
+      markOperationsApplied(db, execution.landed.map((drop) => drop.operationId), seq)
       cancelOperations(db, execution.stale.map((drop) => drop.operationId), "no longer in the context")
     }
     if (applied) {

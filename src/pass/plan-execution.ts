@@ -10,8 +10,8 @@ export type PlannedDrop = { tag: number; reason: DropReason; supersededBy: numbe
 export type ExecutionPlan = {
   /** Every tag whose content leaves the prompt, once, with why. */
   drops: PlannedDrop[]
-  /** The queued ctx_reduce operations that land. */
-  landedOperations: number[]
+  /** The queued ctx_reduce drops that land. */
+  landed: QueuedDrop[]
   /** Queued drops whose material left the context (folded, or summarized by the host): they can never land. */
   stale: QueuedDrop[]
   /** The new epoch's applied state (its reminders are placed afterwards). */
@@ -51,7 +51,7 @@ export function planExecution(options: {
   })
   return {
     drops: [...drops.values()],
-    landedOperations: applyQueued ? landable.map((drop) => drop.operationId) : [],
+    landed: applyQueued ? [...landable] : [],
     stale: [...state.queued.values()].filter((drop) => !view.byTag.has(drop.tag)),
     applied: {
       ...state.applied,
@@ -71,7 +71,7 @@ export function planExecution(options: {
  * applied state, the changed tag records and the queue without the drops that landed or went stale. The session's
  * own maps are copied, never changed: `adoptExecution` makes the plan the session's state after the commit.
  */
-export function plannedState(state: SessionState, plan: ExecutionPlan, landable: readonly QueuedDrop[], applyQueued: boolean): SessionState {
+export function plannedState(state: SessionState, plan: ExecutionPlan): SessionState {
   const tagsByPart = new Map(state.tagsByPart)
   const tagsByNumber = new Map(state.tagsByNumber)
   for (const tag of plan.tags) {
@@ -80,6 +80,6 @@ export function plannedState(state: SessionState, plan: ExecutionPlan, landable:
   }
   const queued = new Map(state.queued)
   for (const drop of plan.stale) queued.delete(drop.tag)
-  if (applyQueued) for (const drop of landable) queued.delete(drop.tag)
+  for (const drop of plan.landed) queued.delete(drop.tag)
   return { ...state, applied: plan.applied, tagsByPart, tagsByNumber, queued }
 }

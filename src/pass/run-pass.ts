@@ -156,7 +156,7 @@ export function runPass(options: PassOptions): PassResult {
     decided.decision === "execute"
       ? planExecution({ state, view, seq, applyQueued: decided.applyQueued, reclaim: decided.reclaim, landable, smart, drain: drain.drain, ready })
       : null
-  let planned: SessionState = execution ? plannedState(state, execution, landable, decided.applyQueued) : state
+  let planned: SessionState = execution ? plannedState(state, execution) : state
   if (!execution && main && drain.transition !== "idle" && drain.transition !== "continued") {
     planned = { ...planned, applied: { ...planned.applied, drain: drain.drain } }
   }

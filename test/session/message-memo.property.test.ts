@@ -106,3 +106,29 @@ describe("renderPrompt with a memo", () => {
     )
   })
 })
+
+describe("the message memo with a list that names one message id twice", () => {
+  it("renders and serializes each copy as without the memo, pass after pass", () => {
+    fc.assert(
+      fc.property(scenarioArbitrary, fc.nat(), (scenario, pick) => {
+        // A host list should never repeat an id; if one does, the memo must not give one copy the other's results.
+        const original = scenario.messages[pick % scenario.messages.length]
+        if (!original) return
+        const twin = { ...original, parts: original.parts.slice(0, Math.max(0, original.parts.length - 1)) }
+        const list = [...scenario.messages, twin]
+        const memo = createMessageMemo()
+        let previous = null
+        for (let pass = 0; pass < 2; pass += 1) {
+          const messages = freshCopy(list)
+          beginPass(memo, messages)
+          const edits = renderPrompt({ ...scenario, messages, memo })
+          expect(edits).toEqual(renderPrompt({ ...scenario, messages: freshCopy(list) }))
+          const serialized = serializeRenderedChunks(messages, edits, previous, memo)
+          expect(joinPrompt(serialized)).toBe(serializeRendered(list, edits))
+          previous = serialized
+        }
+      }),
+      { numRuns: 200 },
+    )
+  })
+})
