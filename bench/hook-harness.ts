@@ -1,8 +1,8 @@
 import type { Hooks } from "@opencode-ai/plugin"
 import { defaultConfig } from "../src/config/schema.js"
-import { createErrorLog } from "../src/plugin/error-log.js"
+import { createErrorLog } from "../src/host/error-log.js"
 import { createHooks } from "../src/plugin/hooks.js"
-import { createPluginRuntime, type PluginRuntime } from "../src/plugin/plugin-runtime.js"
+import { createHostRuntime, type HostRuntime } from "../src/host/host-runtime.js"
 import type { SessionState } from "../src/session/session-state.js"
 import type { HostMessage } from "../src/transcript/host-message.js"
 
@@ -23,14 +23,14 @@ export type HookHarness = {
   useWindow(usableTokens: number): Promise<void>
   /** The session's state as the runtime holds it (to queue drops the way ctx_reduce does). */
   state(): Promise<SessionState>
-  runtime: PluginRuntime
+  runtime: HostRuntime
   dispose(): Promise<void>
 }
 
 export function hookHarness(options: { dbFile: string; sessionID: string }): HookHarness {
   const base = defaultConfig()
   const errors = createErrorLog({ now: () => Date.now(), hostLog: () => undefined })
-  const runtime = createPluginRuntime({
+  const runtime = createHostRuntime({
     config: { ...base, database: { ...base.database, path: options.dbFile } },
     configDiagnostics: [],
     errors,

@@ -15,17 +15,15 @@ import { join } from "node:path"
 import { defaultConfig } from "../src/config/schema.js"
 import { createHistoryPlanner } from "../src/pass/history-planner.js"
 import { runPass } from "../src/pass/run-pass.js"
-import { createExpandTool } from "../src/plugin/ctx-expand-tool.js"
-import { createPinTool } from "../src/plugin/ctx-pin-tool.js"
-import { createReduceTool } from "../src/plugin/ctx-reduce-tool.js"
-import { createErrorLog } from "../src/plugin/error-log.js"
-import { createPluginRuntime, type PluginRuntime } from "../src/plugin/plugin-runtime.js"
+import { createErrorLog } from "../src/host/error-log.js"
+import { createHostRuntime, type HostRuntime } from "../src/host/host-runtime.js"
 import { usagePercent } from "../src/pressure/bands.js"
 import { fixedWindow } from "../src/pressure/model-window.js"
 import type { Database } from "../src/store/driver.js"
 import { statement } from "../src/store/statements.js"
 import type { TokenCounter } from "../src/tokens/token-counter.js"
 import type { HostMessage } from "../src/transcript/host-message.js"
+import { createExpandTool, createPinTool, createReduceTool } from "../src/plugin/context-tools.js"
 
 const CALLS = Number(process.env["FUZZ_CALLS"] ?? 300)
 const MB = 1024 * 1024
@@ -49,7 +47,7 @@ async function main(): Promise<void> {
   const file = join(dir, "store.db")
   const errors = createErrorLog({ now: () => Date.now(), hostLog: () => undefined })
   const config = { ...defaultConfig(), database: { ...defaultConfig().database, path: file } }
-  const runtime = createPluginRuntime({ config, configDiagnostics: [], errors, faults: new Set(), env: {}, now: () => Date.now() })
+  const runtime = createHostRuntime({ config, configDiagnostics: [], errors, faults: new Set(), env: {}, now: () => Date.now() })
   try {
     const db = await runtime.database()
     await prepareSession(runtime, db)
@@ -102,7 +100,7 @@ async function main(): Promise<void> {
 }
 
 /** A session of 20 turns (user request, assistant text, a read), folded into episodes by one pass. */
-async function prepareSession(runtime: PluginRuntime, db: Database): Promise<void> {
+async function prepareSession(runtime: HostRuntime, db: Database): Promise<void> {
   const messages: HostMessage[] = []
   for (let turn = 1; turn <= 20; turn += 1) {
     messages.push(

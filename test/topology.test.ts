@@ -25,7 +25,9 @@ const LAYERS: readonly string[] = [
   "report",
   "status",
   "lab",
-  "plugin",
+  "host", // what every host adapter shares: the runtime, the error log, the store gate, the tools' cores
+  "plugin", // the OpenCode adapter
+  "pi", // the Pi adapter
   "cli",
   "(entry)", // index.ts: the package's entry, the OpenCode plugin
 ]

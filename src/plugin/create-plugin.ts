@@ -3,11 +3,11 @@ import { readConfigFiles } from "../config/read-config-files.js"
 import { PluginError } from "../plugin-error.js"
 import type { HostMessage } from "../transcript/host-message.js"
 import { hostModelLimits } from "../pressure/model-window.js"
-import { createErrorLog } from "./error-log.js"
-import { injectedFaults } from "./fault-injection.js"
+import { createErrorLog } from "../host/error-log.js"
+import { injectedFaults } from "../host/fault-injection.js"
 import { createHooks } from "./hooks.js"
 import { createModelHistorian } from "./model-historian.js"
-import { createPluginRuntime, type PluginRuntime } from "./plugin-runtime.js"
+import { createHostRuntime, type HostRuntime } from "../host/host-runtime.js"
 
 const SERVICE = "magic-context"
 
@@ -32,7 +32,7 @@ export async function createPlugin(input: PluginInput): Promise<Hooks> {
   const loaded = readConfigFiles({ directory: input.directory, worktree: input.worktree, env })
   for (const diagnostic of loaded.diagnostics) announce(diagnostic.severity === "error" ? "error" : "warn", diagnostic.message)
   const errors = createErrorLog({ now: () => Date.now(), hostLog: (message) => hostLog("error", message) })
-  const runtime = createPluginRuntime({
+  const runtime = createHostRuntime({
     config: loaded.config,
     configDiagnostics: loaded.diagnostics,
     errors,
@@ -71,7 +71,7 @@ async function listSessionMessages(input: PluginInput, sessionId: string): Promi
 const PROVIDERS_TIMEOUT_MS = 3_000
 
 /** Reads every model's context and output limits from the host's provider list (once per instance). */
-async function fetchProviderLimits(input: PluginInput, runtime: PluginRuntime): Promise<void> {
+async function fetchProviderLimits(input: PluginInput, runtime: HostRuntime): Promise<void> {
   const timeout = new Promise<null>((resolve) => setTimeout(() => resolve(null), PROVIDERS_TIMEOUT_MS))
   const response = await Promise.race([input.client.config.providers(), timeout])
   const providers = response?.data?.providers ?? []

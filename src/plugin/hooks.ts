@@ -12,19 +12,17 @@ import { stripTagEchoes } from "../transcript/tag-format.js"
 import { applyEdits } from "../session/apply-edits.js"
 import { compactionContext } from "./compaction-context.js"
 import { HISTORIAN_SYSTEM_PROMPT } from "../historian/prompt.js"
-import { createExpandTool } from "./ctx-expand-tool.js"
 import { HISTORIAN_AGENT, type ModelHistorian } from "./model-historian.js"
 import { isStatusRequest, STATUS_COMMAND, STATUS_TEMPLATE, statusExchangeIds, statusRequestText } from "./status-command.js"
-import { createPinTool } from "./ctx-pin-tool.js"
-import { createReduceTool } from "./ctx-reduce-tool.js"
-import { maybeFail } from "./fault-injection.js"
-import type { PluginRuntime } from "./plugin-runtime.js"
-import { REDUCE_GUIDANCE } from "./reduce-guidance.js"
+import { maybeFail } from "../host/fault-injection.js"
+import type { HostRuntime } from "../host/host-runtime.js"
+import { REDUCE_GUIDANCE } from "../host/reduce-guidance.js"
 import { REDUCE_TOOL, reduceToolAvailable } from "./tool-availability.js"
-import { createDeferredWrites } from "./deferred-writes.js"
+import { createDeferredWrites } from "../host/deferred-writes.js"
+import { createExpandTool, createPinTool, createReduceTool } from "./context-tools.js"
 
 export type HookContext = {
-  runtime: PluginRuntime
+  runtime: HostRuntime
   projectId: string | null
   directory: string | null
   /** Fetches the host's model limits (the provider list) when no `chat.params` has told them yet. */

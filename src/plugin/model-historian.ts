@@ -8,7 +8,7 @@ import { insertRepresentations, listCompartments, type StoredCompartment } from 
 import { readMessagesBySeq } from "../store/raw-repository.js"
 import { PluginError } from "../plugin-error.js"
 import type { HostMessage } from "../transcript/host-message.js"
-import type { PluginRuntime } from "./plugin-runtime.js"
+import type { HostRuntime } from "../host/host-runtime.js"
 
 /** The hidden agent the historian's child sessions run as (registered in the `config` hook). */
 export const HISTORIAN_AGENT = "ctx-historian"
@@ -29,7 +29,7 @@ export type ModelHistorian = {
   isHistorianSession(sessionId: string): boolean
 }
 
-export function createModelHistorian(options: { runtime: PluginRuntime; client: Client }): ModelHistorian {
+export function createModelHistorian(options: { runtime: HostRuntime; client: Client }): ModelHistorian {
   const { runtime, client } = options
   const running = new Map<string, Promise<void>>()
   const childSessions = new Set<string>()

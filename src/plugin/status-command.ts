@@ -6,7 +6,7 @@ import { gatherStatus } from "../status/gather-status.js"
 import { formatStatus } from "../status/format-status.js"
 import type { StoreHealth } from "../status/store-health.js"
 import type { HostMessage } from "../transcript/host-message.js"
-import type { PluginRuntime } from "./plugin-runtime.js"
+import type { HostRuntime } from "../host/host-runtime.js"
 
 export const STATUS_COMMAND = "ctx-status"
 /** How a status request's text starts; the transform recognises the request and its reply by it. */
@@ -36,7 +36,7 @@ export async function statusRequestText(options: StatusRequestOptions): Promise<
 }
 
 type StatusRequestOptions = {
-  runtime: PluginRuntime
+  runtime: HostRuntime
   sessionId: string
   /** Sessions whose messages wait to be written. */
   waitingSessions: number
@@ -106,7 +106,7 @@ function storeHealth(options: StatusRequestOptions, error: unknown): StoreHealth
   }
 }
 
-function lastPassInMemory(runtime: PluginRuntime, sessionId: string): MemoryStatus["lastPass"] {
+function lastPassInMemory(runtime: HostRuntime, sessionId: string): MemoryStatus["lastPass"] {
   const pass = runtime.lastPass.get(sessionId)
   if (!pass) return null
   return {

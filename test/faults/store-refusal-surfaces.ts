@@ -4,9 +4,9 @@ import { fileURLToPath } from "node:url"
 import type { Check } from "../../src/cli/command-doctor.js"
 import { runCli } from "../../src/cli/main.js"
 import { defaultConfig } from "../../src/config/schema.js"
-import { createErrorLog } from "../../src/plugin/error-log.js"
+import { createErrorLog } from "../../src/host/error-log.js"
 import { createHooks } from "../../src/plugin/hooks.js"
-import { createPluginRuntime } from "../../src/plugin/plugin-runtime.js"
+import { createHostRuntime } from "../../src/host/host-runtime.js"
 import type { HostMessage } from "../../src/transcript/host-message.js"
 import { fakeCliIo } from "../helpers/fake-cli-io.js"
 import { assistantMessage, completed, text, tool, userMessage } from "../helpers/host-messages.js"
@@ -54,7 +54,7 @@ function writeScratchConfig(scratch: Scratch, file: string): void {
 /** One transform call of the plugin: the messages must pass through untouched and the refusal be recorded. */
 async function pluginOutcome(file: string): Promise<SurfaceOutcome> {
   const errors = createErrorLog({ now: () => 1_000, hostLog: () => undefined })
-  const runtime = createPluginRuntime({
+  const runtime = createHostRuntime({
     config: { ...defaultConfig(), database: { ...defaultConfig().database, path: file } },
     configDiagnostics: [],
     errors,

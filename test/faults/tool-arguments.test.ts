@@ -6,11 +6,10 @@ import { defaultConfig, type Config } from "../../src/config/schema.js"
 import { createHistoryPlanner } from "../../src/pass/history-planner.js"
 import { runPass } from "../../src/pass/run-pass.js"
 import type { SessionState } from "../../src/session/session-state.js"
-import { createExpandTool, MAX_EXPAND_CHARS } from "../../src/plugin/ctx-expand-tool.js"
-import { createPinTool, MAX_PINS_PER_CALL } from "../../src/plugin/ctx-pin-tool.js"
-import { createReduceTool } from "../../src/plugin/ctx-reduce-tool.js"
-import { createErrorLog } from "../../src/plugin/error-log.js"
-import { createPluginRuntime, type LastPass, type PluginRuntime } from "../../src/plugin/plugin-runtime.js"
+import { MAX_EXPAND_CHARS } from "../../src/host/expand-call.js"
+import { MAX_PINS_PER_CALL } from "../../src/host/pin-call.js"
+import { createErrorLog } from "../../src/host/error-log.js"
+import { createHostRuntime, type LastPass, type HostRuntime } from "../../src/host/host-runtime.js"
 import { usagePercent } from "../../src/pressure/bands.js"
 import { fixedWindow } from "../../src/pressure/model-window.js"
 import { MAX_TOOL_ANSWER_CHARS, STORED_ARGUMENT_CHARS } from "../../src/reduce/answer-bounds.js"
@@ -23,6 +22,7 @@ import { assistantMessage, completed, fixedClock, running, text, tool, userMessa
 import { createTempDirs } from "../helpers/temp-dirs.js"
 import { recordFaultTally } from "./fault-table.js"
 import { readTagList, readTarget, type TagListProblem, type TargetReading } from "./tag-grammar-reference.js"
+import { createExpandTool, createPinTool, createReduceTool } from "../../src/plugin/context-tools.js"
 
 /**
  * Fuzzed ctx_reduce / ctx_pin / ctx_expand arguments against an independent reading of the documented grammar
@@ -58,7 +58,7 @@ const PROBLEM_TEXT: Record<TagListProblem, RegExp> = {
 }
 
 const dirs = createTempDirs()
-let runtime: PluginRuntime
+let runtime: HostRuntime
 let db: Database
 let state: SessionState
 let last: LastPass
@@ -69,7 +69,7 @@ const tallies = new Map<string, { tried: number; survived: number }>()
 beforeAll(async () => {
   const errors = createErrorLog({ now: () => 5_000, hostLog: () => undefined })
   const config: Config = { ...defaultConfig(), database: { ...defaultConfig().database, path: join(dirs.make("tool-arguments"), "store.db") } }
-  runtime = createPluginRuntime({ config, configDiagnostics: [], errors, faults: new Set(), env: {}, now: () => 1_000 })
+  runtime = createHostRuntime({ config, configDiagnostics: [], errors, faults: new Set(), env: {}, now: () => 1_000 })
   db = await runtime.database()
   const registry = await runtime.sessions()
   state = registry.stateFor({ id: SESSION, source: "opencode", projectId: null, directory: null, title: null }, wordCounter)

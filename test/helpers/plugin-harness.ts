@@ -1,8 +1,8 @@
 import type { Hooks } from "@opencode-ai/plugin"
 import { defaultConfig, type Config } from "../../src/config/schema.js"
-import { createErrorLog, type ErrorLog } from "../../src/plugin/error-log.js"
+import { createErrorLog, type ErrorLog } from "../../src/host/error-log.js"
 import { createHooks } from "../../src/plugin/hooks.js"
-import { createPluginRuntime, type PluginRuntime } from "../../src/plugin/plugin-runtime.js"
+import { createHostRuntime, type HostRuntime } from "../../src/host/host-runtime.js"
 import type { HostMessage } from "../../src/transcript/host-message.js"
 
 /** A callback the runtime asked to run later; the test runs it when it moves the clock. */
@@ -11,7 +11,7 @@ type Scheduled = { at: number; run: () => void }
 /** The plugin's hooks over a real store file, with a clock and a timer queue the test controls. */
 export type PluginHarness = {
   hooks: Hooks
-  runtime: PluginRuntime
+  runtime: HostRuntime
   errors: ErrorLog
   clock: { now: number }
   /** Moves the clock on by `ms` and runs every scheduled callback that is then due. */
@@ -32,7 +32,7 @@ export function createPluginHarness(options: { dbFile: string; config?: Partial<
   const clock = { now: 1_000_000 }
   const scheduled: Scheduled[] = []
   const errors = createErrorLog({ now: () => clock.now, hostLog: () => undefined })
-  const runtime = createPluginRuntime({
+  const runtime = createHostRuntime({
     config,
     configDiagnostics: [],
     errors,

@@ -5,9 +5,9 @@ import { defaultConfig, type Config } from "../../src/config/schema.js"
 import { createHistoryPlanner } from "../../src/pass/history-planner.js"
 import { runPass } from "../../src/pass/run-pass.js"
 import type { SessionState } from "../../src/session/session-state.js"
-import { createExpandTool, EXPAND_TOOL_DESCRIPTION, MAX_EXPAND_CHARS } from "../../src/plugin/ctx-expand-tool.js"
-import { createErrorLog, type ErrorLog } from "../../src/plugin/error-log.js"
-import { createPluginRuntime, type PluginRuntime } from "../../src/plugin/plugin-runtime.js"
+import { EXPAND_TOOL_DESCRIPTION, MAX_EXPAND_CHARS } from "../../src/host/expand-call.js"
+import { createErrorLog, type ErrorLog } from "../../src/host/error-log.js"
+import { createHostRuntime, type HostRuntime } from "../../src/host/host-runtime.js"
 import { MAX_TOOL_ANSWER_CHARS, quoteArgument } from "../../src/reduce/answer-bounds.js"
 import { fixedWindow } from "../../src/pressure/model-window.js"
 import { markTagsDropped } from "../../src/store/applied-state-repository.js"
@@ -15,6 +15,7 @@ import { listCompartments } from "../../src/store/compartment-repository.js"
 import type { Database } from "../../src/store/driver.js"
 import type { HostMessage } from "../../src/transcript/host-message.js"
 import {
+
   assistantMessage,
   completed,
   fillerWords,
@@ -25,6 +26,7 @@ import {
   wordCounter,
 } from "../helpers/host-messages.js"
 import { createTempDirs } from "../helpers/temp-dirs.js"
+import { createExpandTool } from "../../src/plugin/context-tools.js"
 
 /** Nothing is ever pressured; 300 protected words hold only the newest message. */
 const WINDOW = fixedWindow({ usableTokens: 1_000_000, config: { ...defaultConfig(), protected_tokens: 300 } })
@@ -58,7 +60,7 @@ function session(sessionID: string, count: number, options: { huge?: boolean } =
 }
 
 const dirs = createTempDirs()
-let runtime: PluginRuntime
+let runtime: HostRuntime
 let errors: ErrorLog
 let db: Database
 let sessions = 0
@@ -66,7 +68,7 @@ let sessions = 0
 beforeAll(async () => {
   errors = createErrorLog({ now: () => 5_000, hostLog: () => undefined })
   const config: Config = { ...defaultConfig(), database: { ...defaultConfig().database, path: join(dirs.make("expand"), "store.db") } }
-  runtime = createPluginRuntime({ config, configDiagnostics: [], errors, faults: new Set(), env: {}, now: () => 1_000 })
+  runtime = createHostRuntime({ config, configDiagnostics: [], errors, faults: new Set(), env: {}, now: () => 1_000 })
   db = await runtime.database()
 })
 
@@ -110,7 +112,7 @@ async function prepared(
   return { sessionId, state }
 }
 
-const call = async (target: PluginRuntime, sessionId: string, args: Record<string, unknown>): Promise<string> => {
+const call = async (target: HostRuntime, sessionId: string, args: Record<string, unknown>): Promise<string> => {
   const context = { sessionID: sessionId, messageID: "m", agent: "build", directory: "/", worktree: "/" } as ToolContext
   const answer = await createExpandTool(target).execute(args as { target: string }, context)
   if (typeof answer !== "string") throw new Error("ctx_expand answers in plain text")
@@ -258,7 +260,7 @@ describe("createExpandTool", () => {
     // A file name with a NUL byte cannot be opened: every use of the store fails.
     const path = join(dirs.make("broken"), "missing", "deeper", "\0.db")
     const config: Config = { ...defaultConfig(), database: { ...defaultConfig().database, path } }
-    const broken = createPluginRuntime({
+    const broken = createHostRuntime({
       config,
       configDiagnostics: [],
       errors: brokenErrors,

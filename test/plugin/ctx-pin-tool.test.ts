@@ -5,10 +5,10 @@ import { defaultConfig, type Config } from "../../src/config/schema.js"
 import { createHistoryPlanner } from "../../src/pass/history-planner.js"
 import { runPass, type PassResult } from "../../src/pass/run-pass.js"
 import type { SessionState } from "../../src/session/session-state.js"
-import { createPinTool, MAX_PIN_CHARS, MAX_PINS_PER_CALL, PIN_TOOL_DESCRIPTION } from "../../src/plugin/ctx-pin-tool.js"
+import { MAX_PIN_CHARS, MAX_PINS_PER_CALL, PIN_TOOL_DESCRIPTION } from "../../src/host/pin-call.js"
 import { MAX_TOOL_ANSWER_CHARS } from "../../src/reduce/answer-bounds.js"
-import { createErrorLog, type ErrorLog } from "../../src/plugin/error-log.js"
-import { createPluginRuntime, type PluginRuntime } from "../../src/plugin/plugin-runtime.js"
+import { createErrorLog, type ErrorLog } from "../../src/host/error-log.js"
+import { createHostRuntime, type HostRuntime } from "../../src/host/host-runtime.js"
 import { fixedWindow } from "../../src/pressure/model-window.js"
 import { markTagsDropped } from "../../src/store/applied-state-repository.js"
 import type { Database } from "../../src/store/driver.js"
@@ -16,6 +16,7 @@ import { listErrors } from "../../src/store/error-repository.js"
 import { listPins } from "../../src/store/pin-repository.js"
 import type { HostMessage } from "../../src/transcript/host-message.js"
 import {
+
   assistantMessage,
   completed,
   fillerWords,
@@ -26,6 +27,7 @@ import {
   wordCounter,
 } from "../helpers/host-messages.js"
 import { createTempDirs } from "../helpers/temp-dirs.js"
+import { createPinTool } from "../../src/plugin/context-tools.js"
 
 /** Nothing is ever pressured; 300 protected words hold only the newest message. */
 const WINDOW = fixedWindow({ usableTokens: 1_000_000, config: { ...defaultConfig(), protected_tokens: 300 } })
@@ -62,7 +64,7 @@ function session(sessionID: string, count: number, hugeRead?: number): HostMessa
 }
 
 const dirs = createTempDirs()
-let runtime: PluginRuntime
+let runtime: HostRuntime
 let errors: ErrorLog
 let db: Database
 let sessions = 0
@@ -70,7 +72,7 @@ let sessions = 0
 beforeAll(async () => {
   errors = createErrorLog({ now: () => 5_000, hostLog: () => undefined })
   const config: Config = { ...defaultConfig(), database: { ...defaultConfig().database, path: join(dirs.make("pin"), "store.db") } }
-  runtime = createPluginRuntime({ config, configDiagnostics: [], errors, faults: new Set(), env: {}, now: () => 1_000 })
+  runtime = createHostRuntime({ config, configDiagnostics: [], errors, faults: new Set(), env: {}, now: () => 1_000 })
   db = await runtime.database()
 })
 
@@ -108,7 +110,7 @@ async function prepared(turns = 3, options: { hugeRead?: number } = {}): Promise
   return { sessionId, state, messages, result }
 }
 
-const call = async (target: PluginRuntime, sessionId: string, args: Record<string, unknown>): Promise<string> => {
+const call = async (target: HostRuntime, sessionId: string, args: Record<string, unknown>): Promise<string> => {
   const context = { sessionID: sessionId, messageID: "m", agent: "build", directory: "/", worktree: "/" } as ToolContext
   const answer = await createPinTool(target).execute(args as { tags: string }, context)
   if (typeof answer !== "string") throw new Error("ctx_pin answers in plain text")
@@ -251,7 +253,7 @@ describe("createPinTool", () => {
 
   it("answers an internal error plainly, pins nothing and records the error", async () => {
     const { sessionId } = await prepared()
-    const broken = { ...runtime, sessions: () => Promise.reject(new Error("registry exploded")) } as PluginRuntime
+    const broken = { ...runtime, sessions: () => Promise.reject(new Error("registry exploded")) } as HostRuntime
     expect(await call(broken, sessionId, { tags: "1" })).toBe(
       "ctx_pin could not run because of an internal error in magic-context (recorded); nothing was pinned.",
     )

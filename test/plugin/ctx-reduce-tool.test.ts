@@ -4,15 +4,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { defaultConfig } from "../../src/config/schema.js"
 import { runPass } from "../../src/pass/run-pass.js"
 import type { SessionState } from "../../src/session/session-state.js"
-import { createReduceTool, REDUCE_TOOL_DESCRIPTION } from "../../src/plugin/ctx-reduce-tool.js"
-import { createErrorLog, type ErrorLog } from "../../src/plugin/error-log.js"
+import { REDUCE_TOOL_DESCRIPTION } from "../../src/host/reduce-call.js"
+import { createErrorLog, type ErrorLog } from "../../src/host/error-log.js"
 import {
+
   clipText,
   MAX_TOOL_ANSWER_CHARS,
   quoteArgument,
   STORED_ARGUMENT_CHARS,
 } from "../../src/reduce/answer-bounds.js"
-import { createPluginRuntime, type LastPass, type PluginRuntime } from "../../src/plugin/plugin-runtime.js"
+import { createHostRuntime, type LastPass, type HostRuntime } from "../../src/host/host-runtime.js"
 import { usagePercent } from "../../src/pressure/bands.js"
 import { fixedWindow } from "../../src/pressure/model-window.js"
 import type { Database } from "../../src/store/driver.js"
@@ -22,6 +23,7 @@ import type { HostMessage } from "../../src/transcript/host-message.js"
 import { assistantMessage, completed, fixedClock, running, text, tool, userMessage } from "../helpers/host-messages.js"
 import { tokCounter, toks } from "../helpers/pure-session.js"
 import { createTempDirs } from "../helpers/temp-dirs.js"
+import { createReduceTool } from "../../src/plugin/context-tools.js"
 
 /** 100k usable, a 900-token protected window: only the newest message (a 900-token grep) is protected. */
 const WINDOW = fixedWindow({ usableTokens: 100_000, config: { ...defaultConfig(), protected_tokens: 900 } })
@@ -52,7 +54,7 @@ const session = (sessionID: string): HostMessage[] => [
 ]
 
 const dirs = createTempDirs()
-let runtime: PluginRuntime
+let runtime: HostRuntime
 let errors: ErrorLog
 let db: Database
 let counter = 0
@@ -60,7 +62,7 @@ let counter = 0
 beforeAll(async () => {
   errors = createErrorLog({ now: () => 5_000, hostLog: () => undefined })
   const config = { ...defaultConfig(), database: { ...defaultConfig().database, path: join(dirs.make("reduce"), "store.db") } }
-  runtime = createPluginRuntime({ config, configDiagnostics: [], errors, faults: new Set(), env: {}, now: () => 1_000 })
+  runtime = createHostRuntime({ config, configDiagnostics: [], errors, faults: new Set(), env: {}, now: () => 1_000 })
   db = await runtime.database()
 })
 

@@ -4,10 +4,10 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
 import { defaultConfig, type Config } from "../../src/config/schema.js"
-import { createErrorLog, type ErrorLog } from "../../src/plugin/error-log.js"
+import { createErrorLog, type ErrorLog } from "../../src/host/error-log.js"
 import { createHooks } from "../../src/plugin/hooks.js"
-import { createPluginRuntime, type PluginRuntime } from "../../src/plugin/plugin-runtime.js"
-import { REDUCE_GUIDANCE } from "../../src/plugin/reduce-guidance.js"
+import { createHostRuntime, type HostRuntime } from "../../src/host/host-runtime.js"
+import { REDUCE_GUIDANCE } from "../../src/host/reduce-guidance.js"
 import { listErrors } from "../../src/store/error-repository.js"
 import { openDatabase } from "../../src/store/open-database.js"
 import { listPasses } from "../../src/store/pass-repository.js"
@@ -38,7 +38,7 @@ const session = (): HostMessage[] => [
 
 type Harness = {
   hooks: Hooks
-  runtime: PluginRuntime
+  runtime: HostRuntime
   errors: ErrorLog
   hostLines: string[]
   dbFile: string
@@ -65,7 +65,7 @@ const harness = (options: { dbFile?: string; faults?: string[]; enabled?: boolea
   const config: Config = { ...base, enabled: options.enabled ?? true, database: { ...base.database, path: dbFile } }
   const hostLines: string[] = []
   const errors = createErrorLog({ now: () => 1_000, hostLog: (line) => hostLines.push(line) })
-  const runtime = createPluginRuntime({
+  const runtime = createHostRuntime({
     config,
     configDiagnostics: [],
     errors,

@@ -7,9 +7,9 @@ import { HISTORIAN_PROMPT_VERSION, historianRepairRequest, historianRequest } fr
 import { createHistoryPlanner, type HistoryPlanner } from "../../src/pass/history-planner.js"
 import { runPass, type PassResult } from "../../src/pass/run-pass.js"
 import type { SessionState } from "../../src/session/session-state.js"
-import { createErrorLog, type ErrorLog } from "../../src/plugin/error-log.js"
+import { createErrorLog, type ErrorLog } from "../../src/host/error-log.js"
 import { createModelHistorian, HISTORIAN_AGENT } from "../../src/plugin/model-historian.js"
-import { createPluginRuntime, type PluginRuntime } from "../../src/plugin/plugin-runtime.js"
+import { createHostRuntime, type HostRuntime } from "../../src/host/host-runtime.js"
 import { fixedWindow } from "../../src/pressure/model-window.js"
 import { listCompartments } from "../../src/store/compartment-repository.js"
 import type { Database } from "../../src/store/driver.js"
@@ -103,18 +103,18 @@ function fakeClient(replies: Reply[], options: { childId?: string | null } = {})
 
 const dirs = createTempDirs()
 let errors: ErrorLog
-let runtime: PluginRuntime
+let runtime: HostRuntime
 let db: Database
 let sessions = 0
 
-function makeRuntime(historian: Partial<Config["historian"]>, log: ErrorLog): PluginRuntime {
+function makeRuntime(historian: Partial<Config["historian"]>, log: ErrorLog): HostRuntime {
   const base = defaultConfig()
   const config: Config = {
     ...base,
     database: { ...defaultConfig().database, path: join(dirs.make("historian"), "store.db") },
     historian: { ...base.historian, strategy: "model", model: "openai/gpt-5", timeout: "5s", batch: 2, ...historian },
   }
-  return createPluginRuntime({
+  return createHostRuntime({
     config,
     configDiagnostics: [],
     errors: log,
@@ -146,7 +146,7 @@ type Prepared = {
 
 /** A session of `turns` turns after one pass: turns - 1 compartments with canonical tiers, and its planner. */
 async function prepared(
-  target: PluginRuntime = runtime,
+  target: HostRuntime = runtime,
   turns = 4,
 ): Promise<Prepared> {
   sessions += 1

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { createHostFacts } from "../../src/plugin/host-facts.js"
+import { createHostFacts } from "../../src/host/host-facts.js"
 import type { TokenCounter } from "../../src/tokens/token-counter.js"
 import { wordCounter } from "../helpers/host-messages.js"
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { PluginError } from "../../src/plugin-error.js"
-import { BUSY_RETRY_MAX_MS, createStoreGate, OPEN_RETRY_FIRST_MS, OPEN_RETRY_MAX_MS } from "../../src/plugin/store-gate.js"
+import { BUSY_RETRY_MAX_MS, createStoreGate, OPEN_RETRY_FIRST_MS, OPEN_RETRY_MAX_MS } from "../../src/host/store-gate.js"
 
 const busy = (): Error => Object.assign(new Error("database is locked"), { code: "SQLITE_BUSY" })
 const broken = (): Error => new PluginError("db_open_failed", "/s.db: file is not a database")

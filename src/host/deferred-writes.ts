@@ -2,7 +2,7 @@ import { ingestMessages, unstoredTail } from "../pass/ingest-messages.js"
 import type { SessionInfo } from "../store/session-repository.js"
 import { withoutBusyWait } from "../store/busy-timeout.js"
 import { newestUserInfo, type HostMessage } from "../transcript/host-message.js"
-import type { PluginRuntime } from "./plugin-runtime.js"
+import type { HostRuntime } from "./host-runtime.js"
 import { BUSY_RETRY_MAX_MS, OPEN_RETRY_FIRST_MS } from "./store-gate.js"
 
 /**
@@ -35,7 +35,7 @@ export type DeferredWrites = {
 
 /** Creates the deferred writes for one runtime; `sessionInfo` names the session row a write creates. */
 export function createDeferredWrites(options: {
-  runtime: PluginRuntime
+  runtime: HostRuntime
   sessionInfo: (sessionId: string) => SessionInfo
 }): DeferredWrites {
   const { runtime } = options

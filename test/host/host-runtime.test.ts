@@ -2,13 +2,13 @@ import { rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
 import { defaultConfig, type Config } from "../../src/config/schema.js"
-import { createErrorLog } from "../../src/plugin/error-log.js"
-import { createPluginRuntime, type PluginRuntime } from "../../src/plugin/plugin-runtime.js"
-import { OPEN_RETRY_FIRST_MS, OPEN_RETRY_MAX_MS } from "../../src/plugin/store-gate.js"
+import { createErrorLog } from "../../src/host/error-log.js"
+import { createHostRuntime, type HostRuntime } from "../../src/host/host-runtime.js"
+import { OPEN_RETRY_FIRST_MS, OPEN_RETRY_MAX_MS } from "../../src/host/store-gate.js"
 import { createTempDirs } from "../helpers/temp-dirs.js"
 
 const dirs = createTempDirs()
-const runtimes: PluginRuntime[] = []
+const runtimes: HostRuntime[] = []
 
 afterAll(() => {
   for (const runtime of runtimes) runtime.dispose()
@@ -16,19 +16,19 @@ afterAll(() => {
 })
 
 /** A runtime whose store sits in a folder that is a plain file at first (so opening fails), with a clock we move. */
-function blockedRuntime(): { runtime: PluginRuntime; clock: { now: number }; unblock: () => void } {
+function blockedRuntime(): { runtime: HostRuntime; clock: { now: number }; unblock: () => void } {
   const root = dirs.make("runtime")
   const folder = join(root, "data")
   writeFileSync(folder, "not a folder")
   const config: Config = { ...defaultConfig(), database: { ...defaultConfig().database, path: join(folder, "store.db") } }
   const clock = { now: 10_000 }
   const errors = createErrorLog({ now: () => clock.now, hostLog: () => undefined })
-  const runtime = createPluginRuntime({ config, configDiagnostics: [], errors, faults: new Set(), env: {}, now: () => clock.now })
+  const runtime = createHostRuntime({ config, configDiagnostics: [], errors, faults: new Set(), env: {}, now: () => clock.now })
   runtimes.push(runtime)
   return { runtime, clock, unblock: () => rmSync(folder) }
 }
 
-describe("createPluginRuntime: opening the store", () => {
+describe("createHostRuntime: opening the store", () => {
   it("retries a failed open once the backoff has passed, and answers at once with the failure until then", async () => {
     const { runtime, clock, unblock } = blockedRuntime()
     await expect(runtime.database()).rejects.toThrow(/cannot create the folder of the store/)
@@ -61,11 +61,11 @@ describe("createPluginRuntime: opening the store", () => {
   })
 })
 
-describe("createPluginRuntime: warnOnce", () => {
+describe("createHostRuntime: warnOnce", () => {
   it("passes each message on once per process", () => {
     const warnings: string[] = []
     const errors = createErrorLog({ now: () => 0, hostLog: () => undefined })
-    const runtime = createPluginRuntime({
+    const runtime = createHostRuntime({
       config: defaultConfig(),
       configDiagnostics: [],
       errors,

@@ -29,7 +29,7 @@ export type LastPass = {
 }
 
 /** What the hooks share for the life of one OpenCode instance. */
-export type PluginRuntime = {
+export type HostRuntime = {
   readonly config: Config
   readonly configDiagnostics: readonly ConfigDiagnostic[]
   readonly errors: ErrorLog
@@ -79,7 +79,7 @@ export type PluginRuntime = {
 }
 
 /** Creates the runtime; nothing is opened or loaded until a hook needs it. */
-export function createPluginRuntime(options: {
+export function createHostRuntime(options: {
   config: Config
   configDiagnostics: readonly ConfigDiagnostic[]
   errors: ErrorLog
@@ -90,7 +90,7 @@ export function createPluginRuntime(options: {
   warn?: (message: string) => void
   /** Defaults to an unref'd `setTimeout`. */
   schedule?: (run: () => void, ms: number) => void
-}): PluginRuntime {
+}): HostRuntime {
   const databaseFile = configuredDatabasePath(options.config.database.path, options.env)
   let opened: Database | null = null
   let opening: Promise<Database> | null = null

@@ -1,6 +1,6 @@
 import { join } from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
-import { createErrorLog } from "../../src/plugin/error-log.js"
+import { createErrorLog } from "../../src/host/error-log.js"
 import { PluginError } from "../../src/plugin-error.js"
 import { listErrors } from "../../src/store/error-repository.js"
 import { openDatabase } from "../../src/store/open-database.js"

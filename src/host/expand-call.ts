@@ -1,4 +1,3 @@
-import type { ToolDefinition } from "@opencode-ai/plugin"
 import { formatCount, MAX_ARGUMENT_CHARS, QUOTED_ARGUMENT_CHARS, quoteArgument } from "../reduce/answer-bounds.js"
 import { compartmentDisplayId, readCompartmentDisplayId } from "../historian/compartment-id.js"
 import { withoutTagSigns } from "../reduce/parse-drop-ranges.js"
@@ -6,7 +5,9 @@ import type { HostPart } from "../transcript/host-message.js"
 import { itemText } from "../session/item-text.js"
 import { listCompartments } from "../store/compartment-repository.js"
 import { readMessageParts } from "../store/raw-repository.js"
-import type { PluginRuntime } from "./plugin-runtime.js"
+import type { ContextTool } from "./context-tool.js"
+import type { HostRuntime } from "./host-runtime.js"
+import type { SessionInfo } from "../store/session-repository.js"
 
 /**
  * The most stored text one ctx_expand answer carries; with the note on what is not shown, an answer is at most
@@ -21,26 +22,20 @@ export const EXPAND_TOOL_DESCRIPTION =
   "from the next history update on."
 
 /**
- * The ctx_expand tool: every reduction is reversible. A compartment comes back at its most detailed tier (and is
- * marked relevant, so the next history update promotes it); a tag comes back as its raw content from the store.
- * Unknown ids get a clear answer; nothing throws.
+ * ctx_expand, whatever the host: every reduction is reversible. A compartment comes back at its most detailed tier
+ * (and is marked relevant, so the next history update promotes it); a tag comes back as its raw content from the
+ * store. Unknown ids get a clear answer.
  */
-export function createExpandTool(runtime: PluginRuntime): ToolDefinition {
-  return {
-    description: EXPAND_TOOL_DESCRIPTION,
-    args: { target: { type: "string", description: 'An episode id like "c12", or a tag like "§42§"' } } as unknown as ToolDefinition["args"],
-    async execute(args, context) {
-      try {
-        return await expand(runtime, context.sessionID, (args as { target?: unknown }).target)
-      } catch (error) {
-        runtime.errors.record({ hook: "tool.ctx_expand", sessionId: context.sessionID, error })
-        return "ctx_expand could not run because of an internal error in magic-context (recorded)."
-      }
-    },
-  }
+export const EXPAND_CALL: ContextTool = {
+  name: "ctx_expand",
+  description: EXPAND_TOOL_DESCRIPTION,
+  argument: { name: "target", description: 'An episode id like "c12", or a tag like "§42§"' },
+  failure: "ctx_expand could not run because of an internal error in magic-context (recorded).",
+  run: expand,
 }
 
-async function expand(runtime: PluginRuntime, sessionId: string, target: unknown): Promise<string> {
+async function expand(runtime: HostRuntime, session: SessionInfo, target: unknown): Promise<string> {
+  const sessionId = session.id
   if (typeof target === "string" && target.length > MAX_ARGUMENT_CHARS) {
     return `target is ${formatCount(target.length)} characters long: give one episode id like "c12" or one tag like "§42§".`
   }
@@ -66,7 +61,7 @@ async function expand(runtime: PluginRuntime, sessionId: string, target: unknown
   if (/^\d+(?:\s*,\s*\d+)+$/.test(wanted)) return `${quoteArgument(target)} names several tags; ctx_expand takes one target at a time.`
   if (!/^\d+$/.test(wanted)) return `${quoteArgument(target)} is neither an episode id like "c12" nor a tag like "§42§".`
   const registry = await runtime.sessions()
-  const state = registry.stateFor({ id: sessionId, source: "opencode", projectId: null, directory: null, title: null }, runtime.counterFor(null))
+  const state = registry.stateFor(session, runtime.counterFor(null))
   const number = withoutLeadingZeros(wanted)
   const tag = state.tagsByNumber.get(Number(number))
   if (!tag) {

@@ -1,11 +1,12 @@
-import type { ToolDefinition } from "@opencode-ai/plugin"
 import { formatCount } from "../reduce/answer-bounds.js"
 import { parseDropRanges } from "../reduce/parse-drop-ranges.js"
 import { insertPin } from "../store/pin-repository.js"
 import { readMessageParts } from "../store/raw-repository.js"
 import type { HostPart } from "../transcript/host-message.js"
 import { itemText } from "../session/item-text.js"
-import type { PluginRuntime } from "./plugin-runtime.js"
+import type { ContextTool } from "./context-tool.js"
+import type { HostRuntime } from "./host-runtime.js"
+import type { SessionInfo } from "../store/session-repository.js"
 
 /** One call pins at most this many tags. */
 export const MAX_PINS_PER_CALL = 10
@@ -21,29 +22,23 @@ export const PIN_TOOL_DESCRIPTION =
   `the session history; they have a budget, so pin only what is essential (one pin holds at most ${formatCount(MAX_PIN_CHARS)} ` +
   "characters)."
 
-/** The ctx_pin tool: pins the raw content of tags into the pinned ledger (verbatim at every pressure). */
-export function createPinTool(runtime: PluginRuntime): ToolDefinition {
-  return {
-    description: PIN_TOOL_DESCRIPTION,
-    args: { tags: { type: "string", description: 'Tags to pin, e.g. "12" or "12,15"' } } as unknown as ToolDefinition["args"],
-    async execute(args, context) {
-      try {
-        return await pin(runtime, context.sessionID, (args as { tags?: unknown }).tags)
-      } catch (error) {
-        runtime.errors.record({ hook: "tool.ctx_pin", sessionId: context.sessionID, error })
-        return "ctx_pin could not run because of an internal error in magic-context (recorded); nothing was pinned."
-      }
-    },
-  }
+/** ctx_pin, whatever the host: pins the raw content of tags into the pinned ledger (verbatim at every pressure). */
+export const PIN_CALL: ContextTool = {
+  name: "ctx_pin",
+  description: PIN_TOOL_DESCRIPTION,
+  argument: { name: "tags", description: 'Tags to pin, e.g. "12" or "12,15"' },
+  failure: "ctx_pin could not run because of an internal error in magic-context (recorded); nothing was pinned.",
+  run: pin,
 }
 
-async function pin(runtime: PluginRuntime, sessionId: string, tags: unknown): Promise<string> {
+async function pin(runtime: HostRuntime, session: SessionInfo, tags: unknown): Promise<string> {
+  const sessionId = session.id
   const parsed = parseDropRanges(tags, { name: "tags", verb: "pin" })
   if (!parsed.ok) return `Nothing was pinned: ${parsed.error}.`
   if (parsed.value.tags.length > MAX_PINS_PER_CALL) return `Nothing was pinned: one call pins at most ${MAX_PINS_PER_CALL} tags.`
   const db = await runtime.database()
   const registry = await runtime.sessions()
-  const state = registry.stateFor({ id: sessionId, source: "opencode", projectId: null, directory: null, title: null }, runtime.counterFor(null))
+  const state = registry.stateFor(session, runtime.counterFor(null))
   const lines: string[] = []
   for (const number of parsed.value.tags) {
     const tag = state.tagsByNumber.get(number)

@@ -1,4 +1,3 @@
-import type { ToolDefinition } from "@opencode-ai/plugin"
 import { classifyDropRequest } from "../reduce/classify-drop-request.js"
 import { clipText, STORED_ARGUMENT_CHARS } from "../reduce/answer-bounds.js"
 import { formatDropAnswer, judgeDropRequest } from "../reduce/drop-answer.js"
@@ -9,7 +8,9 @@ import {
   recordReduceCall,
   saveAppliedState,
 } from "../store/applied-state-repository.js"
-import type { PluginRuntime } from "./plugin-runtime.js"
+import type { ContextTool } from "./context-tool.js"
+import type { HostRuntime } from "./host-runtime.js"
+import type { SessionInfo } from "../store/session-repository.js"
 
 export const REDUCE_TOOL_DESCRIPTION =
   "Drop material you are done with from your context. Every message, file and tool output in the conversation " +
@@ -19,35 +20,25 @@ export const REDUCE_TOOL_DESCRIPTION =
   "magic-context's store, and user messages are never dropped. Do not call it again for tags you already queued."
 
 /**
- * The ctx_reduce tool. Validates every tag against the session's last pass (exists, in context, not dropped or
- * queued, not the user's own words, finished; protected ones are deferred), refuses calls that would reclaim almost
+ * ctx_reduce, whatever the host. Validates every tag against the session's last pass (exists, in context, not dropped
+ * or queued, not the user's own words, finished; protected ones are deferred), refuses calls that would reclaim almost
  * nothing or repeat too often in one turn, queues the rest and answers exactly what happened and when drops land.
- * Never throws: any failure becomes a plain answer and is recorded.
  */
-export function createReduceTool(runtime: PluginRuntime): ToolDefinition {
-  return {
-    description: REDUCE_TOOL_DESCRIPTION,
-    // Plain JSON Schema rather than a zod schema: OpenCode converts zod args with its own zod copy, which need not
-    // be the version this package ships; with JSON Schema it passes the argument through and parseDropRanges
-    // validates it (OPENCODE-NOTES §1.6).
-    args: { drop: { type: "string", description: 'Tags to drop: numbers and inclusive ranges, e.g. "3-5,8,12-15"' } } as unknown as ToolDefinition["args"],
-    async execute(args, context) {
-      try {
-        return await reduce(runtime, context.sessionID, (args as { drop?: unknown }).drop)
-      } catch (error) {
-        runtime.errors.record({ hook: "tool.ctx_reduce", sessionId: context.sessionID, error })
-        return "ctx_reduce could not run because of an internal error in magic-context (recorded); nothing was queued."
-      }
-    },
-  }
+export const REDUCE_CALL: ContextTool = {
+  name: "ctx_reduce",
+  description: REDUCE_TOOL_DESCRIPTION,
+  argument: { name: "drop", description: 'Tags to drop: numbers and inclusive ranges, e.g. "3-5,8,12-15"' },
+  failure: "ctx_reduce could not run because of an internal error in magic-context (recorded); nothing was queued.",
+  run: reduce,
 }
 
-async function reduce(runtime: PluginRuntime, sessionId: string, drop: unknown): Promise<string> {
+async function reduce(runtime: HostRuntime, session: SessionInfo, drop: unknown): Promise<string> {
+  const sessionId = session.id
   const last = runtime.lastPass.get(sessionId)
   if (!last) return "Nothing was queued: magic-context has not seen this session's context yet. Try again after your next step."
   const db = await runtime.database()
   const registry = await runtime.sessions()
-  const state = registry.stateFor({ id: sessionId, source: "opencode", projectId: null, directory: null, title: null }, runtime.counterFor(null))
+  const state = registry.stateFor(session, runtime.counterFor(null))
   const now = Date.now()
   const argument = storedArgument(drop)
   const record = (counts: { queued: number; deferred: number; rejected: number }, refusedReason: string | null): void =>
