@@ -25,9 +25,14 @@ export function migrate(
   assertNotFromFuture(db, options.file, newest)
   for (const migration of migrations) {
     if (migration.version <= from || migration.version > target) continue
+    // Foreign keys can only be switched outside a transaction; a rebuilt parent table would otherwise cascade its
+    // DROP into every child row.
+    const keysWereOn = migration.rebuildsTables === true && foreignKeysOn(db)
+    if (keysWereOn) db.exec("PRAGMA foreign_keys = OFF")
     try {
       db.transaction(() => {
         migration.up(db)
+        if (migration.rebuildsTables) assertForeignKeysHold(db)
         db.exec(`PRAGMA user_version = ${migration.version}`)
       })
     } catch (error) {
@@ -36,9 +41,21 @@ export function migrate(
         `${options.file}: migration to schema version ${migration.version} failed: ${errorMessage(error)}`,
         { file: options.file, version: migration.version },
       )
+    } finally {
+      if (keysWereOn) db.exec("PRAGMA foreign_keys = ON")
     }
   }
   return { from, to: Math.max(from, Math.min(target, newest)) }
+}
+
+function foreignKeysOn(db: Database): boolean {
+  return Number(db.prepare("PRAGMA foreign_keys").get()?.["foreign_keys"] ?? 0) === 1
+}
+
+/** Throws when a row references a parent that is not there (a rebuild that lost rows). */
+function assertForeignKeysHold(db: Database): void {
+  const broken = db.prepare("PRAGMA foreign_key_check").all()
+  if (broken.length > 0) throw new Error(`${broken.length} rows reference missing parents after the rebuild (first: ${JSON.stringify(broken[0])})`)
 }
 
 /** Throws `db_from_future` when the store's schema is newer than the newest version this code knows. */

@@ -4,7 +4,7 @@ import type { Database } from "./driver.js"
 import { listQueuedDrops, loadAppliedState } from "./applied-state-repository.js"
 import { statement } from "./statements.js"
 
-export type SessionSource = "opencode" | "replay"
+export type SessionSource = "opencode" | "pi" | "replay"
 
 export type SessionInfo = {
   id: string

@@ -2,14 +2,21 @@ import type { Database } from "../driver.js"
 import { migrateTo0001 } from "./0001-initial.js"
 import { migrateTo0002 } from "./0002-context-reduction.js"
 import { migrateTo0003 } from "./0003-pins.js"
+import { migrateTo0004 } from "./0004-pi-sessions.js"
 
-export type Migration = { version: number; up: (db: Database) => void }
+export type Migration = {
+  version: number
+  up: (db: Database) => void
+  /** The migration rebuilds a table other tables reference: it runs with foreign keys off, checked before commit. */
+  rebuildsTables?: true
+}
 
 /** Every schema version, in order. Append only; never edit a migration that has shipped. */
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, up: migrateTo0001 },
   { version: 2, up: migrateTo0002 },
   { version: 3, up: migrateTo0003 },
+  { version: 4, up: migrateTo0004, rebuildsTables: true },
 ]
 
 /** The schema version this code writes. */
