@@ -5,6 +5,7 @@ import { readConfigFiles } from "../config/read-config-files.js"
 import { isPluginError } from "../plugin-error.js"
 import { gatherStatus } from "../status/gather-status.js"
 import { formatStatus } from "../status/format-status.js"
+import { openCodeCompaction } from "../status/status-data.js"
 import { configuredDatabasePath } from "../store/database-path.js"
 import { openDatabase } from "../store/open-database.js"
 import { listSessions } from "../store/session-repository.js"
@@ -70,11 +71,11 @@ export async function commandStatus(io: CliIo): Promise<ExitCode> {
         strategy: loaded.config.historian.strategy,
         thresholdPercent: loaded.config.execute_threshold,
         configuredProtectedTokens: loaded.config.protected_tokens,
-        hostCompaction: {
+        hostCompaction: openCodeCompaction({
           auto: install.compaction.auto,
           prune: install.compaction.prune,
           source: `${install.compaction.autoSource}; ${install.compaction.pruneSource}`,
-        },
+        }),
       })
       io.stdout(parsed.values.json ? JSON.stringify(status, null, 2) : formatStatus(status, Date.now()))
       return EXIT.ok

@@ -96,9 +96,8 @@ export function formatStatus(status: StatusData, now: number): string {
   if (historian.lastError) lines.push(`  last historian error: ${historian.lastError.message} (${formatAge(now - historian.lastError.at)})`)
   lines.push(`Pins: ${status.pins} pinned by the agent`)
   if (status.hostCompaction) {
-    const { auto, prune, source } = status.hostCompaction
-    const advice = auto || prune ? ' (recommended: "compaction": {"auto": false, "prune": false})' : ""
-    lines.push(`OpenCode compaction: auto ${auto}, prune ${prune} [${source}]${advice}`)
+    const { host, settings, recommended, source } = status.hostCompaction
+    lines.push(`${host} compaction: ${settings} [${source}]${recommended ? ` (recommended: ${recommended})` : ""}`)
   }
   lines.push(...closingLines(status, now))
   return lines.join("\n")

@@ -53,11 +53,27 @@ export type StatusData = {
   history: HistoryMeasure | null
   pins: number
   errors: ErrorRecord[]
-  hostCompaction: { auto: boolean; prune: boolean; source: string } | null
+  /** The host's own compaction as its settings say (it summarizes the session behind magic-context's back). */
+  hostCompaction: HostCompaction | null
   /** The protected window the last pass used, when the configured `protected_tokens` had to be clamped. */
   protectedClamp?: { clampedFrom: number; tokens: number; usableTokens: number } | null
   /** The store's last failure while the plugin still skips or retries it (the plugin's runtime knows it). */
   store?: StoreHealth | null
   /** Config problems of this process (a file or value refused), one line each. */
   configProblems?: readonly string[]
+}
+
+/** A host's compaction settings: what they are, what magic-context recommends instead (null: they are fine), and where they were read. */
+export type HostCompaction = { host: string; settings: string; recommended: string | null; source: string }
+
+/** OpenCode's compaction (`compaction.auto`, `compaction.prune` in its config). */
+export function openCodeCompaction(settings: { auto: boolean; prune: boolean; source: string }): HostCompaction {
+  const { auto, prune, source } = settings
+  return { host: "OpenCode", settings: `auto ${auto}, prune ${prune}`, recommended: auto || prune ? '"compaction": {"auto": false, "prune": false}' : null, source }
+}
+
+/** Pi's auto-compaction (`compaction.enabled` in its settings.json). */
+export function piCompaction(settings: { enabled: boolean; source: string }): HostCompaction {
+  const { enabled, source } = settings
+  return { host: "Pi", settings: `enabled ${enabled}`, recommended: enabled ? '"compaction": {"enabled": false}' : null, source }
 }

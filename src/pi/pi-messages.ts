@@ -1,0 +1,244 @@
+import type { ContextEvent } from "@mariozechner/pi-coding-agent"
+import type { AssistantMessage, Part, ToolPart, UserMessage } from "@opencode-ai/sdk"
+import type { HostMessage } from "../transcript/host-message.js"
+import { omittedDataUrl } from "../transcript/importers/omitted-data-url.js"
+
+/** One message of Pi's context (`context` event). */
+export type PiMessage = ContextEvent["messages"][number]
+type PiUser = Extract<PiMessage, { role: "user" }>
+type PiAssistant = Extract<PiMessage, { role: "assistant" }>
+type PiToolResult = Extract<PiMessage, { role: "toolResult" }>
+type PiContent = Exclude<PiUser["content"], string>[number]
+
+/**
+ * Pi's context as the engine sees it, and the way back. The engine works on host messages (user and assistant
+ * messages of parts, a tool's call and result in one part); Pi sends a tool's result as a message of its own after
+ * the assistant message that called it. Messages the engine has no shape for (bash runs, extension messages,
+ * summaries, a result whose call is missing, an aborted empty reply) are passed through untouched where they were.
+ */
+export type PiContext = {
+  /** What the engine reads: Pi's user and assistant messages, each tool result folded into its call. */
+  messages: HostMessage[]
+  /** Roles passed through untouched because the engine has no shape for them (each counted once per call). */
+  passedThrough: string[]
+  /** Pi's list again, each message rebuilt from the edited host messages (inserted ones included, removed ones left out). */
+  rebuild(edited: readonly HostMessage[]): PiMessage[]
+}
+
+/** Where each Pi message went: a host message of its own, a tool part of one, or nowhere (passed through). */
+type Origin =
+  | { kind: "message"; id: string }
+  | { kind: "result"; messageId: string; partId: string }
+  | { kind: "opaque" }
+
+/**
+ * Reads Pi's context. Ids come from each message's role and timestamp (and its rank among messages with the same
+ * two), never its position: Pi's compaction and branch changes remove earlier messages, and the ids of the messages
+ * that stay must not move (the store knows parts by id).
+ */
+export function readPiContext(sessionID: string, pi: readonly PiMessage[]): PiContext {
+  const messages: HostMessage[] = []
+  const origins: Origin[] = []
+  const calls = new Map<string, { message: HostMessage; part: ToolPart }>()
+  const seen = new Map<string, number>()
+  const passedThrough: string[] = []
+  let lastUserId = ""
+  let lastModel = { providerID: "pi", modelID: "unknown" }
+
+  const keyOf = (message: PiMessage): string => {
+    const base = `${message.role}_${message.timestamp}`
+    const rank = seen.get(base) ?? 0
+    seen.set(base, rank + 1)
+    return `pi_${base}_${rank}`
+  }
+
+  for (const message of pi) {
+    const id = keyOf(message)
+    if (message.role === "user") {
+      const info: UserMessage = { id, sessionID, role: "user", time: { created: message.timestamp }, agent: "pi", model: lastModel }
+      lastUserId = id
+      messages.push({ info, parts: userParts(message, { sessionID, messageID: id }) })
+      origins.push({ kind: "message", id })
+      continue
+    }
+    if (message.role === "assistant" && message.content.length > 0) {
+      lastModel = { providerID: message.provider, modelID: message.model }
+      const host: HostMessage = { info: assistantInfo(message, { id, sessionID, parentID: lastUserId }), parts: [] }
+      message.content.forEach((block, index) => {
+        const part = assistantPart(block, { id: `${id}_${index}`, sessionID, messageID: id, at: message.timestamp })
+        host.parts.push(part)
+        if (part.type === "tool") calls.set(part.callID, { message: host, part })
+      })
+      messages.push(host)
+      origins.push({ kind: "message", id })
+      continue
+    }
+    if (message.role === "toolResult") {
+      const call = calls.get(message.toolCallId)
+      if (call && call.part.state.status === "running") {
+        completeCall(call.part, message)
+        origins.push({ kind: "result", messageId: call.message.info.id, partId: call.part.id })
+        continue
+      }
+    }
+    passedThrough.push(message.role)
+    origins.push({ kind: "opaque" })
+  }
+
+  return {
+    messages,
+    passedThrough,
+    rebuild: (edited) => rebuildPi(pi, origins, messages, edited),
+  }
+}
+
+function userParts(message: PiUser, owner: { sessionID: string; messageID: string }): Part[] {
+  const blocks: PiContent[] = typeof message.content === "string" ? [{ type: "text", text: message.content }] : message.content
+  return blocks.map((block, index): Part => {
+    const id = `${owner.messageID}_${index}`
+    if (block.type === "text") return { id, ...owner, type: "text", text: block.text }
+    return { id, ...owner, type: "file", mime: block.mimeType, filename: "image", url: omittedDataUrl(block.mimeType, block.data.length) }
+  })
+}
+
+function assistantInfo(message: PiAssistant, ids: { id: string; sessionID: string; parentID: string }): AssistantMessage {
+  const usage = message.usage
+  return {
+    ...ids,
+    role: "assistant",
+    time: { created: message.timestamp, completed: message.timestamp },
+    modelID: message.model,
+    providerID: message.provider,
+    mode: "pi",
+    path: { cwd: "/", root: "/" },
+    cost: usage.cost.total,
+    tokens: { input: usage.input, output: usage.output, reasoning: 0, cache: { read: usage.cacheRead, write: usage.cacheWrite } },
+  }
+}
+
+function assistantPart(block: PiAssistant["content"][number], ids: { id: string; sessionID: string; messageID: string; at: number }): Part {
+  const { id, sessionID, messageID, at } = ids
+  if (block.type === "text") return { id, sessionID, messageID, type: "text", text: block.text }
+  if (block.type === "thinking") return { id, sessionID, messageID, type: "reasoning", text: block.thinking, time: { start: at, end: at } }
+  const input = block.arguments !== null && typeof block.arguments === "object" ? (block.arguments as Record<string, unknown>) : {}
+  return { id, sessionID, messageID, type: "tool", callID: block.id, tool: block.name, state: { status: "running", input, time: { start: at } } }
+}
+
+function completeCall(part: ToolPart, result: PiToolResult): void {
+  const input = part.state.input
+  const time = { start: part.state.status === "running" ? part.state.time.start : result.timestamp, end: result.timestamp }
+  const output = resultText(result)
+  part.state = result.isError
+    ? { status: "error", input, error: output, time }
+    : { status: "completed", input, output, title: part.tool, metadata: {}, time }
+}
+
+/** A tool result's content as one text: its text blocks joined by newlines, an image as `[image]`. */
+function resultText(result: PiToolResult): string {
+  return result.content.map((block) => (block.type === "text" ? block.text : "[image]")).join("\n")
+}
+
+/**
+ * Pi's list from the edited host messages, in Pi's order: a message whose host message was removed (folded into
+ * history) is left out with its tool results; a message the engine inserted goes where it was inserted, after the tool
+ * results of the message before it (a user message between a call and its result would break the provider's protocol).
+ */
+function rebuildPi(pi: readonly PiMessage[], origins: readonly Origin[], read: readonly HostMessage[], edited: readonly HostMessage[]): PiMessage[] {
+  const original = new Set(read.map((message) => message.info.id))
+  const byId = new Map(edited.map((message) => [message.info.id, message]))
+  // The engine's own messages, keyed by the original message they follow (null: before the first).
+  const inserted = new Map<string | null, HostMessage[]>()
+  let anchor: string | null = null
+  for (const message of edited) {
+    if (original.has(message.info.id)) {
+      anchor = message.info.id
+      continue
+    }
+    const list = inserted.get(anchor) ?? []
+    list.push(message)
+    inserted.set(anchor, list)
+  }
+
+  const out: PiMessage[] = []
+  const emitInserted = (after: string | null, at: number): void => {
+    for (const message of inserted.get(after) ?? []) out.push(insertedMessage(message, at))
+  }
+  emitInserted(null, pi[0]?.timestamp ?? 0)
+  let pending: string | null = null
+  pi.forEach((message, index) => {
+    const origin = origins[index] ?? { kind: "opaque" }
+    const belongsToPending = origin.kind === "result" && origin.messageId === pending
+    if (pending !== null && !belongsToPending) {
+      emitInserted(pending, message.timestamp)
+      pending = null
+    }
+    if (origin.kind === "opaque") {
+      out.push(message)
+      return
+    }
+    if (origin.kind === "result") {
+      const host = byId.get(origin.messageId)
+      if (!host) return
+      out.push(rebuiltResult(message as PiToolResult, host.parts.find((part) => part.id === origin.partId)))
+      return
+    }
+    const host = byId.get(origin.id)
+    if (!host) return
+    out.push(message.role === "user" ? rebuiltUser(message, host) : rebuiltAssistant(message as PiAssistant, host))
+    pending = origin.id
+  })
+  if (pending !== null) emitInserted(pending, pi[pi.length - 1]?.timestamp ?? 0)
+  return out
+}
+
+/** A message the engine inserted (the session history, a reminder): a user message of its text parts. */
+function insertedMessage(message: HostMessage, timestamp: number): PiUser {
+  const content = message.parts.flatMap((part) => (part.type === "text" ? [{ type: "text" as const, text: part.text }] : []))
+  return { role: "user", content, timestamp }
+}
+
+function rebuiltUser(message: PiUser, host: HostMessage): PiUser {
+  const blocks: PiContent[] = typeof message.content === "string" ? [{ type: "text", text: message.content }] : message.content
+  const byPart = new Map(blocks.map((block, index) => [`${host.info.id}_${index}`, block]))
+  const content = host.parts.flatMap((part): PiContent[] => {
+    if (part.type === "text") return [{ type: "text", text: part.text }]
+    const block = byPart.get(part.id)
+    return part.type === "file" && block ? [block] : []
+  })
+  // A message Pi wrote as a plain string stays one when it is still plain text.
+  const only = content[0]
+  if (typeof message.content === "string" && content.length === 1 && only?.type === "text") return { ...message, content: only.text }
+  return { ...message, content }
+}
+
+function rebuiltAssistant(message: PiAssistant, host: HostMessage): PiAssistant {
+  const byPart = new Map(message.content.map((block, index) => [`${host.info.id}_${index}`, block]))
+  const content = host.parts.flatMap((part): PiAssistant["content"] => {
+    const block = byPart.get(part.id)
+    if (part.type === "text") return [block?.type === "text" ? { ...block, text: part.text } : { type: "text", text: part.text }]
+    if (part.type === "reasoning" && block?.type === "thinking") return [{ ...block, thinking: part.text }]
+    if (part.type === "tool" && block?.type === "toolCall") return [{ ...block, arguments: part.state.input }]
+    return []
+  })
+  return { ...message, content }
+}
+
+/**
+ * A tool result from its edited part. Unchanged, it is Pi's message as it was; with only a prefix added (a tag) the
+ * prefix goes before the first block and images stay; otherwise (a dropped result, a rewritten one) the text
+ * replaces the content.
+ */
+function rebuiltResult(message: PiToolResult, part: Part | undefined): PiToolResult {
+  if (!part || part.type !== "tool") return message
+  const state = part.state
+  const text = state.status === "completed" ? state.output : state.status === "error" ? state.error : null
+  const before = resultText(message)
+  if (text === null || text === before) return message
+  if (text.endsWith(before)) {
+    const prefix = text.slice(0, text.length - before.length)
+    const [first, ...rest] = message.content
+    const content = first?.type === "text" ? [{ ...first, text: prefix + first.text }, ...rest] : [{ type: "text" as const, text: prefix.trimEnd() }, ...message.content]
+    return { ...message, content }
+  }
+  return { ...message, content: [{ type: "text", text }] }
+}
