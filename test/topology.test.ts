@@ -29,8 +29,10 @@ const LAYERS: readonly string[] = [
   "plugin", // the OpenCode adapter
   "pi", // the Pi adapter
   "cli",
-  "(entry)", // index.ts: the package's entry, the OpenCode plugin
+  "(entry)", // index.ts: the OpenCode plugin; pi.ts: the Pi extension
 ]
+/** The package's entries: the OpenCode plugin and the Pi extension. */
+const ENTRIES = new Set(["index.ts", "pi.ts"])
 const PURE = new Set(["tokens", "transcript", "session", "config", "historian", "reduce", "render", "pressure", "report"])
 /** Files of pure folders that read files, each the one reader of its input. */
 const IO_EDGES: Readonly<Record<string, string>> = {
@@ -103,7 +105,7 @@ function sourceFiles(dir: string): string[] {
 /** The layer a file belongs to: its top folder under src/, or a root file's role. */
 function folderOf(file: string): string {
   const path = relative(SRC, file)
-  if (!path.includes(sep)) return path === "index.ts" ? "(entry)" : "(root)"
+  if (!path.includes(sep)) return ENTRIES.has(path) ? "(entry)" : "(root)"
   return path.split(sep)[0] ?? "(root)"
 }
 

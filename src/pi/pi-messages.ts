@@ -88,7 +88,7 @@ export function readPiContext(sessionID: string, pi: readonly PiMessage[]): PiCo
   return {
     messages,
     passedThrough,
-    rebuild: (edited) => rebuildPi(pi, origins, messages, edited),
+    rebuild: (edited) => rebuildPi(pi, origins, edited),
   }
 }
 
@@ -143,8 +143,8 @@ function resultText(result: PiToolResult): string {
  * history) is left out with its tool results; a message the engine inserted goes where it was inserted, after the tool
  * results of the message before it (a user message between a call and its result would break the provider's protocol).
  */
-function rebuildPi(pi: readonly PiMessage[], origins: readonly Origin[], read: readonly HostMessage[], edited: readonly HostMessage[]): PiMessage[] {
-  const original = new Set(read.map((message) => message.info.id))
+function rebuildPi(pi: readonly PiMessage[], origins: readonly Origin[], edited: readonly HostMessage[]): PiMessage[] {
+  const original = new Set(origins.flatMap((origin) => (origin.kind === "message" ? [origin.id] : [])))
   const byId = new Map(edited.map((message) => [message.info.id, message]))
   // The engine's own messages, keyed by the original message they follow (null: before the first).
   const inserted = new Map<string | null, HostMessage[]>()

@@ -1,0 +1,225 @@
+import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent"
+import { readConfigFiles } from "../config/read-config-files.js"
+import { callContextTool } from "../host/context-tool.js"
+import { createDeferredWrites } from "../host/deferred-writes.js"
+import { createErrorLog } from "../host/error-log.js"
+import { EXPAND_CALL } from "../host/expand-call.js"
+import { injectedFaults, maybeFail } from "../host/fault-injection.js"
+import { createHostRuntime, type HostRuntime } from "../host/host-runtime.js"
+import { PIN_CALL } from "../host/pin-call.js"
+import { REDUCE_CALL } from "../host/reduce-call.js"
+import { REDUCE_GUIDANCE } from "../host/reduce-guidance.js"
+import { statusReport } from "../host/status-report.js"
+import { createHistoryPlanner } from "../pass/history-planner.js"
+import { runPass } from "../pass/run-pass.js"
+import { systemClock } from "../pass/system-clock.js"
+import { usagePercent } from "../pressure/bands.js"
+import { protectedClamp, resolveWindow } from "../pressure/model-window.js"
+import { protectedClampMessage } from "../reduce/protected-window.js"
+import { applyEdits } from "../session/apply-edits.js"
+import { piCompaction } from "../status/status-data.js"
+import type { SessionInfo } from "../store/session-repository.js"
+import { storeFailureKind } from "../store/store-failure.js"
+import { stripTagEchoes } from "../transcript/tag-format.js"
+import { readPiContext, type PiMessage } from "./pi-messages.js"
+import { readPiCompactionSetting } from "./pi-settings.js"
+
+/** The custom message type of a /ctx-status report: shown to the user, never sent to the model. */
+export const PI_STATUS_TYPE = "magic-context-status"
+const PI_STATUS_COMMAND = "ctx-status"
+const CONTEXT_TOOLS = [REDUCE_CALL, EXPAND_CALL, PIN_CALL]
+
+/**
+ * magic-context as a Pi extension: the same engine and store as the OpenCode plugin, wired to Pi's events. The
+ * pass runs in `context` (before every model call) on Pi's messages read as host messages and written back
+ * (`pi-messages.ts`); the context tools are Pi tools; `/ctx-status` shows the report as a message the model never
+ * gets; the reduce guidance joins the system prompt at `before_agent_start`; a reply that copies `§N§` tags is
+ * cleaned at `message_end`. Every handler fails open: an internal error is recorded (where /ctx-status shows it) and
+ * Pi goes on with its own messages.
+ */
+export function registerMagicContext(pi: ExtensionAPI, options: { env?: Record<string, string | undefined>; cwd?: string } = {}): HostRuntime {
+  const env = options.env ?? process.env
+  const cwd = options.cwd ?? process.cwd()
+  const loaded = readConfigFiles({ directory: cwd, worktree: cwd, env })
+  const warn = (message: string): void => void process.stderr.write(`magic-context: ${message}\n`)
+  for (const diagnostic of loaded.diagnostics) warn(diagnostic.message)
+  const errors = createErrorLog({ now: () => Date.now(), hostLog: warn })
+  const runtime = createHostRuntime({
+    config: loaded.config,
+    configDiagnostics: loaded.diagnostics,
+    errors,
+    faults: injectedFaults(env),
+    env,
+    now: () => Date.now(),
+    warn,
+  })
+  if (!runtime.config.enabled) return runtime
+  const sessionInfo = (id: string, ctx?: ExtensionContext): SessionInfo => ({
+    id,
+    source: "pi",
+    projectId: null,
+    directory: ctx?.cwd ?? cwd,
+    title: ctx?.sessionManager.getSessionName() ?? null,
+  })
+  const writes = createDeferredWrites({ runtime, sessionInfo: (id) => sessionInfo(id) })
+  /** Message roles already recorded as passed through, so each is recorded once per process. */
+  const unknownRoles = new Set<string>()
+
+  const guard = async <T>(hook: string, sessionId: string | null, body: () => Promise<T> | T): Promise<T | undefined> => {
+    try {
+      return await body()
+    } catch (error) {
+      runtime.errors.record({ hook, sessionId, error })
+      runtime.storeFailed(error)
+      if (runtime.errors.unsaved().length > 0) writes.retryLater()
+      return undefined
+    }
+  }
+
+  const contextPass = async (all: PiMessage[], ctx: ExtensionContext): Promise<PiMessage[] | undefined> => {
+    const sessionId = ctx.sessionManager.getSessionId()
+    // Status reports are for the user: the model never gets them.
+    const messages = all.filter((message) => !(message.role === "custom" && message.customType === PI_STATUS_TYPE))
+    const context = readPiContext(sessionId, messages)
+    for (const role of context.passedThrough) {
+      if (unknownRoles.has(role)) continue
+      unknownRoles.add(role)
+      runtime.errors.record({ hook: "pi.context", sessionId, error: new Error(`Pi message of role "${role}" passed through untouched (magic-context does not read it)`) })
+    }
+    try {
+      await writes.flush()
+      const model = ctx.model
+      const providerID = model?.provider ?? "unknown"
+      const modelID = model?.id ?? "unknown"
+      const counter = runtime.counterFor({ providerID, modelID })
+      const registry = await runtime.sessions()
+      const state = registry.stateFor(sessionInfo(sessionId, ctx), counter)
+      const hostLimits = model ? { context: model.contextWindow, output: model.maxTokens } : null
+      const window = resolveWindow({ providerID, modelID, hostLimits, config: runtime.config })
+      const clamp = protectedClamp(window)
+      if (clamp) runtime.warnOnce(`${providerID}/${modelID}: ${protectedClampMessage(clamp)}`)
+      const tagsVisible = pi.getActiveTools().includes(REDUCE_CALL.name)
+      const db = await runtime.database()
+      let history = runtime.planners.get(sessionId)
+      if (!history && runtime.config.historian.strategy !== "off") {
+        history = createHistoryPlanner({ db, sessionId, counter, policy: runtime.config.history_policy, pinPatterns: runtime.pinPatterns, expanded: runtime.expanded })
+        runtime.planners.set(sessionId, history)
+      }
+      const result = runPass({
+        db,
+        state,
+        messages: context.messages,
+        counter,
+        history,
+        clock: systemClock,
+        trigger: "transform",
+        tagsVisible,
+        window,
+        fixedTokens: runtime.facts.fixedTokens(sessionId),
+        now: Date.now(),
+        smartDrops: runtime.config.smart_drops,
+      })
+      const newestUser = [...context.messages].reverse().find((message) => message.info.role === "user")
+      runtime.lastPass.set(sessionId, {
+        view: result.view,
+        window,
+        usagePercent: usagePercent(result.usageAfter, window.usableTokens),
+        tagsVisible,
+        turnMessageId: newestUser?.info.id ?? null,
+        passSeq: result.seq,
+      })
+      maybeFail(runtime.faults, "transform")
+      const edited = [...context.messages]
+      applyEdits(edited, result.edits)
+      runtime.storeWorked()
+      return context.rebuild(edited)
+    } catch (error) {
+      // Fail open: Pi sends its own messages; their rows are written once the store can take them.
+      if (storeFailureKind(error) !== null) {
+        writes.defer(sessionId, context.messages)
+        runtime.forgetSession(sessionId)
+      }
+      throw error
+    }
+  }
+
+  pi.on("context", async (event, ctx) => {
+    const messages = await guard("pi.context", ctx.sessionManager.getSessionId(), () => contextPass(event.messages, ctx))
+    return messages ? { messages } : undefined
+  })
+
+  pi.on("before_agent_start", async (event, ctx) => {
+    const sessionId = ctx.sessionManager.getSessionId()
+    const result = await guard("pi.before_agent_start", sessionId, () => {
+      const model = ctx.model
+      const counter = runtime.counterFor(model ? { providerID: model.provider, modelID: model.id } : null)
+      const active = new Set(pi.getActiveTools())
+      for (const tool of pi.getAllTools()) {
+        if (active.has(tool.name)) runtime.facts.rememberToolDefinition(tool.name, `${tool.name} ${tool.description} ${JSON.stringify(tool.parameters ?? {})}`, counter)
+      }
+      if (!active.has(REDUCE_CALL.name)) {
+        runtime.facts.rememberSystem(sessionId, [event.systemPrompt], counter)
+        return undefined
+      }
+      const systemPrompt = `${event.systemPrompt}\n\n${REDUCE_GUIDANCE}`
+      runtime.facts.rememberSystem(sessionId, [systemPrompt], counter)
+      return { systemPrompt }
+    })
+    return result ?? undefined
+  })
+
+  pi.on("message_end", async (event, ctx) => {
+    const message = event.message
+    if (message.role !== "assistant") return undefined
+    const cleaned = await guard("pi.message_end", ctx.sessionManager.getSessionId(), () => {
+      maybeFail(runtime.faults, "text")
+      let changed = false
+      const content = message.content.map((block) => {
+        if (block.type !== "text") return block
+        const text = stripTagEchoes(block.text)
+        if (text === block.text) return block
+        changed = true
+        return { ...block, text }
+      })
+      return changed ? { message: { ...message, content } } : undefined
+    })
+    return cleaned ?? undefined
+  })
+
+  for (const tool of CONTEXT_TOOLS) {
+    pi.registerTool({
+      name: tool.name,
+      label: tool.name,
+      description: tool.description,
+      // Plain JSON Schema: the call parses and validates its one string argument itself.
+      parameters: { type: "object", properties: { [tool.argument.name]: { type: "string", description: tool.argument.description } }, required: [tool.argument.name] } as never,
+      async execute(_toolCallId, params, _signal, _onUpdate, ctx) {
+        const text = await callContextTool(tool, runtime, sessionInfo(ctx.sessionManager.getSessionId(), ctx), params)
+        return { content: [{ type: "text", text }], details: {} }
+      },
+    })
+  }
+
+  pi.registerCommand(PI_STATUS_COMMAND, {
+    description: "magic-context: where this session's context goes (usage, breakdown, drops, history, errors)",
+    handler: async (_args, ctx) => {
+      const sessionId = ctx.sessionManager.getSessionId()
+      const report = await statusReport({
+        runtime,
+        sessionId,
+        waitingSessions: writes.waiting(),
+        now: runtime.now(),
+        hostCompaction: piCompaction(readPiCompactionSetting({ cwd: ctx.cwd, env })),
+      })
+      if (!ctx.hasUI) process.stdout.write(`${report}\n`)
+      pi.sendMessage({ customType: PI_STATUS_TYPE, content: report, display: true, details: {} })
+    },
+  })
+
+  pi.on("session_shutdown", async () => {
+    await writes.flush().catch(() => undefined)
+    writes.close()
+    runtime.dispose()
+  })
+  return runtime
+}

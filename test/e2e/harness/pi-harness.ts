@@ -1,0 +1,89 @@
+import { spawn } from "node:child_process"
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { REPO_ROOT, type RunResult } from "./opencode-harness.js"
+
+/** The real Pi binary from the installed `@mariozechner/pi-coding-agent` package. */
+export const PI_BIN = join(REPO_ROOT, "node_modules", ".bin", "pi")
+
+export type PiSandbox = {
+  root: string
+  project: string
+  databaseFile: string
+  /** Runs `pi -p <prompt>` in print mode with the extension loaded (unless `extension: false`), against the mock. */
+  run(prompt: string, options?: { env?: Record<string, string>; extension?: boolean; timeoutMs?: number }): Promise<RunResult>
+  /** The lines of the newest session file Pi wrote, parsed. */
+  sessionRecords(): unknown[]
+  cleanup(): void
+}
+
+/**
+ * An isolated Pi: its own HOME (so `~/.pi/agent/models.json` names only the mock provider) and XDG dirs, a project
+ * directory with the given files, sessions written inside the sandbox, and `--offline`, so nothing reaches the network.
+ * The extension is the working tree's build (`dist/pi.js`), loaded with `-e` the way a user tries one.
+ */
+export function createPiSandbox(options: {
+  mockUrl: string
+  files?: Record<string, string>
+  contextWindow?: number
+  maxTokens?: number
+  /** Pi packages listed in the user's settings (how `pi install <path>` installs one). */
+  packages?: string[]
+}): PiSandbox {
+  const root = mkdtempSync(join(tmpdir(), "magic-context-pi-e2e-"))
+  const project = join(root, "project")
+  const home = join(root, "home")
+  const dirs = { HOME: home, XDG_CONFIG_HOME: join(root, "xdg", "config"), XDG_DATA_HOME: join(root, "xdg", "data"), XDG_CACHE_HOME: join(root, "xdg", "cache") }
+  for (const dir of [project, join(home, ".pi", "agent"), ...Object.values(dirs)]) mkdirSync(dir, { recursive: true })
+  const provider = {
+    baseUrl: options.mockUrl,
+    api: "openai-completions",
+    apiKey: "mock",
+    compat: { supportsDeveloperRole: false, supportsReasoningEffort: false },
+    models: [{ id: "mock-model", contextWindow: options.contextWindow ?? 32_000, maxTokens: options.maxTokens ?? 4_096 }],
+  }
+  writeFileSync(join(home, ".pi", "agent", "models.json"), JSON.stringify({ providers: { mock: provider } }, null, 2))
+  // Pi's own compaction off, as the status report recommends: only magic-context reduces.
+  const settings = { compaction: { enabled: false }, ...(options.packages ? { packages: options.packages } : {}) }
+  writeFileSync(join(home, ".pi", "agent", "settings.json"), JSON.stringify(settings))
+  for (const [name, content] of Object.entries(options.files ?? {})) writeFileSync(join(project, name), content)
+  const sessions = join(root, "sessions")
+  const env: Record<string, string> = { PATH: process.env["PATH"] ?? "/usr/bin:/bin", ...dirs }
+  return {
+    root,
+    project,
+    databaseFile: join(dirs.XDG_DATA_HOME, "magic-context", "magic-context.db"),
+    run: (prompt, runOptions) => {
+      const extension = runOptions?.extension === false ? [] : ["-e", join(REPO_ROOT, "dist", "pi.js")]
+      const args = ["-p", prompt, "--provider", "mock", "--model", "mock-model", "--offline", "--session-dir", sessions, ...extension]
+      return runPi({ args, cwd: project, env: { ...env, ...runOptions?.env }, timeoutMs: runOptions?.timeoutMs })
+    },
+    sessionRecords() {
+      const [newest] = readdirSync(sessions).filter((name) => name.endsWith(".jsonl")).sort().reverse()
+      if (!newest) throw new Error(`no session file in ${sessions}`)
+      return readFileSync(join(sessions, newest), "utf8").trim().split("\n").map((line) => JSON.parse(line) as unknown)
+    },
+    cleanup() {
+      if (process.env["MAGIC_CONTEXT_KEEP_E2E"]) return
+      rmSync(root, { recursive: true, force: true })
+    },
+  }
+}
+
+function runPi(options: { args: string[]; cwd: string; env: Record<string, string>; timeoutMs?: number }): Promise<RunResult> {
+  const started = performance.now()
+  return new Promise((resolve) => {
+    // Pi reads a piped stdin as part of the prompt: it gets none.
+    const child = spawn(PI_BIN, options.args, { cwd: options.cwd, env: options.env, stdio: ["ignore", "pipe", "pipe"] })
+    let stdout = ""
+    let stderr = ""
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")))
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")))
+    const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 120_000)
+    child.on("close", (exitCode) => {
+      clearTimeout(timer)
+      resolve({ exitCode, stdout, stderr, durationMs: performance.now() - started })
+    })
+  })
+}

@@ -1,0 +1,174 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { fixtureText } from "./harness/fixture-text.js"
+import { messageText, startMockModelServer, type ChatRequest, type MockModelServer, type MockReply } from "./harness/mock-model-server.js"
+import type { RunResult } from "./harness/opencode-harness.js"
+import { createPiSandbox, type PiSandbox } from "./harness/pi-harness.js"
+import { REPO_ROOT } from "./harness/opencode-harness.js"
+import { keepRequests, systemTexts, toolResult } from "./harness/prompt-inspection.js"
+import { openStoreReadOnly } from "./harness/store-reader.js"
+
+type Pass = { seq: number; decision: string; first_divergence: number | null; detail: { dropped: number[]; reason: string } }
+
+function query<T>(file: string, sql: string, ...params: unknown[]): T[] {
+  const db = openStoreReadOnly(file)
+  try {
+    return db.prepare(sql).all(...params) as T[]
+  } finally {
+    db.close()
+  }
+}
+
+function readPasses(file: string): Pass[] {
+  return query<{ seq: number; decision: string; first_divergence: number | null; detail_json: string }>(file, "SELECT seq, decision, first_divergence, detail_json FROM passes ORDER BY seq").map(
+    (row) => ({ ...row, detail: JSON.parse(row.detail_json) as Pass["detail"] }),
+  )
+}
+
+function expectExitOk(result: RunResult): void {
+  expect(result.exitCode, result.stderr.slice(-3000)).toBe(0)
+}
+
+/** The provider's report for a request: about a token per four characters of what it was sent (deterministic). */
+function promptTokensOf(request: ChatRequest): number {
+  return Math.round(JSON.stringify(request.messages).length / 4)
+}
+
+/** The index of the first message two requests do not share byte for byte. */
+function firstChangedMessage(previous: ChatRequest, next: ChatRequest): number {
+  const index = previous.messages.findIndex((message, at) => JSON.stringify(next.messages[at]) !== JSON.stringify(message))
+  return index === -1 ? previous.messages.length : index
+}
+
+describe("magic-context as a Pi extension in the real pi binary", () => {
+  const files: Record<string, string> = {
+    // A low threshold so three file reads put the session over it; the protected window covers only the newest step.
+    "magic-context.jsonc": '{ "execute_threshold": 30, "protected_tokens": 300, "historian": { "strategy": "off" } }\n',
+  }
+  for (const label of ["A", "B", "C", "D"]) files[`${label.toLowerCase()}.txt`] = fixtureText(label, 2_500)
+
+  let mock: MockModelServer
+  let sandbox: PiSandbox
+  let run: RunResult
+  let faultMock: MockModelServer
+  let faultSandbox: PiSandbox
+  let faultRun: RunResult
+  let installedMock: MockModelServer
+  let installedSandbox: PiSandbox
+  let installedRun: RunResult
+
+  beforeAll(async () => {
+    // Read a, b and c; drop the first read's output (§2§: the user's prompt is §1§); read d; answer.
+    const steps: ((request: ChatRequest) => MockReply)[] = [
+      (request) => ({ kind: "tool", name: "read", args: { path: "a.txt" }, promptTokens: promptTokensOf(request) }),
+      (request) => ({ kind: "tool", name: "read", args: { path: "b.txt" }, promptTokens: promptTokensOf(request) }),
+      (request) => ({ kind: "tool", name: "read", args: { path: "c.txt" }, promptTokens: promptTokensOf(request) }),
+      (request) => ({ kind: "tool", name: "ctx_reduce", args: { drop: "2" }, promptTokens: promptTokensOf(request) }),
+      (request) => ({ kind: "tool", name: "read", args: { path: "d.txt" }, promptTokens: promptTokensOf(request) }),
+    ]
+    mock = await startMockModelServer((request, n) => steps[n - 1]?.(request) ?? { kind: "text", text: "PI-DONE-MARKER", promptTokens: promptTokensOf(request) })
+    sandbox = createPiSandbox({ mockUrl: mock.url, files })
+    run = await sandbox.run("Read the files and summarize them.")
+    keepRequests(sandbox.root, mock)
+
+    // The same start with an injected fault in the context handler: every pass fails after storing, Pi goes on.
+    faultMock = await startMockModelServer((request, n) =>
+      n === 1 ? { kind: "tool", name: "read", args: { path: "a.txt" }, promptTokens: promptTokensOf(request) } : { kind: "text", text: "FAULT-DONE-MARKER" },
+    )
+    faultSandbox = createPiSandbox({ mockUrl: faultMock.url, files })
+    faultRun = await faultSandbox.run("Read a.txt.", { env: { MAGIC_CONTEXT_FAULT: "transform" } })
+
+    // Installed the way Pi users install a package (`pi install <path>` lists it in settings), no -e flag.
+    installedMock = await startMockModelServer(() => ({ kind: "text", text: "INSTALLED-MARKER" }))
+    installedSandbox = createPiSandbox({ mockUrl: installedMock.url, packages: [REPO_ROOT] })
+    installedRun = await installedSandbox.run("Hello from settings.", { extension: false })
+  })
+
+  afterAll(async () => {
+    await mock?.close()
+    await faultMock?.close()
+    await installedMock?.close()
+    sandbox?.cleanup()
+    faultSandbox?.cleanup()
+    installedSandbox?.cleanup()
+  })
+
+  it("loads: the turn finishes, the tools are offered, the guidance is in the system prompt and tags reach the model", () => {
+    expectExitOk(run)
+    expect(run.stdout).toContain("PI-DONE-MARKER")
+    expect(mock.requests).toHaveLength(6)
+    const [first] = mock.requests
+    const tools = (first?.body.tools ?? []).map((tool) => tool.function.name)
+    expect(tools).toEqual(expect.arrayContaining(["read", "bash", "ctx_reduce", "ctx_expand", "ctx_pin"]))
+    expect(systemTexts(first!.body).join("\n")).toContain("<context-management>")
+    const user = first!.body.messages.find((message) => message.role === "user")
+    expect(messageText(user!)).toBe("§1§ Read the files and summarize them.")
+    // Each read's output arrives tagged, its content whole.
+    const third = mock.requests[3]!.body
+    expect(messageText(toolResult(third, "call_1")!)).toMatch(/^§2§ [\s\S]*FILE-A-BEGIN[\s\S]*FILE-A-END/)
+    expect(messageText(toolResult(third, "call_3")!)).toMatch(/^§4§ [\s\S]*FILE-C-END/)
+    expect(query(sandbox.databaseFile, "SELECT hook, message FROM errors")).toEqual([])
+  })
+
+  it("loads as a Pi package listed in the settings (the package.json pi manifest)", () => {
+    expectExitOk(installedRun)
+    expect(installedRun.stdout).toContain("INSTALLED-MARKER")
+    const request = installedMock.requests[0]!.body
+    expect(messageText(request.messages.find((message) => message.role === "user")!)).toBe("§1§ Hello from settings.")
+    expect((request.tools ?? []).map((tool) => tool.function.name)).toContain("ctx_reduce")
+  })
+
+  it("answers ctx_reduce and lands the drop at one execute pass, the prompt an append-only prefix before and after it", () => {
+    const requests = mock.requests.map((request) => request.body)
+    expect(messageText(toolResult(requests[4]!, "call_4")!)).toMatch(/^§5§ Queued 1 drop \(§2§/)
+    const passes = readPasses(sandbox.databaseFile)
+    const executes = passes.filter((pass) => pass.decision === "execute")
+    expect(executes.map((pass) => pass.detail.dropped)).toEqual([[2]])
+    const landed = executes[0]!.seq
+    // Request n is sent after pass n: every other step only appends to what the model saw before.
+    for (let n = 2; n <= requests.length; n += 1) {
+      const previous = requests[n - 2]!
+      const next = requests[n - 1]!
+      if (n === landed) continue
+      expect(firstChangedMessage(previous, next), `request ${n}`).toBe(previous.messages.length)
+    }
+    // At the execute pass the first change is the dropped output; everything before it is byte-identical.
+    const before = requests[landed - 2]!
+    const after = requests[landed - 1]!
+    const changed = firstChangedMessage(before, after)
+    expect(after.messages[changed]?.role).toBe("tool")
+    expect(after.messages[changed]?.tool_call_id).toBe("call_1")
+    const dropped = messageText(after.messages[changed]!)
+    expect(dropped).toContain("§2§")
+    expect(dropped).not.toContain("FILE-A-BEGIN")
+    expect(messageText(toolResult(after, "call_2")!)).toMatch(/^§3§ [\s\S]*FILE-B-END/)
+  })
+
+  it("keeps the raw session: a Pi session row, every message, and the dropped output as Pi produced it", () => {
+    expect(query(sandbox.databaseFile, "SELECT source, directory FROM sessions")).toEqual([{ source: "pi", directory: sandbox.project }])
+    const sessionId = (sandbox.sessionRecords()[0] as { id: string }).id
+    expect(query(sandbox.databaseFile, "SELECT id FROM sessions")).toEqual([{ id: sessionId }])
+    const roles = query<{ role: string }>(sandbox.databaseFile, "SELECT role FROM messages ORDER BY seq").map((row) => row.role)
+    expect(roles).toEqual(["user", "assistant", "assistant", "assistant", "assistant", "assistant"])
+    const [raw] = query<{ content_json: string }>(sandbox.databaseFile, "SELECT p.content_json FROM parts p JOIN tags t ON t.part_id = p.id WHERE t.tag = 2")
+    const stored = JSON.parse(raw!.content_json) as { tool: string; state: { output: string } }
+    expect(stored.tool).toBe("read")
+    expect(stored.state.output).toContain("FILE-A-BEGIN")
+    expect(stored.state.output).not.toContain("§")
+  })
+
+  it("fails open: with the context handler failing, the turn completes on Pi's own messages and the error is recorded", () => {
+    expectExitOk(faultRun)
+    expect(faultRun.stdout).toContain("FAULT-DONE-MARKER")
+    expect(faultMock.requests).toHaveLength(2)
+    for (const request of faultMock.requests) {
+      const user = request.body.messages.find((message) => message.role === "user")
+      expect(messageText(user!)).toBe("Read a.txt.")
+    }
+    expect(messageText(toolResult(faultMock.requests[1]!.body, "call_1")!)).toMatch(/^FILE-A-BEGIN/)
+    const errors = query<{ hook: string; message: string }>(faultSandbox.databaseFile, "SELECT hook, message FROM errors")
+    expect(errors.length).toBeGreaterThan(0)
+    expect(errors.every((error) => error.hook === "pi.context" && /injected fault at transform/.test(error.message))).toBe(true)
+    // The raw messages were stored before the fault.
+    expect(query(faultSandbox.databaseFile, "SELECT COUNT(*) AS n FROM messages")).toEqual([{ n: 2 }])
+  })
+})
