@@ -45,6 +45,11 @@ export type PassOptions = {
   readyHistory?: ReadyHistory | null
   /** The session's historian side: cuts compartments and prepares the history an execute pass folds in. */
   history?: HistoryPlanner | null
+  /**
+   * When the host creates the assistant message that carries a request's usage report: before the pass that sends
+   * the request (OpenCode, the default) or after it (Pi creates it as the reply starts streaming).
+   */
+  replyCreated?: "before-pass" | "after-pass"
 }
 
 
@@ -97,7 +102,7 @@ export function runPass(options: PassOptions): PassResult {
   const seq = session.nextPass
   session.nextPass += 1
   const plan = ingestMessages({ db, state: session, messages, counter, now: startedAt, pass: seq })
-  const state: SessionState = main ? calibrated(session, messages) : session
+  const state: SessionState = main ? calibrated(session, messages, options.replyCreated ?? "before-pass") : session
   // Which messages are unchanged since the last pass (their items, edits and serialization are reused).
   beginPass(session.messageMemo, messages)
 
@@ -274,16 +279,20 @@ export function runPass(options: PassOptions): PassResult {
  * usage report we have not used yet, the estimate of the pass that sent its request is compared with it. OpenCode
  * creates a step's assistant message just before it runs the transform for that step, so the pass that sent the
  * request is the first one that started at or after the message was created (a replayed transcript gives both the
- * same time).
+ * same time); Pi creates it once the reply starts, so it is the last one that started at or before.
  */
-function calibrated(session: SessionState, messages: readonly HostMessage[]): SessionState {
+function calibrated(session: SessionState, messages: readonly HostMessage[], replyCreated: "before-pass" | "after-pass"): SessionState {
   for (let index = messages.length - 1; index >= 0; index -= 1) {
     const info = messages[index]?.info
     if (!info || info.role !== "assistant") continue
     const reported = reportedPromptTokens(info.tokens)
     if (reported <= 0) return session
     if (info.id === session.applied.calibratedMessageId) return session
-    const sent = session.recentEstimates.find((estimate) => estimate.startedAt >= info.time.created)
+    const created = info.time.created
+    const sent =
+      replyCreated === "before-pass"
+        ? session.recentEstimates.find((estimate) => estimate.startedAt >= created)
+        : session.recentEstimates.findLast((estimate) => estimate.startedAt <= created)
     if (!sent) return session
     return { ...session, applied: { ...session.applied, calibrationTokens: reported - sent.estimate, calibratedMessageId: info.id } }
   }

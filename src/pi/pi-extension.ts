@@ -118,6 +118,7 @@ export function registerMagicContext(pi: ExtensionAPI, options: { env?: Record<s
         fixedTokens: runtime.facts.fixedTokens(sessionId),
         now: Date.now(),
         smartDrops: runtime.config.smart_drops,
+        replyCreated: "after-pass",
       })
       const newestUser = [...context.messages].reverse().find((message) => message.info.role === "user")
       runtime.lastPass.set(sessionId, {

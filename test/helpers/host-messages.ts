@@ -207,6 +207,7 @@ export function passAndRender(options: {
   fixedTokens?: number
   now?: number
   smartDrops?: boolean
+  replyCreated?: "before-pass" | "after-pass"
 }): { result: PassResult; rendered: HostMessage[] } {
   const rendered = freshCopy(options.messages)
   const result = runPass({
@@ -221,6 +222,7 @@ export function passAndRender(options: {
     fixedTokens: options.fixedTokens ?? 0,
     now: options.now ?? fixedClock.now(),
     smartDrops: options.smartDrops ?? false,
+    ...(options.replyCreated ? { replyCreated: options.replyCreated } : {}),
   })
   applyEdits(rendered, result.edits)
   return { result, rendered }

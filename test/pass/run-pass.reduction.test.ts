@@ -62,7 +62,7 @@ const read = (id: string, size: number): HostMessage =>
 /** One transform call at `now` (default: a second after the newest message, so the prompt cache is warm). */
 function pass(
   messages: HostMessage[],
-  options: { now?: number; trigger?: "transform" | "compaction"; tagsVisible?: boolean; smartDrops?: boolean } = {},
+  options: { now?: number; trigger?: "transform" | "compaction"; tagsVisible?: boolean; smartDrops?: boolean; replyCreated?: "before-pass" | "after-pass" } = {},
 ) {
   const now = options.now ?? Math.max(...messages.map((message) => message.info.time.created)) + 1_000
   const { result, rendered } = passAndRender({
@@ -75,6 +75,7 @@ function pass(
     trigger: options.trigger ?? "transform",
     tagsVisible: options.tagsVisible ?? true,
     smartDrops: options.smartDrops ?? false,
+    ...(options.replyCreated ? { replyCreated: options.replyCreated } : {}),
   })
   return { result, rendered, serialized: serializePrompt(rendered) }
 }
@@ -369,6 +370,24 @@ describe("runPass: usage", () => {
     // The same report is used once.
     pass([...messages, reply], { now: sentAt + 80_000 })
     expect(state.applied.calibrationTokens).toBe(1_500)
+  })
+
+  // The reply to the request of the pass at `sentAt` is created 500 ms before it (OpenCode) or after it (Pi); the
+  // next request's pass estimates 15,100 tokens, so pairing the report with the wrong pass gives -3,500, not 1,500.
+  it.each([
+    ["before-pass", -500],
+    ["after-pass", 500],
+  ] as const)("pairs a report with the pass that sent its request when the host creates the reply %s", (replyCreated, offset) => {
+    const messages = [user("u1", 10_000)]
+    const sentAt = clock + 1_000
+    expect(pass(messages, { now: sentAt, replyCreated }).result.usageAfter).toBe(10_000)
+    const reply = assistantMessage({ id: "m-reply", created: sentAt + offset, parts: [text("p-reply", toks(100))] })
+    if (reply.info.role !== "assistant") throw new Error("assistant expected")
+    const grown = [...messages, user("u-next", 5_000)]
+    expect(pass(grown, { now: sentAt + 60_000, replyCreated }).result.usageAfter).toBe(15_000)
+    reply.info.tokens = { input: 2_000, output: 100, reasoning: 0, cache: { read: 9_000, write: 500 } }
+    pass([...grown, reply], { now: sentAt + 70_000, replyCreated })
+    expect(state.applied).toMatchObject({ calibrationTokens: 11_500 - 10_000, calibratedMessageId: "m-reply" })
   })
 
   it("ignores an assistant message that reports no usage", () => {
