@@ -7,8 +7,19 @@ import { registerMagicContext } from "./pi/pi-extension.js"
  */
 export default function magicContext(pi: ExtensionAPI): void {
   try {
+    const missing = missingApi(pi)
+    if (missing.length > 0) {
+      process.stderr.write(`magic-context disabled: this Pi's extension API lacks ${missing.join(", ")}; magic-context needs Pi 0.73 or later.\n`)
+      return
+    }
     registerMagicContext(pi)
   } catch (error) {
     process.stderr.write(`magic-context disabled: setup failed: ${error instanceof Error ? error.message : String(error)}\n`)
   }
+}
+
+/** The extension API methods magic-context uses that an older (or different) Pi may lack. */
+function missingApi(pi: ExtensionAPI): string[] {
+  const api = pi as unknown as Record<string, unknown>
+  return ["on", "registerTool", "registerCommand", "sendMessage", "getActiveTools", "getAllTools"].filter((name) => typeof api[name] !== "function")
 }

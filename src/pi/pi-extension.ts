@@ -34,7 +34,7 @@ const CONTEXT_TOOLS = [REDUCE_CALL, EXPAND_CALL, PIN_CALL]
  * pass runs in `context` (before every model call) on Pi's messages read as host messages and written back
  * (`pi-messages.ts`); the context tools are Pi tools; `/ctx-status` shows the report as a message the model never
  * gets; the reduce guidance joins the system prompt at `before_agent_start`; a reply that copies `§N§` tags is
- * cleaned at `message_end`. Every handler fails open: an internal error is recorded (where /ctx-status shows it) and
+ * cleaned at `message_end`; the run's final reply is stored at `agent_end`. Every handler fails open: an internal error is recorded (where /ctx-status shows it) and
  * Pi goes on with its own messages.
  */
 export function registerMagicContext(pi: ExtensionAPI, options: { env?: Record<string, string | undefined>; cwd?: string } = {}): HostRuntime {
@@ -215,6 +215,16 @@ export function registerMagicContext(pi: ExtensionAPI, options: { env?: Record<s
       if (!ctx.hasUI) process.stdout.write(`${report}\n`)
       pi.sendMessage({ customType: PI_STATUS_TYPE, content: report, display: true, details: {} })
     },
+  })
+
+  // The run's final reply is in no pass (the next one would be the first to see it): store it when the run ends.
+  pi.on("agent_end", async (_event, ctx) => {
+    const sessionId = ctx.sessionManager.getSessionId()
+    await guard("pi.agent_end", sessionId, async () => {
+      if (!runtime.lastPass.has(sessionId) && !writes.waitingFor(sessionId)) return
+      const branch = ctx.sessionManager.getBranch().flatMap((entry) => (entry.type === "message" ? [entry.message] : []))
+      await writes.write(sessionId, readPiContext(sessionId, branch).messages)
+    })
   })
 
   pi.on("session_shutdown", async () => {

@@ -148,7 +148,10 @@ describe("magic-context as a Pi extension in the real pi binary", () => {
     const sessionId = (sandbox.sessionRecords()[0] as { id: string }).id
     expect(query(sandbox.databaseFile, "SELECT id FROM sessions")).toEqual([{ id: sessionId }])
     const roles = query<{ role: string }>(sandbox.databaseFile, "SELECT role FROM messages ORDER BY seq").map((row) => row.role)
-    expect(roles).toEqual(["user", "assistant", "assistant", "assistant", "assistant", "assistant"])
+    // The five calls and the final reply (stored when the run ended).
+    expect(roles).toEqual(["user", "assistant", "assistant", "assistant", "assistant", "assistant", "assistant"])
+    const [final] = query<{ content_json: string }>(sandbox.databaseFile, "SELECT p.content_json FROM parts p JOIN messages m ON m.id = p.message_id ORDER BY m.seq DESC LIMIT 1")
+    expect(JSON.parse(final!.content_json)).toMatchObject({ type: "text", text: "PI-DONE-MARKER" })
     const [raw] = query<{ content_json: string }>(sandbox.databaseFile, "SELECT p.content_json FROM parts p JOIN tags t ON t.part_id = p.id WHERE t.tag = 2")
     const stored = JSON.parse(raw!.content_json) as { tool: string; state: { output: string } }
     expect(stored.tool).toBe("read")
@@ -168,7 +171,7 @@ describe("magic-context as a Pi extension in the real pi binary", () => {
     const errors = query<{ hook: string; message: string }>(faultSandbox.databaseFile, "SELECT hook, message FROM errors")
     expect(errors.length).toBeGreaterThan(0)
     expect(errors.every((error) => error.hook === "pi.context" && /injected fault at transform/.test(error.message))).toBe(true)
-    // The raw messages were stored before the fault.
-    expect(query(faultSandbox.databaseFile, "SELECT COUNT(*) AS n FROM messages")).toEqual([{ n: 2 }])
+    // The raw messages were stored before the fault, and the final reply when the run ended.
+    expect(query(faultSandbox.databaseFile, "SELECT role FROM messages ORDER BY seq")).toEqual([{ role: "user" }, { role: "assistant" }, { role: "assistant" }])
   })
 })
