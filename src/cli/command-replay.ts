@@ -28,11 +28,12 @@ import type { Transcript } from "../transcript/turn-model.js"
 const POLICIES: readonly SelectionPolicy[] = ["default", "age-only", "flat", "truncation"]
 
 export const REPLAY_HELP = `magic-context replay FILE[#N] [--window TOKENS] [--threshold PCT] [--smart-drops] [--json]
-                     [--db PATH] [--config FILE]
+                     [--fixed-tokens N] [--calibrate] [--db PATH] [--config FILE]
 
 Runs the engine over a recorded transcript turn by turn, as if it were the live session, and prints what
 happens before every model call: execute or replay pass, pressure band, where the prompt's tokens go, whether
 the previous prompt stayed a byte prefix (the provider's cache), the drops that landed and the reminders.
+ctx_reduce calls the recorded agent made (a session recorded with magic-context) are queued as they were live.
 
   FILE           an \`opencode export\` JSON, pi JSONL, Claude Code JSONL, OpenHands JSONL or SWE-agent .traj
                  (detected from the content); FILE#N picks the N-th (0-based) trajectory of a multi-trajectory file
@@ -42,6 +43,10 @@ the previous prompt stayed a byte prefix (the provider's cache), the drops that 
   --smart-drops  turn on smart_drops for this run
   --policy NAME  how compartments get their tier: default (retention floors + budget + hysteresis), age-only,
                  flat or truncation (the comparison baselines)
+  --fixed-tokens N  tokens of the system prompt and tool definitions, for a transcript that does not record
+                 them (pi, Claude Code); default: the transcript's system prompt, if any
+  --calibrate    calibrate against the usage reports the transcript records (pi): right for a session recorded
+                 with magic-context, wrong for any other (its reports are of the unreduced prompts)
   --json         one JSON object per turn instead of the table
   --db PATH      keep the replayed session in this SQLite file (default: a fresh in-memory database;
                  the live store is never used)
@@ -58,6 +63,8 @@ export async function commandReplay(io: CliIo): Promise<ExitCode> {
       config: { type: "string" },
       window: { type: "string" },
       threshold: { type: "string" },
+      "fixed-tokens": { type: "string" },
+      calibrate: { type: "boolean" },
       "smart-drops": { type: "boolean" },
       policy: { type: "string" },
       help: { type: "boolean" },
@@ -74,7 +81,8 @@ export async function commandReplay(io: CliIo): Promise<ExitCode> {
   }
   const windowTokens = parseNumberOption(parsed.values.window, "--window", { min: MIN_WINDOW_TOKENS, integer: true })
   const threshold = parseNumberOption(parsed.values.threshold, "--threshold", { min: 20, max: 92, integer: false })
-  for (const problem of [windowTokens, threshold].filter((value): value is { error: string } => typeof value === "object")) {
+  const fixedTokens = parseNumberOption(parsed.values["fixed-tokens"], "--fixed-tokens", { min: 0, integer: true })
+  for (const problem of [windowTokens, threshold, fixedTokens].filter((value): value is { error: string } => typeof value === "object")) {
     io.stderr(problem.error)
     return EXIT.usage
   }
@@ -125,6 +133,8 @@ export async function commandReplay(io: CliIo): Promise<ExitCode> {
         smartDrops: parsed.values["smart-drops"] === true || loaded.config.smart_drops,
         policy,
         pinPatterns: compilePinPatterns(loaded.config.pins).matchers,
+        ...(typeof fixedTokens === "number" ? { fixedTokens } : {}),
+        calibrate: parsed.values.calibrate === true,
         onTurn: (turn) => {
           progress.step(`turn ${turn.turn}`)
           if (parsed.values.json) io.stdout(JSON.stringify(turnJson(turn)))

@@ -8,7 +8,7 @@ import { encodingForModel } from "../tokens/encoding-for-model.js"
 import { createTokenCounterPool, type TokenCounterPool } from "../tokens/tiktoken-counter.js"
 import type { TokenCounter } from "../tokens/token-counter.js"
 import type { WindowSettings } from "../pressure/model-window.js"
-import type { LiveView } from "../session/live-view.js"
+import type { ReduceContext } from "../pass/queue-reduce-call.js"
 import type { ErrorLog } from "./error-log.js"
 import { createHostFacts, type HostFacts } from "./host-facts.js"
 import type { HistoryPlanner } from "../pass/history-planner.js"
@@ -17,16 +17,8 @@ import { setBusyTimeout } from "../store/busy-timeout.js"
 import { isBusyError } from "../store/store-failure.js"
 import { createStoreGate, type StoreFailure } from "./store-gate.js"
 
-/** What the last main pass of a session saw; ctx_reduce and the system guidance read it. */
-export type LastPass = {
-  view: LiveView
-  window: WindowSettings
-  usagePercent: number
-  tagsVisible: boolean
-  /** The newest user message: the current turn, for the per-turn ctx_reduce cap. */
-  turnMessageId: string | null
-  passSeq: number
-}
+/** What the last main pass of a session saw; ctx_reduce (`ReduceContext`) and the system guidance read it. */
+export type LastPass = ReduceContext & { tagsVisible: boolean }
 
 /** What the hooks share for the life of one OpenCode instance. */
 export type HostRuntime = {

@@ -1,13 +1,14 @@
 import { applyEdits } from "../session/apply-edits.js"
-import type { Band } from "../pressure/bands.js"
+import { usagePercent, type Band } from "../pressure/bands.js"
 import type { WindowSettings } from "../pressure/model-window.js"
 import type { Breakdown } from "../render/measure-prompt.js"
 import type { Database } from "../store/driver.js"
 import { resetDerivedState } from "../store/session-repository.js"
 import type { TokenCounter } from "../tokens/token-counter.js"
 import { createHostTranscriptBuilder } from "../transcript/host-transcript-builder.js"
-import type { HostMessage } from "../transcript/host-message.js"
+import { newestUserInfo, type HostMessage } from "../transcript/host-message.js"
 import type { Transcript } from "../transcript/turn-model.js"
+import { queueReduceCall, REDUCE_TOOL, type ReduceContext } from "./queue-reduce-call.js"
 import { runPass } from "./run-pass.js"
 import type { Clock } from "./system-clock.js"
 import { createSessionRegistry } from "./session-registry.js"
@@ -51,8 +52,9 @@ export type ReplayTurn = {
 /**
  * Runs the engine over a transcript as if it were the live session: before every assistant turn (a model call)
  * one pass runs over the messages of all earlier turns, exactly as the transform hook would, against `window`,
- * with the turn's timestamp as the time the request goes out. The recorded agent never calls ctx_reduce, so what
- * changes the prompt here is reclaim and smart drops on execute passes. Calls `onTurn` for each pass, in order.
+ * with the turn's timestamp as the time the request goes out. A ctx_reduce call the recorded agent made (a session
+ * recorded with magic-context) is queued as the live tool queued it, against the pass before it; otherwise what
+ * changes the prompt is reclaim, smart drops and history on execute passes. Calls `onTurn` for each pass, in order.
  */
 export function replayTranscript(options: {
   transcript: Transcript
@@ -68,8 +70,16 @@ export function replayTranscript(options: {
   guide?: SelectionGuide | null
   /** The Lab only: the named rules switched on (`lab --without`, `lab --folds`); all of them when absent. */
   recognizers?: Recognizers
-  /** False replays as for an agent without ctx_reduce: no tags, no reminders (default true). */
+  /** False replays as for an agent without ctx_reduce: no tags, no reminders, recorded calls ignored (default true). */
   tagsVisible?: boolean
+  /** Tokens of the system prompt and tool definitions, for a transcript that does not record them (default: its system prompt's). */
+  fixedTokens?: number
+  /**
+   * Calibrate against the usage the transcript records (default false): right for a session recorded with
+   * magic-context, whose requests were the prompts this replay renders; wrong for any other (its reports are of the
+   * unreduced prompts).
+   */
+  calibrate?: boolean
   /** Called with a turn's source index before its pass runs (the Lab moves its guide along). */
   beforeTurn?: (turn: number) => void
   onTurn: (turn: ReplayTurn) => void
@@ -83,7 +93,7 @@ export function replayTranscript(options: {
     { id: sessionId, source: "replay", projectId: null, directory: null, title: transcript.file },
     counter,
   )
-  const builder = createHostTranscriptBuilder(transcript, sessionId)
+  const builder = createHostTranscriptBuilder(transcript, sessionId, { usage: options.calibrate === true })
   const history = createHistoryPlanner({
     db,
     sessionId,
@@ -93,7 +103,9 @@ export function replayTranscript(options: {
     guide: options.guide ?? null,
     recognizers: options.recognizers,
   })
-  const fixed = counter.count(transcript.system ?? "")
+  const fixed = options.fixedTokens ?? counter.count(transcript.system ?? "")
+  const tagsVisible = options.tagsVisible ?? true
+  let last: ReduceContext | null = null
   let passes = 0
   let previousTags = new Set<number>()
 
@@ -109,7 +121,7 @@ export function replayTranscript(options: {
           counter,
           clock,
           trigger: "replay",
-          tagsVisible: options.tagsVisible ?? true,
+          tagsVisible,
           window,
           fixedTokens: fixed,
           now: turn.time ?? turn.index,
@@ -122,6 +134,7 @@ export function replayTranscript(options: {
         const newTags = promptTags.filter((tag) => !previousTags.has(tag)).sort((a, b) => a - b)
         previousTags = new Set(promptTags)
         applyEdits(messages, result.edits)
+        last = { view: result.view, window, usagePercent: usagePercent(result.usageAfter, window.usableTokens), turnMessageId: newestUserInfo(messages)?.id ?? null, passSeq: result.seq }
         passes += 1
         onTurn({
           turn: turn.index,
@@ -143,6 +156,13 @@ export function replayTranscript(options: {
       }
     }
     builder.append(turn)
+    if (tagsVisible && last && turn.role === "assistant") {
+      for (const part of turn.parts) {
+        if (part.type !== "tool-call" || part.tool !== REDUCE_TOOL) continue
+        const input = part.input !== null && typeof part.input === "object" ? (part.input as Record<string, unknown>) : {}
+        queueReduceCall({ db, state, last, drop: input["drop"], now: turn.time ?? turn.index })
+      }
+    }
   }
   return { passes, sessionId }
 }

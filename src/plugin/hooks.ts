@@ -17,7 +17,8 @@ import { isStatusRequest, STATUS_COMMAND, STATUS_TEMPLATE, statusExchangeIds, st
 import { maybeFail } from "../host/fault-injection.js"
 import type { HostRuntime } from "../host/host-runtime.js"
 import { REDUCE_GUIDANCE } from "../host/reduce-guidance.js"
-import { REDUCE_TOOL, reduceToolAvailable } from "./tool-availability.js"
+import { reduceToolAvailable } from "./tool-availability.js"
+import { REDUCE_TOOL } from "../pass/queue-reduce-call.js"
 import { createDeferredWrites } from "../host/deferred-writes.js"
 import { createExpandTool, createPinTool, createReduceTool } from "./context-tools.js"
 

@@ -1,6 +1,5 @@
 import { isJsonObject } from "../config/json-path.js"
-
-export const REDUCE_TOOL = "ctx_reduce"
+import { REDUCE_TOOL } from "../pass/queue-reduce-call.js"
 
 /**
  * Whether an agent can call ctx_reduce, read from OpenCode's merged config (captured by the `config` hook) the

@@ -1,6 +1,6 @@
 import type { AssistantMessage, Part, ToolPart, UserMessage } from "@opencode-ai/sdk"
 import type { HostMessage } from "./host-message.js"
-import type { ModelRef, ToolCallPart, ToolResultPart, Transcript, Turn, TurnPart } from "./turn-model.js"
+import type { ModelRef, ToolCallPart, ToolResultPart, Transcript, Turn, TurnPart, TurnUsage } from "./turn-model.js"
 
 /**
  * Rebuilds the OpenCode message list a live session would have had, one transcript turn at a time, so the
@@ -23,7 +23,12 @@ export type HostTranscriptBuilder = {
  * user message after them. An output the host pruned (`prunedAt`) reads as pruned in every snapshot taken once a turn
  * created at or after that time was appended: OpenCode prunes when the loop ends, before the next user message.
  */
-export function createHostTranscriptBuilder(transcript: Transcript, sessionID: string): HostTranscriptBuilder {
+export function createHostTranscriptBuilder(
+  transcript: Transcript,
+  sessionID: string,
+  /** Put the usage the transcript records on its assistant messages (the engine calibrates against it). */
+  options: { usage?: boolean } = {},
+): HostTranscriptBuilder {
   const model: ModelRef = transcript.model ?? { providerID: "replay", modelID: "unknown" }
   const messages: HostMessage[] = []
   const toolParts = new Map<string, ToolPart>()
@@ -55,7 +60,7 @@ export function createHostTranscriptBuilder(transcript: Transcript, sessionID: s
       mode: "build",
       path: { cwd: "/", root: "/" },
       cost: 0,
-      tokens: { input: 0, output: 0, reasoning: 0, cache: { read: 0, write: 0 } },
+      tokens: recordedTokens(options.usage === true ? turn.usage : undefined),
     }
     messages.push({ info, parts: convertParts(turn, id, include) })
   }
@@ -121,6 +126,11 @@ export function createHostTranscriptBuilder(transcript: Transcript, sessionID: s
       return messages.map((message) => ({ info: { ...message.info }, parts: message.parts.map(copyPart) }))
     },
   }
+}
+
+function recordedTokens(usage: TurnUsage | undefined): AssistantMessage["tokens"] {
+  if (!usage) return { input: 0, output: 0, reasoning: 0, cache: { read: 0, write: 0 } }
+  return { input: usage.input, output: usage.output, reasoning: 0, cache: { read: usage.cacheRead, write: usage.cacheWrite } }
 }
 
 function convertPart(

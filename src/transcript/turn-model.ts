@@ -59,7 +59,12 @@ export type Turn = {
    * response, the enqueue record of a message queued while the agent worked). Absent when the turn is one record.
    */
   mergedRecords?: number[]
+  /** The provider's usage report of an assistant turn's request, when the source records one (pi). */
+  usage?: TurnUsage
 }
+
+/** Prompt and output tokens as the provider reported them (input not read from the cache, cache reads and writes). */
+export type TurnUsage = { input: number; output: number; cacheRead: number; cacheWrite: number }
 
 export type ModelRef = { providerID: string; modelID: string }
 

@@ -220,3 +220,61 @@ describe("replayTranscript", () => {
     })
   })
 })
+
+describe("replayTranscript on a session recorded with magic-context", () => {
+  const PAUSE = 10 * 60_000
+  // The user asks, the agent reads two files, drops the first read's output (§2§; the user's message is §1§) with
+  // ctx_reduce, and reads a third after a pause longer than the cache lives; every turn's usage report is recorded,
+  // as pi records them.
+  const read = (index: number, callId: string, file: string, time = index * 1_000): Transcript["turns"] => [
+    { index, role: "assistant", time, parts: [{ type: "tool-call", callId, tool: "read", input: { path: file } }], usage: { input: 50, output: 5, cacheRead: 0, cacheWrite: 0 } },
+    { index: index + 1, role: "tool", time: time + 10, parts: [{ type: "tool-result", callId, tool: "read", output: `${file}: ${"alpha bravo ".repeat(400)}`, isError: false }] },
+  ]
+  const transcript: Transcript = {
+    format: "pi",
+    file: "recorded.jsonl",
+    trajectory: null,
+    id: "recorded",
+    model: null,
+    system: null,
+    turns: [
+      { index: 1, role: "user", time: 500, parts: [{ type: "text", text: "Read a and b, then drop a." }] },
+      ...read(2, "c1", "a.txt"),
+      ...read(4, "c2", "b.txt"),
+      { index: 6, role: "assistant", time: 6_000, parts: [{ type: "tool-call", callId: "c3", tool: "ctx_reduce", input: { drop: "2" } }], usage: { input: 90, output: 5, cacheRead: 0, cacheWrite: 0 } },
+      { index: 7, role: "tool", time: 6_010, parts: [{ type: "tool-result", callId: "c3", tool: "ctx_reduce", output: "Queued 1 drop (§2§).", isError: false }] },
+      ...read(8, "c4", "c.txt", 6_000 + PAUSE),
+      { index: 10, role: "assistant", time: 7_000 + PAUSE, parts: [{ type: "text", text: "Done." }] },
+    ],
+  }
+  // Roomy: nothing is due but the recorded drop, which lands once the cache has expired (a warm cache waits); the
+  // protected window holds only the newest step, so the drop is not deferred.
+  const window = fixedWindow({ usableTokens: 100_000, config: { ...defaultConfig(), protected_tokens: 300 } })
+  const run = async (options: { tagsVisible?: boolean; calibrate?: boolean } = {}) => {
+    const db = await memoryStore()
+    const turns: ReplayTurn[] = []
+    const outcome = replayTranscript({ transcript, db, counter: wordCounter, clock: fixedClock, window, smartDrops: false, policy: "default", onTurn: (turn) => void turns.push(turn), ...options })
+    const state = loadSessionState(db, outcome.sessionId, () => 0)
+    db.close()
+    return { turns, state }
+  }
+
+  it("queues a recorded ctx_reduce call as the live tool did, so the drop lands at the next execute pass", async () => {
+    const { turns } = await run()
+    expect(turns.map((turn) => turn.turn)).toEqual([2, 4, 6, 8, 10])
+    expect(turns.slice(0, 3).map((turn) => turn.dropped)).toEqual([[], [], []])
+    expect(turns[3]).toMatchObject({ turn: 8, pass: "execute", reason: "cache-expired", dropped: [2] })
+  })
+
+  it("ignores recorded calls when replaying for an agent without the tool", async () => {
+    const { turns } = await run({ tagsVisible: false })
+    expect(turns.flatMap((turn) => turn.dropped)).toEqual([])
+  })
+
+  it("calibrates against the recorded usage only when asked", async () => {
+    expect((await run()).state.applied).toMatchObject({ calibrationTokens: 0, calibratedMessageId: null })
+    const calibrated = (await run({ calibrate: true })).state.applied
+    expect(calibrated.calibratedMessageId).not.toBeNull()
+    expect(calibrated.calibrationTokens).not.toBe(0)
+  })
+})

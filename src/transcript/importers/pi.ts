@@ -84,6 +84,7 @@ const MessageSchema = z.discriminatedUnion("role", [
     content: z.array(z.discriminatedUnion("type", [TextBlockSchema, ThinkingBlockSchema, ToolCallBlockSchema])),
     provider: z.string().optional(),
     model: z.string().optional(),
+    usage: z.looseObject({ input: z.number(), output: z.number(), cacheRead: z.number(), cacheWrite: z.number() }).optional(),
     timestamp: z.number().optional(),
   }),
   z.looseObject({
@@ -120,7 +121,8 @@ function convertMessage(message: PiMessage, turn: { index: number; time: number 
     if (block.type === "thinking") return { type: "reasoning", text: block.thinking }
     return { type: "tool-call", callId: block.id, tool: block.name, input: block.arguments }
   })
-  return { ...turn, role: "assistant", parts }
+  const usage = message.usage ? { input: message.usage.input, output: message.usage.output, cacheRead: message.usage.cacheRead, cacheWrite: message.usage.cacheWrite } : undefined
+  return { ...turn, role: "assistant", parts, ...(usage ? { usage } : {}) }
 }
 
 function convertUserContent(content: UserContent): TurnPart[] {

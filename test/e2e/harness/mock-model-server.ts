@@ -26,11 +26,13 @@ export type ChatRequest = {
 
 /**
  * What the mock answers: text, or one tool call. `promptTokens` sets the reported usage. `hold` delays the answer
- * until it settles (a slow model; the request stays open meanwhile).
+ * until it settles (a slow model; the request stays open meanwhile). `overflow` refuses the request as a provider
+ * refuses a prompt longer than its context window (HTTP 400, OpenAI's wording, which hosts detect as an overflow).
  */
 export type MockReply =
   | { kind: "text"; text: string; promptTokens?: number; hold?: Promise<unknown> }
   | { kind: "tool"; name: string; args: Record<string, unknown>; promptTokens?: number; hold?: Promise<unknown> }
+  | { kind: "overflow"; contextWindow: number; promptTokens: number; hold?: Promise<unknown> }
 
 /** Decides the reply to a request; must be deterministic in the request for reproducible runs. */
 export type MockScript = (request: ChatRequest, n: number) => MockReply
@@ -127,6 +129,12 @@ function stream(
   body: ChatRequest,
 ): void {
   const base = { id: `chatcmpl-${n}`, object: "chat.completion.chunk", created: 1_700_000_000 + n, model: body.model }
+  if (reply.kind === "overflow") {
+    const message = `This model's maximum context length is ${reply.contextWindow} tokens. However, you requested about ${reply.promptTokens} tokens.`
+    response.writeHead(400, { "content-type": "application/json" })
+    response.end(JSON.stringify({ error: { message, type: "invalid_request_error", code: "context_length_exceeded" } }))
+    return
+  }
   const send = (payload: unknown): void => void response.write(`data: ${JSON.stringify(payload)}\n\n`)
   const promptTokens = reply.promptTokens ?? 100 + n
   const usage = { prompt_tokens: promptTokens, completion_tokens: 10, total_tokens: promptTokens + 10 }

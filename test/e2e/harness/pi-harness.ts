@@ -13,6 +13,8 @@ export type PiSandbox = {
   databaseFile: string
   /** Runs `pi -p <prompt>` in print mode with the extension loaded (unless `extension: false`), against the mock. */
   run(prompt: string, options?: { env?: Record<string, string>; extension?: boolean; timeoutMs?: number }): Promise<RunResult>
+  /** The newest session file Pi wrote. */
+  sessionFile(): string
   /** The lines of the newest session file Pi wrote, parsed. */
   sessionRecords(): unknown[]
   cleanup(): void
@@ -30,6 +32,8 @@ export function createPiSandbox(options: {
   maxTokens?: number
   /** Pi packages listed in the user's settings (how `pi install <path>` installs one). */
   packages?: string[]
+  /** Pi's own auto-compaction on (Pi's default); off unless set, as magic-context recommends. */
+  piCompaction?: boolean
 }): PiSandbox {
   const root = mkdtempSync(join(tmpdir(), "magic-context-pi-e2e-"))
   const project = join(root, "project")
@@ -44,8 +48,8 @@ export function createPiSandbox(options: {
     models: [{ id: "mock-model", contextWindow: options.contextWindow ?? 32_000, maxTokens: options.maxTokens ?? 4_096 }],
   }
   writeFileSync(join(home, ".pi", "agent", "models.json"), JSON.stringify({ providers: { mock: provider } }, null, 2))
-  // Pi's own compaction off, as the status report recommends: only magic-context reduces.
-  const settings = { compaction: { enabled: false }, ...(options.packages ? { packages: options.packages } : {}) }
+  // Pi's own compaction off unless asked for, as the status report recommends: only magic-context reduces.
+  const settings = { compaction: { enabled: options.piCompaction === true }, ...(options.packages ? { packages: options.packages } : {}) }
   writeFileSync(join(home, ".pi", "agent", "settings.json"), JSON.stringify(settings))
   for (const [name, content] of Object.entries(options.files ?? {})) writeFileSync(join(project, name), content)
   const sessions = join(root, "sessions")
@@ -59,16 +63,21 @@ export function createPiSandbox(options: {
       const args = ["-p", prompt, "--provider", "mock", "--model", "mock-model", "--offline", "--session-dir", sessions, ...extension]
       return runPi({ args, cwd: project, env: { ...env, ...runOptions?.env }, timeoutMs: runOptions?.timeoutMs })
     },
+    sessionFile: () => newestSession(sessions),
     sessionRecords() {
-      const [newest] = readdirSync(sessions).filter((name) => name.endsWith(".jsonl")).sort().reverse()
-      if (!newest) throw new Error(`no session file in ${sessions}`)
-      return readFileSync(join(sessions, newest), "utf8").trim().split("\n").map((line) => JSON.parse(line) as unknown)
+      return readFileSync(newestSession(sessions), "utf8").trim().split("\n").map((line) => JSON.parse(line) as unknown)
     },
     cleanup() {
       if (process.env["MAGIC_CONTEXT_KEEP_E2E"]) return
       rmSync(root, { recursive: true, force: true })
     },
   }
+}
+
+function newestSession(sessions: string): string {
+  const [newest] = readdirSync(sessions).filter((name) => name.endsWith(".jsonl")).sort().reverse()
+  if (!newest) throw new Error(`no session file in ${sessions}`)
+  return join(sessions, newest)
 }
 
 function runPi(options: { args: string[]; cwd: string; env: Record<string, string>; timeoutMs?: number }): Promise<RunResult> {
