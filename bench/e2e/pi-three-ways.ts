@@ -9,16 +9,14 @@
  * finished read but the newest KEEP with ctx_reduce every REDUCE_EVERY steps (a cooperative agent; Pi alone has no
  * such tool and just reads on).
  */
-import { execFileSync } from "node:child_process"
 import { mkdirSync, writeFileSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { createTokenCounterPool } from "../../src/tokens/tiktoken-counter.js"
 import { fixtureText } from "../../test/e2e/harness/fixture-text.js"
 import { messageText, startMockModelServer, type ChatRequest, type MockReply } from "../../test/e2e/harness/mock-model-server.js"
-import { REPO_ROOT } from "../../test/e2e/harness/opencode-harness.js"
 import { createPiSandbox } from "../../test/e2e/harness/pi-harness.js"
-import { openStoreReadOnly } from "../../test/e2e/harness/store-reader.js"
+import { readPassFacts, replayLikeLive } from "../../test/e2e/harness/pass-facts.js"
 import { requestElements } from "./prefix-share.js"
 import { createElementTokenCounter } from "./prompt-tokens.js"
 import { measureRequests, type MeasuredRequest, type RequestMetrics } from "./request-metrics.js"
@@ -34,7 +32,18 @@ const RESULTS = join(dirname(fileURLToPath(import.meta.url)), "..", "results", "
 const counter = createTokenCounterPool().counterFor("o200k_base")
 const elements = createElementTokenCounter(counter)
 
-type Run = { label: string; metrics: RequestMetrics; compactions: number; refused: number; requests: number; sessionFile: string | null; databaseFile: string; cleanup(): void }
+type Run = {
+  label: string
+  metrics: RequestMetrics
+  compactions: number
+  refused: number
+  requests: number
+  sessionFile: string | null
+  databaseFile: string
+  project: string
+  env: Record<string, string>
+  cleanup(): void
+}
 
 const promptTokensOf = (request: ChatRequest): number => Math.round(JSON.stringify(request.messages).length / 4)
 
@@ -105,45 +114,19 @@ async function runPi(label: string, extension: boolean): Promise<Run> {
     })
     const sessionFile = extension ? sandbox.sessionFile() : null
     const refused = mock.requests.length - answered.length
-    return { label, metrics, compactions: side.length, refused, requests: mock.requests.length, sessionFile, databaseFile: sandbox.databaseFile, cleanup: () => sandbox.cleanup() }
+    return { label, metrics, compactions: side.length, refused, requests: mock.requests.length, sessionFile, databaseFile: sandbox.databaseFile, project: sandbox.project, env: sandbox.env, cleanup: () => sandbox.cleanup() }
   } finally {
     await mock.close()
   }
 }
 
-/**
- * What one pass decided and rendered, as both stores record it: the decision, the drops that landed, the prompt's
- * tokens (our estimate, before calibration), where it diverged from the previous prompt, and the hash of the serialized
- * prompt an execute pass starts its epoch with.
- */
-type PassFacts = { decision: string; dropped: number[]; tokens: number; fixed: number; firstDivergence: number | null; renderedHash: string | null }
-type PassRow = { decision: string; first_divergence: number | null; rendered_hash: string | null; detail_json: string }
-
-function passFacts(databaseFile: string): PassFacts[] {
-  const db = openStoreReadOnly(databaseFile)
-  try {
-    const rows = db.prepare("SELECT decision, first_divergence, rendered_hash, detail_json FROM passes ORDER BY session_id, seq").all() as PassRow[]
-    return rows.map((row) => {
-      const detail = JSON.parse(row.detail_json) as { dropped: number[]; breakdown: { total: number; fixed: number } }
-      return { decision: row.decision, dropped: detail.dropped, tokens: detail.breakdown.total, fixed: detail.breakdown.fixed, firstDivergence: row.first_divergence, renderedHash: row.rendered_hash }
-    })
-  } finally {
-    db.close()
-  }
-}
-
-/** Replays the session file into its own store, with the live run's fixed prompt size and its usage reports. */
-function replayStore(sessionFile: string, fixedTokens: number, databaseFile: string): void {
-  const args = ["replay", sessionFile, "--window", String(CONTEXT_WINDOW - MAX_TOKENS), "--fixed-tokens", String(fixedTokens), "--calibrate", "--json", "--db", databaseFile]
-  execFileSync(process.execPath, [join(REPO_ROOT, "dist", "cli", "bin.js"), ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] })
-}
-
 const alone = await runPi("pi alone", false)
 const withContext = await runPi("pi + magic-context", true)
-const live = passFacts(withContext.databaseFile)
+const liveRun = readPassFacts(withContext.databaseFile)
+const live = liveRun.passes
 const replayDatabase = join(dirname(withContext.databaseFile), "replay.db")
-if (withContext.sessionFile) replayStore(withContext.sessionFile, live[0]?.fixed ?? 0, replayDatabase)
-const replayed = withContext.sessionFile ? passFacts(replayDatabase) : []
+if (withContext.sessionFile) replayLikeLive({ sessionFile: withContext.sessionFile, live: liveRun, databaseFile: replayDatabase, cwd: withContext.project, env: withContext.env })
+const replayed = withContext.sessionFile ? readPassFacts(replayDatabase).passes : []
 const differing = live.flatMap((pass, index) => (JSON.stringify(pass) === JSON.stringify(replayed[index]) ? [] : [{ pass: index + 1, live: pass, replay: replayed[index] ?? null }]))
 
 const summary = (run: Run) => ({

@@ -135,6 +135,7 @@ export async function commandReplay(io: CliIo): Promise<ExitCode> {
         pinPatterns: compilePinPatterns(loaded.config.pins).matchers,
         ...(typeof fixedTokens === "number" ? { fixedTokens } : {}),
         calibrate: parsed.values.calibrate === true,
+        historian: loaded.config.historian.strategy !== "off",
         onTurn: (turn) => {
           progress.step(`turn ${turn.turn}`)
           if (parsed.values.json) io.stdout(JSON.stringify(turnJson(turn)))

@@ -80,6 +80,8 @@ export function replayTranscript(options: {
    * unreduced prompts).
    */
   calibrate?: boolean
+  /** False replays with the historian off (config `historian.strategy: "off"`): nothing is ever folded (default true). */
+  historian?: boolean
   /** Called with a turn's source index before its pass runs (the Lab moves its guide along). */
   beforeTurn?: (turn: number) => void
   onTurn: (turn: ReplayTurn) => void
@@ -94,7 +96,7 @@ export function replayTranscript(options: {
     counter,
   )
   const builder = createHostTranscriptBuilder(transcript, sessionId, { usage: options.calibrate === true })
-  const history = createHistoryPlanner({
+  const history = options.historian === false ? null : createHistoryPlanner({
     db,
     sessionId,
     counter,
@@ -148,7 +150,7 @@ export function replayTranscript(options: {
           firstDivergence: result.firstDivergence,
           dropped: result.dropped,
           nudge: result.nudge,
-          history: historyOf(history),
+          history: history ? historyOf(history) : null,
           newTags,
           tagCount: promptTags.length,
           prompt: messages,

@@ -3,7 +3,9 @@ import { fixtureText } from "./harness/fixture-text.js"
 import { messageText, startMockModelServer, type ChatRequest, type MockModelServer, type MockReply } from "./harness/mock-model-server.js"
 import type { RunResult } from "./harness/opencode-harness.js"
 import { createPiSandbox, type PiSandbox } from "./harness/pi-harness.js"
+import { join } from "node:path"
 import { REPO_ROOT } from "./harness/opencode-harness.js"
+import { readPassFacts, replayLikeLive } from "./harness/pass-facts.js"
 import { keepRequests, systemTexts, toolResult } from "./harness/prompt-inspection.js"
 import { openStoreReadOnly } from "./harness/store-reader.js"
 
@@ -157,6 +159,14 @@ describe("magic-context as a Pi extension in the real pi binary", () => {
     expect(stored.tool).toBe("read")
     expect(stored.state.output).toContain("FILE-A-BEGIN")
     expect(stored.state.output).not.toContain("§")
+  })
+
+  it("renders the same prompts when Pi's session file is replayed (decisions, drops, tokens, divergence, execute-prompt hashes)", () => {
+    const live = readPassFacts(sandbox.databaseFile)
+    expect(live.passes).toHaveLength(6)
+    const databaseFile = join(sandbox.root, "replay.db")
+    replayLikeLive({ sessionFile: sandbox.sessionFile(), live, databaseFile, cwd: sandbox.project, env: sandbox.env })
+    expect(readPassFacts(databaseFile)).toEqual(live)
   })
 
   it("fails open: with the context handler failing, the turn completes on Pi's own messages and the error is recorded", () => {

@@ -10,6 +10,8 @@ export const PI_BIN = join(REPO_ROOT, "node_modules", ".bin", "pi")
 export type PiSandbox = {
   root: string
   project: string
+  /** The environment Pi runs with (its own HOME and XDG dirs). */
+  env: Record<string, string>
   databaseFile: string
   /** Runs `pi -p <prompt>` in print mode with the extension loaded (unless `extension: false`), against the mock. */
   run(prompt: string, options?: { env?: Record<string, string>; extension?: boolean; timeoutMs?: number }): Promise<RunResult>
@@ -57,6 +59,7 @@ export function createPiSandbox(options: {
   return {
     root,
     project,
+    env,
     databaseFile: join(dirs.XDG_DATA_HOME, "magic-context", "magic-context.db"),
     run: (prompt, runOptions) => {
       const extension = runOptions?.extension === false ? [] : ["-e", join(REPO_ROOT, "dist", "pi.js")]
