@@ -4,11 +4,12 @@ import type { TokenCounter } from "../../src/tokens/token-counter.js"
 export type ElementTokenCounter = { count(elements: readonly string[]): number[] }
 
 /**
- * The sandbox's random directory name (mkdtemp's six characters), which tool outputs repeat in every path. Its
+ * The sandbox's random directory name (mkdtemp's six characters; OpenCode's and Pi's sandboxes), which tool outputs
+ * (and Pi's system prompt) repeat in every path. Its
  * characters tokenize differently from run to run, so it is counted as one fixed name: otherwise the usage the mock
  * reports, and with it OpenCode's compaction points, would drift by a few tokens between identical runs.
  */
-const SANDBOX_NAME = /magic-context-e2e-[A-Za-z0-9]{6}/g
+const SANDBOX_NAME = /magic-context-(?:pi-)?e2e-[A-Za-z0-9]{6}/g
 const FIXED_SANDBOX_NAME = "magic-context-e2e-SANDBX"
 
 /**
