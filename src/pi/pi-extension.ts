@@ -64,6 +64,8 @@ export function registerMagicContext(pi: ExtensionAPI, options: { env?: Record<s
   const writes = createDeferredWrites({ runtime, sessionInfo: (id) => sessionInfo(id) })
   /** Message roles already recorded as passed through, so each is recorded once per process. */
   const unknownRoles = new Set<string>()
+  /** Pi's own compactions per session in this process (shown by /ctx-status). */
+  const compactions = new Map<string, number>()
 
   const guard = async <T>(hook: string, sessionId: string | null, body: () => Promise<T> | T): Promise<T | undefined> => {
     try {
@@ -210,11 +212,17 @@ export function registerMagicContext(pi: ExtensionAPI, options: { env?: Record<s
         sessionId,
         waitingSessions: writes.waiting(),
         now: runtime.now(),
-        hostCompaction: piCompaction(readPiCompactionSetting({ cwd: ctx.cwd, env })),
+        hostCompaction: piCompaction({ ...readPiCompactionSetting({ cwd: ctx.cwd, env }), compacted: compactions.get(sessionId) ?? 0 }),
       })
       if (!ctx.hasUI) process.stdout.write(`${report}\n`)
       pi.sendMessage({ customType: PI_STATUS_TYPE, content: report, display: true, details: {} })
     },
+  })
+
+  // Pi summarized the session itself: the next pass sees the summary (passed through) and the messages it kept.
+  pi.on("session_compact", (_event, ctx) => {
+    const sessionId = ctx.sessionManager.getSessionId()
+    compactions.set(sessionId, (compactions.get(sessionId) ?? 0) + 1)
   })
 
   // The run's final reply is in no pass (the next one would be the first to see it): store it when the run ends.

@@ -224,9 +224,9 @@ function rebuiltAssistant(message: PiAssistant, host: HostMessage): PiAssistant 
 }
 
 /**
- * A tool result from its edited part. Unchanged, it is Pi's message as it was; with only a prefix added (a tag) the
- * prefix goes before the first block and images stay; otherwise (a dropped result, a rewritten one) the text
- * replaces the content.
+ * A tool result from its edited part. Unchanged, it is Pi's message as it was. When the edit only added text around
+ * it (a tag before, a reminder after) the additions go before the first block and after the last, and images stay;
+ * otherwise (a dropped result, a rewritten one) the text replaces the content.
  */
 function rebuiltResult(message: PiToolResult, part: Part | undefined): PiToolResult {
   if (!part || part.type !== "tool") return message
@@ -234,11 +234,18 @@ function rebuiltResult(message: PiToolResult, part: Part | undefined): PiToolRes
   const text = state.status === "completed" ? state.output : state.status === "error" ? state.error : null
   const before = resultText(message)
   if (text === null || text === before) return message
-  if (text.endsWith(before)) {
-    const prefix = text.slice(0, text.length - before.length)
-    const [first, ...rest] = message.content
-    const content = first?.type === "text" ? [{ ...first, text: prefix + first.text }, ...rest] : [{ type: "text" as const, text: prefix.trimEnd() }, ...message.content]
-    return { ...message, content }
+  const at = before.length > 0 ? text.indexOf(before) : -1
+  if (at === -1) return { ...message, content: [{ type: "text", text }] }
+  const prefix = text.slice(0, at)
+  const suffix = text.slice(at + before.length)
+  let content = [...message.content]
+  if (prefix.length > 0) {
+    const [first, ...rest] = content
+    content = first?.type === "text" ? [{ ...first, text: prefix + first.text }, ...rest] : [{ type: "text", text: prefix.trimEnd() }, ...content]
   }
-  return { ...message, content: [{ type: "text", text }] }
+  if (suffix.length > 0) {
+    const last = content[content.length - 1]
+    content = last?.type === "text" ? [...content.slice(0, -1), { ...last, text: last.text + suffix }] : [...content, { type: "text", text: suffix.trimStart() }]
+  }
+  return { ...message, content }
 }

@@ -72,8 +72,9 @@ export function openCodeCompaction(settings: { auto: boolean; prune: boolean; so
   return { host: "OpenCode", settings: `auto ${auto}, prune ${prune}`, recommended: auto || prune ? '"compaction": {"auto": false, "prune": false}' : null, source }
 }
 
-/** Pi's auto-compaction (`compaction.enabled` in its settings.json). */
-export function piCompaction(settings: { enabled: boolean; source: string }): HostCompaction {
-  const { enabled, source } = settings
-  return { host: "Pi", settings: `enabled ${enabled}`, recommended: enabled ? '"compaction": {"enabled": false}' : null, source }
+/** Pi's auto-compaction (`compaction.enabled` in its settings.json), and how often it compacted this session in this process. */
+export function piCompaction(settings: { enabled: boolean; source: string; compacted: number }): HostCompaction {
+  const { enabled, source, compacted } = settings
+  const seen = compacted > 0 ? `; compacted this session ${compacted === 1 ? "once" : `${compacted} times`} since Pi started` : ""
+  return { host: "Pi", settings: `enabled ${enabled}${seen}`, recommended: enabled ? '"compaction": {"enabled": false}' : null, source }
 }

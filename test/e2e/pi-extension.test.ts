@@ -169,6 +169,27 @@ describe("magic-context as a Pi extension in the real pi binary", () => {
     expect(readPassFacts(databaseFile)).toEqual(live)
   })
 
+  it("shows /ctx-status for the session without a model call, the report never reaching the model", async () => {
+    const before = mock.requests.length
+    const status = await sandbox.run("/ctx-status", { continueSession: true })
+    expectExitOk(status)
+    expect(mock.requests).toHaveLength(before)
+    const report = status.stdout + status.stderr
+    const sessionId = (sandbox.sessionRecords()[0] as { id: string }).id
+    expect(report).toContain(`magic-context status: session ${sessionId}`)
+    expect(report).toMatch(/Pi compaction: enabled false \[[^\]]*settings\.json\]/)
+    expect(report).toContain("§2§")
+    // The report is in the session for the user; the context handler removes it before any pass.
+    const records = sandbox.sessionRecords() as { type: string; customType?: string }[]
+    expect(records.some((record) => record.type === "custom_message" && record.customType === "magic-context-status")).toBe(true)
+    const next = await sandbox.run("Anything else?", { continueSession: true })
+    expectExitOk(next)
+    const sent = mock.requests.slice(before)
+    expect(sent).toHaveLength(1)
+    expect(JSON.stringify(sent[0]!.body.messages)).not.toContain("magic-context status")
+    expect(messageText(sent[0]!.body.messages.at(-1)!)).toMatch(/^§\d+§ Anything else\?$/)
+  })
+
   it("fails open: with the context handler failing, the turn completes on Pi's own messages and the error is recorded", () => {
     expectExitOk(faultRun)
     expect(faultRun.stdout).toContain("FAULT-DONE-MARKER")

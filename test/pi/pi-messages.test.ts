@@ -113,6 +113,16 @@ describe("PiContext.rebuild", () => {
     expect(rebuilt[2]).toMatchObject({ content: [{ type: "text", text: "§2§" }, IMAGE] })
   })
 
+  it("adds a reminder after a result the way a tag goes before it: around Pi's blocks, images kept", () => {
+    const pi: PiMessage[] = [
+      { role: "user", content: "look", timestamp: 1 },
+      assistant(2, [{ type: "toolCall", id: "c", name: "screenshot", arguments: {} }]),
+      { role: "toolResult", toolCallId: "c", toolName: "screenshot", content: [{ type: "text", text: "the page" }, IMAGE], isError: false, timestamp: 3 },
+    ]
+    const rebuilt = rebuiltAfter(pi, (messages) => [{ type: "set-tool-result", ...partOf(messages, 1, 0), text: "§2§ the page\n[image]\n\n[magic-context: usage 70%]" }])
+    expect(rebuilt[2]).toMatchObject({ content: [{ type: "text", text: "§2§ the page" }, IMAGE, { type: "text", text: "[magic-context: usage 70%]" }] })
+  })
+
   it("replaces a dropped result's content with the engine's marker, images and all", () => {
     const rebuilt = rebuiltAfter(session(), (messages) => [{ type: "set-tool-result", ...partOf(messages, 1, 3), text: "[dropped §3§ bash output]" }])
     expect(rebuilt[4]).toMatchObject({ role: "toolResult", content: [{ type: "text", text: "[dropped §3§ bash output]" }] })

@@ -14,7 +14,7 @@ export type PiSandbox = {
   env: Record<string, string>
   databaseFile: string
   /** Runs `pi -p <prompt>` in print mode with the extension loaded (unless `extension: false`), against the mock. */
-  run(prompt: string, options?: { env?: Record<string, string>; extension?: boolean; timeoutMs?: number }): Promise<RunResult>
+  run(prompt: string, options?: { env?: Record<string, string>; extension?: boolean; timeoutMs?: number; continueSession?: boolean }): Promise<RunResult>
   /** The newest session file Pi wrote. */
   sessionFile(): string
   /** The lines of the newest session file Pi wrote, parsed. */
@@ -63,7 +63,8 @@ export function createPiSandbox(options: {
     databaseFile: join(dirs.XDG_DATA_HOME, "magic-context", "magic-context.db"),
     run: (prompt, runOptions) => {
       const extension = runOptions?.extension === false ? [] : ["-e", join(REPO_ROOT, "dist", "pi.js")]
-      const args = ["-p", prompt, "--provider", "mock", "--model", "mock-model", "--offline", "--session-dir", sessions, ...extension]
+      const resume = runOptions?.continueSession ? ["--continue"] : []
+      const args = ["-p", prompt, "--provider", "mock", "--model", "mock-model", "--offline", "--session-dir", sessions, ...resume, ...extension]
       return runPi({ args, cwd: project, env: { ...env, ...runOptions?.env }, timeoutMs: runOptions?.timeoutMs })
     },
     sessionFile: () => newestSession(sessions),
