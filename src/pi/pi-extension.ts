@@ -62,7 +62,7 @@ export function registerMagicContext(pi: ExtensionAPI, options: { env?: Record<s
     title: ctx?.sessionManager.getSessionName() ?? null,
   })
   const writes = createDeferredWrites({ runtime, sessionInfo: (id) => sessionInfo(id) })
-  /** Message roles already recorded as passed through, so each is recorded once per process. */
+  /** Unknown message roles already recorded, so each is recorded once per process. */
   const unknownRoles = new Set<string>()
   /** Pi's own compactions per session in this process (shown by /ctx-status). */
   const compactions = new Map<string, number>()
@@ -83,10 +83,10 @@ export function registerMagicContext(pi: ExtensionAPI, options: { env?: Record<s
     // Status reports are for the user: the model never gets them.
     const messages = all.filter((message) => !(message.role === "custom" && message.customType === PI_STATUS_TYPE))
     const context = readPiContext(sessionId, messages)
-    for (const role of context.passedThrough) {
+    for (const role of context.unknownRoles) {
       if (unknownRoles.has(role)) continue
       unknownRoles.add(role)
-      runtime.errors.record({ hook: "pi.context", sessionId, error: new Error(`Pi message of role "${role}" passed through untouched (magic-context does not read it)`) })
+      runtime.errors.record({ hook: "pi.context", sessionId, error: new Error(`a Pi message of unknown role "${role}" passed through untouched (magic-context does not read it)`) })
     }
     try {
       await writes.flush()

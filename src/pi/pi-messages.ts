@@ -2,6 +2,7 @@ import type { ContextEvent } from "@mariozechner/pi-coding-agent"
 import type { AssistantMessage, Part, ToolPart, UserMessage } from "@opencode-ai/sdk"
 import type { HostMessage } from "../transcript/host-message.js"
 import { omittedDataUrl } from "../transcript/importers/omitted-data-url.js"
+import { PI_ROLES_NOT_READ } from "../transcript/importers/pi.js"
 
 /** One message of Pi's context (`context` event). */
 export type PiMessage = ContextEvent["messages"][number]
@@ -13,17 +14,20 @@ type PiContent = Exclude<PiUser["content"], string>[number]
 /**
  * Pi's context as the engine sees it, and the way back. The engine works on host messages (user and assistant
  * messages of parts, a tool's call and result in one part); Pi sends a tool's result as a message of its own after
- * the assistant message that called it. Messages the engine has no shape for (bash runs, extension messages,
- * summaries, a result whose call is missing, an aborted empty reply) are passed through untouched where they were.
+ * the assistant message that called it. Messages the engine does not read (`PI_ROLES_NOT_READ`, a result whose call
+ * is missing, an aborted empty reply, a role Pi does not define) are passed through untouched where they were.
  */
 export type PiContext = {
   /** What the engine reads: Pi's user and assistant messages, each tool result folded into its call. */
   messages: HostMessage[]
-  /** Roles passed through untouched because the engine has no shape for them (each counted once per call). */
-  passedThrough: string[]
+  /** Roles of messages passed through that Pi does not define either (an extension's own kinds of message). */
+  unknownRoles: string[]
   /** Pi's list again, each message rebuilt from the edited host messages (inserted ones included, removed ones left out). */
   rebuild(edited: readonly HostMessage[]): PiMessage[]
 }
+
+/** The roles the engine reads (a result whose call is missing, or an aborted empty reply, still passes through). */
+const KNOWN_ROLES: ReadonlySet<string> = new Set(["user", "assistant", "toolResult"])
 
 /** Where each Pi message went: a host message of its own, a tool part of one, or nowhere (passed through). */
 type Origin =
@@ -41,7 +45,7 @@ export function readPiContext(sessionID: string, pi: readonly PiMessage[]): PiCo
   const origins: Origin[] = []
   const calls = new Map<string, { message: HostMessage; part: ToolPart }>()
   const seen = new Map<string, number>()
-  const passedThrough: string[] = []
+  const unknownRoles: string[] = []
   let lastUserId = ""
   let lastModel = { providerID: "pi", modelID: "unknown" }
 
@@ -81,13 +85,13 @@ export function readPiContext(sessionID: string, pi: readonly PiMessage[]): PiCo
         continue
       }
     }
-    passedThrough.push(message.role)
+    if (!KNOWN_ROLES.has(message.role) && !PI_ROLES_NOT_READ.has(message.role)) unknownRoles.push(message.role)
     origins.push({ kind: "opaque" })
   }
 
   return {
     messages,
-    passedThrough,
+    unknownRoles,
     rebuild: (edited) => rebuildPi(pi, origins, edited),
   }
 }

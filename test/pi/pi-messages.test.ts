@@ -62,7 +62,9 @@ describe("readPiContext", () => {
     expect(read!.state).toMatchObject({ status: "completed", input: { path: "src/parse.ts" }, output: "export function parse() {}" })
     expect(bash!.state).toMatchObject({ status: "error", error: "1 failing\n[image]" })
     expect(context.messages[2]?.parts.map((part) => part.type)).toEqual(["text", "file"])
-    expect(context.passedThrough).toEqual(["compactionSummary", "bashExecution", "assistant", "toolResult"])
+    // Pi's own kinds and the odd states pass through silently; only a role Pi does not define is reported.
+    expect(context.unknownRoles).toEqual([])
+    expect(readPiContext("ses", [{ role: "telemetry", timestamp: 1 } as unknown as PiMessage]).unknownRoles).toEqual(["telemetry"])
     // The provider's usage report is what the engine calibrates against.
     expect(call!.info).toMatchObject({ role: "assistant", tokens: { input: 900, output: 40, cache: { read: 800, write: 0 } } })
   })

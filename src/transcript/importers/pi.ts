@@ -7,6 +7,13 @@ import { parseJson, parseRecord, splitJsonLines, transcriptParseError, type Reco
 import { assertSingleTrajectory } from "./single-trajectory.js"
 
 /**
+ * Pi's own message roles the engine does not read (a bash run the user started with `!`, an extension's message, Pi's
+ * summaries): Pi turns them into text for the model. Live, the extension passes them through untouched; a replay
+ * leaves them out the same way, so both render the same prompts.
+ */
+export const PI_ROLES_NOT_READ: ReadonlySet<string> = new Set(["bashExecution", "custom", "branchSummary", "compactionSummary"])
+
+/**
  * Reads a pi coding agent session (JSONL). Turn K is line K. Line 0 is the `session` header; `message` records with
  * roles user / assistant / toolResult are turns; `thinking_level_change` and `model_change` records are not.
  */
@@ -27,6 +34,8 @@ export function importPi(text: string, options: { file: string; trajectory?: num
     // Only `message` records are turns. `thinking_level_change` and `model_change` are settings; record types added
     // by later pi versions (compaction, branch summaries, custom entries) are skipped the same way.
     if (record.type !== "message") continue
+    const role = (record.message as { role?: unknown } | undefined)?.role
+    if (typeof role === "string" && PI_ROLES_NOT_READ.has(role)) continue
     const message = parseRecord(MessageSchema, record.message, location, ["message"])
     const time = toEpochMs(message.timestamp) ?? toEpochMs(record.timestamp)
     const turn = convertMessage(message, { index: line, time })

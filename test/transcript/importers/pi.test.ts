@@ -69,6 +69,25 @@ describe("importPi", () => {
     expect(sourceLines[3]).toContain('"model_change"')
   })
 
+  it("leaves out Pi's messages the engine does not read (a `!` bash run, an extension's message, summaries), as the live extension does", () => {
+    const text = [
+      HEADER,
+      line({ role: "user", content: "hi" }),
+      line({ role: "bashExecution", command: "git status", output: "clean", exitCode: 0, cancelled: false, truncated: false, timestamp: 2 }),
+      line({ role: "custom", customType: "other-extension", content: "note", display: true, timestamp: 3 }),
+      line({ role: "branchSummary", summary: "left a branch", fromId: "abc", timestamp: 4 }),
+      line({ role: "compactionSummary", summary: "earlier work", tokensBefore: 9000, timestamp: 5 }),
+      line({ role: "assistant", content: [{ type: "text", text: "hello" }], provider: "mock", model: "m", usage: { input: 10, output: 2, cacheRead: 3, cacheWrite: 0, totalTokens: 15 } }),
+    ].join("\n")
+    const turns = importPi(text, { file: "mixed.jsonl" }).turns
+    expect(turns.map((turn) => [turn.index, turn.role])).toEqual([
+      [1, "user"],
+      [6, "assistant"],
+    ])
+    // The usage report is read, for a replay that calibrates against it.
+    expect(turns[1]?.usage).toEqual({ input: 10, output: 2, cacheRead: 3, cacheWrite: 0 })
+  })
+
   it("maps assistant blocks to text, reasoning and tool calls", () => {
     expect(turnAt(5)?.parts.slice(0, 2)).toEqual([
       { type: "text", text: expect.stringContaining("I'll read the theme documentation") },
