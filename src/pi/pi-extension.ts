@@ -1,11 +1,10 @@
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent"
-import { readConfigFiles } from "../config/read-config-files.js"
 import { callContextTool } from "../host/context-tool.js"
 import { createDeferredWrites } from "../host/deferred-writes.js"
-import { createErrorLog } from "../host/error-log.js"
 import { EXPAND_CALL } from "../host/expand-call.js"
-import { injectedFaults, maybeFail } from "../host/fault-injection.js"
-import { createHostRuntime, type HostRuntime } from "../host/host-runtime.js"
+import { maybeFail } from "../host/fault-injection.js"
+import type { HostRuntime } from "../host/host-runtime.js"
+import { startHostRuntime } from "../host/start-host-runtime.js"
 import { PIN_CALL } from "../host/pin-call.js"
 import { REDUCE_CALL } from "../host/reduce-call.js"
 import { REDUCE_GUIDANCE } from "../host/reduce-guidance.js"
@@ -40,19 +39,8 @@ const CONTEXT_TOOLS = [REDUCE_CALL, EXPAND_CALL, PIN_CALL]
 export function registerMagicContext(pi: ExtensionAPI, options: { env?: Record<string, string | undefined>; cwd?: string } = {}): HostRuntime {
   const env = options.env ?? process.env
   const cwd = options.cwd ?? process.cwd()
-  const loaded = readConfigFiles({ directory: cwd, worktree: cwd, env })
   const warn = (message: string): void => void process.stderr.write(`magic-context: ${message}\n`)
-  for (const diagnostic of loaded.diagnostics) warn(diagnostic.message)
-  const errors = createErrorLog({ now: () => Date.now(), hostLog: warn })
-  const runtime = createHostRuntime({
-    config: loaded.config,
-    configDiagnostics: loaded.diagnostics,
-    errors,
-    faults: injectedFaults(env),
-    env,
-    now: () => Date.now(),
-    warn,
-  })
+  const runtime = startHostRuntime({ directory: cwd, worktree: cwd, env, announce: (_level, message) => warn(message), logError: warn })
   if (!runtime.config.enabled) return runtime
   const sessionInfo = (id: string, ctx?: ExtensionContext): SessionInfo => ({
     id,

@@ -1,13 +1,11 @@
 import type { Hooks, PluginInput } from "@opencode-ai/plugin"
-import { readConfigFiles } from "../config/read-config-files.js"
 import { PluginError } from "../plugin-error.js"
 import type { HostMessage } from "../transcript/host-message.js"
 import { hostModelLimits } from "../pressure/model-window.js"
-import { createErrorLog } from "../host/error-log.js"
-import { injectedFaults } from "../host/fault-injection.js"
 import { createHooks } from "./hooks.js"
 import { createModelHistorian } from "./model-historian.js"
-import { createHostRuntime, type HostRuntime } from "../host/host-runtime.js"
+import type { HostRuntime } from "../host/host-runtime.js"
+import { startHostRuntime } from "../host/start-host-runtime.js"
 
 const SERVICE = "magic-context"
 
@@ -29,22 +27,17 @@ export async function createPlugin(input: PluginInput): Promise<Hooks> {
       .then(() => input.client.tui.showToast({ body: { title: SERVICE, message, variant: level === "error" ? "error" : "warning" } }))
       .catch(() => undefined)
   }
-  const loaded = readConfigFiles({ directory: input.directory, worktree: input.worktree, env })
-  for (const diagnostic of loaded.diagnostics) announce(diagnostic.severity === "error" ? "error" : "warn", diagnostic.message)
-  const errors = createErrorLog({ now: () => Date.now(), hostLog: (message) => hostLog("error", message) })
-  const runtime = createHostRuntime({
-    config: loaded.config,
-    configDiagnostics: loaded.diagnostics,
-    errors,
-    faults: injectedFaults(env),
+  const runtime = startHostRuntime({
+    directory: input.directory,
+    worktree: input.worktree,
     env,
-    now: () => Date.now(),
-    warn: (message) => announce("warn", message),
+    announce,
+    logError: (message) => hostLog("error", message),
   })
   let providersLoaded: Promise<void> | null = null
   const loadProviderLimits = (): Promise<void> => {
     providersLoaded ??= fetchProviderLimits(input, runtime).catch((error: unknown) => {
-      errors.record({ hook: "config.providers", sessionId: null, error })
+      runtime.errors.record({ hook: "config.providers", sessionId: null, error })
     })
     return providersLoaded
   }

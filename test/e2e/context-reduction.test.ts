@@ -23,7 +23,7 @@ import {
   toolMessages,
   toolResult,
 } from "./harness/prompt-inspection.js"
-import { openStoreReadOnly } from "./harness/store-reader.js"
+import { queryStore } from "./harness/store-reader.js"
 
 type PassRow = {
   seq: number
@@ -52,30 +52,20 @@ type Message = ChatRequest["messages"][number]
 
 const RUN_LOGS = ["--print-logs", "--log-level", "INFO"]
 
-/** Runs one query against the plugin's store (read-only) and closes it. */
-function query<T>(file: string, sql: string, ...params: unknown[]): T[] {
-  const db = openStoreReadOnly(file)
-  try {
-    return db.prepare(sql).all(...params) as T[]
-  } finally {
-    db.close()
-  }
-}
-
 function readPasses(file: string): Pass[] {
-  const rows = query<PassRow>(file, "SELECT * FROM passes ORDER BY seq")
+  const rows = queryStore<PassRow>(file, "SELECT * FROM passes ORDER BY seq")
   return rows.map((row) => ({ ...row, detail: JSON.parse(row.detail_json) as PassDetail }))
 }
 
 function readTags(file: string): TagRow[] {
-  return query<TagRow>(
+  return queryStore<TagRow>(
     file,
     "SELECT tag, kind, message_id, part_id, tool, status, dropped_reason FROM tags ORDER BY tag",
   )
 }
 
 function readErrors(file: string): unknown[] {
-  return query(file, "SELECT hook, message FROM errors")
+  return queryStore(file, "SELECT hook, message FROM errors")
 }
 
 /** The stored (pristine) output of the tool part a tag names. */
@@ -85,7 +75,7 @@ function storedOutput(file: string, tag: number): string {
 
 /** The stored (pristine) part a tag names. */
 function storedPart(file: string, tag: number): StoredPart {
-  const [row] = query<{ content_json: string; tokens: number; final: number }>(
+  const [row] = queryStore<{ content_json: string; tokens: number; final: number }>(
     file,
     "SELECT p.content_json, p.tokens, p.final FROM parts p " +
       "JOIN tags t ON t.session_id = p.session_id AND t.part_id = p.id WHERE t.tag = ?",
@@ -154,8 +144,8 @@ describe("ctx_reduce, the execute pass and the cache contract in the real OpenCo
         case 4:
           // This request carries the ctx_reduce answer: the store as it is now.
           atQueue = {
-            operations: query(databaseFile, "SELECT kind, tag, status, queued_pass, applied_pass FROM operations"),
-            reduceCalls: query(
+            operations: queryStore(databaseFile, "SELECT kind, tag, status, queued_pass, applied_pass FROM operations"),
+            reduceCalls: queryStore(
               databaseFile,
               "SELECT drop_argument, queued, deferred, rejected, refused_reason FROM reduce_calls",
             ),
@@ -268,12 +258,12 @@ describe("ctx_reduce, the execute pass and the cache contract in the real OpenCo
     const dropped = tags.find((tag) => tag.tag === tagA) as TagRow
     expect(dropped).toMatchObject({ status: "dropped", dropped_reason: "reduce" })
     expect(tags.filter((tag) => tag.status === "dropped").map((tag) => tag.tag)).toEqual([tagA])
-    const operations = query(sandbox.databaseFile, "SELECT tag, status, queued_pass, applied_pass FROM operations")
+    const operations = queryStore(sandbox.databaseFile, "SELECT tag, status, queued_pass, applied_pass FROM operations")
     expect(operations).toEqual([{ tag: tagA, status: "applied", queued_pass: 4, applied_pass: 7 }])
     // The execute pass started epoch 1; no reminders were placed in this small window.
-    const state = query(sandbox.databaseFile, "SELECT epoch, last_execute_pass FROM session_state")
+    const state = queryStore(sandbox.databaseFile, "SELECT epoch, last_execute_pass FROM session_state")
     expect(state).toEqual([{ epoch: 1, last_execute_pass: 7 }])
-    expect(query(sandbox.databaseFile, "SELECT * FROM placements")).toEqual([])
+    expect(queryStore(sandbox.databaseFile, "SELECT * FROM placements")).toEqual([])
   })
 
   it("keeps each request a byte prefix of the next; only the execute pass changes one message: the drop", () => {
@@ -360,11 +350,11 @@ describe("nudges in the real OpenCode", () => {
     const passes = readPasses(sandbox.databaseFile)
     expect(passes.map((pass) => pass.decision)).toEqual(requests.map(() => "replay"))
     type Placement = { epoch: number; kind: string; anchor_id: string; text: string; placed_pass: number }
-    const placements = query<Placement>(
+    const placements = queryStore<Placement>(
       sandbox.databaseFile,
       "SELECT epoch, kind, anchor_id, text, placed_pass FROM placements ORDER BY id",
     )
-    const toolParts = query<{ id: string; call_id: string }>(
+    const toolParts = queryStore<{ id: string; call_id: string }>(
       sandbox.databaseFile,
       "SELECT id, json_extract(content_json, '$.callID') AS call_id FROM parts WHERE type = 'tool'",
     )
@@ -562,7 +552,7 @@ describe("OpenCode's own compaction with magic-context in the real OpenCode", ()
     const passes = readPasses(sandbox.databaseFile)
     expect(passes.filter((pass) => pass.trigger === "compaction")).toHaveLength(1)
     // The summary OpenCode stored: agent compaction, from that request.
-    const summaries = query<{ agent: string; summary: number }>(
+    const summaries = queryStore<{ agent: string; summary: number }>(
       sandbox.databaseFile,
       "SELECT json_extract(info_json, '$.agent') AS agent, json_extract(info_json, '$.summary') AS summary " +
         "FROM messages WHERE json_extract(info_json, '$.summary') IS NOT NULL",

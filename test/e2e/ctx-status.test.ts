@@ -16,7 +16,7 @@ import {
 import { createOpenCodeSandbox, REPO_ROOT, type OpenCodeSandbox, type RunResult } from "./harness/opencode-harness.js"
 import { keepRequests, prefixTag, systemTexts, toolMessages } from "./harness/prompt-inspection.js"
 import { createTurnScript } from "./harness/scripted-turns.js"
-import { openStoreReadOnly } from "./harness/store-reader.js"
+import { queryStore } from "./harness/store-reader.js"
 import { expectEpisodeShown } from "./harness/episode-shown.js"
 
 type Breakdown = {
@@ -54,16 +54,6 @@ const STATUS_INSTRUCTION =
   "</ctx-status>\nShow the report above to the user exactly as written, in one code block, and add nothing else."
 /** A line's "… ago" as format-status prints it (the only time-dependent text in the report). */
 const AGO = /(?:\d+s ago|\d+ min ago|\d+\.\d h ago|just now)/g
-
-/** Runs one query against the plugin's store (read-only) and closes it. */
-function query<T>(file: string, sql: string, ...params: unknown[]): T[] {
-  const db = openStoreReadOnly(file)
-  try {
-    return db.prepare(sql).all(...params) as T[]
-  } finally {
-    db.close()
-  }
-}
 
 /** Runs the package's CLI (`dist/cli/bin.js`) as a user would, in `cwd` with `env`. */
 function runCli(args: string[], options: { cwd: string; env: Record<string, string> }): Promise<CliResult> {
@@ -173,7 +163,7 @@ describe("/ctx-status in the real OpenCode", () => {
     requestsAfter.first = mock.requests.length
     status = await sandbox.run(["run", "--continue", ...RUN_LOGS, "--command", "ctx-status"], options)
     requestsAfter.status = mock.requests.length
-    const sessions = query<{ id: string }>(sandbox.databaseFile, "SELECT id FROM sessions")
+    const sessions = queryStore<{ id: string }>(sandbox.databaseFile, "SELECT id FROM sessions")
     const sessionId = sessions[0]?.id ?? "no-session-stored"
     cli = await runCli(["status", "--session", sessionId], { cwd: project, env: sandbox.env })
     third = await sandbox.run(["run", "--continue", ...RUN_LOGS, "what", "next"], options)
@@ -195,15 +185,15 @@ describe("/ctx-status in the real OpenCode", () => {
     expect(third.stdout).toContain("THIRD-DONE")
     const bodies = mock.requests.map((request) => request.body)
     for (const body of bodies) expect(body.messages.map(messageText).join("\n")).not.toContain("UNSCRIPTED-REQUEST")
-    const sessions = query<{ id: string }>(sandbox.databaseFile, "SELECT id FROM sessions")
+    const sessions = queryStore<{ id: string }>(sandbox.databaseFile, "SELECT id FROM sessions")
     expect(sessions).toHaveLength(1)
     const sessionId = (sessions[0] as { id: string }).id
     expect(sessionId).toMatch(/^ses_/)
-    const passes = query<Omit<Pass, "detail"> & { detail_json: string }>(
+    const passes = queryStore<Omit<Pass, "detail"> & { detail_json: string }>(
       sandbox.databaseFile,
       "SELECT seq, decision, band, usage_tokens, window_tokens, rendered_tokens, first_divergence, detail_json FROM passes ORDER BY seq",
     ).map(({ detail_json, ...row }) => ({ ...row, detail: JSON.parse(detail_json) as Pass["detail"] }))
-    const reads = query<{ tag: number; output: string; tokens: number }>(
+    const reads = queryStore<{ tag: number; output: string; tokens: number }>(
       sandbox.databaseFile,
       "SELECT t.tag, json_extract(p.content_json, '$.state.output') AS output, p.tokens FROM tags t " +
         "JOIN parts p ON p.session_id = t.session_id AND p.id = t.part_id WHERE t.tool = 'read' ORDER BY t.tag",
@@ -213,7 +203,7 @@ describe("/ctx-status in the real OpenCode", () => {
       if (!row) throw new Error(`no read of ${marker}`)
       return row.tag
     }
-    expect(query(sandbox.databaseFile, "SELECT hook, message FROM errors")).toEqual([])
+    expect(queryStore(sandbox.databaseFile, "SELECT hook, message FROM errors")).toEqual([])
     // The command made one model call (the session already has its title), and it carried a report.
     const statusRun = bodies.slice(requestsAfter.first, requestsAfter.status)
     expect(statusRun).toHaveLength(1)
@@ -491,7 +481,7 @@ describe("/ctx-status with folded history in the real OpenCode", () => {
     expect(first.stdout).toContain("FOLD-DONE")
     expect(status.exitCode, status.stderr.slice(-3000)).toBe(0)
     const file = sandbox.databaseFile
-    expect(query(file, "SELECT hook, message FROM errors")).toEqual([])
+    expect(queryStore(file, "SELECT hook, message FROM errors")).toEqual([])
     for (const request of mock.requests) {
       expect(request.body.messages.map(messageText).join("\n")).not.toContain("UNSCRIPTED-REQUEST")
     }
@@ -500,15 +490,15 @@ describe("/ctx-status with folded history in the real OpenCode", () => {
     const report = reportOf(statusRun[0] as ChatRequest)
     expect(report).toMatch(/^magic-context status: session /)
 
-    const [session] = query<{ id: string }>(file, "SELECT id FROM sessions")
+    const [session] = queryStore<{ id: string }>(file, "SELECT id FROM sessions")
     const sessionId = session?.id ?? "no-session-stored"
-    const [last] = query<{ detail_json: string }>(
+    const [last] = queryStore<{ detail_json: string }>(
       file,
       "SELECT detail_json FROM passes WHERE session_id = ? ORDER BY seq DESC LIMIT 1",
       sessionId,
     )
     const breakdown = (JSON.parse(last?.detail_json ?? "{}") as Pass["detail"]).breakdown
-    const [state] = query<{ history_json: string | null }>(
+    const [state] = queryStore<{ history_json: string | null }>(
       file,
       "SELECT history_json FROM session_state WHERE session_id = ?",
       sessionId,
@@ -520,7 +510,7 @@ describe("/ctx-status with folded history in the real OpenCode", () => {
     expect(history.tokens).toBeGreaterThan(0)
 
     // Each folded compartment at its latest selection's tier, with its representation's stored count.
-    const rendered = query<{ tier: string; content: string; tokens: number }>(
+    const rendered = queryStore<{ tier: string; content: string; tokens: number }>(
       file,
       "SELECT s.tier, r.content, r.tokens FROM selections s JOIN representations r ON r.compartment_id = s.compartment_id " +
         "AND r.tier = s.tier AND r.strategy = 'canonical-record' JOIN compartments c ON c.id = s.compartment_id " +
@@ -544,8 +534,8 @@ describe("/ctx-status with folded history in the real OpenCode", () => {
       return [{ tier, compartments: atTier.length, tokens: atTier.reduce((sum, row) => sum + shownTokens(row), 0) }]
     })
     // The ledger holds the user's constraint (a pinned fact of c1) and the agent's pin of the notes read.
-    expect(query(file, "SELECT text FROM items WHERE retention = 'PIN'")).toHaveLength(1)
-    expect(query(file, "SELECT tag FROM pins WHERE session_id = ?", sessionId)).toHaveLength(1)
+    expect(queryStore(file, "SELECT text FROM items WHERE retention = 'PIN'")).toHaveLength(1)
+    expect(queryStore(file, "SELECT tag FROM pins WHERE session_id = ?", sessionId)).toHaveLength(1)
 
     const lines = report.split("\n")
     const at = lines.findIndex((line) => line.startsWith("  pinned ledger"))

@@ -7,21 +7,12 @@ import { join } from "node:path"
 import { REPO_ROOT } from "./harness/opencode-harness.js"
 import { readPassFacts, replayLikeLive } from "./harness/pass-facts.js"
 import { keepRequests, systemTexts, toolResult } from "./harness/prompt-inspection.js"
-import { openStoreReadOnly } from "./harness/store-reader.js"
+import { queryStore } from "./harness/store-reader.js"
 
 type Pass = { seq: number; decision: string; first_divergence: number | null; detail: { dropped: number[]; reason: string } }
 
-function query<T>(file: string, sql: string, ...params: unknown[]): T[] {
-  const db = openStoreReadOnly(file)
-  try {
-    return db.prepare(sql).all(...params) as T[]
-  } finally {
-    db.close()
-  }
-}
-
 function readPasses(file: string): Pass[] {
-  return query<{ seq: number; decision: string; first_divergence: number | null; detail_json: string }>(file, "SELECT seq, decision, first_divergence, detail_json FROM passes ORDER BY seq").map(
+  return queryStore<{ seq: number; decision: string; first_divergence: number | null; detail_json: string }>(file, "SELECT seq, decision, first_divergence, detail_json FROM passes ORDER BY seq").map(
     (row) => ({ ...row, detail: JSON.parse(row.detail_json) as Pass["detail"] }),
   )
 }
@@ -108,7 +99,7 @@ describe("magic-context as a Pi extension in the real pi binary", () => {
     const third = mock.requests[3]!.body
     expect(messageText(toolResult(third, "call_1")!)).toMatch(/^§2§ [\s\S]*FILE-A-BEGIN[\s\S]*FILE-A-END/)
     expect(messageText(toolResult(third, "call_3")!)).toMatch(/^§4§ [\s\S]*FILE-C-END/)
-    expect(query(sandbox.databaseFile, "SELECT hook, message FROM errors")).toEqual([])
+    expect(queryStore(sandbox.databaseFile, "SELECT hook, message FROM errors")).toEqual([])
   })
 
   it("loads as a Pi package listed in the settings (the package.json pi manifest)", () => {
@@ -146,15 +137,15 @@ describe("magic-context as a Pi extension in the real pi binary", () => {
   })
 
   it("keeps the raw session: a Pi session row, every message, and the dropped output as Pi produced it", () => {
-    expect(query(sandbox.databaseFile, "SELECT source, directory FROM sessions")).toEqual([{ source: "pi", directory: sandbox.project }])
+    expect(queryStore(sandbox.databaseFile, "SELECT source, directory FROM sessions")).toEqual([{ source: "pi", directory: sandbox.project }])
     const sessionId = (sandbox.sessionRecords()[0] as { id: string }).id
-    expect(query(sandbox.databaseFile, "SELECT id FROM sessions")).toEqual([{ id: sessionId }])
-    const roles = query<{ role: string }>(sandbox.databaseFile, "SELECT role FROM messages ORDER BY seq").map((row) => row.role)
+    expect(queryStore(sandbox.databaseFile, "SELECT id FROM sessions")).toEqual([{ id: sessionId }])
+    const roles = queryStore<{ role: string }>(sandbox.databaseFile, "SELECT role FROM messages ORDER BY seq").map((row) => row.role)
     // The five calls and the final reply (stored when the run ended).
     expect(roles).toEqual(["user", "assistant", "assistant", "assistant", "assistant", "assistant", "assistant"])
-    const [final] = query<{ content_json: string }>(sandbox.databaseFile, "SELECT p.content_json FROM parts p JOIN messages m ON m.id = p.message_id ORDER BY m.seq DESC LIMIT 1")
+    const [final] = queryStore<{ content_json: string }>(sandbox.databaseFile, "SELECT p.content_json FROM parts p JOIN messages m ON m.id = p.message_id ORDER BY m.seq DESC LIMIT 1")
     expect(JSON.parse(final!.content_json)).toMatchObject({ type: "text", text: "PI-DONE-MARKER" })
-    const [raw] = query<{ content_json: string }>(sandbox.databaseFile, "SELECT p.content_json FROM parts p JOIN tags t ON t.part_id = p.id WHERE t.tag = 2")
+    const [raw] = queryStore<{ content_json: string }>(sandbox.databaseFile, "SELECT p.content_json FROM parts p JOIN tags t ON t.part_id = p.id WHERE t.tag = 2")
     const stored = JSON.parse(raw!.content_json) as { tool: string; state: { output: string } }
     expect(stored.tool).toBe("read")
     expect(stored.state.output).toContain("FILE-A-BEGIN")
@@ -199,10 +190,10 @@ describe("magic-context as a Pi extension in the real pi binary", () => {
       expect(messageText(user!)).toBe("Read a.txt.")
     }
     expect(messageText(toolResult(faultMock.requests[1]!.body, "call_1")!)).toMatch(/^FILE-A-BEGIN/)
-    const errors = query<{ hook: string; message: string }>(faultSandbox.databaseFile, "SELECT hook, message FROM errors")
+    const errors = queryStore<{ hook: string; message: string }>(faultSandbox.databaseFile, "SELECT hook, message FROM errors")
     expect(errors.length).toBeGreaterThan(0)
     expect(errors.every((error) => error.hook === "pi.context" && /injected fault at transform/.test(error.message))).toBe(true)
     // The raw messages were stored before the fault, and the final reply when the run ended.
-    expect(query(faultSandbox.databaseFile, "SELECT role FROM messages ORDER BY seq")).toEqual([{ role: "user" }, { role: "assistant" }, { role: "assistant" }])
+    expect(queryStore(faultSandbox.databaseFile, "SELECT role FROM messages ORDER BY seq")).toEqual([{ role: "user" }, { role: "assistant" }, { role: "assistant" }])
   })
 })

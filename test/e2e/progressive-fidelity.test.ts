@@ -31,7 +31,7 @@ import { createOpenCodeSandbox, type OpenCodeSandbox } from "./harness/opencode-
 import { startOpenCodeServer, type OpenCodeServer } from "./harness/opencode-serve.js"
 import { keepRequests, prefixTag, TAG_PREFIX, toolMessages } from "./harness/prompt-inspection.js"
 import { createTurnScript, type ScriptedTurn } from "./harness/scripted-turns.js"
-import { openStoreReadOnly } from "./harness/store-reader.js"
+import { queryStore } from "./harness/store-reader.js"
 import { expectEpisodeShown } from "./harness/episode-shown.js"
 
 // Usable window 64,000 - 4,096 = 59,904 tokens; threshold 50% (29,952). The mock reports LOW usage on most steps
@@ -75,18 +75,8 @@ type ErrorRow = { session_id: string | null; hook: string; code: string | null; 
 
 const TIERS = ["full", "dense", "compact", "anchor"] as const
 
-/** Runs one query against the plugin's store (read-only) and closes it. */
-function query<T>(file: string, sql: string, ...params: unknown[]): T[] {
-  const db = openStoreReadOnly(file)
-  try {
-    return db.prepare(sql).all(...params) as T[]
-  } finally {
-    db.close()
-  }
-}
-
 function passesOf(file: string, sessionId: string): PassRow[] {
-  return query<PassRow>(
+  return queryStore<PassRow>(
     file,
     "SELECT id, seq, started_at, decision, first_divergence, json_extract(detail_json, '$.reason') AS reason " +
       "FROM passes WHERE session_id = ? ORDER BY seq",
@@ -95,7 +85,7 @@ function passesOf(file: string, sessionId: string): PassRow[] {
 }
 
 function compartmentsOf(file: string, sessionId: string): CompartmentRow[] {
-  return query<CompartmentRow>(
+  return queryStore<CompartmentRow>(
     file,
     "SELECT id, seq, first_message_seq, last_message_seq, first_tag, last_tag, status, folded_pass FROM compartments " +
       "WHERE session_id = ? ORDER BY seq",
@@ -104,7 +94,7 @@ function compartmentsOf(file: string, sessionId: string): CompartmentRow[] {
 }
 
 function representationsOf(file: string, sessionId: string): RepresentationRow[] {
-  return query<RepresentationRow>(
+  return queryStore<RepresentationRow>(
     file,
     "SELECT r.compartment_id, r.tier, r.strategy, r.content, r.tokens, r.survival_contract, r.generator_model, " +
       "r.prompt_version FROM representations r JOIN compartments c ON c.id = r.compartment_id WHERE c.session_id = ? " +
@@ -114,7 +104,7 @@ function representationsOf(file: string, sessionId: string): RepresentationRow[]
 }
 
 function selectionsOf(file: string, sessionId: string): SelectionRow[] {
-  return query<SelectionRow>(
+  return queryStore<SelectionRow>(
     file,
     "SELECT compartment_id, tier, pass_id, reason, policy_version FROM selections WHERE session_id = ? ORDER BY id",
     sessionId,
@@ -122,7 +112,7 @@ function selectionsOf(file: string, sessionId: string): SelectionRow[] {
 }
 
 function errorsOf(file: string, sessionId: string): ErrorRow[] {
-  return query<ErrorRow>(
+  return queryStore<ErrorRow>(
     file,
     "SELECT session_id, hook, code, message, at FROM errors WHERE session_id = ? ORDER BY id",
     sessionId,
@@ -140,7 +130,7 @@ function modelTieredIds(file: string, sessionId: string): Set<string> {
 
 /** The stored (pristine) output of the tool part a tag names. */
 function storedToolOutput(file: string, sessionId: string, tag: number): { input: unknown; output: string } {
-  const [row] = query<{ content_json: string }>(
+  const [row] = queryStore<{ content_json: string }>(
     file,
     "SELECT p.content_json FROM parts p JOIN tags t ON t.session_id = p.session_id AND t.part_id = p.id " +
       "WHERE t.session_id = ? AND t.tag = ?",
@@ -255,7 +245,7 @@ function callIds(request: ChatRequest): Set<string> {
 
 /** The tool-call ids of the tool parts stored in a message sequence range of a session. */
 function storedCallIds(file: string, sessionId: string, firstSeq: number, lastSeq: number): string[] {
-  return query<{ call_id: string }>(
+  return queryStore<{ call_id: string }>(
     file,
     "SELECT json_extract(p.content_json, '$.callID') AS call_id FROM parts p JOIN messages m ON m.id = p.message_id " +
       "WHERE m.session_id = ? AND m.seq BETWEEN ? AND ? AND p.type = 'tool' ORDER BY m.seq",
@@ -497,7 +487,7 @@ describe("compartments, the folded history, ctx_pin and ctx_expand in the real O
     const notesResult = toolMessages(requests[1] as ChatRequest).at(-1) as ChatMessage
     const notesTag = prefixTag(messageText(notesResult)) as number
     expect(notesTag).toBe(2)
-    const pins = query<{ tag: number; text: string; pinned_by: string }>(
+    const pins = queryStore<{ tag: number; text: string; pinned_by: string }>(
       file,
       "SELECT tag, text, pinned_by FROM pins WHERE session_id = ?",
       sessionId,
@@ -540,7 +530,7 @@ describe("compartments, the folded history, ctx_pin and ctx_expand in the real O
     expect(messageText(episodeAnswer).replace(TAG_PREFIX, "")).toBe(mostDetailed.content)
 
     // Then a tag whose message is folded (the read of a.txt): the stored original, call and output.
-    const tagA = query<{ tag: number }>(
+    const tagA = queryStore<{ tag: number }>(
       file,
       "SELECT t.tag FROM tags t JOIN parts p ON p.session_id = t.session_id AND p.id = t.part_id " +
         "WHERE t.session_id = ? AND t.tool = 'read' " +

@@ -115,7 +115,7 @@ export function createOpenCodeSandbox(options: {
     project,
     env,
     databaseFile: join(dirs.XDG_DATA_HOME, "magic-context", "magic-context.db"),
-    run: (args, runOptions) => runOpenCode({ args, cwd: project, env: { ...env, ...runOptions?.env }, timeoutMs: runOptions?.timeoutMs }),
+    run: (args, runOptions) => runBinary(OPENCODE_BIN, { args, cwd: project, env: { ...env, ...runOptions?.env }, timeoutMs: runOptions?.timeoutMs }),
     exportSession(sessionId) {
       const out = execFileSync(OPENCODE_BIN, ["export", sessionId], { cwd: project, env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] })
       return JSON.parse(out.slice(out.indexOf("{"))) as unknown
@@ -134,10 +134,11 @@ function stubPluginInstall(configDir: string): void {
   writeFileSync(join(configDir, "package-lock.json"), JSON.stringify({ lockfileVersion: 3, packages: { "": { dependencies } } }))
 }
 
-function runOpenCode(options: { args: string[]; cwd: string; env: Record<string, string>; timeoutMs?: number }): Promise<RunResult> {
+/** Runs a host binary to its end (killed after `timeoutMs`, 120 s unless set), stdin closed, output collected. */
+export function runBinary(bin: string, options: { args: string[]; cwd: string; env: Record<string, string>; timeoutMs?: number }): Promise<RunResult> {
   const started = performance.now()
   return new Promise((resolve) => {
-    const child = spawn(OPENCODE_BIN, options.args, { cwd: options.cwd, env: options.env, stdio: ["ignore", "pipe", "pipe"] })
+    const child = spawn(bin, options.args, { cwd: options.cwd, env: options.env, stdio: ["ignore", "pipe", "pipe"] })
     let stdout = ""
     let stderr = ""
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")))

@@ -1,8 +1,7 @@
-import { spawn } from "node:child_process"
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { REPO_ROOT, type RunResult } from "./opencode-harness.js"
+import { REPO_ROOT, runBinary, type RunResult } from "./opencode-harness.js"
 
 /** The real Pi binary from the installed `@mariozechner/pi-coding-agent` package. */
 export const PI_BIN = join(REPO_ROOT, "node_modules", ".bin", "pi")
@@ -65,7 +64,8 @@ export function createPiSandbox(options: {
       const extension = runOptions?.extension === false ? [] : ["-e", join(REPO_ROOT, "dist", "pi.js")]
       const resume = runOptions?.continueSession ? ["--continue"] : []
       const args = ["-p", prompt, "--provider", "mock", "--model", "mock-model", "--offline", "--session-dir", sessions, ...resume, ...extension]
-      return runPi({ args, cwd: project, env: { ...env, ...runOptions?.env }, timeoutMs: runOptions?.timeoutMs })
+      // Pi reads a piped stdin as part of the prompt: runBinary closes it.
+      return runBinary(PI_BIN, { args, cwd: project, env: { ...env, ...runOptions?.env }, timeoutMs: runOptions?.timeoutMs })
     },
     sessionFile: () => newestSession(sessions),
     sessionRecords() {
@@ -82,21 +82,4 @@ function newestSession(sessions: string): string {
   const [newest] = readdirSync(sessions).filter((name) => name.endsWith(".jsonl")).sort().reverse()
   if (!newest) throw new Error(`no session file in ${sessions}`)
   return join(sessions, newest)
-}
-
-function runPi(options: { args: string[]; cwd: string; env: Record<string, string>; timeoutMs?: number }): Promise<RunResult> {
-  const started = performance.now()
-  return new Promise((resolve) => {
-    // Pi reads a piped stdin as part of the prompt: it gets none.
-    const child = spawn(PI_BIN, options.args, { cwd: options.cwd, env: options.env, stdio: ["ignore", "pipe", "pipe"] })
-    let stdout = ""
-    let stderr = ""
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")))
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")))
-    const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 120_000)
-    child.on("close", (exitCode) => {
-      clearTimeout(timer)
-      resolve({ exitCode, stdout, stderr, durationMs: performance.now() - started })
-    })
-  })
 }
