@@ -58,7 +58,8 @@ describe("magic-context as a Pi extension in the real pi binary", () => {
       (request) => ({ kind: "tool", name: "ctx_reduce", args: { drop: "2" }, promptTokens: promptTokensOf(request) }),
       (request) => ({ kind: "tool", name: "read", args: { path: "d.txt" }, promptTokens: promptTokensOf(request) }),
     ]
-    mock = await startMockModelServer((request, n) => steps[n - 1]?.(request) ?? { kind: "text", text: "PI-DONE-MARKER", promptTokens: promptTokensOf(request) })
+    // The answer copies a tag, as models do: the extension cleans it before Pi shows and stores the reply.
+    mock = await startMockModelServer((request, n) => steps[n - 1]?.(request) ?? { kind: "text", text: "§3§ PI-DONE-MARKER", promptTokens: promptTokensOf(request) })
     sandbox = createPiSandbox({ mockUrl: mock.url, files })
     run = await sandbox.run("Read the files and summarize them.")
     keepRequests(sandbox.root, mock)
@@ -87,7 +88,9 @@ describe("magic-context as a Pi extension in the real pi binary", () => {
 
   it("loads: the turn finishes, the tools are offered, the guidance is in the system prompt and tags reach the model", () => {
     expectExitOk(run)
-    expect(run.stdout).toContain("PI-DONE-MARKER")
+    expect(run.stdout.trim()).toBe("PI-DONE-MARKER")
+    const replies = (sandbox.sessionRecords() as { message?: { role: string; content: unknown } }[]).filter((record) => record.message?.role === "assistant")
+    expect(replies.at(-1)?.message?.content).toEqual([{ type: "text", text: "PI-DONE-MARKER" }])
     expect(mock.requests).toHaveLength(6)
     const [first] = mock.requests
     const tools = (first?.body.tools ?? []).map((tool) => tool.function.name)
