@@ -1,10 +1,9 @@
+import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { fixtureText } from "./harness/fixture-text.js"
 import { messageText, startMockModelServer, type ChatRequest, type MockModelServer, type MockReply } from "./harness/mock-model-server.js"
-import type { RunResult } from "./harness/opencode-harness.js"
+import { REPO_ROOT, type RunResult } from "./harness/opencode-harness.js"
 import { createPiSandbox, type PiSandbox } from "./harness/pi-harness.js"
-import { join } from "node:path"
-import { REPO_ROOT } from "./harness/opencode-harness.js"
 import { readPassFacts, replayLikeLive } from "./harness/pass-facts.js"
 import { keepRequests, systemTexts, toolResult } from "./harness/prompt-inspection.js"
 import { queryStore } from "./harness/store-reader.js"
@@ -200,3 +199,45 @@ describe("magic-context as a Pi extension in the real pi binary", () => {
     expect(queryStore(faultSandbox.databaseFile, "SELECT role FROM messages ORDER BY seq")).toEqual([{ role: "user" }, { role: "assistant" }, { role: "assistant" }])
   })
 })
+
+describe("magic-context's reminders in the real pi binary", () => {
+  // A roomy 200k window and eighteen reads of ~6k tokens the agent never drops: the reclaimable share of the live
+  // tail grows until the reminders come (seed: the nudge bands), on a tool result (channel 1) and as a steer message.
+  const files: Record<string, string> = {}
+  for (let index = 1; index <= 18; index += 1) files[`r${index}.txt`] = fixtureText(`R${index}`, 6_000)
+  let mock: MockModelServer
+  let sandbox: PiSandbox
+  let run: RunResult
+
+  beforeAll(async () => {
+    mock = await startMockModelServer((request, n) =>
+      n <= 18 ? { kind: "tool", name: "read", args: { path: `r${n}.txt` }, promptTokens: promptTokensOf(request) } : { kind: "text", text: "READ-ALL", promptTokens: promptTokensOf(request) },
+    )
+    sandbox = createPiSandbox({ mockUrl: mock.url, files, contextWindow: 200_000 })
+    run = await sandbox.run("Read r1.txt to r18.txt.")
+    keepRequests(sandbox.root, mock)
+  })
+
+  afterAll(async () => {
+    await mock?.close()
+    sandbox?.cleanup()
+  })
+
+  it("appends a reminder to a tool result (channel 1) and sends a steer message after the results (channel 2), neither in Pi's session", () => {
+    expectExitOk(run)
+    const nudges = queryStore<{ detail_json: string }>(sandbox.databaseFile, "SELECT detail_json FROM passes ORDER BY seq").flatMap((row) => {
+      const nudge = (JSON.parse(row.detail_json) as { nudge: { channel: number } | null }).nudge
+      return nudge ? [nudge.channel] : []
+    })
+    expect(new Set(nudges)).toEqual(new Set([1, 2]))
+    const last = mock.requests.at(-1)!.body.messages
+    const onResult = last.filter((message) => message.role === "tool" && /<system-reminder>magic-context[\s\S]*<\/system-reminder>$/.test(messageText(message)))
+    expect(onResult.length).toBeGreaterThan(0)
+    const steerAt = last.findIndex((message) => message.role === "user" && messageText(message).startsWith("<system-reminder>magic-context:"))
+    expect(steerAt).toBeGreaterThan(0)
+    // After a call's results, never between a call and them (the provider's protocol).
+    expect(last[steerAt - 1]?.role).toBe("tool")
+    expect(JSON.stringify(sandbox.sessionRecords())).not.toContain("system-reminder")
+  })
+})
+
