@@ -5,6 +5,7 @@ import { createHooks } from "../src/plugin/hooks.js"
 import { createHostRuntime, type HostRuntime } from "../src/host/host-runtime.js"
 import type { SessionState } from "../src/session/session-state.js"
 import type { HostMessage } from "../src/transcript/host-message.js"
+import { asOpenCodeMessages } from "../test/helpers/host-messages.js"
 
 /** The model the synthetic sessions name (bench/synthetic-session.ts). */
 const MODEL = { providerID: "anthropic", modelID: "claude-sonnet-4-5" }
@@ -55,7 +56,7 @@ export function hookHarness(options: { dbFile: string; sessionID: string }): Hoo
     async transform(messages) {
       const hook = hooks["experimental.chat.messages.transform"]
       if (!hook) throw new Error("the plugin has no transform hook")
-      await hook({}, { messages })
+      await hook({}, { messages: asOpenCodeMessages(messages) })
       failIfRecorded("transform")
     },
     async useWindow(usableTokens) {

@@ -43,11 +43,6 @@ const IO_EDGES: Readonly<Record<string, string>> = {
 const ADAPTERS = new Set(["plugin", "pi", "(entry)"])
 /** Host packages: OpenCode's plugin API and SDK, Pi's packages. */
 const HOST_MODULE = /^(@opencode-ai\/|@mariozechner\/)/
-/** Engine files that name a host's types, each with its reason. */
-const HOST_VOCABULARY: Readonly<Record<string, string>> = {
-  "transcript/host-message.ts": "the engine's message shape is OpenCode's (types only); Pi's messages are converted to it",
-  "transcript/host-transcript-builder.ts": "builds OpenCode-shaped messages from any transcript (types only)",
-}
 const IO_MODULE = /^(node:|bun:|better-sqlite3$|@opencode-ai\/plugin)/
 
 const SRC = fileURLToPath(new URL("../src/", import.meta.url))
@@ -74,20 +69,10 @@ describe("src/ topology", () => {
   it("keeps host packages out of the engine: only the adapters (and the entries) import OpenCode's or Pi's", () => {
     const offenders = files.flatMap((file) => {
       const path = relative(SRC, file).split(sep).join("/")
-      if (ADAPTERS.has(folderOf(file)) || Object.hasOwn(HOST_VOCABULARY, path)) return []
+      if (ADAPTERS.has(folderOf(file))) return []
       return moduleSpecifiers(trees.get(file) ?? parse(file, "")).filter((specifier) => HOST_MODULE.test(specifier)).map((specifier) => `${path}: ${specifier}`)
     })
     expect(offenders).toEqual([])
-  })
-
-  it("lets the engine's host vocabulary name host types only (nothing of a host runs in the engine)", () => {
-    for (const path of Object.keys(HOST_VOCABULARY)) {
-      const root = trees.get(join(SRC, path)) ?? parse(path, "")
-      const valueImports = root.statements.filter(
-        (statement) => ts.isImportDeclaration(statement) && ts.isStringLiteral(statement.moduleSpecifier) && HOST_MODULE.test(statement.moduleSpecifier.text) && statement.importClause?.isTypeOnly !== true,
-      )
-      expect(valueImports.map((statement) => statement.getText(root)), path).toEqual([])
-    }
   })
 
   it("keeps the two host adapters apart", () => {

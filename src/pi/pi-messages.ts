@@ -1,6 +1,5 @@
 import type { ContextEvent } from "@mariozechner/pi-coding-agent"
-import type { AssistantMessage, Part, ToolPart, UserMessage } from "@opencode-ai/sdk"
-import type { HostMessage } from "../transcript/host-message.js"
+import type { HostAssistantInfo as AssistantMessage, HostMessage, HostPart as Part, HostToolPart as ToolPart, HostUserInfo as UserMessage } from "../transcript/host-message.js"
 import { omittedDataUrl } from "../transcript/importers/omitted-data-url.js"
 import { PI_ROLES_NOT_READ } from "../transcript/importers/pi.js"
 

@@ -3,6 +3,7 @@ import { PluginError } from "../plugin-error.js"
 import type { HostMessage } from "../transcript/host-message.js"
 import { hostModelLimits } from "../pressure/model-window.js"
 import { createHooks } from "./hooks.js"
+import { hostMessages } from "./opencode-messages.js"
 import { createModelHistorian } from "./model-historian.js"
 import type { HostRuntime } from "../host/host-runtime.js"
 import { startHostRuntime } from "../host/start-host-runtime.js"
@@ -55,7 +56,7 @@ export async function createPlugin(input: PluginInput): Promise<Hooks> {
 /** The session's messages as OpenCode stores them, through the plugin's client (in-process in `opencode run`). */
 async function listSessionMessages(input: PluginInput, sessionId: string): Promise<HostMessage[]> {
   const response = await input.client.session.messages({ path: { id: sessionId } })
-  if (response.data) return response.data
+  if (response.data) return hostMessages(response.data)
   const reason = JSON.stringify(response.error)
   throw new PluginError("host_request_failed", `OpenCode did not list the messages of ${sessionId}: ${reason}`)
 }

@@ -21,6 +21,7 @@ import { reduceToolAvailable } from "./tool-availability.js"
 import { REDUCE_TOOL } from "../pass/queue-reduce-call.js"
 import { createDeferredWrites } from "../host/deferred-writes.js"
 import { createExpandTool, createPinTool, createReduceTool } from "./context-tools.js"
+import { hostMessages } from "./opencode-messages.js"
 
 export type HookContext = {
   runtime: HostRuntime
@@ -189,7 +190,7 @@ export function createHooks(context: HookContext): Hooks {
     },
 
     "experimental.chat.messages.transform": async (_input, output) => {
-      const all = output.messages as HostMessage[]
+      const all = hostMessages(output.messages)
       const sessionId = all[0]?.info.sessionID ?? null
       await guard("experimental.chat.messages.transform", sessionId, async () => {
         if (!sessionId || context.historian.isHistorianSession(sessionId)) return

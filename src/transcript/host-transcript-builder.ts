@@ -1,5 +1,4 @@
-import type { AssistantMessage, Part, ToolPart, UserMessage } from "@opencode-ai/sdk"
-import type { HostMessage } from "./host-message.js"
+import type { HostAssistantInfo as AssistantMessage, HostMessage, HostPart as Part, HostToolPart as ToolPart, HostUserInfo as UserMessage } from "./host-message.js"
 import type { ModelRef, ToolCallPart, ToolResultPart, Transcript, Turn, TurnPart, TurnUsage } from "./turn-model.js"
 
 /**

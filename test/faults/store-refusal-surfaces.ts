@@ -9,7 +9,7 @@ import { createHooks } from "../../src/plugin/hooks.js"
 import { createHostRuntime } from "../../src/host/host-runtime.js"
 import type { HostMessage } from "../../src/transcript/host-message.js"
 import { fakeCliIo } from "../helpers/fake-cli-io.js"
-import { assistantMessage, completed, text, tool, userMessage } from "../helpers/host-messages.js"
+import { assistantMessage, completed, text, tool, userMessage, asOpenCodeMessages } from "../helpers/host-messages.js"
 import { openOutcome, type Surface, type SurfaceOutcome } from "./open-outcome.js"
 
 
@@ -72,7 +72,7 @@ async function pluginOutcome(file: string): Promise<SurfaceOutcome> {
   })
   try {
     const messages = sessionMessages()
-    await hooks["experimental.chat.messages.transform"]?.({}, { messages })
+    await hooks["experimental.chat.messages.transform"]?.({}, { messages: asOpenCodeMessages(messages) })
     const untouched = JSON.stringify(messages) === JSON.stringify(sessionMessages())
     const recorded = errors.recent()[0]
     return {

@@ -1,4 +1,3 @@
-import type { AssistantMessage, Part, ToolState, UserMessage } from "@opencode-ai/sdk"
 import { defaultConfig } from "../../src/config/schema.js"
 import { createSessionRegistry } from "../../src/pass/session-registry.js"
 import type { SessionState } from "../../src/session/session-state.js"
@@ -11,7 +10,8 @@ import { MEMORY_DATABASE, openDatabase } from "../../src/store/open-database.js"
 import type { PassTrigger } from "../../src/store/pass-repository.js"
 import { statement } from "../../src/store/statements.js"
 import type { TokenCounter } from "../../src/tokens/token-counter.js"
-import type { HostMessage } from "../../src/transcript/host-message.js"
+import type { OpenCodeMessage } from "../../src/plugin/opencode-messages.js"
+import type { HostAssistantInfo as AssistantMessage, HostMessage, HostPart, HostPart as Part, HostToolState as ToolState, HostUserInfo as UserMessage } from "../../src/transcript/host-message.js"
 
 /**
  * Builders for OpenCode host messages (`{ info, parts }`) with deterministic ids, plus a `:memory:` store, a fake
@@ -172,12 +172,12 @@ export function storedTags(db: Database, sessionId: string = TEST_SESSION): Map<
 }
 
 /** All parts of all messages, flattened in order. */
-export function allParts(messages: readonly HostMessage[]): Part[] {
+export function allParts(messages: readonly HostMessage[]): HostPart[] {
   return messages.flatMap((message) => message.parts)
 }
 
 /** The part with `id`, or a thrown error (keeps tests free of non-null assertions). */
-export function partById(messages: readonly HostMessage[], id: string): Part {
+export function partById(messages: readonly HostMessage[], id: string): HostPart {
   const found = allParts(messages).find((part) => part.id === id)
   if (!found) throw new Error(`no part ${id}`)
   return found
@@ -226,4 +226,12 @@ export function passAndRender(options: {
   })
   applyEdits(rendered, result.edits)
   return { result, rendered }
+}
+
+/**
+ * Messages handed to OpenCode's hooks as OpenCode types them: the builders here make them from OpenCode's own types,
+ * so the cast only forgets what the engine's narrower vocabulary leaves out.
+ */
+export function asOpenCodeMessages(messages: HostMessage[]): OpenCodeMessage[] {
+  return messages as unknown as OpenCodeMessage[]
 }

@@ -4,6 +4,7 @@ import { createErrorLog, type ErrorLog } from "../../src/host/error-log.js"
 import { createHooks } from "../../src/plugin/hooks.js"
 import { createHostRuntime, type HostRuntime } from "../../src/host/host-runtime.js"
 import type { HostMessage } from "../../src/transcript/host-message.js"
+import { asOpenCodeMessages } from "./host-messages.js"
 
 /** A callback the runtime asked to run later; the test runs it when it moves the clock. */
 type Scheduled = { at: number; run: () => void }
@@ -80,6 +81,6 @@ export function createPluginHarness(options: { dbFile: string; config?: Partial<
 export async function transform(hooks: Hooks, messages: HostMessage[]): Promise<HostMessage[]> {
   const hook = hooks["experimental.chat.messages.transform"]
   if (!hook) throw new Error("transform hook missing")
-  await hook({}, { messages })
+  await hook({}, { messages: asOpenCodeMessages(messages) })
   return messages
 }

@@ -1,4 +1,4 @@
-import type { Part } from "@opencode-ai/sdk"
+import type { HostPart as Part } from "../../src/transcript/host-message.js"
 import { describe, expect, it } from "vitest"
 import { extractCanonicalRecord, type CanonicalRecord } from "../../src/historian/canonical-record.js"
 import type { FactKind } from "../../src/historian/fidelity-types.js"

@@ -1,4 +1,4 @@
-import type { Part, ToolState } from "@opencode-ai/sdk"
+import type { HostPart as Part, HostToolState as ToolState } from "../../src/transcript/host-message.js"
 import { describe, expect, it } from "vitest"
 import { FULL_CUT_NOTE, MAX_FULL_PART_CHARS, renderFullEpisode } from "../../src/historian/episode-full.js"
 import { PRUNED_TOOL_TEXT, type HostMessage } from "../../src/transcript/host-message.js"

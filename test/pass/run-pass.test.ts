@@ -1,4 +1,4 @@
-import type { Part } from "@opencode-ai/sdk"
+import type { HostPart as Part } from "../../src/transcript/host-message.js"
 import fc from "fast-check"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import { defaultConfig } from "../../src/config/schema.js"

@@ -15,6 +15,7 @@ import { countSessionRows } from "../../src/store/raw-repository.js"
 import { createTokenCounterPool } from "../../src/tokens/tiktoken-counter.js"
 import type { HostMessage } from "../../src/transcript/host-message.js"
 import {
+  asOpenCodeMessages,
   assistantMessage,
   completed,
   mediaFile,
@@ -118,7 +119,7 @@ const storeFromTheFuture = async (dir: string): Promise<string> => {
 const transform = async (hooks: Hooks, messages: HostMessage[]): Promise<HostMessage[]> => {
   const hook = hooks["experimental.chat.messages.transform"]
   if (!hook) throw new Error("transform hook missing")
-  await hook({}, { messages })
+  await hook({}, { messages: asOpenCodeMessages(messages) })
   return messages
 }
 
@@ -163,7 +164,7 @@ describe("createHooks", () => {
     it("writes the tags into OpenCode's messages in place and stores the session", async () => {
       const { hooks, runtime, dbFile } = harness()
       const messages = session()
-      const output = { messages }
+      const output = { messages: asOpenCodeMessages(messages) }
       const hook = hooks["experimental.chat.messages.transform"]
       await hook?.({}, output)
       expect(output.messages).toBe(messages)

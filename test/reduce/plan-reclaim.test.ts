@@ -3,7 +3,7 @@ import type { SessionState } from "../../src/session/session-state.js"
 import { buildLiveView } from "../../src/session/live-view.js"
 import { keptNewest, planReclaim, type ReclaimMode } from "../../src/reduce/plan-reclaim.js"
 import type { HostMessage } from "../../src/transcript/host-message.js"
-import type { ToolState } from "@opencode-ai/sdk"
+import type { HostToolState as ToolState } from "../../src/transcript/host-message.js"
 import { assistantMessage, completed, failed, running, text, tool, userMessage } from "../helpers/host-messages.js"
 import { ingestedState, markDropped, tagOf, toks } from "../helpers/pure-session.js"
 

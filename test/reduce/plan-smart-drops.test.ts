@@ -3,7 +3,7 @@ import { buildLiveView } from "../../src/session/live-view.js"
 import { KEEP_NEWEST } from "../../src/reduce/plan-reclaim.js"
 import { editedFile, planSmartDrops, type SmartDrop } from "../../src/reduce/plan-smart-drops.js"
 import type { HostMessage } from "../../src/transcript/host-message.js"
-import type { ToolState } from "@opencode-ai/sdk"
+import type { HostToolState as ToolState } from "../../src/transcript/host-message.js"
 import { assistantMessage, completed, running, text, tool, userMessage } from "../helpers/host-messages.js"
 import { ingestedState, markDropped, toks } from "../helpers/pure-session.js"
 
