@@ -1,7 +1,7 @@
 import { classifyBand, usagePercent, type Band } from "../pressure/bands.js"
 import { billedPrompt, promptCost, sharedPrefixTokens } from "../pressure/cost-model.js"
 import { nextDrainState } from "../pressure/drain-latch.js"
-import { estimateUsage, reportedPromptTokens } from "../pressure/estimate-usage.js"
+import { estimateUsage } from "../pressure/estimate-usage.js"
 import type { WindowSettings } from "../pressure/model-window.js"
 import { reclaimableItems } from "../reduce/plan-reclaim.js"
 import { measurePrompt, type Breakdown } from "../render/measure-prompt.js"
@@ -16,6 +16,7 @@ import type { PassTrigger } from "../store/pass-repository.js"
 import type { TokenCounter } from "../tokens/token-counter.js"
 import { contentHash } from "../transcript/content-hash.js"
 import type { HostMessage } from "../transcript/host-message.js"
+import { calibrated, type ReplyCreated } from "./calibrate.js"
 import { commitPass } from "./commit-pass.js"
 import type { PassDecision } from "./decide-pass.js"
 import { decideWork } from "./decide-work.js"
@@ -45,11 +46,8 @@ export type PassOptions = {
   readyHistory?: ReadyHistory | null
   /** The session's historian side: cuts compartments and prepares the history an execute pass folds in. */
   history?: HistoryPlanner | null
-  /**
-   * When the host creates the assistant message that carries a request's usage report: before the pass that sends
-   * the request (OpenCode, the default) or after it (Pi creates it as the reply starts streaming).
-   */
-  replyCreated?: "before-pass" | "after-pass"
+  /** When the host creates a request's reply, which carries its usage report (`calibrated`); OpenCode's order by default. */
+  replyCreated?: ReplyCreated
 }
 
 
@@ -272,31 +270,6 @@ export function runPass(options: PassOptions): PassResult {
     durationMs,
     view: plannedView,
   }
-}
-
-/**
- * Learns the gap between our estimate and the provider's report: when the newest assistant message carries a
- * usage report we have not used yet, the estimate of the pass that sent its request is compared with it. OpenCode
- * creates a step's assistant message just before it runs the transform for that step, so the pass that sent the
- * request is the first one that started at or after the message was created (a replayed transcript gives both the
- * same time); Pi creates it once the reply starts, so it is the last one that started at or before.
- */
-function calibrated(session: SessionState, messages: readonly HostMessage[], replyCreated: "before-pass" | "after-pass"): SessionState {
-  for (let index = messages.length - 1; index >= 0; index -= 1) {
-    const info = messages[index]?.info
-    if (!info || info.role !== "assistant") continue
-    const reported = reportedPromptTokens(info.tokens)
-    if (reported <= 0) return session
-    if (info.id === session.applied.calibratedMessageId) return session
-    const created = info.time.created
-    const sent =
-      replyCreated === "before-pass"
-        ? session.recentEstimates.find((estimate) => estimate.startedAt >= created)
-        : session.recentEstimates.findLast((estimate) => estimate.startedAt <= created)
-    if (!sent) return session
-    return { ...session, applied: { ...session.applied, calibrationTokens: reported - sent.estimate, calibratedMessageId: info.id } }
-  }
-  return session
 }
 
 /** True when the provider's prompt cache has expired (no request within the TTL), or there was none yet. */

@@ -1,3 +1,4 @@
+import type { ReplyCreated } from "../../src/pass/calibrate.js"
 import { defaultConfig } from "../../src/config/schema.js"
 import { createSessionRegistry } from "../../src/pass/session-registry.js"
 import type { SessionState } from "../../src/session/session-state.js"
@@ -207,7 +208,7 @@ export function passAndRender(options: {
   fixedTokens?: number
   now?: number
   smartDrops?: boolean
-  replyCreated?: "before-pass" | "after-pass"
+  replyCreated?: ReplyCreated
 }): { result: PassResult; rendered: HostMessage[] } {
   const rendered = freshCopy(options.messages)
   const result = runPass({

@@ -1,3 +1,4 @@
+import type { ReplyCreated } from "../../src/pass/calibrate.js"
 import { beforeEach, describe, expect, it } from "vitest"
 import { defaultConfig } from "../../src/config/schema.js"
 import { runPass } from "../../src/pass/run-pass.js"
@@ -62,7 +63,7 @@ const read = (id: string, size: number): HostMessage =>
 /** One transform call at `now` (default: a second after the newest message, so the prompt cache is warm). */
 function pass(
   messages: HostMessage[],
-  options: { now?: number; trigger?: "transform" | "compaction"; tagsVisible?: boolean; smartDrops?: boolean; replyCreated?: "before-pass" | "after-pass" } = {},
+  options: { now?: number; trigger?: "transform" | "compaction"; tagsVisible?: boolean; smartDrops?: boolean; replyCreated?: ReplyCreated } = {},
 ) {
   const now = options.now ?? Math.max(...messages.map((message) => message.info.time.created)) + 1_000
   const { result, rendered } = passAndRender({

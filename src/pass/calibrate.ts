@@ -1,0 +1,34 @@
+import { reportedPromptTokens } from "../pressure/estimate-usage.js"
+import type { SessionState } from "../session/session-state.js"
+import type { HostMessage } from "../transcript/host-message.js"
+
+/**
+ * When a host creates the assistant message that carries a request's usage report: before the pass that sends the
+ * request (OpenCode) or after it (Pi creates it as the reply starts streaming; checked in the real binary).
+ */
+export type ReplyCreated = "before-pass" | "after-pass"
+
+/**
+ * Learns the gap between our estimate and the provider's report: when the newest assistant message carries a
+ * usage report we have not used yet, the estimate of the pass that sent its request is compared with it. OpenCode
+ * creates a step's assistant message just before it runs the transform for that step, so the pass that sent the
+ * request is the first one that started at or after the message was created (a replayed transcript gives both the
+ * same time); Pi creates it once the reply starts, so it is the last one that started at or before.
+ */
+export function calibrated(session: SessionState, messages: readonly HostMessage[], replyCreated: ReplyCreated): SessionState {
+  for (let index = messages.length - 1; index >= 0; index -= 1) {
+    const info = messages[index]?.info
+    if (!info || info.role !== "assistant") continue
+    const reported = reportedPromptTokens(info.tokens)
+    if (reported <= 0) return session
+    if (info.id === session.applied.calibratedMessageId) return session
+    const created = info.time.created
+    const sent =
+      replyCreated === "before-pass"
+        ? session.recentEstimates.find((estimate) => estimate.startedAt >= created)
+        : session.recentEstimates.findLast((estimate) => estimate.startedAt <= created)
+    if (!sent) return session
+    return { ...session, applied: { ...session.applied, calibrationTokens: reported - sent.estimate, calibratedMessageId: info.id } }
+  }
+  return session
+}
