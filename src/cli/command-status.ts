@@ -5,12 +5,13 @@ import { readConfigFiles } from "../config/read-config-files.js"
 import { isPluginError } from "../plugin-error.js"
 import { gatherStatus } from "../status/gather-status.js"
 import { formatStatus } from "../status/format-status.js"
-import { openCodeCompaction } from "../status/status-data.js"
+import { openCodeCompaction, piCompaction, type HostCompaction } from "../status/status-data.js"
 import { configuredDatabasePath } from "../store/database-path.js"
 import { openDatabase } from "../store/open-database.js"
-import { listSessions } from "../store/session-repository.js"
+import { listSessions, type SessionSummary } from "../store/session-repository.js"
 import { newestSessionId } from "../store/status-repository.js"
 import { EXIT, type CliIo, type ExitCode } from "./cli-io.js"
+import { readPiCompactionSetting } from "../pi/pi-settings.js"
 import { inspectOpenCodeInstall } from "./opencode-install.js"
 
 export const STATUS_HELP = `magic-context status [--session ID] [--db PATH] [--json] [--list]
@@ -43,7 +44,7 @@ export async function commandStatus(io: CliIo): Promise<ExitCode> {
   const loaded = readConfigFiles({ directory: io.cwd, env: io.env })
   const file = parsed.values.db ? resolve(io.cwd, parsed.values.db) : configuredDatabasePath(loaded.config.database.path, io.env)
   if (!existsSync(file)) {
-    io.stderr(`${file}: no magic-context store here yet (it is created when OpenCode first runs with the plugin)`)
+    io.stderr(`${file}: no magic-context store here yet (it is created when OpenCode or Pi first runs with magic-context)`)
     return EXIT.problem
   }
   try {
@@ -51,7 +52,8 @@ export async function commandStatus(io: CliIo): Promise<ExitCode> {
     try {
       if (parsed.values.list) {
         for (const session of listSessions(db)) {
-          io.stdout(`${session.id}  ${session.messages} messages, ${session.tags} tags, ${session.passes} passes  ${session.title ?? ""}`)
+          const title = session.title ? `  ${session.title}` : ""
+          io.stdout(`${session.id}  ${session.source}  ${session.messages} messages, ${session.tags} tags, ${session.passes} passes${title}`)
         }
         return EXIT.ok
       }
@@ -60,22 +62,18 @@ export async function commandStatus(io: CliIo): Promise<ExitCode> {
         io.stderr(`${file}: the store holds no session yet`)
         return EXIT.problem
       }
-      if (!listSessions(db, 10_000).some((session) => session.id === sessionId)) {
+      const session = listSessions(db, 10_000).find((stored) => stored.id === sessionId)
+      if (!session) {
         io.stderr(`${file}: no session ${sessionId} (magic-context status --list shows the stored ones)`)
         return EXIT.problem
       }
-      const install = inspectOpenCodeInstall({ directory: io.cwd, env: io.env })
       const status = gatherStatus({
         db,
         sessionId,
         strategy: loaded.config.historian.strategy,
         thresholdPercent: loaded.config.execute_threshold,
         configuredProtectedTokens: loaded.config.protected_tokens,
-        hostCompaction: openCodeCompaction({
-          auto: install.compaction.auto,
-          prune: install.compaction.prune,
-          source: `${install.compaction.autoSource}; ${install.compaction.pruneSource}`,
-        }),
+        hostCompaction: hostCompactionOf(session, io),
       })
       io.stdout(parsed.values.json ? JSON.stringify(status, null, 2) : formatStatus(status, Date.now()))
       return EXIT.ok
@@ -87,4 +85,19 @@ export async function commandStatus(io: CliIo): Promise<ExitCode> {
     io.stderr(error.message)
     return EXIT.problem
   }
+}
+
+/** The compaction settings of the host a session ran in, read where that host reads them (none for a replay). */
+function hostCompactionOf(session: SessionSummary, io: CliIo): HostCompaction | null {
+  if (session.source === "replay") return null
+  if (session.source === "pi") {
+    // How often Pi compacted is known only inside Pi's process (`/ctx-status` there shows it).
+    return piCompaction({ ...readPiCompactionSetting({ cwd: session.directory ?? io.cwd, env: io.env }), compacted: 0 })
+  }
+  const install = inspectOpenCodeInstall({ directory: io.cwd, env: io.env })
+  return openCodeCompaction({
+    auto: install.compaction.auto,
+    prune: install.compaction.prune,
+    source: `${install.compaction.autoSource}; ${install.compaction.pruneSource}`,
+  })
 }

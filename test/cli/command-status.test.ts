@@ -1,6 +1,8 @@
-import { existsSync, readdirSync } from "node:fs"
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
+import { openDatabase } from "../../src/store/open-database.js"
+import { ensureSession } from "../../src/store/session-repository.js"
 import { runCliCaptured } from "../helpers/run-cli.js"
 import { createTempDirs, createTempHome } from "../helpers/temp-dirs.js"
 
@@ -17,7 +19,7 @@ describe("commandStatus", () => {
     expect(code).toBe(1)
     const store = join(home.dataHome, "magic-context", "magic-context.db")
     expect(io.stderrText()).toBe(
-      `${store}: no magic-context store here yet (it is created when OpenCode first runs with the plugin)`,
+      `${store}: no magic-context store here yet (it is created when OpenCode or Pi first runs with magic-context)`,
     )
     expect(readdirSync(home.dataHome)).toEqual([])
     expect(readdirSync(home.home)).toEqual([])
@@ -30,5 +32,30 @@ describe("commandStatus", () => {
     expect(code).toBe(1)
     expect(io.stderrText()).toContain(`${file}: no magic-context store here yet`)
     expect(existsSync(join(file, ".."))).toBe(false)
+  })
+})
+
+describe("commandStatus for a Pi session", () => {
+  it("lists the session with its host and shows Pi's compaction settings from the session's project", async () => {
+    const home = createTempHome(dirs)
+    const project = dirs.make("pi-project")
+    mkdirSync(join(project, ".pi"))
+    writeFileSync(join(project, ".pi", "settings.json"), JSON.stringify({ compaction: { enabled: false } }))
+    const file = join(dirs.make("store"), "store.db")
+    const db = await openDatabase(file)
+    ensureSession(db, { id: "pi-session", source: "pi", projectId: null, directory: project, title: null }, 1_000)
+    db.close()
+
+    const listed = await runCliCaptured(["status", "--db", file, "--list"], { env: home.env, cwd: home.home })
+    expect(listed.code).toBe(0)
+    expect(listed.io.stdoutText()).toBe("pi-session  pi  0 messages, 0 tags, 0 passes")
+    const shown = await runCliCaptured(["status", "--db", file, "--session", "pi-session", "--json"], { env: home.env, cwd: home.home })
+    expect(shown.code).toBe(0)
+    expect((JSON.parse(shown.io.stdoutText()) as { hostCompaction: unknown }).hostCompaction).toEqual({
+      host: "Pi",
+      settings: "enabled false",
+      recommended: null,
+      source: join(project, ".pi", "settings.json"),
+    })
   })
 })
