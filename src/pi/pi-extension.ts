@@ -33,8 +33,8 @@ const CONTEXT_TOOLS = [REDUCE_CALL, EXPAND_CALL, PIN_CALL]
  * pass runs in `context` (before every model call) on Pi's messages read as host messages and written back
  * (`pi-messages.ts`); the context tools are Pi tools; `/ctx-status` shows the report as a message the model never
  * gets; the reduce guidance joins the system prompt at `before_agent_start`; a reply that copies `§N§` tags is
- * cleaned at `message_end`; the run's final reply is stored at `agent_end`. Every handler fails open: an internal error is recorded (where /ctx-status shows it) and
- * Pi goes on with its own messages.
+ * cleaned at `message_end`; the run's final reply is stored at `agent_end`. Every handler fails open: an internal
+ * error is recorded (where /ctx-status shows it) and Pi goes on with its own messages.
  */
 export function registerMagicContext(pi: ExtensionAPI, options: { env?: Record<string, string | undefined>; cwd?: string } = {}): HostRuntime {
   const env = options.env ?? process.env
@@ -195,15 +195,17 @@ export function registerMagicContext(pi: ExtensionAPI, options: { env?: Record<s
     description: "magic-context: where this session's context goes (usage, breakdown, drops, history, errors)",
     handler: async (_args, ctx) => {
       const sessionId = ctx.sessionManager.getSessionId()
-      const report = await statusReport({
-        runtime,
-        sessionId,
-        waitingSessions: writes.waiting(),
-        now: runtime.now(),
-        hostCompaction: piCompaction({ ...readPiCompactionSetting({ cwd: ctx.cwd, env }), compacted: compactions.get(sessionId) ?? 0 }),
+      await guard("pi.ctx-status", sessionId, async () => {
+        const report = await statusReport({
+          runtime,
+          sessionId,
+          waitingSessions: writes.waiting(),
+          now: runtime.now(),
+          hostCompaction: piCompaction({ ...readPiCompactionSetting({ cwd: ctx.cwd, env }), compacted: compactions.get(sessionId) ?? 0 }),
+        })
+        if (!ctx.hasUI) process.stdout.write(`${report}\n`)
+        pi.sendMessage({ customType: PI_STATUS_TYPE, content: report, display: true, details: {} })
       })
-      if (!ctx.hasUI) process.stdout.write(`${report}\n`)
-      pi.sendMessage({ customType: PI_STATUS_TYPE, content: report, display: true, details: {} })
     },
   })
 
