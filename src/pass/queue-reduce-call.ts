@@ -12,6 +12,9 @@ import {
   saveAppliedState,
 } from "../store/applied-state-repository.js"
 import type { Database } from "../store/driver.js"
+import { usagePercent } from "../pressure/bands.js"
+import { newestUserInfo, type HostMessage } from "../transcript/host-message.js"
+import type { PassResult } from "./run-pass.js"
 
 /** The tool's name, as every host registers it and as recorded sessions name its calls. */
 export const REDUCE_TOOL = "ctx_reduce"
@@ -24,6 +27,17 @@ export type ReduceContext = {
   /** The newest user message: the current turn, for the per-turn ctx_reduce cap. */
   turnMessageId: string | null
   passSeq: number
+}
+
+/** The reduce context a main pass leaves; `messages` are the host's, before the pass's edits (a steer message is not the turn). */
+export function reduceContextOf(result: PassResult, window: WindowSettings, messages: readonly HostMessage[]): ReduceContext {
+  return {
+    view: result.view,
+    window,
+    usagePercent: usagePercent(result.usageAfter, window.usableTokens),
+    turnMessageId: newestUserInfo(messages)?.id ?? null,
+    passSeq: result.seq,
+  }
 }
 
 /**

@@ -1,14 +1,14 @@
 import { applyEdits } from "../session/apply-edits.js"
-import { usagePercent, type Band } from "../pressure/bands.js"
+import type { Band } from "../pressure/bands.js"
 import type { WindowSettings } from "../pressure/model-window.js"
 import type { Breakdown } from "../render/measure-prompt.js"
 import type { Database } from "../store/driver.js"
 import { resetDerivedState } from "../store/session-repository.js"
 import type { TokenCounter } from "../tokens/token-counter.js"
 import { createHostTranscriptBuilder } from "../transcript/host-transcript-builder.js"
-import { newestUserInfo, type HostMessage } from "../transcript/host-message.js"
+import type { HostMessage } from "../transcript/host-message.js"
 import type { Transcript } from "../transcript/turn-model.js"
-import { queueReduceCall, REDUCE_TOOL, type ReduceContext } from "./queue-reduce-call.js"
+import { queueReduceCall, REDUCE_TOOL, reduceContextOf, type ReduceContext } from "./queue-reduce-call.js"
 import { runPass } from "./run-pass.js"
 import type { Clock } from "./system-clock.js"
 import { createSessionRegistry } from "./session-registry.js"
@@ -135,8 +135,8 @@ export function replayTranscript(options: {
         )
         const newTags = promptTags.filter((tag) => !previousTags.has(tag)).sort((a, b) => a - b)
         previousTags = new Set(promptTags)
+        last = reduceContextOf(result, window, messages)
         applyEdits(messages, result.edits)
-        last = { view: result.view, window, usagePercent: usagePercent(result.usageAfter, window.usableTokens), turnMessageId: newestUserInfo(messages)?.id ?? null, passSeq: result.seq }
         passes += 1
         onTurn({
           turn: turn.index,

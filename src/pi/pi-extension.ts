@@ -4,17 +4,15 @@ import { createDeferredWrites } from "../host/deferred-writes.js"
 import { EXPAND_CALL } from "../host/expand-call.js"
 import { maybeFail } from "../host/fault-injection.js"
 import type { HostRuntime } from "../host/host-runtime.js"
+import { historyPlannerFor, hostWindow } from "../host/pass-inputs.js"
 import { startHostRuntime } from "../host/start-host-runtime.js"
 import { PIN_CALL } from "../host/pin-call.js"
 import { REDUCE_CALL } from "../host/reduce-call.js"
 import { REDUCE_GUIDANCE } from "../host/reduce-guidance.js"
 import { statusReport } from "../host/status-report.js"
-import { createHistoryPlanner } from "../pass/history-planner.js"
+import { reduceContextOf } from "../pass/queue-reduce-call.js"
 import { runPass } from "../pass/run-pass.js"
 import { systemClock } from "../pass/system-clock.js"
-import { usagePercent } from "../pressure/bands.js"
-import { protectedClamp, resolveWindow } from "../pressure/model-window.js"
-import { protectedClampMessage } from "../reduce/protected-window.js"
 import { applyEdits } from "../session/apply-edits.js"
 import { piCompaction } from "../status/status-data.js"
 import type { SessionInfo } from "../store/session-repository.js"
@@ -85,16 +83,10 @@ export function registerMagicContext(pi: ExtensionAPI, options: { env?: Record<s
       const registry = await runtime.sessions()
       const state = registry.stateFor(sessionInfo(sessionId, ctx), counter)
       const hostLimits = model ? { context: model.contextWindow, output: model.maxTokens } : null
-      const window = resolveWindow({ providerID, modelID, hostLimits, config: runtime.config })
-      const clamp = protectedClamp(window)
-      if (clamp) runtime.warnOnce(`${providerID}/${modelID}: ${protectedClampMessage(clamp)}`)
+      const window = hostWindow(runtime, { providerID, modelID, hostLimits })
       const tagsVisible = pi.getActiveTools().includes(REDUCE_CALL.name)
       const db = await runtime.database()
-      let history = runtime.planners.get(sessionId)
-      if (!history && runtime.config.historian.strategy !== "off") {
-        history = createHistoryPlanner({ db, sessionId, counter, policy: runtime.config.history_policy, pinPatterns: runtime.pinPatterns, expanded: runtime.expanded })
-        runtime.planners.set(sessionId, history)
-      }
+      const history = historyPlannerFor(runtime, { db, sessionId, counter })
       const result = runPass({
         db,
         state,
@@ -110,15 +102,7 @@ export function registerMagicContext(pi: ExtensionAPI, options: { env?: Record<s
         smartDrops: runtime.config.smart_drops,
         replyCreated: "after-pass",
       })
-      const newestUser = [...context.messages].reverse().find((message) => message.info.role === "user")
-      runtime.lastPass.set(sessionId, {
-        view: result.view,
-        window,
-        usagePercent: usagePercent(result.usageAfter, window.usableTokens),
-        tagsVisible,
-        turnMessageId: newestUser?.info.id ?? null,
-        passSeq: result.seq,
-      })
+      runtime.lastPass.set(sessionId, { ...reduceContextOf(result, window, context.messages), tagsVisible })
       maybeFail(runtime.faults, "transform")
       const edited = [...context.messages]
       applyEdits(edited, result.edits)

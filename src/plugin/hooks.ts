@@ -1,10 +1,7 @@
 import type { Hooks } from "@opencode-ai/plugin"
-import { createHistoryPlanner } from "../pass/history-planner.js"
 import { runPass } from "../pass/run-pass.js"
 import { systemClock } from "../pass/system-clock.js"
-import { hostModelLimits, protectedClamp, resolveWindow } from "../pressure/model-window.js"
-import { protectedClampMessage } from "../reduce/protected-window.js"
-import { usagePercent } from "../pressure/bands.js"
+import { hostModelLimits } from "../pressure/model-window.js"
 import { storeFailureKind } from "../store/store-failure.js"
 import type { SessionInfo } from "../store/session-repository.js"
 import { newestUserInfo, type HostMessage } from "../transcript/host-message.js"
@@ -18,10 +15,11 @@ import { maybeFail } from "../host/fault-injection.js"
 import type { HostRuntime } from "../host/host-runtime.js"
 import { REDUCE_GUIDANCE } from "../host/reduce-guidance.js"
 import { reduceToolAvailable } from "./tool-availability.js"
-import { REDUCE_TOOL } from "../pass/queue-reduce-call.js"
 import { createDeferredWrites } from "../host/deferred-writes.js"
 import { createExpandTool, createPinTool, createReduceTool } from "./context-tools.js"
 import { hostMessages } from "./opencode-messages.js"
+import { historyPlannerFor, hostWindow } from "../host/pass-inputs.js"
+import { reduceContextOf, REDUCE_TOOL } from "../pass/queue-reduce-call.js"
 
 export type HookContext = {
   runtime: HostRuntime
@@ -86,23 +84,10 @@ export function createHooks(context: HookContext): Hooks {
     const providerID = model?.providerID ?? "unknown"
     const modelID = model?.modelID ?? "unknown"
     if (!runtime.facts.limitsFor(providerID, modelID)) await context.loadProviderLimits()
-    const window = resolveWindow({ providerID, modelID, hostLimits: runtime.facts.limitsFor(providerID, modelID), config: runtime.config })
-    const clamp = protectedClamp(window)
-    if (clamp) runtime.warnOnce(`${providerID}/${modelID}: ${protectedClampMessage(clamp)}`)
+    const window = hostWindow(runtime, { providerID, modelID, hostLimits: runtime.facts.limitsFor(providerID, modelID) })
     const tagsVisible = reduceToolAvailable({ hostConfig: runtime.facts.hostConfig, agent: user?.agent, promptTools: user?.tools })
     const db = await runtime.database()
-    let history = runtime.planners.get(sessionId)
-    if (!history && runtime.config.historian.strategy !== "off") {
-      history = createHistoryPlanner({
-        db,
-        sessionId,
-        counter,
-        policy: runtime.config.history_policy,
-        pinPatterns: runtime.pinPatterns,
-        expanded: runtime.expanded,
-      })
-      runtime.planners.set(sessionId, history)
-    }
+    const history = historyPlannerFor(runtime, { db, sessionId, counter })
     const result = runPass({
       db,
       state,
@@ -120,14 +105,7 @@ export function createHooks(context: HookContext): Hooks {
     if (!compaction) {
       // The main step's system prompt follows this transform (title and compaction requests have no main pass).
       runtime.mainStepPending.add(sessionId)
-      runtime.lastPass.set(sessionId, {
-        view: result.view,
-        window,
-        usagePercent: usagePercent(result.usageAfter, window.usableTokens),
-        tagsVisible,
-        turnMessageId: user?.id ?? null,
-        passSeq: result.seq,
-      })
+      runtime.lastPass.set(sessionId, { ...reduceContextOf(result, window, messages), tagsVisible })
     }
     maybeFail(runtime.faults, "transform")
     const removals = [...statusIds].map((messageId) => ({ type: "remove-message" as const, messageId }))

@@ -1,0 +1,28 @@
+import { createHistoryPlanner, type HistoryPlanner } from "../pass/history-planner.js"
+import { protectedClamp, resolveWindow, type ModelLimits, type WindowSettings } from "../pressure/model-window.js"
+import { protectedClampMessage } from "../reduce/protected-window.js"
+import type { Database } from "../store/driver.js"
+import type { TokenCounter } from "../tokens/token-counter.js"
+import type { HostRuntime } from "./host-runtime.js"
+
+/** The model's usable window from the host's limits and the config, telling the user once when `protected_tokens` was clamped. */
+export function hostWindow(runtime: HostRuntime, model: { providerID: string; modelID: string; hostLimits: ModelLimits | null }): WindowSettings {
+  const window = resolveWindow({ ...model, config: runtime.config })
+  const clamp = protectedClamp(window)
+  if (clamp) runtime.warnOnce(`${model.providerID}/${model.modelID}: ${protectedClampMessage(clamp)}`)
+  return window
+}
+
+/** The session's history planner, made on its first pass and kept by the runtime; none while the historian is off. */
+export function historyPlannerFor(runtime: HostRuntime, session: { db: Database; sessionId: string; counter: TokenCounter }): HistoryPlanner | undefined {
+  const known = runtime.planners.get(session.sessionId)
+  if (known || runtime.config.historian.strategy === "off") return known
+  const planner = createHistoryPlanner({
+    ...session,
+    policy: runtime.config.history_policy,
+    pinPatterns: runtime.pinPatterns,
+    expanded: runtime.expanded,
+  })
+  runtime.planners.set(session.sessionId, planner)
+  return planner
+}
