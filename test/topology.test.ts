@@ -28,11 +28,12 @@ const LAYERS: readonly string[] = [
   "host", // what every host adapter shares: the runtime, the error log, the store gate, the tools' cores
   "plugin", // the OpenCode adapter
   "pi", // the Pi adapter
+  "tui", // the OpenCode TUI adapter: the sidebar panel
   "cli",
-  "(entry)", // index.ts: the OpenCode plugin; pi.ts: the Pi extension
+  "(entry)", // index.ts: the OpenCode plugin; pi.ts: the Pi extension; tui.ts: the OpenCode TUI plugin
 ]
-/** The package's entries: the OpenCode plugin and the Pi extension. */
-const ENTRIES = new Set(["index.ts", "pi.ts"])
+/** The package's entries: the OpenCode plugin, the Pi extension and the OpenCode TUI plugin. */
+const ENTRIES = new Set(["index.ts", "pi.ts", "tui.ts"])
 const PURE = new Set(["tokens", "transcript", "session", "config", "historian", "reduce", "render", "pressure", "report"])
 /** Files of pure folders that read files, each the one reader of its input. */
 const IO_EDGES: Readonly<Record<string, string>> = {
@@ -40,9 +41,9 @@ const IO_EDGES: Readonly<Record<string, string>> = {
   "config/read-config-files.ts": "reads the user's and the project's config files",
 }
 /** The host adapters and the package entries: the only folders that may import a host's packages. */
-const ADAPTERS = new Set(["plugin", "pi", "(entry)"])
-/** Host packages: OpenCode's plugin API and SDK, Pi's packages. */
-const HOST_MODULE = /^(@opencode-ai\/|@mariozechner\/)/
+const ADAPTERS = new Set(["plugin", "pi", "tui", "(entry)"])
+/** Host packages: OpenCode's plugin API and SDK and the TUI's renderer (OpenTUI, Solid), Pi's packages. */
+const HOST_MODULE = /^(@opencode-ai\/|@opentui\/|solid-js|@mariozechner\/)/
 const IO_MODULE = /^(node:|bun:|better-sqlite3$|@opencode-ai\/plugin)/
 
 const SRC = fileURLToPath(new URL("../src/", import.meta.url))
@@ -75,13 +76,17 @@ describe("src/ topology", () => {
     expect(offenders).toEqual([])
   })
 
-  it("keeps the two host adapters apart", () => {
+  it("keeps the host adapters apart", () => {
+    const adapters = new Set(["plugin", "pi", "tui"])
     const crossings = files.flatMap((file) => {
       const own = folderOf(file)
-      if (own !== "plugin" && own !== "pi") return []
-      const other = own === "plugin" ? "pi" : "plugin"
+      if (!adapters.has(own)) return []
       return moduleSpecifiers(trees.get(file) ?? parse(file, ""))
-        .filter((specifier) => specifier.startsWith(".") && folderOf(resolve(dirname(file), specifier)) === other)
+        .filter((specifier) => {
+          if (!specifier.startsWith(".")) return false
+          const target = folderOf(resolve(dirname(file), specifier))
+          return target !== own && adapters.has(target)
+        })
         .map((specifier) => `${relative(SRC, file)}: ${specifier}`)
     })
     expect(crossings).toEqual([])

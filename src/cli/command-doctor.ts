@@ -9,12 +9,13 @@ import { openDatabase } from "../store/open-database.js"
 import { createTokenCounterPool } from "../tokens/tiktoken-counter.js"
 import { pluginConflicts } from "./plugin-conflicts.js"
 import { EXIT, type CliIo, type ExitCode } from "./cli-io.js"
-import { inspectOpenCodeInstall } from "./opencode-install.js"
+import { inspectOpenCodeInstall, isMagicContextTuiEntry } from "./opencode-install.js"
 
 export const DOCTOR_HELP = `magic-context doctor [--json] [--directory DIR]
 
-Checks an install: the OpenCode config entry, the magic-context config files, the database, the token
-counter and OpenCode's own compaction settings. Exits 1 when a check fails.`
+Checks an install: the OpenCode config entry, the sidebar panel's tui.json entry, other context plugins and
+entries whose build is missing, the magic-context config files, the database, the token counter and OpenCode's
+own compaction settings. Exits 1 when a check fails.`
 
 export type CheckStatus = "ok" | "warn" | "fail"
 export type Check = { name: string; status: CheckStatus; detail: string[] }
@@ -39,7 +40,7 @@ export async function commandDoctor(io: CliIo): Promise<ExitCode> {
 /** Runs every check; a check that throws is reported as failed, never thrown. */
 export async function runChecks(directory: string, env: Record<string, string | undefined>): Promise<Check[]> {
   const loaded = readConfigFiles({ directory, env })
-  const checks: Check[] = [checkPluginEntry(directory, env), checkPluginConflicts(directory, env)]
+  const checks: Check[] = [checkPluginEntry(directory, env), checkTuiPanel(directory, env), checkPluginConflicts(directory, env)]
   checks.push({
     name: "magic-context config",
     status: loaded.diagnostics.some(isConfigError) ? "fail" : loaded.diagnostics.length > 0 ? "warn" : "ok",
@@ -75,9 +76,24 @@ function checkPluginEntry(directory: string, env: Record<string, string | undefi
   }
 }
 
+/** Whether a `tui.json` loads the sidebar panel (a warning when none does: the plugin works without it). */
+function checkTuiPanel(directory: string, env: Record<string, string | undefined>): Check {
+  const references = inspectOpenCodeInstall({ directory, env }).tuiEntries.filter((ref) => isMagicContextTuiEntry(ref.entry))
+  if (references.length > 0) return { name: "OpenCode sidebar panel", status: "ok", detail: references.map((ref) => `${ref.file}: ${ref.entry}`) }
+  return {
+    name: "OpenCode sidebar panel",
+    status: "warn",
+    detail: [
+      `no tui.json for ${directory} loads the sidebar panel (the plugin works without it)`,
+      'run `npx magic-context setup`, or add "plugin": ["magic-context"] to tui.json beside opencode.json',
+    ],
+  }
+}
+
 /** Another context plugin loaded beside magic-context, or a magic-context entry whose build is missing: each with its fix. */
 function checkPluginConflicts(directory: string, env: Record<string, string | undefined>): Check {
-  const conflicts = pluginConflicts(inspectOpenCodeInstall({ directory, env }).pluginEntries)
+  const install = inspectOpenCodeInstall({ directory, env })
+  const conflicts = pluginConflicts(install.pluginEntries, install.tuiEntries)
   if (conflicts.length === 0) {
     return { name: "plugin conflicts", status: "ok", detail: ["no other context plugin; every magic-context entry resolves"] }
   }

@@ -15,6 +15,8 @@ export type OpenCodeInstall = {
   pluginReferences: { file: string; entry: string }[]
   /** Every `plugin` entry of every config file, in precedence order (what plugin-conflicts.ts reads). */
   pluginEntries: { file: string; entry: string }[]
+  /** Every `plugin` entry of OpenCode's TUI config files (`tui.json`), global first: where the sidebar panel is loaded. */
+  tuiEntries: { file: string; entry: string }[]
   /** The merged `compaction` settings, with env overrides applied. */
   compaction: { auto: boolean; prune: boolean; autoSource: string; pruneSource: string }
 }
@@ -36,6 +38,7 @@ export function inspectOpenCodeInstall(options: { directory: string; env: Record
     unreadable: [],
     pluginReferences: [],
     pluginEntries: [],
+    tuiEntries: [],
     compaction: { auto: true, prune: false, autoSource: "OpenCode default", pruneSource: "OpenCode default" },
   }
   const layers: { file: string; value: JsonObject }[] = []
@@ -59,11 +62,7 @@ export function inspectOpenCodeInstall(options: { directory: string; env: Record
       if (typeof compaction["auto"] === "boolean") install.compaction.autoSource = layer.file
       if (typeof compaction["prune"] === "boolean") install.compaction.pruneSource = layer.file
     }
-    const plugins = layer.value["plugin"]
-    if (!Array.isArray(plugins)) continue
-    for (const entry of plugins) {
-      const name = Array.isArray(entry) ? entry[0] : entry
-      if (typeof name !== "string") continue
+    for (const name of pluginNames(layer.value["plugin"])) {
       install.pluginEntries.push({ file: layer.file, entry: name })
       if (isMagicContextEntry(name)) install.pluginReferences.push({ file: layer.file, entry: name })
     }
@@ -82,6 +81,14 @@ export function inspectOpenCodeInstall(options: { directory: string; env: Record
   for (const dir of [globalDir, join(directory, ".opencode")]) {
     for (const sub of ["plugin", "plugins"]) install.pluginReferences.push(...localPluginFiles(join(dir, sub)))
   }
+  for (const dir of [globalDir, directory, join(directory, ".opencode")]) {
+    for (const name of ["tui.json", "tui.jsonc"]) {
+      const file = join(dir, name)
+      if (!existsSync(file)) continue
+      const value = parseConfig(file, readFileSync(file, "utf8"), install)
+      install.tuiEntries.push(...pluginNames(value?.["plugin"]).map((entry) => ({ file, entry })))
+    }
+  }
   return install
 }
 
@@ -97,6 +104,25 @@ export function isMagicContextEntry(entry: string): boolean {
 
 /** The file:// URL of the plugin module this CLI belongs to (dist/index.js beside dist/cli/). */
 export const OWN_BUILD_ENTRY = pathToFileURL(resolve(dirname(fileURLToPath(import.meta.url)), "..", "index.js")).href
+
+/** The file:// URL of this build's TUI plugin (dist/tui.js), the sidebar panel. */
+export const OWN_TUI_ENTRY = pathToFileURL(resolve(dirname(fileURLToPath(import.meta.url)), "..", "tui.js")).href
+
+/**
+ * True for a `tui.json` plugin entry that loads magic-context's TUI plugin: the package (OpenCode loads its
+ * `./tui` export), this build's `dist/tui.js`, or a path to a `tui.js` under a folder named for magic-context.
+ */
+export function isMagicContextTuiEntry(entry: string): boolean {
+  if (entry === "magic-context" || entry.startsWith("magic-context@")) return true
+  if (entry === OWN_TUI_ENTRY) return true
+  return /magic-context/.test(entry) && /tui\.js$/.test(entry) && (entry.startsWith("file:") || entry.startsWith(".") || entry.startsWith("/"))
+}
+
+/** The names of a `plugin` list's entries (an entry is a name or `[name, options]`). */
+function pluginNames(plugins: unknown): string[] {
+  if (!Array.isArray(plugins)) return []
+  return plugins.map((entry: unknown) => (Array.isArray(entry) ? entry[0] : entry)).filter((name): name is string => typeof name === "string")
+}
 
 function parseConfig(file: string, text: string, install: OpenCodeInstall): JsonObject | null {
   const errors: ParseError[] = []

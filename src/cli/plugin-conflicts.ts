@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs"
 import { dirname, isAbsolute, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
-import { isMagicContextEntry } from "./opencode-install.js"
+import { isMagicContextEntry, isMagicContextTuiEntry } from "./opencode-install.js"
 
 /**
  * Other OpenCode plugins that rewrite the prompt to manage context: loaded with magic-context, both edit the same
@@ -39,11 +39,19 @@ function entryPath(entry: string, configDir: string): string | null {
 }
 
 /**
- * What is wrong with the plugin list for magic-context: another context plugin loaded beside it, and a magic-context
- * entry that points at a build that is not there (OpenCode then loads nothing and says little).
+ * What is wrong with the plugin lists for magic-context: another context plugin loaded beside it, and a magic-context
+ * entry (of the server's list or of the TUI's) that points at a build that is not there (OpenCode then loads nothing
+ * and says little). The TUI list is only checked for missing builds: a peer's TUI plugin shows panels, it does not
+ * rewrite the prompt.
  */
-export function pluginConflicts(entries: readonly { file: string; entry: string }[]): PluginConflict[] {
+export function pluginConflicts(
+  entries: readonly { file: string; entry: string }[],
+  tuiEntries: readonly { file: string; entry: string }[] = [],
+): PluginConflict[] {
   const conflicts: PluginConflict[] = []
+  for (const { file, entry } of tuiEntries) {
+    if (isMagicContextTuiEntry(entry)) conflicts.push(...missingBuild(file, entry))
+  }
   for (const { file, entry } of entries) {
     const known = CONTEXT_PLUGINS.find((plugin) => plugin.name === packageName(entry))
     if (known) {
@@ -55,16 +63,21 @@ export function pluginConflicts(entries: readonly { file: string; entry: string 
       })
       continue
     }
-    if (!isMagicContextEntry(entry)) continue
-    const path = entryPath(entry, dirname(file))
-    if (path !== null && !existsSync(path)) {
-      conflicts.push({
-        file,
-        entry,
-        problem: `the magic-context entry points at ${path}, which does not exist`,
-        fix: `build the checkout (npm ci) or fix the path in ${file}; \`npx magic-context setup\` writes a working entry`,
-      })
-    }
+    if (isMagicContextEntry(entry)) conflicts.push(...missingBuild(file, entry))
   }
   return conflicts
+}
+
+/** The entry's problem when it is a path to a build that is not there (none for a package name or a present file). */
+function missingBuild(file: string, entry: string): PluginConflict[] {
+  const path = entryPath(entry, dirname(file))
+  if (path === null || existsSync(path)) return []
+  return [
+    {
+      file,
+      entry,
+      problem: `the magic-context entry points at ${path}, which does not exist`,
+      fix: `build the checkout (npm ci) or fix the path in ${file}; \`npx magic-context setup\` writes a working entry`,
+    },
+  ]
 }

@@ -1,7 +1,7 @@
 import { applyEdits, modify, parse as parseJsonc, type FormattingOptions, type ParseError } from "jsonc-parser"
-import { isJsonObject } from "../config/json-path.js"
+import { isJsonObject, type JsonObject } from "../config/json-path.js"
 import { fail, ok, type Result } from "../result.js"
-import { isMagicContextEntry } from "./opencode-install.js"
+import { isMagicContextEntry, isMagicContextTuiEntry } from "./opencode-install.js"
 
 /** The compaction settings magic-context recommends: OpenCode's own summary and pruning off (README). */
 export const RECOMMENDED_COMPACTION = { auto: false, prune: false } as const
@@ -22,33 +22,14 @@ export function editOpenCodeConfig(options: {
   forceCompaction: boolean
 }): Result<ConfigEdit> {
   const { file, entry } = options
-  const text = options.text ?? '{\n  "$schema": "https://opencode.ai/config.json"\n}\n'
-  const errors: ParseError[] = []
-  const value: unknown = parseJsonc(text, errors, { allowTrailingComma: true })
-  if (errors.length > 0) {
-    const first = errors[0] as ParseError
-    const { line, column } = lineAndColumn(text, first.offset)
-    return fail(`${file}:${line}:${column}: not valid JSONC (${parseErrorName(first.error)}); fix it first, nothing was written`)
-  }
-  if (!isJsonObject(value)) return fail(`${file}: the file is not a JSON object; nothing was written`)
-  const formattingOptions = formattingOf(text)
-  let after = text
+  const opened = openForEdit(file, options.text ?? '{\n  "$schema": "https://opencode.ai/config.json"\n}\n')
+  if (!opened.ok) return opened
+  const { value, set } = opened.value
   const notes: string[] = []
-  const set = (path: (string | number)[], next: unknown, insert = false): void => {
-    after = applyEdits(after, modify(after, path, next, { formattingOptions, isArrayInsertion: insert }))
-  }
 
-  const plugins = value["plugin"]
-  if (plugins !== undefined && !Array.isArray(plugins)) {
-    return fail(`${file}: "plugin" is ${typeof plugins}, expected a list of plugin entries; nothing was written`)
-  }
-  const present = (plugins ?? []).map((item) => (Array.isArray(item) ? item[0] : item)).find((name) => typeof name === "string" && (name === entry || isMagicContextEntry(name)))
-  if (typeof present === "string") notes.push(`plugin: already loads magic-context (${JSON.stringify(present)})`)
-  else {
-    if (plugins === undefined) set(["plugin"], [entry])
-    else set(["plugin", plugins.length], entry, true)
-    notes.push(`plugin: added ${JSON.stringify(entry)}`)
-  }
+  const added = addPluginEntry({ file, value, entry, set, isOurs: isMagicContextEntry })
+  if (!added.ok) return added
+  notes.push(added.value)
 
   const compaction = value["compaction"]
   if (compaction !== undefined && !isJsonObject(compaction)) {
@@ -67,7 +48,61 @@ export function editOpenCodeConfig(options: {
       )
     }
   }
-  return ok({ after, notes })
+  return ok({ after: opened.value.text(), notes })
+}
+
+/**
+ * Adds the TUI plugin entry (the sidebar panel) to the `plugin` list of OpenCode's `tui.json` text (null: the file
+ * does not exist yet), keeping its comments and formatting; idempotent like editOpenCodeConfig. Pure.
+ */
+export function editTuiConfig(options: { file: string; text: string | null; entry: string }): Result<ConfigEdit> {
+  const opened = openForEdit(options.file, options.text ?? "{}\n")
+  if (!opened.ok) return opened
+  const added = addPluginEntry({ file: options.file, value: opened.value.value, entry: options.entry, set: opened.value.set, isOurs: isMagicContextTuiEntry })
+  if (!added.ok) return added
+  return ok({ after: opened.value.text(), notes: [added.value] })
+}
+
+type SetValue = (path: (string | number)[], next: unknown, insert?: boolean) => void
+
+/** A JSONC file's parsed object and an editor that keeps its comments and indentation; invalid JSONC is an error. */
+function openForEdit(file: string, text: string): Result<{ value: JsonObject; set: SetValue; text: () => string }> {
+  const errors: ParseError[] = []
+  const value: unknown = parseJsonc(text, errors, { allowTrailingComma: true })
+  if (errors.length > 0) {
+    const first = errors[0] as ParseError
+    const { line, column } = lineAndColumn(text, first.offset)
+    return fail(`${file}:${line}:${column}: not valid JSONC (${parseErrorName(first.error)}); fix it first, nothing was written`)
+  }
+  if (!isJsonObject(value)) return fail(`${file}: the file is not a JSON object; nothing was written`)
+  const formattingOptions = formattingOf(text)
+  let after = text
+  const set: SetValue = (path, next, insert = false) => {
+    after = applyEdits(after, modify(after, path, next, { formattingOptions, isArrayInsertion: insert }))
+  }
+  return ok({ value, set, text: () => after })
+}
+
+/** Appends `entry` to the file's `plugin` list unless an entry `isOurs` already loads magic-context; the note says which. */
+function addPluginEntry(options: {
+  file: string
+  value: JsonObject
+  entry: string
+  set: SetValue
+  isOurs: (entry: string) => boolean
+}): Result<string> {
+  const { file, value, entry, set, isOurs } = options
+  const plugins = value["plugin"]
+  if (plugins !== undefined && !Array.isArray(plugins)) {
+    return fail(`${file}: "plugin" is ${typeof plugins}, expected a list of plugin entries; nothing was written`)
+  }
+  const present = (plugins ?? [])
+    .map((item) => (Array.isArray(item) ? item[0] : item))
+    .find((name) => typeof name === "string" && (name === entry || isOurs(name)))
+  if (typeof present === "string") return ok(`plugin: already loads magic-context (${JSON.stringify(present)})`)
+  if (plugins === undefined) set(["plugin"], [entry])
+  else set(["plugin", plugins.length], entry, true)
+  return ok(`plugin: added ${JSON.stringify(entry)}`)
 }
 
 /** The file's own indentation (tabs, or the width of the first indented line), two spaces when it has none. */

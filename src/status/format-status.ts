@@ -1,4 +1,5 @@
 import { protectedClampMessage } from "../reduce/protected-window.js"
+import { breakdownSegments, SEGMENTS, segmentBar, type SegmentKey } from "./breakdown-segments.js"
 import { formatAge } from "./format-age.js"
 import { configProblemLines, errorLines } from "./report-lines.js"
 import type { StatusData } from "./status-data.js"
@@ -6,17 +7,6 @@ import { storeHealthLines } from "./store-health.js"
 
 /** The width of the proportional bar, in characters. */
 export const BAR_WIDTH = 60
-
-type SegmentKey = "fixed" | "ledger" | "history" | "conversation" | "protected" | "tool"
-
-const SEGMENTS: readonly { key: SegmentKey; label: string; char: string }[] = [
-  { key: "fixed", label: "fixed prompt", char: "F" },
-  { key: "ledger", label: "pinned ledger", char: "L" },
-  { key: "history", label: "compartment history", char: "H" },
-  { key: "conversation", label: "settled conversation", char: "C" },
-  { key: "protected", label: "protected recent work", char: "P" },
-  { key: "tool", label: "tool output", char: "T" },
-]
 
 /**
  * The status report as text: usage against the window with the band and threshold, a proportional bar of where the
@@ -49,9 +39,9 @@ export function formatStatus(status: StatusData, now: number): string {
   if (status.protectedClamp) lines.push(`Protected window: ${protectedClampMessage(status.protectedClamp)}`)
   const breakdown = pass.breakdown
   if (breakdown && window > 0) {
-    const split = splitHistory(breakdown.history, status.history)
-    const segments: Record<SegmentKey, number> = { ...breakdown, ledger: split.ledger, history: split.compartments }
-    lines.push("", `[${bar(segments, window)}]`)
+    const segments = breakdownSegments(breakdown, status.history)
+    const split = splitHistory(segments, status.history)
+    lines.push("", `[${segmentBar(segments, window, BAR_WIDTH)}]`)
     lines.push(SEGMENTS.map((segment) => `${segment.char} ${segment.label}`).join("  ") + "  . free")
     lines.push("")
     for (const segment of SEGMENTS) {
@@ -110,41 +100,28 @@ function closingLines(status: StatusData, now: number): string[] {
 }
 
 /**
- * The history line of the breakdown split into the pinned ledger and the compartment history, with a sub-line per
- * tier and one for the rest (the working set and the headings). Only when the last pass rendered the history.
+ * The sub-lines of the compartment history: one per tier and one for the rest (the working set and the headings),
+ * and what the ledger line adds (its pinned facts, the condensed ones). Only when the last pass rendered the history.
  */
 function splitHistory(
-  historyTokens: number,
+  segments: Record<SegmentKey, number>,
   measure: StatusData["history"],
-): { ledger: number; compartments: number; pinnedFacts: number; condensed: string; lines: string[] } {
-  if (!measure || historyTokens <= 0) return { ledger: 0, compartments: historyTokens, pinnedFacts: 0, condensed: "", lines: [] }
-  const ledger = Math.min(measure.ledgerTokens, historyTokens)
-  const compartments = historyTokens - ledger
+): { pinnedFacts: number; condensed: string; lines: string[] } {
+  if (!measure || segments.ledger + segments.history <= 0) return { pinnedFacts: 0, condensed: "", lines: [] }
   const lines = measure.tiers.map(
     (tier) => `  ${`  ${tier.tier}`.padEnd(22)} ${fmt(tier.tokens).padStart(9)}  (${plural(tier.compartments, "compartment")})`,
   )
   // What the tiers leave of the line: the working set, the headings and the blank lines between episodes. It is
   // what the sub-lines need to add up to the compartment history line, and as estimated as the ledger it excludes.
-  const rest = compartments - measure.tiers.reduce((sum, tier) => sum + tier.tokens, 0)
-  const estimated = ledger > 0 ? "~" : ""
+  const rest = segments.history - measure.tiers.reduce((sum, tier) => sum + tier.tokens, 0)
+  const estimated = segments.ledger > 0 ? "~" : ""
   if (measure.omittedEpisodes > 0) {
     const omitted = `${plural(measure.omittedEpisodes, "compartment")} did not fit the window even at their anchors`
     lines.push(`  ${"  not shown".padEnd(22)} ${fmt(0).padStart(9)}  (${omitted})`)
   }
   if (lines.length > 0) lines.push(`  ${"  working set, headers".padEnd(22)} ${`${estimated}${fmt(rest)}`.padStart(9)}`)
   const condensed = measure.condensedPins > 0 ? `; the ledger is full: ${measure.condensedPins} older ones are in their episodes` : ""
-  return { ledger, compartments, pinnedFacts: measure.pinnedFacts, condensed, lines }
-}
-
-function bar(segments: Record<SegmentKey, number>, window: number): string {
-  let used = 0
-  let text = ""
-  for (const segment of SEGMENTS) {
-    const cells = Math.round(((used + segments[segment.key]) / window) * BAR_WIDTH) - Math.round((used / window) * BAR_WIDTH)
-    text += segment.char.repeat(Math.max(0, cells))
-    used += segments[segment.key]
-  }
-  return text.slice(0, BAR_WIDTH).padEnd(BAR_WIDTH, ".")
+  return { pinnedFacts: measure.pinnedFacts, condensed, lines }
 }
 
 function fmt(tokens: number): string {

@@ -125,7 +125,8 @@ export function isBunRuntime(): boolean {
   return typeof process !== "undefined" && typeof process.versions?.["bun"] === "string"
 }
 
-async function openWithRuntimeDriver(file: string, options: { readOnly?: boolean } = {}): Promise<Database> {
+/** A bare connection with the running runtime's driver: no settings, no migration (openDatabase and openStoreReader add them). */
+export async function openWithRuntimeDriver(file: string, options: { readOnly?: boolean } = {}): Promise<Database> {
   try {
     if (isBunRuntime()) {
       const { openBunDatabase } = await import("./driver-bun.js")

@@ -154,3 +154,8 @@ export function listSessions(db: Database, limit = 50): SessionSummary[] {
       updatedAt: Number(row["updated_at"]),
     }))
 }
+
+/** True when the store holds the session. */
+export function hasSession(db: Database, sessionId: string): boolean {
+  return statement(db, "SELECT 1 AS found FROM sessions WHERE id = ?").get([sessionId]) !== undefined
+}

@@ -11,6 +11,7 @@ import { createTempDirs, createTempHome, type TempHome } from "../helpers/temp-d
 
 const CHECK_NAMES = [
   "OpenCode plugin entry",
+  "OpenCode sidebar panel",
   "plugin conflicts",
   "magic-context config",
   "database",
@@ -74,12 +75,14 @@ describe("commandDoctor", () => {
 
   it("passes every check with the plugin entry and compaction off; with no store yet it says so and creates none", async () => {
     const opencodeJson = write(join(project, "opencode.json"), READY)
+    const tuiJson = write(join(project, "tui.json"), { plugin: ["magic-context"] })
     const { code, io } = await runCliCaptured(["doctor", "--directory", project], { env: home.env, cwd: home.home })
     expect(code).toBe(0)
     const store = join(home.dataHome, "magic-context", "magic-context.db")
     expect(io.out.filter((line) => line.startsWith("["))).toEqual(CHECK_NAMES.map((name) => `[ok  ] ${name}`))
     const text = io.stdoutText()
     expect(text).toContain(`${opencodeJson}: magic-context`)
+    expect(text).toContain(`${tuiJson}: magic-context`)
     expect(text).toContain("no config file (defaults apply)")
     expect(text).toContain(`${store}: no store yet; the plugin creates it on first use`)
     expect(text).toMatch(/o200k_base: loads, "hello world" = 2 tokens/)
@@ -130,9 +133,10 @@ describe("commandDoctor", () => {
       join(project, ".opencode", "opencode.jsonc"),
       `{ "plugin": [["magic-context", {}]], // tuple form\n "compaction": { "auto": false, "prune": false } }`,
     )
+    write(join(project, ".opencode", "tui.json"), { plugin: [["magic-context", {}]] })
     const { code, checks } = await doctorJson()
     expect(code).toBe(0)
-    expect(Object.values(checks).map((check) => check.status)).toEqual(["ok", "ok", "ok", "ok", "ok", "ok"])
+    expect(Object.values(checks).map((check) => check.status)).toEqual(["ok", "ok", "ok", "ok", "ok", "ok", "ok"])
   })
 
   it("finds the plugin entry in the user's global OpenCode config", async () => {
@@ -162,6 +166,33 @@ describe("commandDoctor", () => {
         `  fix: build the checkout (npm ci) or fix the path in ${file}; \`npx magic-context setup\` writes a working entry`,
       ],
     })
+  })
+
+  it("warns, without failing, when no tui.json loads the sidebar panel, and says how to add it", async () => {
+    write(join(project, "opencode.json"), READY)
+    const { code, checks } = await doctorJson()
+    expect(code).toBe(0)
+    expect(checks["OpenCode sidebar panel"]).toEqual({
+      name: "OpenCode sidebar panel",
+      status: "warn",
+      detail: [
+        `no tui.json for ${project} loads the sidebar panel (the plugin works without it)`,
+        'run `npx magic-context setup`, or add "plugin": ["magic-context"] to tui.json beside opencode.json',
+      ],
+    })
+  })
+
+  it("finds the panel in the global tui.jsonc and fails on a panel entry whose build is missing", async () => {
+    write(join(project, "opencode.json"), READY)
+    const global = write(join(home.configHome, "opencode", "tui.jsonc"), '{\n  // panels\n  "plugin": ["magic-context@0.1.0"]\n}\n')
+    const local = write(join(project, ".opencode", "tui.json"), { plugin: [["file:///gone/magic-context/dist/tui.js", {}]] })
+    const { code, checks } = await doctorJson()
+    expect(code).toBe(1)
+    expect(checks["OpenCode sidebar panel"]?.detail).toEqual([`${global}: magic-context@0.1.0`, `${local}: file:///gone/magic-context/dist/tui.js`])
+    expect(checks["plugin conflicts"]?.detail).toEqual([
+      `${local}: file:///gone/magic-context/dist/tui.js: the magic-context entry points at /gone/magic-context/dist/tui.js, which does not exist`,
+      `  fix: build the checkout (npm ci) or fix the path in ${local}; \`npx magic-context setup\` writes a working entry`,
+    ])
   })
 
   it("warns when OpenCode's prune is on", async () => {

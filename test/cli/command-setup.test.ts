@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { parse as parseJsonc } from "jsonc-parser"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
-import { OWN_BUILD_ENTRY } from "../../src/cli/opencode-install.js"
+import { OWN_BUILD_ENTRY, OWN_TUI_ENTRY } from "../../src/cli/opencode-install.js"
 import { configExampleJsonc } from "../../src/config/generate-config-docs.js"
 import { runCliCaptured } from "../helpers/run-cli.js"
 import { createTempDirs, createTempHome, type TempHome } from "../helpers/temp-dirs.js"
@@ -44,7 +44,43 @@ describe("magic-context setup", () => {
       compaction: { auto: false, prune: false },
     })
     expect(read(join(project, ".opencode", "magic-context.jsonc"))).toBe(configExampleJsonc())
+    expect(parseJsonc(read(join(project, "tui.json")))).toEqual({ plugin: [ENTRY] })
+    expect(io.out).toContain(`${join(project, "tui.json")}: plugin: added "${ENTRY}" (the sidebar panel)`)
     expect(io.out.join("\n")).toContain("check it with: npx magic-context doctor")
+  })
+
+  it("adds the sidebar panel to an existing tui.jsonc, keeping its comments, keybinds and other TUI plugins", async () => {
+    const tui = `{
+  // my keys
+  "keybinds": { "leader": "ctrl+x" },
+  "plugin": [["opencode-notify", { "sound": true }]],
+}
+`
+    writeFileSync(join(project, "tui.jsonc"), tui)
+    expect((await setup()).code).toBe(0)
+    const after = read(join(project, "tui.jsonc"))
+    expect(after).toContain("// my keys")
+    expect(parseJsonc(after)).toEqual({ keybinds: { leader: "ctrl+x" }, plugin: [["opencode-notify", { sound: true }], ENTRY] })
+    expect(existsSync(join(project, "tui.json"))).toBe(false)
+    await setup()
+    expect(read(join(project, "tui.jsonc"))).toBe(after)
+  })
+
+  it("--no-tui leaves tui.json alone", async () => {
+    expect((await setup("--no-tui")).code).toBe(0)
+    expect(existsSync(join(project, "tui.json"))).toBe(false)
+    expect(existsSync(join(project, "opencode.json"))).toBe(true)
+  })
+
+  it("refuses a malformed tui.json with its line and column and writes nothing at all", async () => {
+    const broken = '{ "plugin": ["a" "b"] }\n'
+    writeFileSync(join(project, "tui.json"), broken)
+    const { code, io } = await setup()
+    expect(code).toBe(1)
+    expect(io.err.join("\n")).toMatch(/tui\.json:1:18: not valid JSONC \(comma expected\); fix it first, nothing was written/)
+    expect(read(join(project, "tui.json"))).toBe(broken)
+    expect(existsSync(join(project, "opencode.json"))).toBe(false)
+    expect(existsSync(join(project, ".opencode"))).toBe(false)
   })
 
   it("adds the entry and the settings to a real-shaped file, keeping its comments, tabs and other plugins", async () => {
@@ -101,6 +137,7 @@ describe("magic-context setup", () => {
   it("--global edits the user's OpenCode config and writes the plugin config beside it", async () => {
     expect((await setup("--global")).code).toBe(0)
     expect(parseJsonc(read(join(home.configHome, "opencode", "opencode.json"))).plugin).toEqual([ENTRY])
+    expect(parseJsonc(read(join(home.configHome, "opencode", "tui.json"))).plugin).toEqual([ENTRY])
     expect(existsSync(join(home.configHome, "opencode", "magic-context.jsonc"))).toBe(true)
     expect(existsSync(join(project, "opencode.json"))).toBe(false)
   })
@@ -133,6 +170,7 @@ describe("magic-context setup", () => {
     const entry = (parseJsonc(read(join(project, "opencode.json"))) as { plugin: string[] }).plugin[0]
     // Under vitest the module is src/cli/opencode-install.ts, so "this build" is src/index.js; from dist it is dist/index.js.
     expect(entry).toBe(OWN_BUILD_ENTRY)
+    expect((parseJsonc(read(join(project, "tui.json"))) as { plugin: string[] }).plugin).toEqual([OWN_TUI_ENTRY])
     const doctor = await runCliCaptured(["doctor", "--json", "--directory", project], { env: home.env, cwd: project })
     const checks = (JSON.parse(doctor.io.stdoutText()) as { checks: { name: string; status: string }[] }).checks
     expect(checks.find((check) => check.name === "OpenCode plugin entry")?.status).toBe("ok")

@@ -47,6 +47,7 @@ describe("inspectOpenCodeInstall", () => {
       unreadable: [],
       pluginReferences: [],
       pluginEntries: [],
+      tuiEntries: [],
       compaction: { auto: true, prune: false, autoSource: "OpenCode default", pruneSource: "OpenCode default" },
     })
   })

@@ -1,0 +1,57 @@
+import { existsSync } from "node:fs"
+import { readConfigFiles } from "../config/read-config-files.js"
+import type { Database } from "../store/driver.js"
+import { configuredDatabasePath } from "../store/database-path.js"
+import { errorMessage } from "../store/error-details.js"
+import { openStoreReader } from "../store/open-store-reader.js"
+import { hasSession } from "../store/session-repository.js"
+import { gatherStatus } from "../status/gather-status.js"
+import type { PanelInput } from "../status/sidebar-panel.js"
+
+/** Reads what the sidebar panel shows of a session from the store, read-only. */
+export type PanelSource = {
+  /** The session's status, or why there is none; never throws. */
+  read(sessionId: string): Promise<PanelInput>
+  close(): void
+}
+
+/**
+ * The panel's view of the store the plugin writes: the config is read once (the same files the plugin reads, for
+ * the store's path, the threshold and the historian's strategy), the connection is opened when the file exists and
+ * kept, and dropped after a failed read so the next read opens it again (a store replaced or migrated meanwhile).
+ */
+export function createPanelSource(options: { directory: string; env: Record<string, string | undefined> }): PanelSource {
+  const { config } = readConfigFiles({ directory: options.directory, env: options.env })
+  const file = configuredDatabasePath(config.database.path, options.env)
+  let db: Database | null = null
+  const drop = (): void => {
+    try {
+      db?.close()
+    } catch {
+      // A connection that cannot close is gone either way.
+    }
+    db = null
+  }
+  return {
+    async read(sessionId) {
+      if (!db && !existsSync(file)) return { kind: "no-store", file }
+      try {
+        db ??= await openStoreReader(file)
+        if (!hasSession(db, sessionId)) return { kind: "no-session" }
+        const status = gatherStatus({
+          db,
+          sessionId,
+          strategy: config.historian.strategy,
+          thresholdPercent: config.execute_threshold,
+          configuredProtectedTokens: config.protected_tokens,
+          hostCompaction: null,
+        })
+        return { kind: "status", status }
+      } catch (error) {
+        drop()
+        return { kind: "unreadable", message: errorMessage(error) }
+      }
+    },
+    close: drop,
+  }
+}

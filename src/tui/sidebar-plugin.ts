@@ -1,0 +1,66 @@
+import type { TuiPlugin } from "@opencode-ai/plugin/tui"
+import { createSignal, onCleanup } from "solid-js"
+import { errorMessage } from "../store/error-details.js"
+import { sidebarPanel, type PanelInput, type PanelLine } from "../status/sidebar-panel.js"
+import { createPanelSource } from "./panel-source.js"
+import { panelView } from "./panel-view.js"
+
+/** Where the panel sits among the sidebar's sections (OpenCode's own come in their order; this goes after them). */
+const PANEL_ORDER = 150
+
+/** A burst of events (a streamed reply) makes one read, this long after the first of them. */
+const REFRESH_DELAY_MS = 300
+
+/** The panel also refreshes this often without events (the historian writes in the background; ages move on). */
+const POLL_MS = 5_000
+
+/** Host events after which the store may hold a new pass (the plugin records one before every model call). */
+const REFRESH_EVENTS = ["message.updated", "session.idle", "session.status", "session.compacted"] as const
+
+/**
+ * The sidebar panel (OpenCode's TUI plugin): registers a `sidebar_content` slot that shows the session's context as
+ * the store has it, read-only, refreshed after host events and on a slow poll. It makes no model call and changes
+ * no prompt. Nothing it does throws into the TUI: a failed read shows as a line of the panel.
+ */
+export const sidebarPlugin: TuiPlugin = async (api) => {
+  const source = createPanelSource({ directory: api.state.path.directory, env: process.env })
+  const views = new Set<() => Promise<void>>()
+  let pending: ReturnType<typeof setTimeout> | null = null
+  const refreshSoon = (): void => {
+    if (pending) return
+    pending = setTimeout(() => {
+      pending = null
+      for (const view of views) void view()
+    }, REFRESH_DELAY_MS)
+  }
+  for (const type of REFRESH_EVENTS) api.event.on(type, refreshSoon)
+  const poll = setInterval(refreshSoon, POLL_MS)
+  api.lifecycle.onDispose(() => {
+    clearInterval(poll)
+    if (pending) clearTimeout(pending)
+    source.close()
+  })
+  api.slots.register({
+    order: PANEL_ORDER,
+    slots: {
+      sidebar_content(context, props) {
+        const [lines, setLines] = createSignal<readonly PanelLine[]>([])
+        const update = async (): Promise<void> => {
+          setLines(sidebarPanel(await readSafely(source.read, props.session_id), { now: Date.now() }))
+        }
+        views.add(update)
+        onCleanup(() => views.delete(update))
+        void update()
+        return panelView(lines, () => context.theme.current)
+      },
+    },
+  })
+}
+
+async function readSafely(read: (sessionId: string) => Promise<PanelInput>, sessionId: string): Promise<PanelInput> {
+  try {
+    return await read(sessionId)
+  } catch (error) {
+    return { kind: "unreadable", message: errorMessage(error) }
+  }
+}
