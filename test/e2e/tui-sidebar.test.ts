@@ -1,5 +1,7 @@
-import { writeFileSync } from "node:fs"
+import { spawnSync } from "node:child_process"
+import { readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
+import { pathToFileURL } from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { shortTokens, sidebarPanel, panelText } from "../../src/status/sidebar-panel.js"
 import { createPanelSource } from "../../src/tui/panel-source.js"
@@ -49,7 +51,7 @@ function withoutClock(lines: readonly string[]): string {
   return lines.map((line) => line.trim()).join("\n").replace(AGO, "…")
 }
 
-describe.skipIf(missing !== null)("the sidebar panel in the real OpenCode TUI", () => {
+describe.skipIf(missing !== null)("the sidebar panel in the real OpenCode TUI, set up by `magic-context setup`", () => {
   // Usable window 64,000 - 4,096 = 59,904 tokens; threshold 50%. The reported usage jumps over it after the
   // ctx_reduce call, so the pass before the last reply executes the queued drop.
   const CONTEXT = 64_000
@@ -86,7 +88,10 @@ describe.skipIf(missing !== null)("the sidebar panel in the real OpenCode TUI", 
     })
     sandbox = createOpenCodeSandbox({ mockUrl: mock.url, contextLimit: CONTEXT, files })
     project = sandbox.project
-    writeFileSync(join(project, "tui.json"), JSON.stringify({ plugin: [`file://${join(REPO_ROOT, "dist", "tui.js")}`] }))
+    // As a new user would: `magic-context setup` writes the TUI plugin's entry (the server's is already there).
+    const setup = spawnSync(process.execPath, [join(REPO_ROOT, "dist", "cli", "bin.js"), "setup"], { cwd: project, env: sandbox.env, encoding: "utf8" })
+    expect(setup.status, setup.stderr).toBe(0)
+    expect(JSON.parse(readFileSync(join(project, "tui.json"), "utf8"))).toEqual({ plugin: [pathToFileURL(join(REPO_ROOT, "dist", "tui.js")).href] })
     screen = startInTmux({
       command: OPENCODE_BIN,
       cwd: project,
