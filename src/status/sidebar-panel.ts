@@ -26,7 +26,7 @@ const BAND_TONE: Readonly<Record<string, PanelTone>> = { execute: "warning", for
 /**
  * The sidebar panel of a session: usage against the usable window with the band and the execute threshold, the
  * breakdown bar (the segments of /ctx-status, the threshold marked `|`), queued drops, the last execute pass, the
- * historian's state and a warning for recent internal errors. Every line fits `width` columns. Pure: the same input
+ * historian's state and warnings for config problems and recent internal errors. Every line fits `width` columns. Pure: the same input
  * and `now` give the same panel.
  */
 export function sidebarPanel(input: PanelInput, options: { now: number; width?: number }): PanelLine[] {
@@ -154,15 +154,23 @@ function historianLines(historian: StatusData["historian"], width: number): Pane
   return lines
 }
 
-/** The warning for internal errors of the last hour: how many, how recent, and the newest one's hook and message. */
+/**
+ * The warnings: config problems (a file or value refused; the first one), and internal errors of the last hour (how
+ * many, how recent, the newest one's hook and message). /ctx-status lists them all.
+ */
 function errorLines(status: StatusData, now: number, width: number): PanelLine[] {
+  const lines: PanelLine[] = []
+  const problems = status.configProblems ?? []
+  if (problems.length > 0) {
+    lines.push([span(fit(`! ${count(problems.length, "config problem")} (defaults apply)`, width), "warning")])
+    lines.push([span(fit(`  ${problems[0]}`, width), "muted")])
+  }
   const recent = status.errors.filter((error) => now - error.at < RECENT_ERROR_MS)
   const newest = recent[0]
-  if (!newest) return []
-  return [
-    [span(fit(`! ${count(recent.length, "internal error")}, newest ${formatAge(now - newest.at)}`, width), "warning")],
-    [span(fit(`  ${newest.hook}: ${newest.message}`, width), "muted")],
-  ]
+  if (!newest) return lines
+  lines.push([span(fit(`! ${count(recent.length, "internal error")}, newest ${formatAge(now - newest.at)}`, width), "warning")])
+  lines.push([span(fit(`  ${newest.hook}: ${newest.message}`, width), "muted")])
+  return lines
 }
 
 function span(text: string, tone: PanelTone): PanelSpan {

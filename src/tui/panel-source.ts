@@ -21,7 +21,8 @@ export type PanelSource = {
  * kept, and dropped after a failed read so the next read opens it again (a store replaced or migrated meanwhile).
  */
 export function createPanelSource(options: { directory: string; env: Record<string, string | undefined> }): PanelSource {
-  const { config } = readConfigFiles({ directory: options.directory, env: options.env })
+  const { config, diagnostics } = readConfigFiles({ directory: options.directory, env: options.env })
+  const configProblems = diagnostics.map((diagnostic) => diagnostic.message)
   const file = configuredDatabasePath(config.database.path, options.env)
   let db: Database | null = null
   const drop = (): void => {
@@ -46,7 +47,7 @@ export function createPanelSource(options: { directory: string; env: Record<stri
           configuredProtectedTokens: config.protected_tokens,
           hostCompaction: null,
         })
-        return { kind: "status", status }
+        return { kind: "status", status: { ...status, configProblems } }
       } catch (error) {
         drop()
         return { kind: "unreadable", message: errorMessage(error) }

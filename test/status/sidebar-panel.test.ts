@@ -171,6 +171,13 @@ describe("sidebarPanel", () => {
     expect(panelText(panel(status({ errors: [error(NOW - 2 * 3_600_000, "transform", "old")] })))).not.toContain("!")
   })
 
+  it("warns about config problems with the first one (the defaults apply where a value was refused)", () => {
+    const problems = ["/p/magic-context.jsonc: execute_threshold: 150 is not a number from 1 to 99", "/p/magic-context.jsonc: x: unknown key"]
+    const text = panelText(panel(status({ configProblems: problems })))
+    expect(text).toContain("! 2 config problems (defaults apply)\n  /p/magic-context.jsonc: execute_t…")
+    expect(panelText(panel(status({ configProblems: [] })))).not.toContain("config problem")
+  })
+
   it("says what it knows before the first pass, without a store, for an unknown session and for an unreadable store", () => {
     expect(panelText(panel(status({ lastPass: null })))).toBe("magic-context\nNo pass yet (12 tags stored).")
     expect(panelText(sidebarPanel({ kind: "no-store", file: "/x/magic-context.db" }, { now: NOW }))).toBe(

@@ -49,6 +49,19 @@ describe("createPanelSource", () => {
     expect(panelText(sidebarPanel(input, { now: 0 }))).toContain("· execute at 60%")
   })
 
+  it("carries the config's problems into the status, where the panel shows them", async () => {
+    const store = join(dirs.make("store"), "magic-context.db")
+    await storeWithOnePass(store)
+    const home = createTempHome(dirs)
+    const project = dirs.make("project")
+    writeFileSync(join(project, "magic-context.jsonc"), JSON.stringify({ execute_threshold: "high", database: { path: store } }))
+    const source = createPanelSource({ directory: project, env: home.env })
+    sources.push(source)
+    const input = await source.read(SESSION)
+    expect(input.kind === "status" ? input.status.configProblems : null).toEqual([expect.stringContaining("execute_threshold")])
+    expect(panelText(sidebarPanel(input, { now: 0 }))).toContain("! 1 config problem (defaults apply)")
+  })
+
   it("never writes the store it reads, however often it reads", async () => {
     const store = join(dirs.make("store"), "magic-context.db")
     await storeWithOnePass(store)
