@@ -1,3 +1,4 @@
+import { REPLAY_COUNT_CACHE_CHARS } from "../tokens/counted-text-cache.js"
 import { resolve } from "node:path"
 import { parseArgs } from "node:util"
 import { formatTierQuality } from "../lab/format-tier-quality.js"
@@ -54,7 +55,7 @@ export async function commandLabTiers(io: CliIo): Promise<ExitCode> {
     io.stderr(probes.error)
     return EXIT.problem
   }
-  const pool = createTokenCounterPool()
+  const pool = createTokenCounterPool({ cacheChars: REPLAY_COUNT_CACHE_CHARS })
   try {
     const counter = labCounter(pool, config)
     const report = await measureTierQuality({ probes: probes.value, window: window ?? DEFAULT_TIERS_WINDOW, counter, config })

@@ -1,3 +1,4 @@
+import { REPLAY_COUNT_CACHE_CHARS } from "../tokens/counted-text-cache.js"
 import { resolve } from "node:path"
 import { parseArgs } from "node:util"
 import { TIERS } from "../historian/fidelity-types.js"
@@ -43,7 +44,7 @@ export async function commandLabTraces(io: CliIo): Promise<ExitCode> {
     return EXIT.usage
   }
   const config = loadLabConfig(io, parsed.values.config)
-  const pool = createTokenCounterPool()
+  const pool = createTokenCounterPool({ cacheChars: REPLAY_COUNT_CACHE_CHARS })
   const results: TraceEcology[] = []
   let failed = false
   try {

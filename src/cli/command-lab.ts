@@ -1,3 +1,4 @@
+import { REPLAY_COUNT_CACHE_CHARS } from "../tokens/counted-text-cache.js"
 import { basename, resolve } from "node:path"
 import { parseArgs } from "node:util"
 import { byTrace, evaluateProbes, type ProbeEvaluation } from "../lab/evaluate-probes.js"
@@ -121,7 +122,7 @@ async function commandLabTrajectories(io: CliIo): Promise<ExitCode> {
     return EXIT.problem
   }
 
-  const pool = createTokenCounterPool()
+  const pool = createTokenCounterPool({ cacheChars: REPLAY_COUNT_CACHE_CHARS })
   try {
     const counter = labCounter(pool, config)
     const grid = { policies: policies.value, windows: windows.value, counter, config }

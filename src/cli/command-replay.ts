@@ -1,3 +1,4 @@
+import { REPLAY_COUNT_CACHE_CHARS } from "../tokens/counted-text-cache.js"
 import { existsSync, realpathSync } from "node:fs"
 import { resolve } from "node:path"
 import { parseArgs } from "node:util"
@@ -99,7 +100,7 @@ export async function commandReplay(io: CliIo): Promise<ExitCode> {
   const loaded = readConfigFiles({ directory: io.cwd, explicitFile: parsed.values.config, env: io.env })
   for (const diagnostic of loaded.diagnostics) io.stderr(diagnostic.message)
 
-  const pool = createTokenCounterPool()
+  const pool = createTokenCounterPool({ cacheChars: REPLAY_COUNT_CACHE_CHARS })
   try {
     const transcript = readTranscript(resolve(io.cwd, spec))
     const model = transcript.model ?? { providerID: "replay", modelID: "unknown" }

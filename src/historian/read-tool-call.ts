@@ -55,8 +55,33 @@ export type ToolCallReading = {
 export const ADDED_LINES_PER_FILE = 4
 export const EDIT_FILES = 4
 
+/** A reading and what it was read from: the fields of a tool part the reading depends on besides its input. */
+type RememberedReading = { tool: string; status: string; output: string; recognizers: Recognizers; reading: ToolCallReading }
+
+/**
+ * The last reading of each tool input object. The working set reads every finished call of the live session at
+ * every planning pass, and a replay's snapshots share each call's input object (and output text) from pass to pass;
+ * a call whose tool, status, output text or recognizers changed since is read again, and a host that sends new
+ * objects every call (OpenCode) simply misses. Only finished calls are kept. Callers never mutate a reading.
+ */
+const readings = new WeakMap<object, RememberedReading>()
+
 /** Reads one tool part. `recognizers` switches named rules off (the Lab's ablations); the engine uses all. */
 export function readToolCall(part: HostToolPart, recognizers: Recognizers = ALL_RECOGNIZERS): ToolCallReading {
+  const output = outputOf(part)
+  const key = part.state.input
+  // Only a finished call's reading is kept: a host may still be filling in a running call's input.
+  if (!isFinalPart(part) || key === null || typeof key !== "object") return readPart(part, output, recognizers)
+  const known = readings.get(key)
+  if (known && known.tool === part.tool && known.status === part.state.status && known.output === output && known.recognizers === recognizers) {
+    return known.reading
+  }
+  const reading = readPart(part, output, recognizers)
+  readings.set(key, { tool: part.tool, status: part.state.status, output, recognizers, reading })
+  return reading
+}
+
+function readPart(part: HostToolPart, output: string, recognizers: Recognizers): ToolCallReading {
   const input = part.state.input
   const row = hostTool(part.tool, recognizers.on)
   const command = commandOf(row, part.tool, input)
@@ -64,7 +89,6 @@ export function readToolCall(part: HostToolPart, recognizers: Recognizers = ALL_
   const opened = openedPath(part.tool, command)
   if (opened !== null && !paths.includes(opened)) paths.push(opened)
   const path = paths[0] ?? null
-  const output = outputOf(part)
   const isSearch = row.readOnly || (command !== null && isSearchCommand(command))
   const scan = scanFailure(part, output, isSearch, recognizers)
   const succeeded = part.state.status === "completed" && scan.errorLines.length === 0

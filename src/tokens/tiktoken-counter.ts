@@ -1,5 +1,6 @@
 import { get_encoding, type Tiktoken } from "tiktoken"
 import { PluginError } from "../plugin-error.js"
+import { withCountedTextCache } from "./counted-text-cache.js"
 import type { Encoding, TokenCounter } from "./token-counter.js"
 
 /**
@@ -11,8 +12,11 @@ export type TokenCounterPool = {
   dispose(): void
 }
 
-/** Creates an empty pool; encoders are loaded lazily. */
-export function createTokenCounterPool(): TokenCounterPool {
+/**
+ * Creates an empty pool; encoders are loaded lazily. `cacheChars` gives each counter a memory of that many characters
+ * of counted texts (withCountedTextCache), for callers that count the same texts again and again (the Lab).
+ */
+export function createTokenCounterPool(options: { cacheChars?: number } = {}): TokenCounterPool {
   const encoders = new Map<Encoding, Tiktoken>()
   const counters = new Map<Encoding, TokenCounter>()
 
@@ -34,10 +38,11 @@ export function createTokenCounterPool(): TokenCounterPool {
     counterFor(encoding) {
       const existing = counters.get(encoding)
       if (existing) return existing
-      const counter: TokenCounter = {
+      const bare: TokenCounter = {
         encoding,
         count: (text) => (text.length === 0 ? 0 : countBounded(encoderFor(encoding), text)),
       }
+      const counter = options.cacheChars ? withCountedTextCache(bare, { maxChars: options.cacheChars }) : bare
       counters.set(encoding, counter)
       return counter
     },

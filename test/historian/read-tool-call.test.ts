@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest"
 import { readToolCall } from "../../src/historian/read-tool-call.js"
 import { ALL_RECOGNIZERS, recognizersWithout } from "../../src/session/recognizers.js"
 import type { HostToolPart } from "../../src/transcript/host-message.js"
-import { assistantMessage, completed, tool } from "../helpers/host-messages.js"
+import { assistantMessage, completed, failed, tool } from "../helpers/host-messages.js"
 
 /** The failing test run of fixtures/opencode-session (message 5), as OpenCode records it. */
 const OUTPUT =
@@ -24,6 +24,25 @@ describe("readToolCall", () => {
     const reading = readToolCall(testRun())
     expect(reading.status).toBe("error")
     expect(reading.errorLines.join("\n")).toContain("Expected values to be strictly equal")
+  })
+
+  it("answers a call read before from its memory only while the call reads the same (the memory is a cache)", () => {
+    const input = { command: "node test/slugify.test.js" }
+    const part = (state: HostToolPart["state"]): HostToolPart => ({ ...testRun(), state })
+    const first = readToolCall(part(completed(input, OUTPUT)))
+    // A later pass's copy: a new state object around the same input and output, as a replay's snapshots are.
+    expect(readToolCall(part(completed(input, OUTPUT)))).toBe(first)
+    // The same input object with another output, another status, or other recognizers: read again, as a fresh call.
+    const fixed = readToolCall(part(completed(input, "1 passing\n")))
+    expect(fixed).toEqual(readToolCall(part(completed({ ...input }, "1 passing\n"))))
+    expect(fixed.status).toBe("ok")
+    const refused = readToolCall(part(failed(input, "permission denied: node")))
+    expect(refused).toEqual(readToolCall(part(failed({ ...input }, "permission denied: node"))))
+    const without = recognizersWithout(["error-cause"])
+    expect(readToolCall(part(completed(input, OUTPUT)), without)).toEqual(readToolCall(part(completed({ ...input }, OUTPUT)), without))
+    // A pruned output reads as the marker, whatever the memory holds for its input.
+    const pruned = testRun(1_795_981_922_000)
+    expect(readToolCall({ ...pruned, state: { ...pruned.state, input } } as HostToolPart).status).toBe("ok")
   })
 
   it("reads nothing from an output OpenCode pruned: the model was sent only the marker", () => {

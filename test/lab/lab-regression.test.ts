@@ -1,3 +1,4 @@
+import { REPLAY_COUNT_CACHE_CHARS } from "../../src/tokens/counted-text-cache.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { evaluateProbes, type ProbeEvaluation } from "../../src/lab/evaluate-probes.js"
 import { formatPolicySummaries } from "../../src/lab/format-policy-summaries.js"
@@ -34,7 +35,7 @@ let evaluation: ProbeEvaluation
 let probes: Probe[]
 
 beforeAll(async () => {
-  pool = createTokenCounterPool()
+  pool = createTokenCounterPool({ cacheChars: REPLAY_COUNT_CACHE_CHARS })
   probes = [...realTraceProbes(), ...fixtureProbes("synthetic.json"), ...fixtureProbes("synthetic-opencode.json")]
   evaluation = await evaluateProbes({
     probes,
