@@ -92,6 +92,22 @@ describe("src/ topology", () => {
     expect(crossings).toEqual([])
   })
 
+  it("keeps the chart library out of what OpenCode and Pi load: only the CLI's reports draw charts", () => {
+    const reached = new Set<string>()
+    const visit = (file: string): void => {
+      if (reached.has(file)) return
+      reached.add(file)
+      for (const specifier of moduleSpecifiers(trees.get(file) ?? parse(file, ""))) {
+        if (specifier.startsWith(".")) visit(resolve(dirname(file), specifier).replace(/\.js$/, ".ts"))
+      }
+    }
+    for (const entry of ENTRIES) visit(join(SRC, entry))
+    expect(reached.size).toBeGreaterThan(100)
+    const charting = [...reached].filter((file) => moduleSpecifiers(trees.get(file) ?? parse(file, "")).some((specifier) => /^vega(-lite)?$/.test(specifier)))
+    expect(charting.map((file) => relative(SRC, file))).toEqual([])
+    expect(files.some((file) => moduleSpecifiers(trees.get(file) ?? parse(file, "")).includes("vega"))).toBe(true)
+  })
+
   it("keeps packages out of src/session/", () => {
     const session = files.filter((file) => folderOf(file) === "session")
     expect(session.flatMap((file) => moduleSpecifiers(trees.get(file) ?? parse(file, "")).filter((specifier) => !specifier.startsWith(".")))).toEqual([])

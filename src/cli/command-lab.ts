@@ -153,7 +153,7 @@ async function commandLabTrajectories(io: CliIo): Promise<ExitCode> {
     else printTrajectories({ io, evaluation, probes: probes.value, settings, experiments })
     if (parsed.values.out) {
       const directory = resolve(io.cwd, parsed.values.out)
-      const written = writeLabReport({ directory, evaluation, probes: probes.value, settings, ...experiments })
+      const written = await writeLabReport({ directory, evaluation, probes: probes.value, settings, ...experiments })
       io.stderr(`lab: wrote ${written.map((file) => basename(file)).join(", ")} to ${parsed.values.out}`)
     }
     return evaluation.validity.every((entry) => entry.valid) ? EXIT.ok : EXIT.problem

@@ -11,13 +11,25 @@ import { PROBE_KINDS } from "./probe-file.js"
 /** One chart of the report: its file name, caption and SVG text. */
 export type LabChart = { file: string; caption: string; svg: string }
 
+/** A chart before it is drawn. */
+type PlannedChart = { file: string; caption: string; draw: () => Promise<string> }
+
 /**
  * The report's charts: per transcript and window, prompt tokens per model call per policy (the unreduced `full`
  * left out: it would flatten every other line) and the default policy's tiers over the calls; then survival
  * against mean prompt tokens (the operating points), and survival per kind per policy at each window.
  */
-export function labCharts(evaluation: ProbeEvaluation, settings: LabSettings): LabChart[] {
+export async function labCharts(evaluation: ProbeEvaluation, settings: LabSettings): Promise<LabChart[]> {
   const charts: LabChart[] = []
+  // One at a time: Vega's SVG ids are process-wide (renderChart).
+  for (const planned of plannedCharts(evaluation, settings)) {
+    charts.push({ file: planned.file, caption: planned.caption, svg: await planned.draw() })
+  }
+  return charts
+}
+
+function plannedCharts(evaluation: ProbeEvaluation, settings: LabSettings): PlannedChart[] {
+  const charts: PlannedChart[] = []
   const traces = [...new Set(evaluation.runs.map((run) => run.trace))]
   for (const trace of traces) {
     for (const window of settings.windows) {
@@ -28,7 +40,7 @@ export function labCharts(evaluation: ProbeEvaluation, settings: LabSettings): L
       charts.push({
         file: `tokens-${slug}.svg`,
         caption: `Prompt tokens per model call, ${name}, window ${window}`,
-        svg: lineChart({
+        draw: () => lineChart({
           title: `Prompt tokens per model call: ${name} (window ${window})`,
           xLabel: "source record of the model call",
           yLabel: "prompt tokens",
@@ -44,7 +56,7 @@ export function labCharts(evaluation: ProbeEvaluation, settings: LabSettings): L
         charts.push({
           file: `tiers-${slug}.svg`,
           caption: `Compartments per tier under the default policy, ${name}, window ${window}`,
-          svg: stackedAreaChart({
+          draw: () => stackedAreaChart({
             title: `Compartments per tier, default policy: ${name} (window ${window})`,
             xLabel: "source record of the model call",
             yLabel: "compartments",
@@ -63,7 +75,7 @@ export function labCharts(evaluation: ProbeEvaluation, settings: LabSettings): L
     charts.push({
       file: "operating-points.svg",
       caption: "Survival against mean prompt tokens (operating points)",
-      svg: scatterChart({
+      draw: () => scatterChart({
         title: "Survival of non-incidental probes against mean prompt tokens",
         xLabel: "mean prompt tokens per model call",
         yLabel: "probes surviving",
@@ -85,7 +97,7 @@ export function labCharts(evaluation: ProbeEvaluation, settings: LabSettings): L
     charts.push({
       file: `survival-by-kind-${window}.svg`,
       caption: `Survival per kind of probe, window ${window}`,
-      svg: barChart({
+      draw: () => barChart({
         title: `Survival per kind of probe (window ${window})`,
         categories: kinds,
         valueFormat: "percent",

@@ -10,14 +10,14 @@ import { labReportMarkdown } from "./lab-report-markdown.js"
  * Writes the Lab's report into `directory` (created if needed): lab.json, report.md and the SVG charts it shows.
  * Returns the files written.
  */
-export function writeLabReport(options: {
+export async function writeLabReport(options: {
   directory: string
   evaluation: ProbeEvaluation
   probes: readonly Probe[]
   settings: LabSettings
-} & LabExperiments): string[] {
+} & LabExperiments): Promise<string[]> {
   mkdirSync(options.directory, { recursive: true })
-  const charts = labCharts(options.evaluation, options.settings)
+  const charts = await labCharts(options.evaluation, options.settings)
   const files: [string, string][] = [
     ["lab.json", `${JSON.stringify(labJson(options), null, 2)}\n`],
     ["report.md", labReportMarkdown({ ...options, charts })],

@@ -1,30 +1,23 @@
-import { chartSize } from "./chart-layout.js"
+import type { TopLevelSpec } from "vega-lite"
+import { chartFrame, chartSize, CHART_STYLE, axisFormat, type NumberFormat } from "./chart-theme.js"
 import { downsamplePolyline, type Point } from "./downsample-polyline.js"
-import type { NumberFormat } from "./format-number.js"
-import { markerElement } from "./marker-shape.js"
-import { paletteColor } from "./palette.js"
-import { polylinePath } from "./polyline-path.js"
-import { referenceLineElements, type ReferenceLine } from "./reference-lines.js"
-import { svgDocument } from "./svg-document.js"
-import { svgElement } from "./svg-element.js"
-import { valueExtent } from "./value-extent.js"
-import { xyFrame } from "./xy-frame.js"
+import { renderChart } from "./render-chart.js"
 
-/** One named line, e.g. a policy's prompt tokens per turn. Points need not be sorted; non-finite ones are skipped. */
+/** One line: a name for the legend and its points, in any order (drawn sorted by x). */
 export type LineSeries = { name: string; points: readonly Point[] }
 
-/** What a line chart shows. */
+/** A horizontal line across the plot at `y` (the window, the execute threshold), labelled at its right end. */
+export type ReferenceLine = { y: number; label: string }
+
+/** A line chart: one line per series, in the palette's order, with reference lines and a legend. */
 export type LineChartSpec = {
   title: string
-  /** Up to eight series get distinct colours; more repeat the palette. */
   series: readonly LineSeries[]
   xLabel?: string
   yLabel?: string
-  /** Dashed horizontal lines, e.g. the window and the execute threshold; the y axis grows to show them. */
   referenceLines?: readonly ReferenceLine[]
-  /** The top of the y axis; data above it is clipped. By default the nice tick above the data and reference lines. */
+  /** Where the y axis ends (values above are clipped, reference lines above are left out); from the data otherwise. */
   yMax?: number
-  /** Tick formats: x defaults to "plain" (turns: 1,000), y to "compact" (tokens: 48k, 1.2M). */
   xFormat?: NumberFormat
   yFormat?: NumberFormat
   width?: number
@@ -32,51 +25,78 @@ export type LineChartSpec = {
 }
 
 /**
- * A line chart as an SVG document. The y axis starts at zero (these are token counts, where a cropped axis misleads);
- * each series is downsampled in pixel space, so 10,000 points cost about as much as the plot is wide.
+ * The chart as a Vega-Lite spec. Each series is thinned to what its pixels can show first (downsamplePolyline, in
+ * the plot's pixel space: at most two points per pixel column, so a one-call spike keeps its height), so a 10,000-call
+ * session makes a small document. The y axis starts at zero and takes in the reference lines. Pure.
  */
-export function lineChart(spec: LineChartSpec): string {
+export function lineChartSpec(spec: LineChartSpec): TopLevelSpec {
   const { width, height } = chartSize(spec)
-  const series = spec.series.map((entry) => ({ name: entry.name, points: sortedFinitePoints(entry.points) }))
-  const referenceLines = (spec.referenceLines ?? []).filter((line) => Number.isFinite(line.y))
-  const xs = valueExtent(series.flatMap((entry) => entry.points.map((point) => point.x)))
-  const ys = valueExtent([
-    0,
-    ...series.flatMap((entry) => entry.points.map((point) => point.y)),
-    ...referenceLines.map((line) => line.y),
-  ])
-  const frame = xyFrame({
-    width,
-    height,
-    title: spec.title,
-    x: { ...xs, label: spec.xLabel, format: spec.xFormat ?? "plain" },
-    y: { ...ys, fixedMax: spec.yMax, label: spec.yLabel, format: spec.yFormat ?? "compact" },
-    legend: series.map((entry, index) => ({ label: entry.name, color: paletteColor(index), swatch: "line" as const })),
-  })
-  const lines = series.flatMap((entry, index) => {
-    const pixels = entry.points.map((point) => ({ x: frame.xScale(point.x), y: frame.yScale(point.y) }))
-    return seriesElements(downsamplePolyline(pixels), paletteColor(index), entry.name)
-  })
-  const data = svgElement(
-    "g",
-    { "clip-path": frame.clipPath, fill: "none", "stroke-width": 2, "stroke-linejoin": "round" },
-    lines,
+  const finite = spec.series.flatMap((series) => series.points).filter((point) => Number.isFinite(point.x) && Number.isFinite(point.y))
+  const xs = finite.map((point) => point.x)
+  const xDomain: [number, number] = xs.length > 0 ? [Math.min(...xs), Math.max(...xs)] : [0, 1]
+  const references = (spec.referenceLines ?? []).filter((line) => Number.isFinite(line.y) && (spec.yMax === undefined || line.y <= spec.yMax))
+  const yTop = spec.yMax ?? Math.max(1, ...finite.map((point) => point.y), ...references.map((line) => line.y))
+  const names = spec.series.map((series) => series.name)
+  const values = spec.series.flatMap((series) =>
+    thinned(series.points, { xDomain, yDomain: [0, yTop], width, height }).map((point) => ({ series: series.name, x: point.x, y: point.y })),
   )
-  const references = referenceLineElements({ plot: frame.plot, scale: frame.yScale, lines: referenceLines })
-  return svgDocument({ width, height, title: spec.title, children: [...frame.elements, data, ...references] })
+  const x = {
+    field: "x",
+    type: "quantitative",
+    title: spec.xLabel ?? null,
+    scale: { domain: xDomain, nice: false, zero: false },
+    axis: { ...axisFormat(spec.xFormat ?? "plain"), grid: true },
+  } as const
+  const y = {
+    field: "y",
+    type: "quantitative",
+    title: spec.yLabel ?? null,
+    scale: { domain: [0, yTop], nice: spec.yMax === undefined },
+    axis: { ...axisFormat(spec.yFormat ?? "compact"), grid: true },
+  } as const
+  return {
+    ...chartFrame({ title: spec.title, width, height }),
+    layer: [
+      {
+        data: { values },
+        mark: { type: "line", clip: true, interpolate: "linear" },
+        encoding: { x, y, color: { field: "series", type: "nominal", sort: names, scale: { domain: names } }, order: { field: "x" } },
+      },
+      ...(references.length === 0
+        ? []
+        : [
+            {
+              data: { values: references.map((line) => ({ y: line.y, label: line.label, x: xDomain[1] })) },
+              layer: [
+                { mark: { type: "rule", strokeDash: [6, 4], color: CHART_STYLE.referenceColor, strokeWidth: 1.2 }, encoding: { y } },
+                {
+                  mark: { type: "text", align: "right", baseline: "bottom", dy: -4, fontSize: 11, color: CHART_STYLE.referenceColor },
+                  encoding: { x, y, text: { field: "label" } },
+                },
+              ],
+            },
+          ]),
+    ],
+  } as unknown as TopLevelSpec
 }
 
-/** A series' path, or a dot when it has a single point (a one-point path draws nothing). */
-function seriesElements(pixels: readonly Point[], color: string, name: string): string[] {
-  const only = pixels[0]
-  if (only === undefined) return []
-  if (pixels.length === 1) {
-    return [markerElement({ shape: "circle", x: only.x, y: only.y, color, radius: 3, tooltip: name })]
-  }
-  return [svgElement("path", { d: polylinePath(pixels), stroke: color })]
+/** The chart as an SVG document (renderChart). */
+export function lineChart(spec: LineChartSpec): Promise<string> {
+  return renderChart(lineChartSpec(spec))
 }
 
-function sortedFinitePoints(points: readonly Point[]): Point[] {
-  // Array.prototype.sort is stable, so points sharing an x keep their given order.
-  return points.filter((point) => Number.isFinite(point.x) && Number.isFinite(point.y)).sort((a, b) => a.x - b.x)
+/** A series' finite points sorted by x and thinned in the plot's pixel space; the points kept are the originals. */
+function thinned(
+  points: readonly Point[],
+  frame: { xDomain: [number, number]; yDomain: [number, number]; width: number; height: number },
+): Point[] {
+  const sorted = points.filter((point) => Number.isFinite(point.x) && Number.isFinite(point.y)).sort((a, b) => a.x - b.x)
+  const [x0, x1] = frame.xDomain
+  const [y0, y1] = frame.yDomain
+  const pixels = sorted.map((point, index) => ({
+    x: x1 === x0 ? 0 : ((point.x - x0) / (x1 - x0)) * frame.width,
+    y: y1 === y0 ? 0 : ((point.y - y0) / (y1 - y0)) * frame.height,
+    index,
+  }))
+  return downsamplePolyline(pixels).map((pixel) => sorted[(pixel as (typeof pixels)[number]).index] as Point)
 }

@@ -1,17 +1,9 @@
-import { chartSize, type PlotArea } from "./chart-layout.js"
-import { CHART_STYLE } from "./chart-style.js"
-import type { Point } from "./downsample-polyline.js"
-import { formatValue, type NumberFormat } from "./format-number.js"
-import { MARKER_SHAPES, markerElement, type MarkerShape } from "./marker-shape.js"
-import { paletteColor } from "./palette.js"
-import { placeLabels, type LabelAnchor } from "./place-labels.js"
-import { polylinePath } from "./polyline-path.js"
-import { svgDocument } from "./svg-document.js"
-import { svgElement, svgText } from "./svg-element.js"
-import { valueExtent, type ValueExtent } from "./value-extent.js"
-import { xyFrame, type AxisRange } from "./xy-frame.js"
+import type { Spec as VegaSpec } from "vega"
+import type { TopLevelSpec } from "vega-lite"
+import { chartFrame, chartSize, CHART_STYLE, axisFormat, type NumberFormat } from "./chart-theme.js"
+import { renderChart } from "./render-chart.js"
 
-/** One labelled point, e.g. a policy's operating point (mean prompt tokens, survival) in the series of its window. */
+/** One point: where it is, the label written beside it, and the series that gives it its colour and shape. */
 export type ScatterPoint = { x: number; y: number; label: string; series: string }
 
 /** What a scatter chart shows. */
@@ -26,7 +18,7 @@ export type ScatterChartSpec = {
   /** Tick formats; both default to "compact" (48k, 1.2M). */
   xFormat?: NumberFormat
   yFormat?: NumberFormat
-  /** Fixed axis bounds, e.g. `yMin: 0, yMax: 1` for a survival rate. By default the data plus a 5% margin. */
+  /** Fixed axis bounds, e.g. `yMin: 0, yMax: 1` for a survival rate. By default the data, niced. */
   xMin?: number
   xMax?: number
   yMin?: number
@@ -35,101 +27,86 @@ export type ScatterChartSpec = {
   height?: number
 }
 
-/** A scatter chart as an SVG document, each point labelled beside its marker where the label overlaps least. */
-export function scatterChart(spec: ScatterChartSpec): string {
+/** The name Vega-Lite gives the points' mark (the unit's `name` plus `_marks`), which the labels are placed around. */
+const POINTS = "points"
+const SHAPES = ["circle", "square", "triangle-up", "diamond", "cross", "triangle-down"]
+const ANCHORS = ["right", "left", "top", "bottom", "top-right", "top-left", "bottom-right", "bottom-left"]
+
+/** The chart as a Vega-Lite spec: the points (and the series' lines), colour and shape by series. Pure. */
+export function scatterChartSpec(spec: ScatterChartSpec): TopLevelSpec {
   const { width, height } = chartSize(spec)
-  const points = spec.points.filter((point) => Number.isFinite(point.x) && Number.isFinite(point.y))
-  const names = [...new Set(points.map((point) => point.series))]
-  const styleOf = (series: string): { color: string; shape: MarkerShape } => {
-    const index = Math.max(0, names.indexOf(series))
-    return { color: paletteColor(index), shape: MARKER_SHAPES[index % MARKER_SHAPES.length] ?? "circle" }
-  }
-  const xFormat = spec.xFormat ?? "compact"
-  const yFormat = spec.yFormat ?? "compact"
-  const frame = xyFrame({
-    width,
-    height,
-    title: spec.title,
-    x: axisRange({
-      extent: valueExtent(points.map((point) => point.x)),
-      fixedMin: spec.xMin,
-      fixedMax: spec.xMax,
-      label: spec.xLabel,
-      format: xFormat,
-    }),
-    y: axisRange({
-      extent: valueExtent(points.map((point) => point.y)),
-      fixedMin: spec.yMin,
-      fixedMax: spec.yMax,
-      label: spec.yLabel,
-      format: yFormat,
-    }),
-    legend: names.map((name) => ({ label: name, color: styleOf(name).color, swatch: styleOf(name).shape })),
+  const values = spec.points
+    .filter((point) => Number.isFinite(point.x) && Number.isFinite(point.y))
+    .map((point) => ({ x: point.x, y: point.y, label: point.label, series: point.series }))
+  const series = [...new Set(values.map((point) => point.series))]
+  // Some room around the data so a point on a bound (a rate of 100%) is not cut in half by the plot's edge.
+  const bounds = (min: number | undefined, max: number | undefined) => ({
+    zero: false,
+    padding: 14,
+    ...(min === undefined ? {} : { domainMin: min }),
+    ...(max === undefined ? {} : { domainMax: max }),
   })
-  const pixelOf = (point: ScatterPoint): Point => ({ x: frame.xScale(point.x), y: frame.yScale(point.y) })
-  const connectors = spec.connectSeries
-    ? names.flatMap((series) => connector({ points, series, color: styleOf(series).color, pixelOf }))
-    : []
-  const markers = points.map((point) => {
-    const position = `${formatValue(point.x, xFormat)}, ${formatValue(point.y, yFormat)}`
-    const tooltip = `${point.label} (${point.series}): ${position}`
-    return markerElement({ ...styleOf(point.series), ...pixelOf(point), radius: MARKER_RADIUS, tooltip })
-  })
-  const visible = labelAnchors(
-    points.map((point) => ({ ...pixelOf(point), text: point.label })),
-    frame.plot,
-  )
-  const labels = placeLabels({
-    anchors: visible,
-    plot: frame.plot,
-    fontSize: CHART_STYLE.pointLabelSize,
-    markerRadius: MARKER_RADIUS,
-  }).map((label) => svgText({ x: label.x, y: label.y, "text-anchor": label.textAnchor }, label.text))
-  const labelGroup = svgElement("g", { "font-size": CHART_STYLE.pointLabelSize, fill: CHART_STYLE.textColor }, labels)
-  const data = svgElement("g", { "clip-path": frame.clipPath }, [...connectors, ...markers])
-  return svgDocument({ width, height, title: spec.title, children: [...frame.elements, data, labelGroup] })
-}
-
-const MARKER_RADIUS = 4.5
-
-/** A fixed bound wins; otherwise the data's extent widened by 5% so no marker sits on an axis. */
-function axisRange(options: Omit<AxisRange, "min" | "max"> & { extent: ValueExtent }): AxisRange {
-  const { extent, ...rest } = options
-  const margin = (extent.max - extent.min) * 0.05
-  return { ...rest, min: extent.min - margin, max: extent.max + margin }
+  const encoding = {
+    x: { field: "x", type: "quantitative", title: spec.xLabel ?? null, scale: bounds(spec.xMin, spec.xMax), axis: { ...axisFormat(spec.xFormat ?? "compact"), grid: true } },
+    y: { field: "y", type: "quantitative", title: spec.yLabel ?? null, scale: bounds(spec.yMin, spec.yMax), axis: { ...axisFormat(spec.yFormat ?? "compact"), grid: true } },
+    color: { field: "series", type: "nominal", sort: series, scale: { domain: series } },
+  } as const
+  return {
+    ...chartFrame({ title: spec.title, width, height }),
+    data: { values },
+    layer: [
+      ...(spec.connectSeries ? [{ mark: { type: "line", strokeWidth: 1.5, opacity: 0.6 }, encoding: { ...encoding, order: { field: "x" } } }] : []),
+      {
+        name: POINTS,
+        mark: { type: "point", filled: true, size: 70, opacity: 1 },
+        encoding: { ...encoding, shape: { field: "series", type: "nominal", sort: series, scale: { domain: series, range: SHAPES } } },
+      },
+    ],
+  } as unknown as TopLevelSpec
 }
 
 /**
- * The labels worth drawing: only for points inside the plot (a point beyond a fixed bound is clipped, and its label
- * must not float alone), and once for points that coincide with the same label (e.g. the unreduced policy in every
- * window), which would otherwise print the same word three times over.
+ * Adds each point's label beside it, placed by Vega's label transform where it overlaps no other label and no other
+ * point's centre (right of the point first, then left, above, below and the corners); a label that fits nowhere is
+ * left out. The labels read the points' data rather than their mark: placing around a mark's drawn shape needs a
+ * canvas, which a headless render has not.
  */
-function labelAnchors(anchors: readonly LabelAnchor[], plot: PlotArea): LabelAnchor[] {
-  const seen = new Set<string>()
-  return anchors.filter((anchor) => {
-    const key = `${Math.round(anchor.x)} ${Math.round(anchor.y)} ${anchor.text}`
-    if (!insidePlot(anchor, plot) || seen.has(key)) return false
-    seen.add(key)
-    return true
-  })
+export function labelPoints(compiled: VegaSpec): VegaSpec {
+  const points = (compiled.marks ?? []).find((mark) => mark.name === `${POINTS}_marks`)
+  const from = points && "from" in points ? points.from : undefined
+  if (!from?.data) return compiled
+  return {
+    ...compiled,
+    marks: [
+      ...(compiled.marks ?? []),
+      {
+        type: "text",
+        from: { data: from.data },
+        encode: {
+          enter: {
+            x: { scale: "x", field: "x" },
+            y: { scale: "y", field: "y" },
+            text: { field: "label" },
+            font: { value: CHART_STYLE.fontFamily },
+            fontSize: { value: 11 },
+            fill: { value: CHART_STYLE.textColor },
+          },
+        },
+        transform: [
+          {
+            type: "label",
+            size: { signal: "[width, height]" },
+            // Close to the point first; then the same sides further out, for a crowded corner of the chart.
+            anchor: [...ANCHORS, ...ANCHORS],
+            offset: [8, 8, 6, 6, 5, 5, 5, 5, 18, 18, 16, 16, 14, 14, 14, 14],
+          },
+        ],
+      },
+    ],
+  } as VegaSpec
 }
 
-function insidePlot(point: Point, plot: PlotArea): boolean {
-  const inside = (value: number, start: number, length: number): boolean =>
-    value >= start - 0.5 && value <= start + length + 0.5
-  return inside(point.x, plot.left, plot.width) && inside(point.y, plot.top, plot.height)
-}
-
-/** The line through one series' points, in order of x. */
-function connector(options: {
-  points: readonly ScatterPoint[]
-  series: string
-  color: string
-  pixelOf: (point: ScatterPoint) => Point
-}): string[] {
-  const { points, series, color, pixelOf } = options
-  const members = points.filter((point) => point.series === series).sort((a, b) => a.x - b.x)
-  if (members.length < 2) return []
-  const d = polylinePath(members.map(pixelOf))
-  return [svgElement("path", { d, fill: "none", stroke: color, "stroke-width": 1.5, "stroke-opacity": 0.6 })]
+/** The chart as an SVG document (renderChart), its points labelled (labelPoints). */
+export function scatterChart(spec: ScatterChartSpec): Promise<string> {
+  return renderChart(scatterChartSpec(spec), labelPoints)
 }

@@ -1,12 +1,6 @@
-import { chartSize } from "./chart-layout.js"
-import { downsamplePolyline, type Point } from "./downsample-polyline.js"
-import type { NumberFormat } from "./format-number.js"
-import { paletteColor } from "./palette.js"
-import { polylinePath } from "./polyline-path.js"
-import { svgDocument } from "./svg-document.js"
-import { svgElement, svgText } from "./svg-element.js"
-import { valueExtent } from "./value-extent.js"
-import { xyFrame } from "./xy-frame.js"
+import type { TopLevelSpec } from "vega-lite"
+import { chartFrame, chartSize, axisFormat, type NumberFormat } from "./chart-theme.js"
+import { renderChart } from "./render-chart.js"
 
 /** The amount of each category at one x, e.g. how many compartments are at each tier at one turn. */
 export type StackedAreaRow = { x: number; values: Readonly<Record<string, number>> }
@@ -14,7 +8,7 @@ export type StackedAreaRow = { x: number; values: Readonly<Record<string, number
 /** What a stacked area chart shows. */
 export type StackedAreaChartSpec = {
   title: string
-  /** Stacked in this order from the bottom up; the legend lists them top down, as they appear. */
+  /** Stacked in this order from the bottom up; the legend lists them in the same order. */
   categories: readonly string[]
   /** Rows need not be sorted by x; a missing, negative or non-finite value counts as zero. */
   rows: readonly StackedAreaRow[]
@@ -29,62 +23,59 @@ export type StackedAreaChartSpec = {
 }
 
 /**
- * A stacked area chart as an SVG document. Each boundary between layers is downsampled in pixel space on its own
- * (lowest and highest per pixel column), and each layer is filled between its two boundaries, so a one-turn change
- * in a long run stays visible.
+ * The chart as a Vega-Lite spec. A row equal to both its neighbours is left out (the areas are drawn straight from
+ * row to row, so that loses nothing), which keeps a long session whose tiers change now and then small. Pure.
  */
-export function stackedAreaChart(spec: StackedAreaChartSpec): string {
+export function stackedAreaChartSpec(spec: StackedAreaChartSpec): TopLevelSpec {
   const { width, height } = chartSize(spec)
   const share = spec.mode === "share"
-  const rows = spec.rows.filter((row) => Number.isFinite(row.x)).sort((a, b) => a.x - b.x)
-  const stacks = rows.map((row) => cumulativeValues(row, spec.categories, share))
-  const top = valueExtent(stacks.map((stack) => stack[stack.length - 1] ?? 0))
-  const frame = xyFrame({
-    width,
-    height,
-    title: spec.title,
-    x: { ...valueExtent(rows.map((row) => row.x)), label: spec.xLabel, format: spec.xFormat ?? "plain" },
-    y: share
-      ? { min: 0, max: 1, fixedMin: 0, fixedMax: 1, label: spec.yLabel, format: "percent" }
-      : { min: 0, max: top.max, label: spec.yLabel, format: "plain" },
-    legend: spec.categories
-      .map((category, index) => ({ label: category, color: paletteColor(index), swatch: "area" as const }))
-      .reverse(),
+  const rows = spec.rows
+    .filter((row) => Number.isFinite(row.x))
+    .map((row) => ({ x: row.x, values: spec.categories.map((category) => amount(row.values[category])) }))
+    .sort((a, b) => a.x - b.x)
+  const kept = rows.filter((row, index) => {
+    const before = rows[index - 1]
+    const after = rows[index + 1]
+    return !before || !after || !sameValues(before.values, row.values) || !sameValues(row.values, after.values)
   })
-  const boundaries = Array.from({ length: spec.categories.length + 1 }, (_, level) => {
-    const pixels = rows.map((row, index) => ({ x: frame.xScale(row.x), y: frame.yScale(stacks[index]?.[level] ?? 0) }))
-    return downsamplePolyline(widenSingle(pixels))
-  })
-  const layers = spec.categories.flatMap((category, index) => {
-    const upper = boundaries[index + 1] ?? []
-    const lower = [...(boundaries[index] ?? [])].reverse()
-    if (upper.length < 2) return []
-    const d = polylinePath([...upper, ...lower], true)
-    return [svgElement("path", { d, fill: paletteColor(index) }, [svgText({}, category, "title")])]
-  })
-  const data = svgElement("g", { "clip-path": frame.clipPath, stroke: "none" }, layers)
-  return svgDocument({ width, height, title: spec.title, children: [...frame.elements, data] })
+  const values = kept.flatMap((row) =>
+    spec.categories.map((category, order) => ({ x: row.x, category, order, value: row.values[order] ?? 0 })),
+  )
+  const xs = kept.map((row) => row.x)
+  return {
+    ...chartFrame({ title: spec.title, width, height }),
+    data: { values },
+    mark: { type: "area", interpolate: "linear", opacity: 0.9 },
+    encoding: {
+      x: {
+        field: "x",
+        type: "quantitative",
+        title: spec.xLabel ?? null,
+        scale: { domain: xs.length > 0 ? [xs[0] as number, xs[xs.length - 1] as number] : [0, 1], nice: false, zero: false },
+        axis: { ...axisFormat(spec.xFormat ?? "plain"), grid: true },
+      },
+      y: {
+        field: "value",
+        type: "quantitative",
+        stack: share ? "normalize" : "zero",
+        title: spec.yLabel ?? null,
+        axis: { ...axisFormat(share ? "percent" : "plain"), grid: true },
+      },
+      color: { field: "category", type: "nominal", sort: [...spec.categories], scale: { domain: [...spec.categories] }, legend: { symbolType: "square" } },
+      order: { field: "order" },
+    },
+  } as unknown as TopLevelSpec
 }
 
-/** A lone row would make areas of zero width, so it is drawn as a narrow bar instead. */
-function widenSingle(pixels: readonly Point[]): Point[] {
-  const [only] = pixels
-  if (only === undefined || pixels.length > 1) return [...pixels]
-  return [
-    { x: only.x - 4, y: only.y },
-    { x: only.x + 4, y: only.y },
-  ]
+/** The chart as an SVG document (renderChart). */
+export function stackedAreaChart(spec: StackedAreaChartSpec): Promise<string> {
+  return renderChart(stackedAreaChartSpec(spec))
 }
 
-/** The running totals of a row, from 0 up through each category in order (as fractions of the total for "share"). */
-function cumulativeValues(row: StackedAreaRow, categories: readonly string[], share: boolean): number[] {
-  const values = categories.map((category) => {
-    const value = row.values[category] ?? 0
-    return Number.isFinite(value) && value > 0 ? value : 0
-  })
-  const total = values.reduce((sum, value) => sum + value, 0)
-  const divisor = share && total > 0 ? total : 1
-  const stack = [0]
-  for (const value of values) stack.push((stack[stack.length - 1] ?? 0) + value / divisor)
-  return stack
+function amount(value: number | undefined): number {
+  return value !== undefined && Number.isFinite(value) && value > 0 ? value : 0
+}
+
+function sameValues(a: readonly number[], b: readonly number[]): boolean {
+  return a.length === b.length && a.every((value, index) => value === b[index])
 }
