@@ -21,7 +21,15 @@ export type PanelSource = {
  * kept, and dropped after a failed read so the next read opens it again (a store replaced or migrated meanwhile).
  */
 export function createPanelSource(options: { directory: string; env: Record<string, string | undefined> }): PanelSource {
-  const { config, diagnostics } = readConfigFiles({ directory: options.directory, env: options.env })
+  let loaded: ReturnType<typeof readConfigFiles>
+  try {
+    loaded = readConfigFiles({ directory: options.directory, env: options.env })
+  } catch (error) {
+    // Config files that cannot even be read: the panel says so instead of failing the TUI plugin's start.
+    const message = `cannot read the magic-context config: ${errorMessage(error)}`
+    return { read: () => Promise.resolve({ kind: "unreadable", message }), close: () => undefined }
+  }
+  const { config, diagnostics } = loaded
   const configProblems = diagnostics.map((diagnostic) => diagnostic.message)
   const file = configuredDatabasePath(config.database.path, options.env)
   let db: Database | null = null

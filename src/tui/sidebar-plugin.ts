@@ -1,8 +1,8 @@
 import type { TuiPlugin } from "@opencode-ai/plugin/tui"
 import { createSignal, onCleanup } from "solid-js"
 import { errorMessage } from "../store/error-details.js"
-import { sidebarPanel, type PanelInput, type PanelLine } from "../status/sidebar-panel.js"
-import { createPanelSource } from "./panel-source.js"
+import { sidebarPanel, type PanelLine } from "../status/sidebar-panel.js"
+import { createPanelSource, type PanelSource } from "./panel-source.js"
 import { panelView } from "./panel-view.js"
 
 /** Where the panel sits among the sidebar's sections (OpenCode's own come in their order; this goes after them). */
@@ -46,7 +46,7 @@ export const sidebarPlugin: TuiPlugin = async (api) => {
       sidebar_content(context, props) {
         const [lines, setLines] = createSignal<readonly PanelLine[]>([])
         const update = async (): Promise<void> => {
-          setLines(sidebarPanel(await readSafely(source.read, props.session_id), { now: Date.now() }))
+          setLines(await panelLines(source, props.session_id))
         }
         views.add(update)
         onCleanup(() => views.delete(update))
@@ -57,10 +57,11 @@ export const sidebarPlugin: TuiPlugin = async (api) => {
   })
 }
 
-async function readSafely(read: (sessionId: string) => Promise<PanelInput>, sessionId: string): Promise<PanelInput> {
+/** The panel of a session now; whatever fails becomes the panel's error line, never an exception in the TUI. */
+async function panelLines(source: PanelSource, sessionId: string): Promise<PanelLine[]> {
   try {
-    return await read(sessionId)
+    return sidebarPanel(await source.read(sessionId), { now: Date.now() })
   } catch (error) {
-    return { kind: "unreadable", message: errorMessage(error) }
+    return sidebarPanel({ kind: "unreadable", message: errorMessage(error) }, { now: Date.now() })
   }
 }

@@ -62,6 +62,15 @@ describe("createPanelSource", () => {
     expect(panelText(sidebarPanel(input, { now: 0 }))).toContain("! 1 config problem (defaults apply)")
   })
 
+  it("starts on the defaults when a config file cannot be read (a folder in its place), looking for the default store", async () => {
+    const home = createTempHome(dirs)
+    const project = dirs.make("project")
+    mkdirSync(join(project, "magic-context.jsonc"))
+    const source = createPanelSource({ directory: project, env: home.env })
+    sources.push(source)
+    expect(await source.read(SESSION)).toEqual({ kind: "no-store", file: join(home.dataHome, "magic-context", "magic-context.db") })
+  })
+
   it("never writes the store it reads, however often it reads", async () => {
     const store = join(dirs.make("store"), "magic-context.db")
     await storeWithOnePass(store)
