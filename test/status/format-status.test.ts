@@ -1,20 +1,11 @@
 import { describe, expect, it } from "vitest"
 import type { Breakdown } from "../../src/render/measure-prompt.js"
+import { BREAKDOWN } from "./breakdown-fixture.js"
 import { formatStatus } from "../../src/status/format-status.js"
 import type { StatusData } from "../../src/status/status-data.js"
 
 const NOW = 1_700_000_000_000
 
-const BREAKDOWN: Breakdown = {
-  total: 30_000,
-  fixed: 3_000,
-  history: 9_000,
-  conversation: 6_000,
-  protected: 9_000,
-  tool: 3_000,
-  reclaimable: 1_000,
-  tags: 120,
-}
 
 /** A session whose last pass rendered `breakdown` in a 60,000-token window, with `history` applied. */
 function status(options: {

@@ -1,21 +1,11 @@
 import { describe, expect, it } from "vitest"
-import type { Breakdown } from "../../src/render/measure-prompt.js"
+import { BREAKDOWN } from "./breakdown-fixture.js"
 import { panelText, PANEL_WIDTH, shortTokens, sidebarPanel, type PanelLine } from "../../src/status/sidebar-panel.js"
 import type { StatusData } from "../../src/status/status-data.js"
 import type { ErrorRecord } from "../../src/store/error-repository.js"
 
 const NOW = 1_700_000_000_000
 
-const BREAKDOWN: Breakdown = {
-  total: 30_000,
-  fixed: 3_000,
-  history: 9_000,
-  conversation: 6_000,
-  protected: 9_000,
-  tool: 3_000,
-  reclaimable: 1_000,
-  tags: 120,
-}
 
 /** A session whose last pass counted `BREAKDOWN` (30,000 tokens) in a 60,000-token window, threshold 65%. */
 function status(overrides: Partial<StatusData> = {}, pass: Partial<NonNullable<StatusData["lastPass"]>> = {}): StatusData {
