@@ -4,6 +4,8 @@ import { ALL_RECOGNIZERS, type Recognizers } from "../session/recognizers.js"
 import { isFinalPart, type HostToolPart } from "../transcript/host-message.js"
 import { isPrunedTool, toolResultText } from "../transcript/part-content.js"
 import { fallbackErrorLines, findErrorLines } from "./error-lines.js"
+import { isSearchCommand, programOf } from "./shell-commands.js"
+import { createToolCallMemo } from "./tool-call-memo.js"
 import { formatLocation, extractLocations, type LocationMatch } from "./extract-locations.js"
 import { documentText, keptAddedLines, outputLines } from "./output-lines.js"
 import { outputFacts, specConstraints } from "./output-facts.js"
@@ -55,30 +57,15 @@ export type ToolCallReading = {
 export const ADDED_LINES_PER_FILE = 4
 export const EDIT_FILES = 4
 
-/** A reading and what it was read from: the fields of a tool part the reading depends on besides its input. */
-type RememberedReading = { tool: string; status: string; output: string; recognizers: Recognizers; reading: ToolCallReading }
+const remembered = createToolCallMemo<ToolCallReading>()
 
 /**
- * The last reading of each tool input object. The working set reads every finished call of the live session at
- * every planning pass, and a replay's snapshots share each call's input object (and output text) from pass to pass;
- * a call whose tool, status, output text or recognizers changed since is read again, and a host that sends new
- * objects every call (OpenCode) simply misses. Only finished calls are kept. Callers never mutate a reading.
+ * Reads one tool part; a finished call read before comes from memory (tool-call-memo.ts). `recognizers` switches
+ * named rules off (the Lab's ablations); the engine uses all.
  */
-const readings = new WeakMap<object, RememberedReading>()
-
-/** Reads one tool part. `recognizers` switches named rules off (the Lab's ablations); the engine uses all. */
 export function readToolCall(part: HostToolPart, recognizers: Recognizers = ALL_RECOGNIZERS): ToolCallReading {
   const output = outputOf(part)
-  const key = part.state.input
-  // Only a finished call's reading is kept: a host may still be filling in a running call's input.
-  if (!isFinalPart(part) || key === null || typeof key !== "object") return readPart(part, output, recognizers)
-  const known = readings.get(key)
-  if (known && known.tool === part.tool && known.status === part.state.status && known.output === output && known.recognizers === recognizers) {
-    return known.reading
-  }
-  const reading = readPart(part, output, recognizers)
-  readings.set(key, { tool: part.tool, status: part.state.status, output, recognizers, reading })
-  return reading
+  return remembered(part, output, recognizers, () => readPart(part, output, recognizers))
 }
 
 function readPart(part: HostToolPart, output: string, recognizers: Recognizers): ToolCallReading {
@@ -128,25 +115,7 @@ function readPart(part: HostToolPart, output: string, recognizers: Recognizers):
   }
 }
 
-/** True for read-only shell commands (their output is content, and a non-zero exit means "no matches"). */
-export function isSearchCommand(command: string): boolean {
-  const program = programOf(command)
-  if (SEARCH_PROGRAMS.has(program.split(" ")[0] ?? "")) return true
-  return /^(?:git (?:log|show|diff|status|branch|grep|blame|ls-files)|sed -n)\b/.test(program)
-}
-
-/** The command without a leading `cd <dir> &&` and a trailing `2>&1` (still a verbatim slice of the original). */
-export function programOf(command: string): string {
-  return command
-    .replace(/^\s*cd\s+\S+\s*&&\s*/, "")
-    .replace(/\s+2>&1\s*$/, "")
-    .trim()
-}
-
 const PATTERN_KEYS = ["pattern", "query", "regex", "glob"]
-const SEARCH_PROGRAMS = new Set(
-  "grep rg ag ack find fd ls cat head tail wc echo pwd which file stat tree less more awk jq du df printf".split(" "),
-)
 
 function commandOf(row: HostToolRow, tool: string, input: Record<string, unknown>): string | null {
   const raw = firstString(input, ["command", "cmd"])

@@ -1,6 +1,7 @@
 import { basename } from "./extract-identifiers.js"
 import type { Fact } from "./fidelity-types.js"
-import { programOf, type ToolCallReading } from "./read-tool-call.js"
+import type { ToolCallReading } from "./read-tool-call.js"
+import { programOf } from "./shell-commands.js"
 
 const MAX_FILES = 3
 const MAX_COMPONENTS = 2
