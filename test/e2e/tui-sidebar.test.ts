@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process"
-import { readFileSync, writeFileSync } from "node:fs"
+import { cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { pathToFileURL } from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -161,5 +161,57 @@ describe.skipIf(missing !== null)("the sidebar panel in the real OpenCode TUI, s
     expect(rows).toContain(`${shortTokens(execute.usage_tokens)} → ${shortTokens(execute.rendered_tokens)} tokens, 1 drop`)
     expect(rows).toContain("Historian (off): 0 of 0 folded")
     expect(rows.some((row) => row.startsWith("!"))).toBe(false)
+  })
+})
+
+describe.skipIf(missing !== null)("the sidebar panel loaded from an installed package (node_modules/magic-context)", () => {
+  let mock: MockModelServer
+  let sandbox: OpenCodeSandbox
+  let screen: TmuxScreen
+  let installed = ""
+
+  beforeAll(async () => {
+    mock = await startMockModelServer((request) =>
+      isTitleRequest(request) ? { kind: "text", text: "Installed panel" } : { kind: "text", text: "INSTALLED-DONE" },
+    )
+    sandbox = createOpenCodeSandbox({ mockUrl: mock.url })
+    // The package as npm lays it out: its package.json and dist/ under node_modules (its own dependencies beside it).
+    installed = join(sandbox.root, "install", "node_modules", "magic-context")
+    mkdirSync(installed, { recursive: true })
+    cpSync(join(REPO_ROOT, "dist"), join(installed, "dist"), { recursive: true })
+    cpSync(join(REPO_ROOT, "package.json"), join(installed, "package.json"))
+    symlinkSync(join(REPO_ROOT, "node_modules"), join(installed, "node_modules"))
+    // OpenCode finds the TUI plugin of a package folder through its `./tui` export.
+    writeFileSync(join(sandbox.project, "tui.json"), JSON.stringify({ plugin: [pathToFileURL(installed).href] }))
+    screen = startInTmux({
+      command: OPENCODE_BIN,
+      cwd: sandbox.project,
+      env: { ...sandbox.env, TERM: "xterm-256color" },
+      width: WIDTH,
+      height: HEIGHT,
+      scratch: sandbox.root,
+    })
+    await screen.waitFor((text) => text.includes("Ask anything"), START_TIMEOUT_MS, "the TUI's prompt")
+    screen.type("hello")
+    screen.press("Enter")
+    await screen.waitFor((text) => text.includes("INSTALLED-DONE"), TURN_TIMEOUT_MS, "the reply")
+  }, START_TIMEOUT_MS + TURN_TIMEOUT_MS + 30_000)
+
+  afterAll(async () => {
+    screen?.close()
+    await mock.close()
+    sandbox.cleanup()
+  })
+
+  it("shows the panel with the pass's usage: OpenCode resolved ./tui and its Solid and OpenTUI inside node_modules", async () => {
+    const [pass] = queryStore<{ usage_tokens: number; window_tokens: number }>(
+      sandbox.databaseFile,
+      "SELECT usage_tokens, window_tokens FROM passes WHERE trigger != 'compaction' ORDER BY seq DESC LIMIT 1",
+    )
+    expect(pass).toBeDefined()
+    const { usage_tokens: usage, window_tokens: window } = pass as { usage_tokens: number; window_tokens: number }
+    const usageLine = `${shortTokens(usage)} / ${shortTokens(window)} tokens (${Math.round((usage / window) * 100)}%)`
+    const shown = await screen.waitFor((text) => panelRows(text)[1] === usageLine, PANEL_TIMEOUT_MS, `the panel's usage line "${usageLine}"`)
+    expect(panelRows(shown)).toContain("Last execute: none yet")
   })
 })
