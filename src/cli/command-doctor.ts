@@ -9,7 +9,7 @@ import { openDatabase } from "../store/open-database.js"
 import { createTokenCounterPool } from "../tokens/tiktoken-counter.js"
 import { pluginConflicts } from "./plugin-conflicts.js"
 import { EXIT, type CliIo, type ExitCode } from "./cli-io.js"
-import { inspectOpenCodeInstall, isMagicContextTuiEntry } from "./opencode-install.js"
+import { inspectOpenCodeInstall, isMagicContextTuiEntry, type OpenCodeInstall } from "./opencode-install.js"
 
 export const DOCTOR_HELP = `magic-context doctor [--json] [--directory DIR]
 
@@ -40,7 +40,8 @@ export async function commandDoctor(io: CliIo): Promise<ExitCode> {
 /** Runs every check; a check that throws is reported as failed, never thrown. */
 export async function runChecks(directory: string, env: Record<string, string | undefined>): Promise<Check[]> {
   const loaded = readConfigFiles({ directory, env })
-  const checks: Check[] = [checkPluginEntry(directory, env), checkTuiPanel(directory, env), checkPluginConflicts(directory, env)]
+  const install = inspectOpenCodeInstall({ directory, env })
+  const checks: Check[] = [checkPluginEntry(directory, install), checkTuiPanel(directory, install), checkPluginConflicts(install)]
   checks.push({
     name: "magic-context config",
     status: loaded.diagnostics.some(isConfigError) ? "fail" : loaded.diagnostics.length > 0 ? "warn" : "ok",
@@ -51,12 +52,11 @@ export async function runChecks(directory: string, env: Record<string, string | 
   })
   checks.push(await checkDatabase(configuredDatabasePath(loaded.config.database.path, env)))
   checks.push(checkTokenizer())
-  checks.push(checkHostCompaction(directory, env))
+  checks.push(checkHostCompaction(install))
   return checks
 }
 
-function checkPluginEntry(directory: string, env: Record<string, string | undefined>): Check {
-  const install = inspectOpenCodeInstall({ directory, env })
+function checkPluginEntry(directory: string, install: OpenCodeInstall): Check {
   const unreadable = install.unreadable.map((entry) => `${entry.file}: ${entry.problem}`)
   if (install.pluginReferences.length > 0) {
     return {
@@ -77,8 +77,8 @@ function checkPluginEntry(directory: string, env: Record<string, string | undefi
 }
 
 /** Whether a `tui.json` loads the sidebar panel (a warning when none does: the plugin works without it). */
-function checkTuiPanel(directory: string, env: Record<string, string | undefined>): Check {
-  const references = inspectOpenCodeInstall({ directory, env }).tuiEntries.filter((ref) => isMagicContextTuiEntry(ref.entry))
+function checkTuiPanel(directory: string, install: OpenCodeInstall): Check {
+  const references = install.tuiEntries.filter((ref) => isMagicContextTuiEntry(ref.entry))
   if (references.length > 0) return { name: "OpenCode sidebar panel", status: "ok", detail: references.map((ref) => `${ref.file}: ${ref.entry}`) }
   return {
     name: "OpenCode sidebar panel",
@@ -90,9 +90,8 @@ function checkTuiPanel(directory: string, env: Record<string, string | undefined
   }
 }
 
-/** Another context plugin loaded beside magic-context, or a magic-context entry whose build is missing: each with its fix. */
-function checkPluginConflicts(directory: string, env: Record<string, string | undefined>): Check {
-  const install = inspectOpenCodeInstall({ directory, env })
+/** Another context plugin loaded beside magic-context, or a magic-context entry whose build is missing, with the fix. */
+function checkPluginConflicts(install: OpenCodeInstall): Check {
   const conflicts = pluginConflicts(install.pluginEntries, install.tuiEntries)
   if (conflicts.length === 0) {
     return { name: "plugin conflicts", status: "ok", detail: ["no other context plugin; every magic-context entry resolves"] }
@@ -148,8 +147,8 @@ function checkTokenizer(): Check {
   }
 }
 
-function checkHostCompaction(directory: string, env: Record<string, string | undefined>): Check {
-  const { compaction } = inspectOpenCodeInstall({ directory, env })
+function checkHostCompaction(install: OpenCodeInstall): Check {
+  const { compaction } = install
   const detail = [
     `compaction.auto = ${compaction.auto} (${compaction.autoSource})`,
     `compaction.prune = ${compaction.prune} (${compaction.pruneSource})`,

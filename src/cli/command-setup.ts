@@ -7,7 +7,7 @@ import { FILE_NAMES } from "../config/load-config.js"
 import { userConfigDir } from "../config/read-config-files.js"
 import { EXIT, type CliIo, type ExitCode } from "./cli-io.js"
 import { lineDiff } from "./line-diff.js"
-import { OWN_BUILD_ENTRY, OWN_TUI_ENTRY } from "./opencode-install.js"
+import { OWN_BUILD_ENTRY } from "./opencode-install.js"
 import { editOpenCodeConfig, editTuiConfig } from "./setup-edits.js"
 
 export const SETUP_HELP = `magic-context setup [--global] [--directory DIR] [--entry ENTRY] [--compaction] [--no-tui] [--dry-run]
@@ -108,7 +108,6 @@ function readIfExists(file: string): string | null {
  * the `tui.js` beside a path's `index.js`.
  */
 function tuiEntryFor(entry: string): string {
-  if (entry === OWN_BUILD_ENTRY) return OWN_TUI_ENTRY
   return entry.endsWith("/index.js") ? `${entry.slice(0, -"/index.js".length)}/tui.js` : entry
 }
 

@@ -15,7 +15,7 @@ export type OpenCodeInstall = {
   pluginReferences: { file: string; entry: string }[]
   /** Every `plugin` entry of every config file, in precedence order (what plugin-conflicts.ts reads). */
   pluginEntries: { file: string; entry: string }[]
-  /** Every `plugin` entry of OpenCode's TUI config files (`tui.json`), global first: where the sidebar panel is loaded. */
+  /** Every `plugin` entry of OpenCode's TUI config files (`tui.json`), global first: where the panel is loaded. */
   tuiEntries: { file: string; entry: string }[]
   /** The merged `compaction` settings, with env overrides applied. */
   compaction: { auto: boolean; prune: boolean; autoSource: string; pruneSource: string }

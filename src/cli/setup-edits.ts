@@ -83,7 +83,7 @@ function openForEdit(file: string, text: string): Result<{ value: JsonObject; se
   return ok({ value, set, text: () => after })
 }
 
-/** Appends `entry` to the file's `plugin` list unless an entry `isOurs` already loads magic-context; the note says which. */
+/** Appends `entry` to the file's `plugin` list unless an entry `isOurs` already loads magic-context; notes which. */
 function addPluginEntry(options: {
   file: string
   value: JsonObject

@@ -1,7 +1,10 @@
 import type { Config } from "vega-lite"
 import { OKABE_ITO } from "./palette.js"
 
-/** How a value reads on an axis: `compact` abbreviates thousands (48k, 1.2M), for tokens; `plain` groups digits (1,000), for turns; `percent` shows a fraction (0.4) as 40%. */
+/**
+ * How a value reads on an axis: `compact` abbreviates thousands (48k, 1.2M), for tokens; `plain` groups digits
+ * (1,000), for turns; `percent` shows a fraction (0.4) as 40%.
+ */
 export type NumberFormat = "compact" | "plain" | "percent"
 
 /** Sizes and colours every chart shares, so the Lab's charts read as one set. */
@@ -17,7 +20,7 @@ export const CHART_STYLE = {
   background: "#ffffff",
 } as const
 
-/** The Vega-Lite config of every chart: the house fonts and colours, the Okabe–Ito palette, no frame around the plot. */
+/** The Vega-Lite config of every chart: the house fonts and colours, the Okabe–Ito palette, no frame around plots. */
 export const CHART_CONFIG: Config = {
   font: CHART_STYLE.fontFamily,
   background: CHART_STYLE.background,

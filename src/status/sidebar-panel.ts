@@ -26,8 +26,8 @@ const BAND_TONE: Readonly<Record<string, PanelTone>> = { execute: "warning", for
 /**
  * The sidebar panel of a session: usage against the usable window with the band and the execute threshold, the
  * breakdown bar (the segments of /ctx-status, the threshold marked `|`), queued drops, the last execute pass, the
- * historian's state and warnings for config problems and recent internal errors. Every line fits `width` columns. Pure: the same input
- * and `now` give the same panel.
+ * historian's state and warnings for config problems and recent internal errors. Every line fits `width` columns.
+ * Pure: the same input and `now` give the same panel.
  */
 export function sidebarPanel(input: PanelInput, options: { now: number; width?: number }): PanelLine[] {
   const width = options.width ?? PANEL_WIDTH

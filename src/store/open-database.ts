@@ -125,7 +125,7 @@ export function isBunRuntime(): boolean {
   return typeof process !== "undefined" && typeof process.versions?.["bun"] === "string"
 }
 
-/** A bare connection with the running runtime's driver: no settings, no migration (openDatabase and openStoreReader add them). */
+/** A bare connection with the running runtime's driver: no settings, no migration (openDatabase, openStoreReader). */
 export async function openWithRuntimeDriver(file: string, options: { readOnly?: boolean } = {}): Promise<Database> {
   try {
     if (isBunRuntime()) {

@@ -46,6 +46,31 @@ function panelRows(screen: string): string[] {
   return panel
 }
 
+/**
+ * Starts the real OpenCode TUI in the sandbox's project and runs one turn: types `prompt`, waits for `lastReply`.
+ */
+async function startTuiTurn(sandbox: OpenCodeSandbox, turn: { prompt: string; lastReply: string }): Promise<TmuxScreen> {
+  const screen = startInTmux({
+    command: OPENCODE_BIN,
+    cwd: sandbox.project,
+    env: { ...sandbox.env, TERM: "xterm-256color" },
+    width: WIDTH,
+    height: HEIGHT,
+    scratch: sandbox.root,
+  })
+  try {
+    await screen.waitFor((text) => text.includes("Ask anything"), START_TIMEOUT_MS, "the TUI's prompt")
+    screen.type(turn.prompt)
+    screen.press("Enter")
+    await screen.waitFor((text) => text.includes(turn.lastReply), TURN_TIMEOUT_MS, `the turn's last reply ${turn.lastReply}`)
+    return screen
+  } catch (error) {
+    // The tmux server outlives the test process: a failed start must not leave it (and OpenCode) running.
+    screen.close()
+    throw error
+  }
+}
+
 /** The panel's lines as the capture compares them: trimmed (see panelRows), the clock's text replaced. */
 function withoutClock(lines: readonly string[]): string {
   return lines.map((line) => line.trim()).join("\n").replace(AGO, "…")
@@ -92,18 +117,7 @@ describe.skipIf(missing !== null)("the sidebar panel in the real OpenCode TUI, s
     const setup = spawnSync(process.execPath, [join(REPO_ROOT, "dist", "cli", "bin.js"), "setup"], { cwd: project, env: sandbox.env, encoding: "utf8" })
     expect(setup.status, setup.stderr).toBe(0)
     expect(JSON.parse(readFileSync(join(project, "tui.json"), "utf8"))).toEqual({ plugin: [pathToFileURL(join(REPO_ROOT, "dist", "tui.js")).href] })
-    screen = startInTmux({
-      command: OPENCODE_BIN,
-      cwd: project,
-      env: { ...sandbox.env, TERM: "xterm-256color" },
-      width: WIDTH,
-      height: HEIGHT,
-      scratch: sandbox.root,
-    })
-    await screen.waitFor((text) => text.includes("Ask anything"), START_TIMEOUT_MS, "the TUI's prompt")
-    screen.type("please read the files")
-    screen.press("Enter")
-    await screen.waitFor((text) => text.includes("PANEL-DONE"), TURN_TIMEOUT_MS, "the turn's last reply")
+    screen = await startTuiTurn(sandbox, { prompt: "please read the files", lastReply: "PANEL-DONE" })
   }, START_TIMEOUT_MS + TURN_TIMEOUT_MS + 30_000)
 
   afterAll(async () => {
@@ -183,18 +197,7 @@ describe.skipIf(missing !== null)("the sidebar panel loaded from an installed pa
     symlinkSync(join(REPO_ROOT, "node_modules"), join(installed, "node_modules"))
     // OpenCode finds the TUI plugin of a package folder through its `./tui` export.
     writeFileSync(join(sandbox.project, "tui.json"), JSON.stringify({ plugin: [pathToFileURL(installed).href] }))
-    screen = startInTmux({
-      command: OPENCODE_BIN,
-      cwd: sandbox.project,
-      env: { ...sandbox.env, TERM: "xterm-256color" },
-      width: WIDTH,
-      height: HEIGHT,
-      scratch: sandbox.root,
-    })
-    await screen.waitFor((text) => text.includes("Ask anything"), START_TIMEOUT_MS, "the TUI's prompt")
-    screen.type("hello")
-    screen.press("Enter")
-    await screen.waitFor((text) => text.includes("INSTALLED-DONE"), TURN_TIMEOUT_MS, "the reply")
+    screen = await startTuiTurn(sandbox, { prompt: "hello", lastReply: "INSTALLED-DONE" })
   }, START_TIMEOUT_MS + TURN_TIMEOUT_MS + 30_000)
 
   afterAll(async () => {
