@@ -19,6 +19,7 @@ import { settingLines, specConstraints, SPEC_PREFIX } from "./output-facts.js"
 import { codeBlocks } from "./code-blocks.js"
 import { renderFullEpisode } from "./episode-full.js"
 import { documentText, keptOutputLines, ruleLines } from "./output-lines.js"
+import { rankByEcho } from "./echoed-lines.js"
 import { sentenceFacts, type SentenceSource } from "./sentence-facts.js"
 import { MAX_DIRECTIVE_CHARS, quote, userTextFacts } from "./user-text-facts.js"
 
@@ -50,7 +51,10 @@ export type CanonicalRecord = {
   attachments: { tag: number | null; name: string; lines: string[] }[]
   /** DENSE's code blocks of the assistant's text (a plan's schema), bounded. */
   codeBlocks: { tag: number | null; text: string }[]
-  /** COMPACT's key lines of tool output (a subset of the tool results' lines), at most MAX_EPISODE_KEY_LINES. */
+  /**
+   * COMPACT's key lines of tool output (a subset of the tool results' lines, none a fact already quotes), at most
+   * MAX_EPISODE_KEY_LINES: those the agent's text takes up again first (`echoed-key-lines`).
+   */
   keyLines: string[]
 }
 
@@ -254,9 +258,7 @@ function readTool(state: State, reading: ToolCallReading, ref: SourceRef): void 
   const kept = new Set(state.toolResults.flatMap((result) => result.lines))
   const lines = reading.keptLines.filter((line) => !kept.has(line))
   state.toolResults.push({ tag: ref.tag, summary: reading.summary, status: reading.status, lines, added: reading.added })
-  for (const line of reading.keyLines) {
-    if (state.keyLines.length < MAX_EPISODE_KEY_LINES && lines.includes(line)) state.keyLines.push(line)
-  }
+  for (const line of reading.keyLines) if (lines.includes(line) && !state.keyLines.includes(line)) state.keyLines.push(line)
   for (const id of reading.returnedIds) if (id.length <= MAX_IDENTIFIER_CHARS) collector.add("identifier", id, [ref])
   for (const path of reading.paths) if (path.length <= MAX_IDENTIFIER_CHARS) collector.add("identifier", path, [ref])
   if (reading.command !== null) {
@@ -320,6 +322,12 @@ function finish(state: State, options: { compartmentId: string; messages: readon
     collector.add("open_work", `unanswered: ${quote(lastEvent.text, OBJECTIVE_CHARS)}`, [lastEvent.ref])
   }
   const facts = collector.facts()
+  const spoken = [...state.texts, ...state.reasoning].map((source) => source.text).join("\n")
+  // A line a fact already quotes (a failure's cause) takes no second place.
+  const unsaid = state.keyLines.filter((line) => !facts.some((fact) => fact.text.includes(line)))
+  const keyLines = state.recognizers.on("echoed-key-lines")
+    ? rankByEcho(unsaid, spoken, MAX_EPISODE_KEY_LINES)
+    : unsaid.slice(0, MAX_EPISODE_KEY_LINES)
   const tags = [...new Set(state.tags)].sort((left, right) => left - right)
   return {
     compartmentId: options.compartmentId,
@@ -342,7 +350,7 @@ function finish(state: State, options: { compartmentId: string; messages: readon
     toolResults: state.toolResults.filter((result) => result.lines.length > 0 || result.added.some((file) => file.lines.length > 0)),
     attachments: state.attachments,
     codeBlocks: state.codeBlocks,
-    keyLines: state.keyLines,
+    keyLines,
   }
 }
 

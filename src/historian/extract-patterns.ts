@@ -82,6 +82,12 @@ export function isFiller(sentence: string): boolean {
 const LINE_MARKER = /^\s*(?:#{1,6}\s+|>\s*|[-*+]\s+(?:\[[ xX]\]\s+)?|\d+[.)]\s+)*/
 const ABBREVIATION = /(?:\b(?:e\.g|i\.e|etc|vs|cf|approx|incl|resp|no|fig|Mr|Mrs|Dr|St)|\b[A-Za-z])\.$/i
 
+/** The words after "so" that make it a consequence ("…, so the hold commits", "…, so a crash loses the entry"). */
+export const SO_CONSEQUENCE = "so (?:the|a|an|we|it|that|this|there|every|each|all|any|nothing|no)\\b"
+
+/** A list number, bold or not, at the start of a sentence (`**2. Tide windows.**`): it numbers the sentence, not ends it. */
+const ENUMERATOR = /^\s*[*_]{0,2}\d{1,3}\.$/
+
 /** The text with fenced code blocks (```…```) replaced by blank lines. */
 export function stripFencedCode(text: string): string {
   return text.replace(/```[\s\S]*?(?:```|$)/g, "\n")
@@ -99,7 +105,7 @@ function splitLine(line: string): string[] {
     const next = line[index + 1]
     if (next !== " " && next !== "\t") continue
     const candidate = line.slice(start, index + 1)
-    if (character === "." && ABBREVIATION.test(candidate)) continue
+    if (character === "." && (ABBREVIATION.test(candidate) || ENUMERATOR.test(candidate))) continue
     sentences.push(candidate.trim())
     start = index + 1
   }
@@ -109,7 +115,7 @@ function splitLine(line: string): string[] {
 }
 
 /** A question, a conditional, or a look-around ("Let me check if the issue is …") decides nothing. */
-function isQuestionOrConditional(sentence: string): boolean {
+export function isQuestionOrConditional(sentence: string): boolean {
   const trimmed = sentence.trim()
   if (trimmed.endsWith("?")) return true
   return TENTATIVE.test(trimmed)
@@ -148,6 +154,8 @@ const FINDING: readonly RegExp[] = [
 
 const REJECTION: readonly RegExp[] = [
   /\binstead\b/i,
+  // "X rather than Y": the sentence names the option it turned down.
+  /\brather than\b/i,
   /\b(?:doesn't|does not|didn't|did not|won't|will not|wouldn't|can't|cannot)\s+(?:work|help|resolve|fix|solve)\b/i,
   /\b(?:doesn't|does not|didn't|did not)\s+support\b/i,
   /\b(?:not supported|unsupported)\b/i,

@@ -38,12 +38,13 @@ export function keptOutputLines(options: OutputOptions): string[] {
   return outputLines(options).kept
 }
 
-/** At most this many of an output's kept lines are key lines (COMPACT's `Noted`). */
+/** Without `echoed-key-lines`, at most this many of an output's kept lines are key lines (COMPACT's `Noted`). */
 export const MAX_KEY_LINES = 2
 
 /**
  * The key lines of an output, a subset of what DENSE keeps: an error with its cause, a rule, a limit or default, a
- * result summary (the first MAX_KEY_LINES of them), the facts worth a line even in COMPACT.
+ * result summary, the facts worth a line even in COMPACT. With `echoed-key-lines` all of them are candidates (the
+ * episode keeps those its agent's text takes up again, echoed-lines.ts); without it the first MAX_KEY_LINES.
  */
 export function keyOutputLines(options: OutputOptions): string[] {
   return outputLines(options).key
@@ -56,7 +57,7 @@ export function outputLines(options: OutputOptions): { kept: string[]; key: stri
     ? scored
         // Neither a stack frame (line numbers are DENSE's), a bare exit note nor a table's header row says what happened.
         .filter((line) => line.priority <= 1 && !/^at\s/.test(line.text) && !EXIT_ONLY.test(line.text) && !TABLE_HEADER.test(line.text))
-        .slice(0, MAX_KEY_LINES)
+        .slice(0, options.recognizers.on("echoed-key-lines") ? undefined : MAX_KEY_LINES)
         .map((line) => line.text)
     : []
   return { kept: scored.map((line) => line.text), key }
@@ -83,10 +84,16 @@ function scoredOutputLines(options: OutputOptions): { text: string; priority: nu
     const priority = linePriority(line, keep, recognizers)
     if (priority !== null) add(index, priority)
   })
-  if (keep === "search") lines.slice(0, limit).forEach((_, index) => add(index, 1))
+  // A search's first hits are DENSE's; a hit with the line it found (`src/a.ts:5:import …`) is a key line, a bare
+  // path is not (it is already an identifier).
+  if (keep === "search") {
+    const hit = (line: string): number => (recognizers.on("grep-hits") && CONTENT_HIT.test(line) ? 1 : 2)
+    lines.slice(0, limit).forEach((line, index) => add(index, hit(line)))
+  }
   if (keep === "command" || keep === "generic") {
     const nonEmpty = lines.map((line, index) => ({ line, index })).filter(({ line }) => line !== "")
-    nonEmpty.slice(-2).forEach(({ index }) => add(index, 3))
+    // How a command ended is never a stack frame (the error block keeps the first one).
+    nonEmpty.filter(({ line }) => !STACK_FRAME.test(line)).slice(-2).forEach(({ index }) => add(index, 3))
     if (keep === "generic") nonEmpty.slice(0, 2).forEach(({ index }) => add(index, 3))
   }
   const chosen = [...candidates.values()]
@@ -239,6 +246,12 @@ const ID_LINE =
 
 /** A table row whose cells are only words (`| parameter | required | description |`): column names, no fact. */
 const TABLE_HEADER = /^\|(?:\s*[A-Za-z][A-Za-z /_-]*\s*\|)+\s*$/
+
+/** A hit that carries the text it found: `path:12:text`, `path:12-text` or `12:text` (grep -n of one file). */
+const CONTENT_HIT = /^(?:\S+?:)?\d+[:-]\s*\S/
+
+/** A frame of a stack trace (`at run (src/a.js:4:2)`). */
+const STACK_FRAME = /^\s*at\s/
 
 /** A line that only reports an exit status. */
 const EXIT_ONLY = /^(?:\(?(?:Command )?exit(?:ed)?(?: with)?(?: code| status)?:?\s*-?\d+\)?\.?|Exit code:? \d+)$/i

@@ -1,10 +1,10 @@
-import { hostTool, toolPatch, toolPaths, type HostToolRow } from "../session/host-tools.js"
+import { hostTool, toolPatch, toolPaths, withoutFraming, type HostToolRow } from "../session/host-tools.js"
 import type { PatchFile } from "../session/patch-text.js"
 import { ALL_RECOGNIZERS, type Recognizers } from "../session/recognizers.js"
 import { isFinalPart, type HostToolPart } from "../transcript/host-message.js"
 import { isPrunedTool, toolResultText } from "../transcript/part-content.js"
 import { fallbackErrorLines, findErrorLines } from "./error-lines.js"
-import { isSearchCommand, programOf } from "./shell-commands.js"
+import { isGrepCommand, isSearchCommand, programOf } from "./shell-commands.js"
 import { createToolCallMemo } from "./tool-call-memo.js"
 import { formatLocation, extractLocations, type LocationMatch } from "./extract-locations.js"
 import { documentText, keptAddedLines, outputLines } from "./output-lines.js"
@@ -68,9 +68,10 @@ export function readToolCall(part: HostToolPart, recognizers: Recognizers = ALL_
   return remembered(part, output, recognizers, () => readPart(part, output, recognizers))
 }
 
-function readPart(part: HostToolPart, output: string, recognizers: Recognizers): ToolCallReading {
+function readPart(part: HostToolPart, rawOutput: string, recognizers: Recognizers): ToolCallReading {
   const input = part.state.input
   const row = hostTool(part.tool, recognizers.on)
+  const output = withoutFraming(row, rawOutput)
   const command = commandOf(row, part.tool, input)
   const paths = toolPaths(part.tool, input, recognizers.on)
   const opened = openedPath(part.tool, command)
@@ -82,7 +83,9 @@ function readPart(part: HostToolPart, output: string, recognizers: Recognizers):
   const found = outputFacts(output, { isSearch })
   const patch = toolPatch(row, input)
   const edit = editTexts(row, patch, part.tool, input, command)
-  const lines = scan.interrupted ? { kept: [], key: [] } : outputLines({ keep: row.keep, output, failed: !succeeded, recognizers })
+  // A grep run through a shell lists hits like a search tool: DENSE keeps its first hits.
+  const keep = recognizers.on("grep-hits") && row.shell && command !== null && isGrepCommand(command) ? "search" : row.keep
+  const lines = scan.interrupted ? { kept: [], key: [] } : outputLines({ keep, output, failed: !succeeded, recognizers })
   return {
     tool: part.tool,
     summary: summarize(part.tool, input, command, paths),

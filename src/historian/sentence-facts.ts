@@ -2,11 +2,14 @@ import {
   classifyAssistantSentence,
   hasProblem,
   hasReason,
+  isQuestionOrConditional,
+  SO_CONSEQUENCE,
   splitSentences,
   type SentenceKind,
 } from "./extract-patterns.js"
 import { ALL_RECOGNIZERS, type Recognizers } from "../session/recognizers.js"
 import type { SourceRef } from "./fact-collector.js"
+import { extractLocations } from "./extract-locations.js"
 
 /** One assistant text (or reasoning) part as sentence material. */
 export type SentenceSource = {
@@ -34,18 +37,30 @@ export function sentenceFacts(
   )
   const kinds = units.map((unit) => kindOf(unit.text, unit.isLastText))
   const used = new Set<number>()
-  const facts: SentenceFact[] = []
+  const found: { at: number; fact: SentenceFact }[] = []
   units.forEach((unit, index) => {
     const kind = kinds[index]
     if (kind === null || kind === undefined || used.has(index)) return
     const joined = joinContext(index, kind, { units, kinds, used, reasons })
     joined.forEach((position) => used.add(position))
-    facts.push({
-      kind,
-      text: joined.map((position) => units[position]?.text ?? "").join(" "),
-      refs: joined.map((position) => units[position]?.ref ?? unit.ref),
+    found.push({
+      at: joined[0] ?? index,
+      fact: {
+        kind,
+        text: joined.map((position) => units[position]?.text ?? "").join(" "),
+        refs: joined.map((position) => units[position]?.ref ?? unit.ref),
+      },
     })
   })
+  // Weaker evidence, read only from what the sentences above left: a bug's place, a statement with its own reason.
+  units.forEach((unit, index) => {
+    if (used.has(index) || kinds[index] !== null) return
+    const kind = weakKind(unit.text, { recognizers, reasons })
+    if (kind === null) return
+    used.add(index)
+    found.push({ at: index, fact: { kind, text: unit.text, refs: [unit.ref] } })
+  })
+  const facts = found.sort((left, right) => left.at - right.at).map((entry) => entry.fact)
   const narrative = units.filter((_, index) => !used.has(index)).map((unit) => unit.text)
   return { facts, narrative: [...new Set(narrative)] }
 }
@@ -58,7 +73,36 @@ type Context = {
 }
 
 /** `A, so B`: B follows from A, so the sentence argues for the decision before it. */
-const SO_REASON = /,\s+so\s+(?:the|every|we|it|that|this|there|each|all|any|nothing|no)\b/i
+const SO_REASON = new RegExp(`,\\s+${SO_CONSEQUENCE}`, "i")
+
+/** The kind of a sentence no pattern above classified, from weaker evidence (named rules), or null. */
+function weakKind(sentence: string, context: { recognizers: Recognizers; reasons: (sentence: string) => boolean }): SentenceKind | null {
+  if (context.recognizers.on("located-findings") && isLocatedFinding(sentence)) return "failure"
+  if (context.recognizers.on("reasoned-sentences") && isReasoned(sentence, context.reasons)) return "decision"
+  return null
+}
+
+/**
+ * A statement that gives its own reason ("… because every segment is billed", "…, so the hold and the offer commit
+ * together") records why the work is as it is: a decision with its rationale, though no choice verb names it.
+ */
+function isReasoned(sentence: string, reasons: (sentence: string) => boolean): boolean {
+  return sentence.length >= MIN_REASONED_CHARS && !isQuestionOrConditional(sentence) && reasons(sentence)
+}
+
+/**
+ * A statement that points at a file and line while naming a defect ("`parse` drops the last header when the body is
+ * empty (src/headers.ts:118), a bug since 2.3") says where a bug is: a finding, kept with its place.
+ */
+function isLocatedFinding(sentence: string): boolean {
+  return !isQuestionOrConditional(sentence) && (hasProblem(sentence) || DEFECT.test(sentence)) && extractLocations(sentence).length > 0
+}
+
+/** Words that name a defect besides the problem words (`fails`, `missing`, `doesn't`). */
+const DEFECT = /\b(?:fix(?:es|ed)?|bug(?:gy|s)?|wrong(?:ly)?|incorrect(?:ly)?|drops?|ignores?|loses?|leaks?)\b/i
+
+/** Shorter than this, a sentence with "because" is a fragment ("Because of that.") rather than a decision. */
+const MIN_REASONED_CHARS = 40
 
 function kindOf(sentence: string, isLastText: boolean): SentenceKind | null {
   return classifyAssistantSentence(sentence, { openWork: isLastText })

@@ -1,4 +1,5 @@
 import { findIdentifierSpans } from "./extract-identifiers.js"
+import { SO_CONSEQUENCE } from "./extract-patterns.js"
 
 /** The mark a shortened text ends with. */
 export const ELLIPSIS = "…"
@@ -36,7 +37,10 @@ function balanceBackticks(text: string): string {
 }
 
 /** Words that open the reason of a decision or a rejection ("…, because the registry would need its own lock"). */
-const REASON_START = /[,;:]?\s+(?:because|since|so that|which (?:is|means|would|keeps)|otherwise|due to|as (?:it|the|that)|given that|in order to|so the|—|--)\s/i
+const REASON_START = new RegExp(
+  `[,;:]?\\s+(?:because|since|so that|which (?:is|means|would|keeps)|otherwise|due to|as (?:it|the|that)|given that|in order to|${SO_CONSEQUENCE}|—|--)\\s`,
+  "i",
+)
 
 /**
  * Shortens a decision or rejection to about `maxChars` keeping both halves of its contract: the start of what was

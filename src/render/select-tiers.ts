@@ -66,7 +66,8 @@ export const RELEVANT = 0.5
  * 1. legal range: the tiers the compartment has, not below its floor (a policy may only choose among those);
  * 2. desired tier: a session under budget keeps what it has (new compartments start at their most detailed legal
  *    tier); over budget, compartments are demoted level by level (first every full one to the next
- *    legal tier, then every dense one, then every compact one; within a level the oldest and least relevant first),
+ *    legal tier, then every dense one, then every compact one; within a level the least relevant first, then the
+ *    smallest step, then the oldest),
  *    never below a floor, until history is at DEMOTE_TARGET_SHARE of the budget; far under budget (below PROMOTE_START_SHARE), the newest and
  *    most relevant are promoted back up while staying under PROMOTE_TARGET_SHARE. Budget pressure creates the need;
  *    age and relevance only set the order;
@@ -174,9 +175,15 @@ function selectByBudget(
     .map((entry) => entry.index)
   if (total > budget) {
     // Level by level (seed: narrative decays first, line numbers before names): every compartment above dense
-    // loses its narrative before any loses its line numbers, and so on; within a level, oldest and least relevant first.
+    // loses its narrative before any loses its line numbers, and so on; within a level, least relevant first, then
+    // the smallest step first (it loses least), oldest first among equal steps.
     for (const level of TIERS.slice(0, -1)) {
-      for (const index of demoteOrder) {
+      const order = stepOrder({
+        count: compartments.length,
+        relevant: (index) => (compartments[index]?.relevance ?? 0) >= RELEVANT,
+        gain: (index) => stepGain(chosen[index], legal[index] ?? [], compartments[index]?.tiers ?? {}),
+      })
+      for (const index of order) {
         if (total <= budget * DEMOTE_TARGET_SHARE) break
         const options = legal[index] ?? []
         while (rankOf(chosen[index] as Tier) >= tierRank(level)) {
@@ -220,6 +227,28 @@ function selectByBudget(
     reason: compartment.relevance >= RELEVANT && reasons[index] === "kept" ? "kept: relevant again" : (reasons[index] ?? "kept"),
     belowFloor: isBelowFloor(compartment, chosen[index] as Tier | "omitted"),
   }))
+}
+
+/**
+ * The order of one level's demotions: least relevant first, then the compartment whose next step frees the fewest
+ * tokens, then the oldest. A small step (a DENSE barely longer than its COMPACT) loses little detail; taking those
+ * first keeps the room for the episodes where a step loses most (a read document's limits, a plan's schema), whatever
+ * their age: demoting the oldest first is what lost long-range facts (issue 9).
+ */
+function stepOrder(options: { count: number; relevant: (index: number) => boolean; gain: (index: number) => number }): number[] {
+  const indexes = Array.from({ length: options.count }, (_, index) => index)
+  const gains = indexes.map(options.gain)
+  return indexes.sort(
+    (a, b) => Number(options.relevant(a)) - Number(options.relevant(b)) || (gains[a] ?? 0) - (gains[b] ?? 0) || a - b,
+  )
+}
+
+/** Tokens the next step down from the chosen tier frees (0 when there is no legal lower tier). */
+function stepGain(chosen: Tier | "omitted" | undefined, options: readonly (Tier | "omitted")[], tiers: Partial<Record<Tier, number>>): number {
+  if (chosen === undefined || chosen === "omitted") return 0
+  const lower = options[options.indexOf(chosen) + 1]
+  if (lower === undefined || lower === "omitted") return 0
+  return (tiers[chosen] ?? 0) - (tiers[lower] ?? 0)
 }
 
 /**

@@ -37,6 +37,8 @@ export type HostToolRow = {
   /** The force band keeps a reserve of the newest output of each category (reduce/plan-reclaim.ts). */
   category: "edit" | "search" | "navigation" | null
   keep: OutputKeep
+  /** Lines the host or plugin wraps around the tool's own output (a terminal plugin's buffer tags): never output. */
+  framing?: RegExp
 }
 
 const PATHS = ["filePath", "file_path", "path", "filename", "file", "notebook_path"] as const
@@ -123,6 +125,10 @@ export const HOST_TOOLS: readonly HostToolRow[] = [
     reason: "a terminal plugin: its output is a command's, escape codes and all",
     shell: true,
     keep: "command",
+    // opencode-pty wraps a buffer in `<pty_output id=… status=…>` … `</pty_output>` and counts its lines, and reports a
+    // spawn as `<pty_spawned>` with the input echoed (Title, Command) and the process's PID and Status; its ID stays.
+    // (A program's own line that starts `Status: ` is dropped with them: a cost of matching lines, not blocks.)
+    framing: /^\s*(?:<\/?pty_[a-z]+\b[^>]*>|\(End of buffer\b[^)]*\)|(?:Title|Command|PID|Status): .*)\s*$/,
   }),
   row("mcp", "", {
     pattern: /^[a-z0-9][a-z0-9-]*_[a-z0-9][\w-]*$/i,
@@ -165,6 +171,16 @@ export function toolPaths(tool: string, input: Record<string, unknown>, enabled?
   if (Array.isArray(edits)) for (const edit of edits) if (edit !== null && typeof edit === "object") add((edit as Record<string, unknown>)["filePath"])
   for (const file of toolPatch(entry, input)) add(file.path)
   return paths
+}
+
+/** The output without the lines the row names as framing (all of it for a row without framing). */
+export function withoutFraming(row: HostToolRow, output: string): string {
+  const { framing } = row
+  if (framing === undefined) return output
+  return output
+    .split("\n")
+    .filter((line) => !framing.test(line))
+    .join("\n")
 }
 
 /** The files and lines of a patch tool's input (empty for any other tool). */

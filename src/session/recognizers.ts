@@ -60,6 +60,22 @@ export const RECOGNIZERS = {
     reason: "'A, so the B' argues for the decision before it: the decision keeps it as its reason",
     developedOn: ["pi-harvest-httpx.jsonl"],
   },
+  "reasoned-sentences": {
+    reason: "a statement that gives its own reason (because, so that, ', so the') records why the work is as it is",
+    developedOn: ["opencode-quayside-berths.json", "opencode-shelfwise-notices.json"],
+  },
+  "located-findings": {
+    reason: "a statement that points at a file and line while naming a defect says where the bug is",
+    developedOn: ["opencode-quayside-berths.json"],
+  },
+  "grep-hits": {
+    reason: "a grep run through a shell lists hits like a search tool, and a hit with its line says what the code says there",
+    developedOn: ["pi-sonnet45-large-session.jsonl"],
+  },
+  "echoed-key-lines": {
+    reason: "of more key lines than COMPACT holds, those whose distinctive words the agent's own text repeats are the ones it acted on",
+    developedOn: ["opencode-quayside-berths.json", "opencode-shelfwise-notices.json"],
+  },
   "tool-ids": { reason: "ids a tool returned (an issue key, a record id) are identifiers for later steps", developedOn: UNSEEN },
 } as const satisfies Record<string, RecognizerInfo>
 

@@ -247,10 +247,9 @@ describe("renderTiers: an OpenCode GPT-5 episode", () => {
     expect(dense).not.toMatch(/\u001b|\[3\dm|\d{5}\|/)
   })
 
-  // Bug (src/historian/output-lines.ts keptOutputLines): a command's last two non-empty lines are kept, and for the
-  // opencode-pty tools those are the plugin's framing (`(End of buffer - total 7 lines)`, `</pty_output>`,
-  // `</pty_spawned>`), not output; DENSE spends its lines on them.
-  it.fails("spends no DENSE line on the pty plugin's framing", () => {
+  // A command's last two non-empty lines are kept; for the opencode-pty tools those were the plugin's framing
+  // (`(End of buffer - total 7 lines)`, `</pty_output>`, `</pty_spawned>`), which the pty row now names as framing.
+  it("spends no DENSE line on the pty plugin's framing", () => {
     const dense = renderTiers(record()).dense ?? ""
     expect(dense).not.toMatch(/<\/pty_output>|<\/pty_spawned>|\(End of buffer/)
   })

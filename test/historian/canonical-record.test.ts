@@ -161,6 +161,50 @@ describe("extractCanonicalRecord: decisions and rejected alternatives", () => {
     expect(result.narrative).toEqual(["Working on it."])
   })
 
+  it("reads a statement that gives its own reason as a decision, but not a short fragment or a question", () => {
+    const body =
+      "Plan for the importer. Rows are written in batches of 500, so a failed batch never leaves half an invoice behind. " +
+      "I'd keep the CSV parser in the worker because the upload handler must answer within two seconds. " +
+      "Because of that. Would it help to stream, since the files are large?"
+    const result = record([user("plan the import"), said("a1", body)])
+    // Facts of one tag are listed by kind and text (the collector's order).
+    expect(texts(result, "decision")).toEqual([
+      "I'd keep the CSV parser in the worker because the upload handler must answer within two seconds.",
+      "Rows are written in batches of 500, so a failed batch never leaves half an invoice behind.",
+    ])
+    expect(result.narrative).toEqual(["Plan for the importer.", "Because of that.", "Would it help to stream, since the files are large?"])
+  })
+
+  it("still joins a decision with the reason that follows it before reading reasons alone", () => {
+    const body = "Let's go with the table rewrite. This is because SQLite cannot alter columns."
+    expect(texts(record([user("go"), said("a1", body)]), "decision")).toEqual([body])
+  })
+
+  it("reads 'rather than' as the option a sentence turned down", () => {
+    const body = "I'll write the retry loop by hand rather than pull in a backoff library for one call."
+    expect(texts(record([user("go"), said("a1", body)]), "rejected_alternative")).toEqual([body])
+  })
+
+  it("reads a statement that places a defect at a file and line as a finding", () => {
+    const body =
+      "Found while reading: `parseHeaders` drops the last header when the body is empty (src/http/headers.ts:118). " +
+      "The router lives in src/http/router.ts:12."
+    const result = record([user("look at the parser"), said("a1", body)])
+    expect(texts(result, "failure")).toEqual([
+      "Found while reading: `parseHeaders` drops the last header when the body is empty (src/http/headers.ts:118).",
+    ])
+    // A place without a defect is a location, not a finding.
+    expect(texts(result, "location")).toEqual(["src/http/headers.ts:118", "src/http/router.ts:12"])
+  })
+
+  it("switches the weaker readings off with their rules", () => {
+    const body = "Rows are written in batches of 500, so a failed batch never leaves half an invoice behind."
+    const off = { on: (name: string) => name !== "reasoned-sentences" }
+    const messages = [user("go"), said("a1", body)]
+    const result = extractCanonicalRecord({ compartmentId: "c1", messages, tagOf: tagMessages(messages), recognizers: off })
+    expect(texts(result, "decision")).toEqual([])
+  })
+
   it("does not read a question as a decision", () => {
     const result = record([user("go"), said("a1", "Should I use the dark theme? I'll read the docs first.")])
     expect(texts(result, "decision")).toEqual([])

@@ -29,6 +29,15 @@ describe("splitSentences", () => {
     expect(splitSentences(text)).toEqual(expected)
   })
 
+  it("keeps a bold list number with the sentence it numbers", () => {
+    // A bold heading ends at `.**`, which is not a sentence end: it stays with its first sentence.
+    expect(splitSentences("**1. Cache (V28).** Extremes go into Postgres. **2. Windows.** Heights follow the tide.")).toEqual([
+      "**1. Cache (V28).** Extremes go into Postgres.",
+      "**2. Windows.** Heights follow the tide.",
+    ])
+    expect(splitSentences("It took 2. Then it stopped.")).toEqual(["It took 2.", "Then it stopped."])
+  })
+
   it("drops fenced code and list or heading markers", () => {
     const text = "## Summary\n- **Fixed** the cache\n1. Added tests\n```ts\nconst a = 1. Not prose\n```\nAfter."
     expect(splitSentences(text)).toEqual(["Summary", "**Fixed** the cache", "Added tests", "After."])
@@ -57,6 +66,7 @@ describe("classifyAssistantSentence", () => {
     ["We abandoned the lookup table.", "rejected_alternative"],
     ["TODO: add tests for the light theme", "open_work"],
     ["The next step is to run the full suite.", "open_work"],
+    ["I'd call the HTTP API directly rather than take the SDK.", "rejected_alternative"],
     ["The fix was not yet tested.", "open_work"],
   ])("classifies %j as %s", (sentence, kind) => {
     expect(classifyAssistantSentence(sentence)).toBe(kind)

@@ -291,6 +291,21 @@ describe("documentText", () => {
 })
 
 describe("outputLines: key lines (COMPACT's Noted)", () => {
+  it("keeps a search's first hits for DENSE but takes none of them as a key line (their paths are identifiers)", () => {
+    const hits = "src/billing/invoice.ts\nsrc/billing/credit-note.ts\nsrc/billing/tax.ts\nsrc/billing/vat.ts"
+    const { kept, key } = outputLines({ keep: "search", output: hits, failed: false, recognizers: ALL_RECOGNIZERS })
+    expect(kept).toEqual(["src/billing/invoice.ts", "src/billing/credit-note.ts", "src/billing/tax.ts"])
+    expect(key).toEqual([])
+  })
+
+  it("never takes a stack frame as the last lines of a command: how it ended is the line before the frames", () => {
+    const crash = ["Starting worker", "TypeError: cannot read properties of undefined (reading 'id')", "    at claim (src/queue.js:41:11)", "    at async run (src/queue.js:88:3)", "    at async main (src/index.js:12:1)"].join("\n")
+    const { kept } = outputLines({ keep: "command", output: crash, failed: true, recognizers: ALL_RECOGNIZERS })
+    expect(kept).toContain("at claim (src/queue.js:41:11)")
+    expect(kept).not.toContain("at async main (src/index.js:12:1)")
+    expect(kept).not.toContain("at async run (src/queue.js:88:3)")
+  })
+
   const fetchedTable = [
     "## Query parameters",
     "| parameter | required | description |",

@@ -19,6 +19,33 @@ const testRun = (compacted?: number): HostToolPart => {
   return part
 }
 
+const shellCall = (command: string, output: string): HostToolPart => {
+  const [part] = assistantMessage({ id: "m9", parts: [tool("t9", "bash", completed({ command }, output))] }).parts
+  if (part?.type !== "tool") throw new Error("expected a tool part")
+  return part
+}
+
+describe("readToolCall: a grep run through a shell", () => {
+  const hits = [
+    "src/billing/invoice.ts:14:import { roundHalfEven } from \"./rounding.js\"",
+    "src/billing/credit-note.ts:9:import { roundHalfEven } from \"./rounding.js\"",
+    "src/billing/tax.ts:3:import { roundHalfEven } from \"./rounding.js\"",
+    "src/billing/vat.ts:21:import { roundHalfEven } from \"./rounding.js\"",
+  ].join("\n")
+
+  it("keeps its first hits as a search tool's, and a hit with its line text as a key line", () => {
+    const reading = readToolCall(shellCall('cd /repo && grep -rn "roundHalfEven" src/billing', hits))
+    expect(reading.keptLines).toEqual(hits.split("\n").slice(0, 3))
+    expect(reading.keyLines).toEqual(hits.split("\n").slice(0, 3))
+  })
+
+  it("reads another shell command's output as a command's, and a grep as one only with grep-hits on", () => {
+    expect(readToolCall(shellCall("npm test", hits)).keyLines).toEqual([])
+    const without = readToolCall(shellCall('grep -rn "roundHalfEven" src/billing', hits), recognizersWithout(["grep-hits"]))
+    expect(without.keyLines).toEqual([])
+  })
+})
+
 describe("readToolCall", () => {
   it("reads the error lines and locations of an output the model read", () => {
     const reading = readToolCall(testRun())

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { extractIdentifiers } from "../../src/historian/extract-identifiers.js"
-import { ELLIPSIS, shortenText } from "../../src/historian/shorten-text.js"
+import { ELLIPSIS, shortenKeepingReason, shortenText } from "../../src/historian/shorten-text.js"
 
 describe("shortenText", () => {
   it("returns a short text unchanged (on one line)", () => {
@@ -30,5 +30,15 @@ describe("shortenText", () => {
   it("never leaves an unmatched backtick", () => {
     const unbalanced = "old_str `case TK_MATCH_CAPTURE: did not match"
     expect(shortenText(unbalanced, 80)).toBe("old_str case TK_MATCH_CAPTURE: did not match")
+  })
+
+  it("keeps a consequence introduced by ', so a …' as the reason of a long rejection", () => {
+    const rejection =
+      "I considered a Redis sorted set for the queue (we already run Redis for the sessions), but rejected it: it " +
+      "cannot join the booking transaction, so a crash between the pop and the insert loses the entry."
+    const short = shortenKeepingReason(rejection, 200)
+    expect(short.length).toBeLessThanOrEqual(200)
+    expect(short).toMatch(/^I considered a Redis sorted set/)
+    expect(short).toMatch(/so a crash between the pop and the insert loses the entry\.$/)
   })
 })

@@ -145,7 +145,7 @@ describe("selectTiers", () => {
       expect(choices.map((choice) => choice.reason)).toEqual(["kept", "kept", "kept", "kept"])
     })
 
-    it("demotes level by level, oldest first within a level, until history is at 85% of the budget", () => {
+    it("demotes level by level, oldest first among equal steps, until history is at 85% of the budget", () => {
       const compartments = fourAtFull()
       // 400 tokens at full, budget 340: demote to <= 289. Every full one loses its narrative before any goes lower.
       const choices = selectTiers({ compartments, budgetTokens: 340, policy: "default" })
@@ -161,6 +161,30 @@ describe("selectTiers", () => {
       // Budget 200 (target 170): all four reach dense (240), then the oldest goes on to compact (210), the next (180),
       // the third (150).
       expect(tiersOf(selectTiers({ compartments, budgetTokens: 200, policy: "default" }))).toEqual(["compact", "compact", "compact", "dense"])
+    })
+
+    it("demotes the smallest step of a level first, whatever the age: a big step keeps what a read document said", () => {
+      // c1 (oldest) read a document: its dense holds 90 tokens more than its compact. c2..c4 are small exchanges (20).
+      const tiers = (dense: number): Partial<Record<Tier, number>> => ({ dense, compact: dense - (dense > 100 ? 90 : 20), anchor: 10 })
+      const compartments = [
+        compartment("c1", { tiers: tiers(150), current: "dense" }),
+        compartment("c2", { tiers: tiers(60), current: "dense" }),
+        compartment("c3", { tiers: tiers(60), current: "dense" }),
+        compartment("c4", { tiers: tiers(60), current: "dense" }),
+      ]
+      // 330 at dense, budget 320 (target 272): c2, c3 and c4 step down (20 each, to 270) before c1's 90 is touched;
+      // oldest first would have taken c1 alone (240) and dropped its document lines.
+      const choices = selectTiers({ compartments, budgetTokens: 320, policy: "default" })
+      expect(tiersOf(choices)).toEqual(["dense", "compact", "compact", "compact"])
+      expect(totalOf(compartments, choices)).toBe(270)
+      // A relevant compartment still goes last, however small its step: c3, c4, then c1 (200).
+      const relevantSmall = compartments.map((entry, index) => (index === 1 ? { ...entry, relevance: RELEVANT } : entry))
+      expect(tiersOf(selectTiers({ compartments: relevantSmall, budgetTokens: 320, policy: "default" }))).toEqual([
+        "compact",
+        "dense",
+        "compact",
+        "compact",
+      ])
     })
 
     it("stops demoting as soon as history is at or under the demote target", () => {

@@ -7,6 +7,7 @@ import {
   toolPatch,
   toolPath,
   toolPaths,
+  withoutFraming,
   type HostToolRow,
 } from "../../src/session/host-tools.js"
 
@@ -294,6 +295,15 @@ describe("hostTool", () => {
     expect(hostTool("linear_create_issue", without("tool:mcp"))).toBe(GENERIC_TOOL)
     expect(hostTool("bash", without("tool:read", "tool:mcp")).name).toBe("tool:shell")
     expect(hostTool("pty_read", without("tool:mcp")).name).toBe("tool:pty")
+  })
+
+  it("strips the pty plugin's framing from its output and leaves every other tool's output whole", () => {
+    const spawned = "<pty_spawned>\nID: pty_5c2e9a71\nTitle: Run the migrations\nCommand: npm run migrate\nPID: 51234\nStatus: running\n</pty_spawned>"
+    expect(withoutFraming(hostTool("pty_spawn"), spawned)).toBe("ID: pty_5c2e9a71")
+    const buffer = '<pty_output id="pty_5c2e9a71" status="exited">\n00001| Error: boom\n\n(End of buffer - total 1 lines)\n</pty_output>'
+    expect(withoutFraming(hostTool("pty_read"), buffer)).toBe("00001| Error: boom\n")
+    // Other rows name no framing: a shell's output is kept whole.
+    expect(withoutFraming(hostTool("bash"), "Status: running\n</pty_output>")).toBe("Status: running\n</pty_output>")
   })
 
   it("asks `enabled` about row names, never tool names", () => {
