@@ -7,7 +7,7 @@ import { fallbackErrorLines, findErrorLines } from "./error-lines.js"
 import { isGrepCommand, isSearchCommand, programOf } from "./shell-commands.js"
 import { createToolCallMemo } from "./tool-call-memo.js"
 import { formatLocation, extractLocations, type LocationMatch } from "./extract-locations.js"
-import { documentText, keptAddedLines, outputLines } from "./output-lines.js"
+import { documentText, keptAddedLines, outputLines, ruleLines } from "./output-lines.js"
 import { outputFacts, specConstraints } from "./output-facts.js"
 import { labelledIds, returnedIds } from "./returned-ids.js"
 
@@ -106,7 +106,7 @@ function readPart(part: HostToolPart, rawOutput: string, recognizers: Recognizer
     todos: todosOf(input),
     lineRange: lineRangeOf(command),
     commits: succeeded && recognizers.on("commit-hash") ? found.commits : [],
-    constraints: succeeded && recognizers.on("spec-lists") ? specConstraints(documentText(output)) : [],
+    constraints: succeeded ? constraintsOf(row, output, recognizers) : [],
     returnedIds: isSearch ? [] : [
       ...(succeeded && recognizers.on("tool-ids") ? returnedIds(output) : []),
       // A failed call's labelled ids count too: the request id of a refused call is what a report names.
@@ -116,6 +116,21 @@ function readPart(part: HostToolPart, rawOutput: string, recognizers: Recognizer
     keyLines: lines.key,
     added: addedLines(row, patch, paths, edit, recognizers),
   }
+}
+
+/** A binding document (a fetched page, a skill) pins at most this many of its rule and limit lines. */
+const MAX_BINDING_RULES = 6
+
+/**
+ * The constraints an output states: the items under a rules heading of any output (`spec-lists`), and the rule and
+ * limit lines of a document whose row binds the work (`binding-doc-rules`), each once.
+ */
+function constraintsOf(row: HostToolRow, output: string, recognizers: Recognizers): string[] {
+  const text = documentText(output)
+  const listed = recognizers.on("spec-lists") ? specConstraints(text) : []
+  if (row.binds !== true || !recognizers.on("binding-doc-rules")) return listed
+  const rules = ruleLines(text, MAX_BINDING_RULES).filter((rule) => !listed.includes(rule.replace(/^[-*•]\s+/, "")))
+  return [...listed, ...rules]
 }
 
 const PATTERN_KEYS = ["pattern", "query", "regex", "glob"]

@@ -37,6 +37,11 @@ export type HostToolRow = {
   /** The force band keeps a reserve of the newest output of each category (reduce/plan-reclaim.ts). */
   category: "edit" | "search" | "navigation" | null
   keep: OutputKeep
+  /**
+   * The output is a document whose rules and limits bind the work like the user's own words (a fetched page of the
+   * API being called, loaded instructions, the user's answer): its rule and limit lines are pinned, bounded.
+   */
+  binds?: boolean
   /** Lines the host or plugin wraps around the tool's own output (a terminal plugin's buffer tags): never output. */
   framing?: RegExp
 }
@@ -102,6 +107,7 @@ export const HOST_TOOLS: readonly HostToolRow[] = [
     reason: "a fetched page: the lines stating rules, defaults, limits and versions",
     readOnly: true,
     keep: "document",
+    binds: true,
   }),
   row("websearch", "websearch web_search", { reason: "search results: titles and URLs", readOnly: true, category: "search", keep: "search" }),
   row("todo", "todowrite todoread", { reason: "the plan; its items are read from the input", readOnly: true, keep: "none" }),
@@ -110,8 +116,13 @@ export const HOST_TOOLS: readonly HostToolRow[] = [
     readOnly: true,
     keep: "document",
   }),
-  row("skill", "skill", { reason: "loaded instructions: rule lines bind later work", readOnly: true, keep: "document" }),
-  row("question", "question askuserquestion", { reason: "the user's answer to a question is a directive", readOnly: true, keep: "document" }),
+  row("skill", "skill", { reason: "loaded instructions: rule lines bind later work", readOnly: true, keep: "document", binds: true }),
+  row("question", "question askuserquestion", {
+    reason: "the user's answer to a question is a directive",
+    readOnly: true,
+    keep: "document",
+    binds: true,
+  }),
   row("lsp", "lsp lsp_diagnostics lsp_hover", { reason: "diagnostics: error lines with locations", readOnly: true, keep: "command" }),
   row("context", "ctx_reduce ctx_expand ctx_pin", { reason: "this plugin's own tools: their answers are spent", readOnly: true, keep: "none" }),
   row("navigate", "goto scroll_up scroll_down", {

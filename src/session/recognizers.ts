@@ -72,6 +72,10 @@ export const RECOGNIZERS = {
     reason: "a grep run through a shell lists hits like a search tool, and a hit with its line says what the code says there",
     developedOn: ["pi-sonnet45-large-session.jsonl"],
   },
+  "binding-doc-rules": {
+    reason: "the limits and rules of a fetched page or loaded instructions bind later work like an attached document's",
+    developedOn: ["opencode-quayside-berths.json", "opencode-shelfwise-notices.json"],
+  },
   "echoed-key-lines": {
     reason: "of more key lines than COMPACT holds, those whose distinctive words the agent's own text repeats are the ones it acted on",
     developedOn: ["opencode-quayside-berths.json", "opencode-shelfwise-notices.json"],

@@ -46,6 +46,39 @@ describe("readToolCall: a grep run through a shell", () => {
   })
 })
 
+describe("readToolCall: a document whose rules bind the work", () => {
+  const page = [
+    "# Payouts API",
+    "Payouts are sent in the account's currency.",
+    "A payout request may carry at most 100 transfers.",
+    "Requests above 20 per second per key get `429 rate_limited`.",
+    "Amounts must be integers in minor units.",
+  ].join("\n")
+  const call = (name: string): HostToolPart => {
+    const [part] = assistantMessage({ id: "m8", parts: [tool("t8", name, completed({ url: "https://docs.example.com/payouts" }, page))] }).parts
+    if (part?.type !== "tool") throw new Error("expected a tool part")
+    return part
+  }
+
+  it("pins a fetched page's rule and limit lines, and only a binding row's", () => {
+    expect(readToolCall(call("webfetch")).constraints).toEqual([
+      "A payout request may carry at most 100 transfers.",
+      "Requests above 20 per second per key get `429 rate_limited`.",
+      "Amounts must be integers in minor units.",
+    ])
+    // An MCP tool's output is not a binding document: its lines are DENSE's, not pins.
+    expect(readToolCall(call("docs_fetch-page")).constraints).toEqual([])
+    expect(readToolCall(call("webfetch"), recognizersWithout(["binding-doc-rules"])).constraints).toEqual([])
+  })
+
+  it("pins at most six lines of one page", () => {
+    const long = Array.from({ length: 20 }, (_, index) => `Field ${index} must be at most ${index + 1} characters.`).join("\n")
+    const [part] = assistantMessage({ id: "m7", parts: [tool("t7", "webfetch", completed({ url: "https://docs.example.com/fields" }, long))] }).parts
+    if (part?.type !== "tool") throw new Error("expected a tool part")
+    expect(readToolCall(part).constraints).toHaveLength(6)
+  })
+})
+
 describe("readToolCall", () => {
   it("reads the error lines and locations of an output the model read", () => {
     const reading = readToolCall(testRun())
