@@ -13,11 +13,17 @@ const MAX_SETTING_CHARS = 80
  * What a successful tool output says that later work needs: the `[branch hash]` line of a `git commit` (the commit
  * a fix landed in), and for a search the first `path:line` hits (where something is).
  */
-export function outputFacts(output: string, options: { isSearch: boolean }): { commits: string[]; locations: LocationMatch[] } {
+export function outputFacts(
+  output: string,
+  options: { isSearch: boolean; definitionsFirst?: boolean },
+): { commits: string[]; locations: LocationMatch[] } {
   const commits = [...output.matchAll(/^\[([^\s\]]+(?: \(root-commit\))?) ([0-9a-f]{7,40})\]/gm)].map((match) => `[${match[1]} ${match[2]}]`)
   if (!options.isSearch) return { commits, locations: [] }
+  const lines = output.split("\n")
+  // The hit that declares what was searched for is where it is defined: it comes first, then the hits in order.
+  const ordered = options.definitionsFirst === true ? [...lines.filter(isDefinitionHit), ...lines.filter((line) => !isDefinitionHit(line))] : lines
   const hits: LocationMatch[] = []
-  for (const line of output.split("\n")) {
+  for (const line of ordered) {
     const hit = /^(\S+?:\d+)(?::\d+)?[:-]/.exec(line)
     if (hit === null || hit[1] === undefined) continue
     const [location] = extractLocations(hit[1])
@@ -26,6 +32,14 @@ export function outputFacts(output: string, options: { isSearch: boolean }): { c
   }
   return { commits, locations: hits }
 }
+
+/** A search hit whose line declares a name (`path:131:export async function handle…`, `x.py:4:class Cache:`). */
+export function isDefinitionHit(line: string): boolean {
+  return DEFINITION_HIT.test(line)
+}
+
+const DEFINITION_HIT =
+  /^(?:\S+?:)?\d+[:-]\s*(?:export\s+)?(?:default\s+)?(?:pub(?:\([a-z]+\))?\s+)?(?:async\s+)?(?:function\*?|class|interface|type|enum|struct|trait|impl|def|defp|defmodule|defmacro|fn|func|module|const|let|var|val)\s+[A-Za-z_$(]/
 
 /**
  * The setting lines an edit added: lines of the new text, absent from the old, that assign a literal value to a

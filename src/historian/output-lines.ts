@@ -6,7 +6,7 @@
 import type { OutputKeep } from "../session/host-tools.js"
 import type { Recognizers } from "../session/recognizers.js"
 import { isErrorLine } from "./error-lines.js"
-import { isSettingLine } from "./output-facts.js"
+import { isDefinitionHit, isSettingLine } from "./output-facts.js"
 import { plainText } from "./plain-text.js"
 
 /** The most lines DENSE keeps of one output, by what the row says the output is. */
@@ -87,8 +87,13 @@ function scoredOutputLines(options: OutputOptions): { text: string; priority: nu
   // A search's first hits are DENSE's; a hit with the line it found (`src/a.ts:5:import …`) is a key line, a bare
   // path is not (it is already an identifier).
   if (keep === "search") {
-    const hit = (line: string): number => (recognizers.on("grep-hits") && CONTENT_HIT.test(line) ? 1 : 2)
+    const hit = (line: string): number => {
+      if (recognizers.on("definition-hits") && isDefinitionHit(line)) return 0
+      return recognizers.on("grep-hits") && CONTENT_HIT.test(line) ? 1 : 2
+    }
     lines.slice(0, limit).forEach((line, index) => add(index, hit(line)))
+    // A declaring hit further down still goes first (it is where the name is defined).
+    if (recognizers.on("definition-hits")) lines.forEach((line, index) => isDefinitionHit(line) && add(index, 0))
   }
   if (keep === "command" || keep === "generic") {
     const nonEmpty = lines.map((line, index) => ({ line, index })).filter(({ line }) => line !== "")

@@ -80,7 +80,7 @@ function readPart(part: HostToolPart, rawOutput: string, recognizers: Recognizer
   const isSearch = row.readOnly || (command !== null && isSearchCommand(command))
   const scan = scanFailure(part, output, isSearch, recognizers)
   const succeeded = part.state.status === "completed" && scan.errorLines.length === 0
-  const found = outputFacts(output, { isSearch })
+  const found = outputFacts(output, { isSearch, definitionsFirst: recognizers.on("definition-hits") })
   const patch = toolPatch(row, input)
   const edit = editTexts(row, patch, part.tool, input, command)
   // A grep run through a shell lists hits like a search tool: DENSE keeps its first hits.

@@ -76,6 +76,10 @@ export const RECOGNIZERS = {
     reason: "the limits and rules of a fetched page or loaded instructions bind later work like an attached document's",
     developedOn: ["opencode-quayside-berths.json", "opencode-shelfwise-notices.json"],
   },
+  "definition-hits": {
+    reason: "of a search's hits, the one that declares the name (function, class, const) is where it is defined",
+    developedOn: ["pi-ledger-webhooks.jsonl"],
+  },
   "echoed-key-lines": {
     reason: "of more key lines than COMPACT holds, those whose distinctive words the agent's own text repeats are the ones it acted on",
     developedOn: ["opencode-quayside-berths.json", "opencode-shelfwise-notices.json"],

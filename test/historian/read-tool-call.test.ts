@@ -39,6 +39,20 @@ describe("readToolCall: a grep run through a shell", () => {
     expect(reading.keyLines).toEqual(hits.split("\n").slice(0, 3))
   })
 
+  it("puts the hit that declares the name first, in the hits DENSE keeps and in the locations", () => {
+    const usages = [
+      "src/api/routes.ts:2:import { handleRefund } from \"./refunds.js\"",
+      "src/api/routes.ts:19:router.post(\"/refunds\", handleRefund)",
+      "src/api/refunds.test.ts:4:import { handleRefund } from \"./refunds.js\"",
+      "src/api/refunds.ts:88:export async function handleRefund(req: Request, res: Response) {",
+    ].join("\n")
+    const reading = readToolCall(shellCall('grep -rn "handleRefund" src/api', usages))
+    expect(reading.keptLines).toContain("src/api/refunds.ts:88:export async function handleRefund(req: Request, res: Response) {")
+    expect(reading.locations.map((location) => location.text)).toContain("src/api/refunds.ts:88")
+    const without = readToolCall(shellCall('grep -rn "handleRefund" src/api', usages), recognizersWithout(["definition-hits"]))
+    expect(without.locations.map((location) => location.text)).not.toContain("src/api/refunds.ts:88")
+  })
+
   it("reads another shell command's output as a command's, and a grep as one only with grep-hits on", () => {
     expect(readToolCall(shellCall("npm test", hits)).keyLines).toEqual([])
     const without = readToolCall(shellCall('grep -rn "roundHalfEven" src/billing', hits), recognizersWithout(["grep-hits"]))
