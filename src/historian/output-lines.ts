@@ -56,7 +56,7 @@ export function outputLines(options: OutputOptions): { kept: string[]; key: stri
   const key = options.recognizers.on("compact-key-lines")
     ? scored
         // Neither a stack frame (line numbers are DENSE's), a bare exit note nor a table's header row says what happened.
-        .filter((line) => line.priority <= 1 && !/^at\s/.test(line.text) && !EXIT_ONLY.test(line.text) && !TABLE_HEADER.test(line.text))
+        .filter((line) => line.priority <= 1 && !STACK_FRAME.test(line.text) && !EXIT_ONLY.test(line.text) && !TABLE_HEADER.test(line.text))
         .slice(0, options.recognizers.on("echoed-key-lines") ? undefined : MAX_KEY_LINES)
         .map((line) => line.text)
     : []
@@ -202,7 +202,7 @@ function errorBlock(lines: readonly string[]): number[] {
     const line = lines[index] ?? ""
     if (line === "") continue
     // A stack keeps its first frame (where it was thrown), not the rest.
-    const isFrame = /^\s*at\s/.test(line)
+    const isFrame = STACK_FRAME.test(line)
     if (isFrame && frame) continue
     frame ||= isFrame
     block.push(index)

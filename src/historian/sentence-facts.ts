@@ -25,7 +25,9 @@ export type SentenceFact = { kind: SentenceKind; text: string; refs: SourceRef[]
 /**
  * Turns a run of assistant text into facts. A decision or rejection without its own reason takes the next
  * sentence when that one gives a reason, or else the previous one when it states the problem; a rejection followed
- * by a decision becomes one rejected alternative naming its replacement. Sentences not used are narrative.
+ * by a decision becomes one rejected alternative naming its replacement. Then, from the sentences left, weaker
+ * evidence (named rules): a defect placed at a file and line is a finding, a statement with its own reason a decision.
+ * Sentences not used are narrative.
  */
 export function sentenceFacts(
   sources: readonly SentenceSource[],
