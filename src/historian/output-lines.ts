@@ -12,6 +12,7 @@ import { plainText } from "./plain-text.js"
 /** The most lines DENSE keeps of one output, by what the row says the output is. */
 export const MAX_KEPT_LINES: Readonly<Record<OutputKeep, number>> = {
   document: 10,
+  code: 10,
   command: 4,
   search: 3,
   edit: 3,
@@ -176,6 +177,12 @@ export function documentText(text: string): string {
 /** How much a line is worth keeping (lower is more), or null when no recognizer wants it. */
 function linePriority(line: string, keep: OutputKeep, recognizers: Recognizers): number | null {
   if (line.length < 4) return null
+  if (keep === "code") {
+    // A comment says what the code means (`// at most 5 retries: the gateway bans more`); code only sets values.
+    const comment = COMMENT.exec(line)
+    if (comment !== null) return linePriority(comment[1] ?? "", "document", recognizers)
+    return recognizers.on("code-setting-lines") && isSettingLine(line) ? 2 : null
+  }
   const on = (name: string, pattern: RegExp): boolean => recognizers.on(name) && pattern.test(line)
   if (keep === "command" || keep === "generic") {
     if (on("result-summaries", RESULT_SUMMARY) && !PASSING_ITEM.test(line)) return 1
@@ -254,6 +261,9 @@ const TABLE_HEADER = /^\|(?:\s*[A-Za-z][A-Za-z /_-]*\s*\|)+\s*$/
 
 /** A hit that carries the text it found: `path:12:text`, `path:12-text` or `12:text` (grep -n of one file). */
 const CONTENT_HIT = /^(?:\S+?:)?\d+[:-]\s*\S/
+
+/** A comment line of a source file and its text: `//`, `#`, `--`, `;`, `%`, a `/*`, `*` or `"""` line, `<!--`. */
+const COMMENT = /^(?:\/\/+|#+(?!!)|--|;+|%+|\/\*+|\*+(?!\/)|"""|<!--)\s*(.*?)(?:\*\/|-->)?$/
 
 /** A frame of a stack trace (`at run (src/a.js:4:2)`). */
 const STACK_FRAME = /^\s*at\s/

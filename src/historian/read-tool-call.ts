@@ -1,4 +1,4 @@
-import { hostTool, toolPatch, toolPaths, withoutFraming, type HostToolRow } from "../session/host-tools.js"
+import { hostTool, readKeep, toolPatch, toolPaths, withoutFraming, type HostToolRow } from "../session/host-tools.js"
 import type { PatchFile } from "../session/patch-text.js"
 import { ALL_RECOGNIZERS, type Recognizers } from "../session/recognizers.js"
 import { isFinalPart, type HostToolPart } from "../transcript/host-message.js"
@@ -84,7 +84,12 @@ function readPart(part: HostToolPart, rawOutput: string, recognizers: Recognizer
   const patch = toolPatch(row, input)
   const edit = editTexts(row, patch, part.tool, input, command)
   // A grep run through a shell lists hits like a search tool: DENSE keeps its first hits.
-  const keep = recognizers.on("grep-hits") && row.shell && command !== null && isGrepCommand(command) ? "search" : row.keep
+  const keep =
+    recognizers.on("grep-hits") && row.shell && command !== null && isGrepCommand(command)
+      ? "search"
+      : recognizers.on("code-comments")
+        ? readKeep(row, path)
+        : row.keep
   const lines = scan.interrupted ? { kept: [], key: [] } : outputLines({ keep, output, failed: !succeeded, recognizers })
   return {
     tool: part.tool,

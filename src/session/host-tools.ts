@@ -10,6 +10,7 @@ import { patchFiles, type PatchFile } from "./patch-text.js"
 /** What DENSE keeps of a tool's output (see historian/output-lines.ts). */
 export type OutputKeep =
   | "document" // rule, limit, version, decision and setting lines of a file or page the agent read
+  | "code" // a source file the agent read: its comments judged as a document's lines, its code only for settings
   | "command" // the error block with its cause, result summaries, id lines, the last lines
   | "search" // the first hits
   | "edit" // the path(s) and added lines come from the input; the output is a confirmation
@@ -183,6 +184,23 @@ export function toolPaths(tool: string, input: Record<string, unknown>, enabled?
   for (const file of toolPatch(entry, input)) add(file.path)
   return paths
 }
+
+/**
+ * What DENSE keeps of a read file: a source file's (by its extension) code states no rules (`require Ash.Query`,
+ * `max-height: 100px` are not a rule and a limit), so only its comments are read as a document's lines.
+ */
+export function readKeep(row: HostToolRow, path: string | null): OutputKeep {
+  if (row.keep !== "document" || path === null) return row.keep
+  const extension = /\.([A-Za-z0-9]+)$/.exec(path)?.[1]?.toLowerCase()
+  return extension !== undefined && CODE_EXTENSIONS.has(extension) ? "code" : "document"
+}
+
+const CODE_EXTENSIONS = new Set(
+  (
+    "ts tsx mts cts js jsx mjs cjs py pyi rb go rs java kt kts scala swift c h cc cpp cxx hpp cs fs ex exs erl hrl hs " +
+    "ml php lua pl sh bash zsh fish ps1 sql vue svelte astro html htm css scss sass less dart r jl zig nim clj elm gleam"
+  ).split(" "),
+)
 
 /** The output without the lines the row names as framing (all of it for a row without framing). */
 export function withoutFraming(row: HostToolRow, output: string): string {

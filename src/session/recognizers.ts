@@ -80,6 +80,10 @@ export const RECOGNIZERS = {
     reason: "of a search's hits, the one that declares the name (function, class, const) is where it is defined",
     developedOn: ["pi-ledger-webhooks.jsonl"],
   },
+  "code-comments": {
+    reason: "a source file's code states no rules or limits (`require X`, `max-height: 100px`); its comments may",
+    developedOn: ["claudecode-opus46-spotter-gqc.jsonl"],
+  },
   "echoed-key-lines": {
     reason: "of more key lines than COMPACT holds, those whose distinctive words the agent's own text repeats are the ones it acted on",
     developedOn: ["opencode-quayside-berths.json", "opencode-shelfwise-notices.json"],

@@ -176,7 +176,8 @@ describe("keptOutputLines: bounds", () => {
   it.each(Object.entries(MAX_KEPT_LINES) as [OutputKeep, number][])("keeps at most the %s limit (%i lines)", (keep, limit) => {
     const output = Array.from(
       { length: 40 },
-      (_, index) => `PLAT-${100 + index} must be closed; 3 passed; max ${index} retries; export const K${index} = ${index}`,
+      // A source file's lines count as comments (its code states no rules).
+      (_, index) => `${keep === "code" ? "// " : ""}PLAT-${100 + index} must be closed; 3 passed; max ${index} retries; export const K${index} = ${index}`,
     ).join("\n")
     // An edit's output only confirms it (its lines come from the input); a todo list's repeats the input.
     expect(kept(keep, output)).toHaveLength(keep === "edit" || keep === "none" ? 0 : limit)
@@ -287,6 +288,28 @@ describe("documentText", () => {
 
   it("leaves numbered list items and times alone", () => {
     expect(documentText("1. first\n10:30 standup")).toBe("1. first\n10:30 standup")
+  })
+})
+
+describe("outputLines: a source file the agent read", () => {
+  const source = [
+    "defmodule Billing.Retry do",
+    "  require Logger",
+    "  # The gateway bans a key after 5 failed attempts in a minute: never retry more than 4 times.",
+    "  @max_attempts 4",
+    '  def render(assigns), do: ~H"<div style=\"max-height: 100px\">required</div>"',
+    "end",
+  ].join("\n")
+
+  it("reads its comments as a document's lines and its code only for settings", () => {
+    const { kept, key } = outputLines({ keep: "code", output: source, failed: false, recognizers: ALL_RECOGNIZERS })
+    expect(kept).toEqual(["# The gateway bans a key after 5 failed attempts in a minute: never retry more than 4 times.", "@max_attempts 4"])
+    expect(key).toEqual(["# The gateway bans a key after 5 failed attempts in a minute: never retry more than 4 times."])
+  })
+
+  it("reads the same lines as a document's when the file is not code (the rule words of code lines count there)", () => {
+    const { kept } = outputLines({ keep: "document", output: source, failed: false, recognizers: ALL_RECOGNIZERS })
+    expect(kept).toContain("require Logger")
   })
 })
 

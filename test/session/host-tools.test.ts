@@ -6,6 +6,7 @@ import {
   hostTool,
   toolPatch,
   toolPath,
+  readKeep,
   toolPaths,
   withoutFraming,
   type HostToolRow,
@@ -304,6 +305,17 @@ describe("hostTool", () => {
     expect(withoutFraming(hostTool("pty_read"), buffer)).toBe("00001| Error: boom\n")
     // Other rows name no framing: a shell's output is kept whole.
     expect(withoutFraming(hostTool("bash"), "Status: running\n</pty_output>")).toBe("Status: running\n</pty_output>")
+  })
+
+  it("reads a source file the agent read as code, any other read file as a document", () => {
+    const read = hostTool("read")
+    expect(readKeep(read, "lib/billing/retry.ex")).toBe("code")
+    expect(readKeep(read, "src/App.TSX")).toBe("code")
+    expect(readKeep(read, "docs/limits.md")).toBe("document")
+    expect(readKeep(read, "config/app.yaml")).toBe("document")
+    expect(readKeep(read, "Makefile")).toBe("document")
+    expect(readKeep(read, null)).toBe("document")
+    expect(readKeep(hostTool("bash"), "lib/billing/retry.ex")).toBe("command")
   })
 
   it("asks `enabled` about row names, never tool names", () => {
