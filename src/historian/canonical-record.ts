@@ -15,10 +15,10 @@ import { readToolCall, type ToolCallReading } from "./read-tool-call.js"
 import { programOf } from "./shell-commands.js"
 import { recordEntities } from "./record-entities.js"
 import { outcomeOf, type EpisodeEvent } from "./record-outcome.js"
-import { settingLines, specConstraints, SPEC_PREFIX } from "./output-facts.js"
+import { settingLines, SPEC_PREFIX } from "./output-facts.js"
 import { codeBlocks } from "./code-blocks.js"
 import { renderFullEpisode } from "./episode-full.js"
-import { documentText, keptOutputLines, ruleLines } from "./output-lines.js"
+import { documentConstraints, keptOutputLines } from "./output-lines.js"
 import { rankByEcho } from "./echoed-lines.js"
 import { sentenceFacts, type SentenceSource } from "./sentence-facts.js"
 import { MAX_DIRECTIVE_CHARS, quote, userTextFacts } from "./user-text-facts.js"
@@ -226,14 +226,9 @@ function readAttachment(state: State, text: string, ref: SourceRef): void {
   state.attaching = null
   const lines = keptOutputLines({ keep: "document", output: text, failed: false, recognizers: state.recognizers })
   if (lines.length > 0) state.attachments.push({ tag: ref.tag, name, lines })
-  const listed = state.recognizers.on("spec-lists") ? specConstraints(documentText(text)) : []
-  for (const constraint of listed) state.collector.add("constraint", `${SPEC_PREFIX}${constraint}`, [ref])
-  if (state.recognizers.on("doc-rule-lines")) {
-    // A rule the list already pinned is not pinned again with its bullet.
-    for (const rule of ruleLines(text, MAX_ATTACHED_RULES)) {
-      if (!listed.includes(rule.replace(/^[-*•]\s+/, ""))) state.collector.add("constraint", `${SPEC_PREFIX}${rule}`, [ref])
-    }
-  }
+  const { on } = state.recognizers
+  const constraints = documentConstraints(text, { lists: on("spec-lists"), ruleLimit: on("doc-rule-lines") ? MAX_ATTACHED_RULES : 0 })
+  for (const constraint of constraints) state.collector.add("constraint", `${SPEC_PREFIX}${constraint}`, [ref])
 }
 
 function attachedPath(tool: string, json: string): string | null {

@@ -6,7 +6,7 @@
 import type { OutputKeep } from "../session/host-tools.js"
 import type { Recognizers } from "../session/recognizers.js"
 import { isErrorLine } from "./error-lines.js"
-import { isDefinitionHit, isSettingLine } from "./output-facts.js"
+import { isDefinitionHit, isSettingLine, specConstraints } from "./output-facts.js"
 import { plainText } from "./plain-text.js"
 
 /** The most lines DENSE keeps of one output, by what the row says the output is. */
@@ -150,6 +150,17 @@ export function ruleLines(text: string, limit: number, options: { listItems: boo
     }
   }
   return found
+}
+
+/**
+ * The constraints a document states (an attached file, a binding tool's output): the items under its rules headings
+ * (`lists`), then up to `ruleLimit` of its rule and limit lines, a rule a list already gave not again with its bullet.
+ */
+export function documentConstraints(text: string, options: { lists: boolean; ruleLimit: number }): string[] {
+  const listed = options.lists ? specConstraints(documentText(text)) : []
+  if (options.ruleLimit === 0) return listed
+  const rules = ruleLines(text, options.ruleLimit).filter((rule) => !listed.includes(rule.replace(/^[-*•]\s+/, "")))
+  return [...listed, ...rules]
 }
 
 /** A rule line longer than this is judged sentence by sentence; a sentence longer than this is prose, not a rule. */

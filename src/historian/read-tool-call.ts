@@ -1,14 +1,15 @@
-import { hostTool, readKeep, toolPatch, toolPaths, withoutFraming, type HostToolRow } from "../session/host-tools.js"
+import { hostTool, toolPatch, toolPaths, withoutFraming, type HostToolRow } from "../session/host-tools.js"
 import type { PatchFile } from "../session/patch-text.js"
 import { ALL_RECOGNIZERS, type Recognizers } from "../session/recognizers.js"
 import { isFinalPart, type HostToolPart } from "../transcript/host-message.js"
 import { isPrunedTool, toolResultText } from "../transcript/part-content.js"
 import { fallbackErrorLines, findErrorLines } from "./error-lines.js"
-import { isGrepCommand, isSearchCommand, programOf } from "./shell-commands.js"
+import { isSearchCommand, programOf } from "./shell-commands.js"
 import { createToolCallMemo } from "./tool-call-memo.js"
 import { formatLocation, extractLocations, type LocationMatch } from "./extract-locations.js"
-import { documentText, keptAddedLines, outputLines, ruleLines } from "./output-lines.js"
-import { outputFacts, specConstraints } from "./output-facts.js"
+import { keptAddedLines, outputLines } from "./output-lines.js"
+import { outputConstraints, outputKeep } from "./output-reading.js"
+import { outputFacts } from "./output-facts.js"
 import { labelledIds, returnedIds } from "./returned-ids.js"
 
 /** What the canonical record needs from one tool part. */
@@ -83,13 +84,7 @@ function readPart(part: HostToolPart, rawOutput: string, recognizers: Recognizer
   const found = outputFacts(output, { isSearch, definitionsFirst: recognizers.on("definition-hits") })
   const patch = toolPatch(row, input)
   const edit = editTexts(row, patch, part.tool, input, command)
-  // A grep run through a shell lists hits like a search tool: DENSE keeps its first hits.
-  const keep =
-    recognizers.on("grep-hits") && row.shell && command !== null && isGrepCommand(command)
-      ? "search"
-      : recognizers.on("code-comments")
-        ? readKeep(row, path)
-        : row.keep
+  const keep = outputKeep(row, command, path, recognizers)
   const lines = scan.interrupted ? { kept: [], key: [] } : outputLines({ keep, output, failed: !succeeded, recognizers })
   return {
     tool: part.tool,
@@ -111,7 +106,7 @@ function readPart(part: HostToolPart, rawOutput: string, recognizers: Recognizer
     todos: todosOf(input),
     lineRange: lineRangeOf(command),
     commits: succeeded && recognizers.on("commit-hash") ? found.commits : [],
-    constraints: succeeded ? constraintsOf(row, output, recognizers) : [],
+    constraints: succeeded ? outputConstraints(row, output, recognizers) : [],
     returnedIds: isSearch ? [] : [
       ...(succeeded && recognizers.on("tool-ids") ? returnedIds(output) : []),
       // A failed call's labelled ids count too: the request id of a refused call is what a report names.
@@ -121,21 +116,6 @@ function readPart(part: HostToolPart, rawOutput: string, recognizers: Recognizer
     keyLines: lines.key,
     added: addedLines(row, patch, paths, edit, recognizers),
   }
-}
-
-/** A binding document (a fetched page, a skill) pins at most this many of its rule and limit lines. */
-const MAX_BINDING_RULES = 6
-
-/**
- * The constraints an output states: the items under a rules heading of any output (`spec-lists`), and the rule and
- * limit lines of a document whose row binds the work (`binding-doc-rules`), each once.
- */
-function constraintsOf(row: HostToolRow, output: string, recognizers: Recognizers): string[] {
-  const text = documentText(output)
-  const listed = recognizers.on("spec-lists") ? specConstraints(text) : []
-  if (row.binds !== true || !recognizers.on("binding-doc-rules")) return listed
-  const rules = ruleLines(text, MAX_BINDING_RULES).filter((rule) => !listed.includes(rule.replace(/^[-*•]\s+/, "")))
-  return [...listed, ...rules]
 }
 
 const PATTERN_KEYS = ["pattern", "query", "regex", "glob"]

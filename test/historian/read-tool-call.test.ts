@@ -85,6 +85,12 @@ describe("readToolCall: a document whose rules bind the work", () => {
     expect(readToolCall(call("webfetch"), recognizersWithout(["binding-doc-rules"])).constraints).toEqual([])
   })
 
+  it("pins nothing of a page whose fetch failed (an error page states no rules of the API)", () => {
+    const [part] = assistantMessage({ id: "m6", parts: [tool("t6", "webfetch", failed({ url: "https://docs.example.com/payouts" }, page))] }).parts
+    if (part?.type !== "tool") throw new Error("expected a tool part")
+    expect(readToolCall(part).constraints).toEqual([])
+  })
+
   it("pins at most six lines of one page", () => {
     const long = Array.from({ length: 20 }, (_, index) => `Field ${index} must be at most ${index + 1} characters.`).join("\n")
     const [part] = assistantMessage({ id: "m7", parts: [tool("t7", "webfetch", completed({ url: "https://docs.example.com/fields" }, long))] }).parts
