@@ -100,7 +100,7 @@ export function runPass(options: PassOptions): PassResult {
   const seq = session.nextPass
   session.nextPass += 1
   const plan = ingestMessages({ db, state: session, messages, counter, now: startedAt, pass: seq })
-  const state: SessionState = main ? calibrated(session, messages, options.replyCreated ?? "before-pass") : session
+  const state: SessionState = main ? calibrated(session, messages, options.replyCreated ?? "before-pass", options.fixedTokens) : session
   // Which messages are unchanged since the last pass (their items, edits and serialization are reused).
   beginPass(session.messageMemo, messages)
 
@@ -248,7 +248,7 @@ export function runPass(options: PassOptions): PassResult {
   if (main) {
     session.previousPrompt = serialized
     session.previousMessageIds = new Set(messages.map((message) => message.info.id))
-    session.recentEstimates.push({ seq, startedAt: now, estimate: after.total })
+    session.recentEstimates.push({ seq, startedAt: now, estimate: after.total, fixed: after.fixed })
     if (session.recentEstimates.length > KEEP_ESTIMATES) session.recentEstimates.shift()
   }
   return {

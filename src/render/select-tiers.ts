@@ -47,6 +47,12 @@ export const DEMOTE_TARGET_SHARE = 0.85
 /** ... promotion starts only below this share, and stops before this one: pressure hovering at a line cannot flip tiers. */
 export const PROMOTE_START_SHARE = 0.6
 export const PROMOTE_TARGET_SHARE = 0.75
+/**
+ * A step down that frees less than this share of the episode's tokens buys almost no room for the detail it drops (a
+ * COMPACT record nearly as long as a short FULL episode loses the narrative's reasons for a few tokens): within its
+ * level it comes after every other step.
+ */
+export const POOR_STEP_SHARE = 0.1
 /** The reasons of the choices floors yielded to the ceiling, and of a compartment that keeps such a choice. */
 export const YIELDED_REASON = "below floor: history over the window's ceiling"
 export const OMITTED_REASON = "omitted: history over the window's ceiling at the anchors"
@@ -182,6 +188,7 @@ function selectByBudget(
         count: compartments.length,
         relevant: (index) => (compartments[index]?.relevance ?? 0) >= RELEVANT,
         gain: (index) => stepGain(chosen[index], legal[index] ?? [], compartments[index]?.tiers ?? {}),
+        tokens: tokensOf,
       })
       for (const index of order) {
         if (total <= budget * DEMOTE_TARGET_SHARE) break
@@ -235,11 +242,21 @@ function selectByBudget(
  * first keeps the room for the episodes where a step loses most (a read document's limits, a plan's schema), whatever
  * their age: demoting the oldest first is what lost long-range facts (issue 9).
  */
-function stepOrder(options: { count: number; relevant: (index: number) => boolean; gain: (index: number) => number }): number[] {
+function stepOrder(options: {
+  count: number
+  relevant: (index: number) => boolean
+  gain: (index: number) => number
+  tokens: (index: number) => number
+}): number[] {
   const indexes = Array.from({ length: options.count }, (_, index) => index)
   const gains = indexes.map(options.gain)
+  const poor = indexes.map((index) => (gains[index] ?? 0) < options.tokens(index) * POOR_STEP_SHARE)
   return indexes.sort(
-    (a, b) => Number(options.relevant(a)) - Number(options.relevant(b)) || (gains[a] ?? 0) - (gains[b] ?? 0) || a - b,
+    (a, b) =>
+      Number(options.relevant(a)) - Number(options.relevant(b)) ||
+      Number(poor[a]) - Number(poor[b]) ||
+      (gains[a] ?? 0) - (gains[b] ?? 0) ||
+      a - b,
   )
 }
 

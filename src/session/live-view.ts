@@ -61,9 +61,11 @@ export type LiveView = {
 }
 
 /**
- * Builds the live view. The protected window is measured by token mass from the newest message back: a message
- * is protected while the messages newer than it hold fewer than `protectedTokens` tokens, so the message that
- * crosses the line is protected whole.
+ * Builds the live view. The protected window is measured by token mass from the newest message back, in whole
+ * messages: a message is protected while the messages newer than it hold fewer than `protectedTokens` tokens and
+ * at least half of it lies inside that size, so the window's mass comes as near its size as whole messages allow.
+ * The newest message is always in (unless the window is empty). Protecting the crossing message whole, however
+ * large, kept a second file read raw at 32k: every later read then crossed the threshold (bench:e2e, issue 11).
  */
 export function buildLiveView(options: {
   messages: readonly HostMessage[]
@@ -81,8 +83,11 @@ export function buildLiveView(options: {
   let newer = 0
   for (let index = messages.length - 1; index >= 0; index -= 1) {
     if (newer >= protectedTokens) break
+    const tokens = facts[index]?.tokens ?? 0
+    // The message that crosses the line is in when most of it is (the window's mass then comes nearest its size).
+    if (index < messages.length - 1 && newer + tokens / 2 > protectedTokens) break
     protectedFrom = index
-    newer += facts[index]?.tokens ?? 0
+    newer += tokens
   }
 
   const items: LiveItem[] = []

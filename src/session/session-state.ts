@@ -102,8 +102,15 @@ export type SessionState = {
   /** The host message ids of the last main prompt (in memory only): a reminder may only go to a message new since. */
   previousMessageIds: ReadonlySet<string> | null
   /** Recent passes' usage estimates, to calibrate against the usage the provider reports for their requests. */
-  recentEstimates: { seq: number; startedAt: number; estimate: number }[]
+  recentEstimates: PassEstimate[]
 }
+
+/**
+ * One pass's estimate of its request: all of it, and of that the fixed prompt (system prompt and tool definitions) as
+ * the host's other hooks had told us by then. The fixed part is kept apart because its count can change without
+ * the request changing (a new process learns the system prompt only after its first transform).
+ */
+export type PassEstimate = { seq: number; startedAt: number; estimate: number; fixed: number }
 
 /** The applied state of a session that has never had an execute pass. */
 export function initialAppliedState(): AppliedState {

@@ -92,8 +92,12 @@ export function loadSessionState(
     "SELECT seq, started_at, detail_json FROM passes WHERE session_id = ? AND trigger != 'compaction' ORDER BY seq DESC LIMIT 32",
   ).all([sessionId])
   for (const row of recent.reverse()) {
-    const estimate = (JSON.parse(String(row["detail_json"])) as { estimate?: unknown }).estimate
-    if (typeof estimate === "number") state.recentEstimates.push({ seq: Number(row["seq"]), startedAt: Number(row["started_at"]), estimate })
+    const detail = JSON.parse(String(row["detail_json"])) as { estimate?: unknown; breakdown?: { fixed?: unknown } }
+    const { estimate } = detail
+    const fixed = detail.breakdown?.fixed
+    if (typeof estimate === "number" && typeof fixed === "number") {
+      state.recentEstimates.push({ seq: Number(row["seq"]), startedAt: Number(row["started_at"]), estimate, fixed })
+    }
   }
   for (const drop of listQueuedDrops(db, sessionId)) state.queued.set(drop.tag, drop)
   return state

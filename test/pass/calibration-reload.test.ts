@@ -12,7 +12,7 @@ import { tokCounter, toks } from "../helpers/pure-session.js"
 const WINDOW = fixedWindow({ usableTokens: 100_000, config: defaultConfig() })
 const BASE = 1_800_000_000_000
 
-function pass(db: Database, state: SessionState, messages: HostMessage[], now: number) {
+function pass(db: Database, state: SessionState, messages: HostMessage[], now: number, fixedTokens = 0) {
   return runPass({
     db,
     state,
@@ -22,7 +22,7 @@ function pass(db: Database, state: SessionState, messages: HostMessage[], now: n
     trigger: "transform",
     tagsVisible: true,
     window: WINDOW,
-    fixedTokens: 0,
+    fixedTokens,
     now,
     smartDrops: false,
   })
@@ -40,7 +40,7 @@ describe("runPass calibration across a restart", () => {
     const reply = assistantMessage({ id: "a1", created: BASE + 5, parts: [text("t1", toks(100))] })
     const reported = { ...reply, info: { ...reply.info, tokens: { input: 4_000, output: 100, reasoning: 0, cache: { read: 0, write: 0 } } } }
     const restarted = sessionState({ db, counter: tokCounter })
-    expect(restarted.recentEstimates).toEqual([{ seq: sent.seq, startedAt: BASE + 10, estimate: 1_000 }])
+    expect(restarted.recentEstimates).toEqual([{ seq: sent.seq, startedAt: BASE + 10, estimate: 1_000, fixed: 0 }])
     const next = pass(db, restarted, [...messages, reported as HostMessage], BASE + 20)
     // 1,000 (u1) + 100 (a1) counted, plus the 3,000 the provider saw beyond our estimate for the earlier request.
     expect(next.usageBefore).toBe(4_100)
@@ -49,5 +49,21 @@ describe("runPass calibration across a restart", () => {
       { tag: 1, created_pass: sent.seq },
       { tag: 2, created_pass: next.seq },
     ])
+  })
+
+  it("does not move the calibration when the fixed prompt's count changed after the request was sent", async () => {
+    const db = await memoryStore()
+    const state = sessionState({ db, counter: tokCounter })
+    const messages: HostMessage[] = [userMessage({ id: "u1", created: BASE, parts: [text("p1", toks(1_000))] })]
+    // The first pass of a process counts only the tool definitions (1,000): the system prompt's hook runs after it.
+    const sent = pass(db, state, messages, BASE + 10, 1_000)
+    expect(sent.usageAfter).toBe(2_000)
+    // The request carried the whole fixed prompt (3,000) and the provider's framing (2,000 we never count).
+    const reply = assistantMessage({ id: "a1", created: BASE + 5, parts: [text("t1", toks(100))] })
+    const reported = { ...reply, info: { ...reply.info, tokens: { input: 6_000, output: 100, reasoning: 0, cache: { read: 0, write: 0 } } } }
+    // The next pass knows the system prompt too: 3,000 fixed.
+    const next = pass(db, state, [...messages, reported as HostMessage], BASE + 20, 3_000)
+    // 1,000 (u1) + 100 (a1) + 3,000 fixed + 2,000 framing; taking the gap against the sent 2,000 would say 8,100.
+    expect(next.usageBefore).toBe(6_100)
   })
 })

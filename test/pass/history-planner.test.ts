@@ -195,7 +195,7 @@ describe("createHistoryPlanner", () => {
     it("cuts only settled messages, never the protected window nor the newest message, each exactly once", async () => {
       const session = await openSession()
       const all = turns(12)
-      const window = quietWindow(700)
+      const window = quietWindow(850)
       for (let count = 1; count <= all.length; count += 1) {
         const messages = all.slice(0, count)
         const { result } = pass(session, messages, window)
@@ -224,7 +224,8 @@ describe("createHistoryPlanner", () => {
         }
       }
       const final = compartmentsOf(session)
-      // 12 turns of ~330 words and a 700-word protected window (a12, u12, a11, u11, a10): turns 1-9 are cut, u10 waits.
+      // 12 turns of ~330 words and an 850-word protected window (a12, u12, a11, u11, and a10, most of which lies inside):
+      // turns 1-9 are cut, u10 waits.
       expect(final.map((compartment) => [compartment.firstMessageSeq, compartment.lastMessageSeq])).toEqual(
         Array.from({ length: 9 }, (_, index) => [index * 2 + 1, index * 2 + 2]),
       )
@@ -268,7 +269,7 @@ describe("createHistoryPlanner", () => {
           }),
         ),
       ]
-      pass(session, long, quietWindow(600))
+      pass(session, long, quietWindow(800))
       const [only, ...rest] = compartmentsOf(session)
       expect(rest).toEqual([])
       // Everything before the two protected reads is one episode of ~2,000 words or more.
@@ -385,7 +386,7 @@ describe("createHistoryPlanner", () => {
      * A window where 8 turns cross the 65% threshold. The landing line leaves the compartments 1,172 words: they enter
      * at dense (85 each) and the newest is promoted to full (372) in the same selection.
      */
-    const PRESSURED = fixedWindow({ usableTokens: 4_000, config: { ...defaultConfig(), protected_tokens: 400 } })
+    const PRESSURED = fixedWindow({ usableTokens: 4_000, config: { ...defaultConfig(), protected_tokens: 600 } })
 
     it("records selections with previous tier, reason, pressure, divergence, radius, policy; folds", async () => {
       const session = await openSession()

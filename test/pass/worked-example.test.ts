@@ -61,9 +61,10 @@ function session(): HostMessage[] {
     const id = `t${index + 1}`
     messages.push(assistantMessage({ id: `m-${id}`, created: at(), parts: [tool(id, "read", completed({ path: `f${index}` }, toks(size)))] }))
   })
-  // Protected recent work: 28k (the 16k floor reaches into the 16k message, which is protected whole).
-  messages.push(assistantMessage({ id: "m98", created: NOW - 1_000, parts: [text("p98", toks(16_000))] }))
-  messages.push(userMessage({ id: "m99", created: NOW - 500, parts: [text("p99", toks(12_000))] }))
+  // Protected recent work: 28k (the 16k floor reaches 13k into the 25k message: most of it lies inside, so it is
+  // protected whole).
+  messages.push(assistantMessage({ id: "m98", created: NOW - 1_000, parts: [text("p98", toks(25_000))] }))
+  messages.push(userMessage({ id: "m99", created: NOW - 500, parts: [text("p99", toks(3_000))] }))
   return messages
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest"
 import { growthPerCall } from "../../src/pressure/prompt-growth.js"
 
-const estimates = (...values: number[]) => values.map((estimate) => ({ estimate }))
+const estimates = (...values: number[]) => values.map((estimate) => ({ estimate, fixed: 5_000 }))
 
 describe("growthPerCall", () => {
   it("is the mean rise between consecutive passes, leaving out the falls of execute passes", () => {
@@ -13,5 +13,15 @@ describe("growthPerCall", () => {
     expect(growthPerCall([])).toBe(0)
     expect(growthPerCall(estimates(12_000))).toBe(0)
     expect(growthPerCall(estimates(12_000, 12_000, 9_000))).toBe(0)
+  })
+
+  it("leaves out a change in the fixed prompt's count: the session did not grow by it", () => {
+    // A new process counts the system prompt only after its first pass: the fixed part rises by 2,000 there.
+    const counted = [
+      { estimate: 18_000, fixed: 14_000 },
+      { estimate: 20_100, fixed: 16_000 },
+      { estimate: 20_400, fixed: 16_000 },
+    ]
+    expect(growthPerCall(counted)).toBeCloseTo(200)
   })
 })

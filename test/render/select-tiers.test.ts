@@ -187,6 +187,22 @@ describe("selectTiers", () => {
       ])
     })
 
+    it("takes a step that frees under a tenth of its episode after every other step of the level", () => {
+      // c1 is a short exchange whose COMPACT record (120) is nearly as long as its FULL text (131): that step frees 11
+      // tokens and loses the narrative's reasons. c2 and c3 step from 100 to 60.
+      const compartments = [
+        compartment("c1", { tiers: { full: 131, compact: 120, anchor: 31 }, current: "full" }),
+        compartment("c2", { tiers: FOUR, current: "full" }),
+        compartment("c3", { tiers: FOUR, current: "full" }),
+      ]
+      // 331 at full, budget 330 (target 280.5): c2 alone (291) is not enough, c2 and c3 (251) are, and c1 keeps its
+      // FULL text (smallest step first alone would have taken c1's 11 tokens, then c2: compact, dense, full).
+      const choices = selectTiers({ compartments, budgetTokens: 330, policy: "default" })
+      expect(tiersOf(choices)).toEqual(["full", "dense", "dense"])
+      // Once the other steps of the level are spent, it is taken too: budget 285 (target 242.25) after c2 and c3 (251).
+      expect(tiersOf(selectTiers({ compartments, budgetTokens: 285, policy: "default" }))).toEqual(["compact", "dense", "dense"])
+    })
+
     it("stops demoting as soon as history is at or under the demote target", () => {
       const compartments = fourAtFull()
       for (const budget of [300, 350, 399, 250, 150]) {

@@ -28,11 +28,13 @@ const session = (): HostMessage[] => [
 describe("buildLiveView", () => {
   it.each([
     ["nothing for a zero window", 0, 4],
+    ["the newest message, whatever its size", 1, 3],
     ["the newest message only when it alone fills the window", 400, 3],
-    ["the message that crosses the line, whole", 401, 2],
-    ["the crossing message when the line falls inside it", 500, 2],
+    ["not the crossing message while less than half of it lies inside the window", 549, 3],
+    ["the crossing message, whole, once half of it lies inside", 550, 2],
     ["up to the message that fills the window exactly", 700, 2],
-    ["one more once the window is a token larger", 701, 1],
+    ["not the next while less than half of it lies inside", 799, 2],
+    ["one more once half of it does", 800, 1],
     ["everything for a window larger than the session", 1_000_000, 0],
   ])("protects %s (%i tokens)", (_name, protectedTokens, protectedFrom) => {
     const view = liveView(session(), { protectedTokens })
@@ -49,7 +51,7 @@ describe("buildLiveView", () => {
   it("describes each tagged item", () => {
     const messages = session()
     const state = ingestedState(messages)
-    const view = buildLiveView({ messages, state, protectedTokens: 401 })
+    const view = buildLiveView({ messages, state, protectedTokens: 550 })
     expect(view.items.map((item) => ({ ...item, tag: item.tag.tag }))).toEqual([
       {
         tag: 1,

@@ -297,8 +297,9 @@ describe("gatherStatus", () => {
       opened.push(db)
       const state = sessionState({ db, counter: wordCounter })
       const planner = createHistoryPlanner({ db, sessionId: state.sessionId, counter: wordCounter, policy: "default" })
-      // 4,000 usable words: the 65% threshold is crossed within 9 turns, and the history budget forces demotions.
-      const window = fixedWindow({ usableTokens: 4_000, config: { ...defaultConfig(), protected_tokens: 400 } })
+      // 4,000 usable words: the 65% threshold is crossed within 9 turns, and the history budget forces demotions. The
+      // 600-word protected window holds the newest turn (its answer and most of the one before).
+      const window = fixedWindow({ usableTokens: 4_000, config: { ...defaultConfig(), protected_tokens: 600 } })
       const all = Array.from({ length: 9 }, (_, index) => turn(index + 1)).flat()
       let executed: PassResult | null = null
       const sent: number[] = []
