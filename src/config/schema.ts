@@ -113,7 +113,8 @@ export const ConfigSchema = z
         "The protected recent window, in tokens: nothing in it is dropped or reclaimed in normal operation. null " +
           "derives it from the usable window: 16000 * (usable / 200000) ^ 0.708 (200k -> 16k, 1M -> 50k, 64k -> " +
           "7.1k, 2M -> 81.7k), at least 2000 and at most a quarter of the window. A set size over a quarter of a " +
-          "model's usable window is clamped to that quarter for that model (the log, a toast and /ctx-status say so).",
+          "model's usable window is clamped to that quarter for that model (the log, a toast and /ctx-status say so). " +
+          "Counted in whole messages from the newest back: the message that crosses the line is in when most of it is.",
       ),
     protected_tags: z
       .number()

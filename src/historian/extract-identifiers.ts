@@ -82,7 +82,7 @@ const BACKTICK = /`([^`\n]{2,100})`/g
 const QUOTED = /(?<![\w'"`])(["'])([^"'`\s]{2,100})\1(?![\w])/g
 const HEX_COLOR = /(?<![\w#&])#(?:[0-9a-fA-F]{6}|[0-9a-fA-F]{3})(?![\w])/g
 const BARE_HEX6 = /(?<![\w#.\/-])[0-9a-fA-F]{6}(?![\w.\/-])/g
-const HASH = /(?<![\w#.\/-])[0-9a-f]{7,40}(?![\w.\/-])/g
+const HASH = /(?<![\w#.\/-])[0-9a-f]{7,40}(?![\w\/-]|\.[\w\/-])/g
 const NUMBER = "(?:0|[1-9]\\d*)"
 const VERSION = new RegExp(
   `(?<![\\w.])(?:v${NUMBER}\\.${NUMBER}(?:\\.${NUMBER})?|${NUMBER}\\.${NUMBER}\\.${NUMBER})` +

@@ -3,7 +3,7 @@ import type { PatchFile } from "../session/patch-text.js"
 import { ALL_RECOGNIZERS, type Recognizers } from "../session/recognizers.js"
 import { isFinalPart, type HostToolPart } from "../transcript/host-message.js"
 import { isPrunedTool, toolResultText } from "../transcript/part-content.js"
-import { fallbackErrorLines, findErrorLines } from "./error-lines.js"
+import { fallbackErrorLines, findErrorLines, isErrorLine } from "./error-lines.js"
 import { isSearchCommand, programOf } from "./shell-commands.js"
 import { createToolCallMemo } from "./tool-call-memo.js"
 import { formatLocation, extractLocations, type LocationMatch } from "./extract-locations.js"
@@ -101,6 +101,8 @@ function readPart(part: HostToolPart, rawOutput: string, recognizers: Recognizer
       ...inputLocations(input, path, command),
       ...scan.locations,
       ...(succeeded && recognizers.on("search-hits") ? found.locations : []),
+      // A test run that reports a failure may still complete (its runner's exit status is not the call's).
+      ...(!isSearch && !scan.interrupted && recognizers.on("failure-location") ? failureHeaderLocation(output) : []),
     ],
     edit,
     todos: todosOf(input),
@@ -187,6 +189,25 @@ function isOnlyExitNote(output: string): boolean {
   const lines = output.split("\n").map((line) => line.trim()).filter((line) => line !== "")
   return lines.length <= 1 && lines.every((line) => /exit(?:ed with)? code 1\b|^Exit code 1$/i.test(line))
 }
+
+/**
+ * Where a failing test is, as a test runner prints it on a line of its own a little above the first error line
+ * (ExUnit's `test/x_test.exs:34` under `1) test …`, rustc's `--> src/lib.rs:10:5`): the nearest such line among the
+ * few above it.
+ */
+function failureHeaderLocation(output: string): LocationMatch[] {
+  const lines = output.split("\n")
+  const first = lines.findIndex(isErrorLine)
+  for (let index = first - 1; index >= Math.max(0, first - FAILURE_HEADER_LINES); index -= 1) {
+    const bare = /^\s*(?:-->\s*)?(\S+:\d+)(?::\d+)?:?\s*$/.exec(lines[index] ?? "")
+    const location = bare?.[1] === undefined ? undefined : extractLocations(bare[1])[0]
+    if (location !== undefined) return [location]
+  }
+  return []
+}
+
+/** How far above the first error line a test runner's location line is looked for. */
+const FAILURE_HEADER_LINES = 3
 
 /** The raise site of a Python traceback: its last `File "…", line N` frame. */
 function lastTracebackFrame(output: string): LocationMatch[] {

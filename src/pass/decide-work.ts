@@ -11,7 +11,7 @@ import { decidePass, type PassDecision } from "./decide-pass.js"
 import { estimateFreedTokens } from "./estimate-freed-tokens.js"
 import type { WindowSettings } from "../pressure/model-window.js"
 import type { HostMessage } from "../transcript/host-message.js"
-import type { HistoryPlanner } from "./history-planner.js"
+import type { FoldGains, HistoryPlanner } from "./history-planner.js"
 
 export type WeighedWork = {
   /** Queued drops that may land now. */
@@ -46,8 +46,8 @@ export function decideWork(options: {
   seq: number
   main: boolean
   cold: boolean
-  /** The planner's `quietFoldGain` before this pass cut anything (0 without a planner). */
-  quietFoldGain: number
+  /** The planner's `foldGains` before this pass cut anything (none without a planner). */
+  foldGains: FoldGains
   measure: (view: LiveView, state: SessionState) => Breakdown
 }): WeighedWork {
   const { state, view, before, usageBefore, band, drain, seq, main, cold, messages, window, now, measure } = options
@@ -85,12 +85,18 @@ export function decideWork(options: {
       cacheCold: cold,
       prices: window.prices,
     })
-  // Below the threshold a fold is prepared only when it could pay: what its compartments' FULL tiers save on their
-  // source (as cut up to the previous pass) bounds what it frees. It must pay at a warm cache's price: a cold cache
-  // lets queued drops land free (cache-expired), but an early fold trades detail for cost, and a break that happens to
-  // be free is no reason.
+  // Below the threshold a fold is prepared only when it could pay, bounded by what its compartments save on their
+  // source (as cut up to the previous pass): a quiet fold (with room: new episodes at FULL) first; else a priced fold,
+  // held to the history budget (new episodes below FULL, as at the threshold), when that could pay: a session that
+  // grows far below its threshold pays for its size at every call (issue 11: at 200k the first fold came at call 112,
+  // the whole session costing 5% less than OpenCode alone). It must pay at a warm cache's price: a cold cache lets
+  // queued drops land free (cache-expired), but an early fold trades detail for cost, and a break that happens to be
+  // free is no reason.
   const planner = options.history ?? null
-  const foldMayPay = main && band === "below" && !drain.active && !cold && planner !== null && weigh(options.quietFoldGain, 0).pays
+  const mayFold = main && band === "below" && !drain.active && !cold && planner !== null
+  const quietMayPay = mayFold && weigh(options.foldGains.quiet, 0).pays
+  const pricedMayPay = mayFold && !quietMayPay && weigh(options.foldGains.budgeted, 0).pays
+  const foldMayPay = quietMayPay || pricedMayPay
   const offered = planner
     ? main
       ? planner.prepare({
@@ -101,7 +107,7 @@ export function decideWork(options: {
           now,
           fold: percentBefore >= window.thresholdPercent || foldMayPay,
           budgetTokens: window.historyBudgetTokens,
-          roomTokens: window.landingTokens - staying,
+          ...(pricedMayPay ? {} : { roomTokens: window.landingTokens - staying }),
           // In the emergency band (the prompt is about to overflow; protections yield too) floors that would keep the
           // prompt in the emergency band yield, down to the ceiling line. Elsewhere, and when held floors leave the
           // prompt below the emergency line, floors win over the budget and the landing line.

@@ -126,12 +126,19 @@ export type HistoryPlanner = {
   switches(): number
   /** Forgets the cached compartments (a model historian stored new tiers); the next prepare reloads them. */
   invalidate(): void
-  /**
-   * What a quiet fold would free at most, from the compartments cut so far and not folded: their source's tokens less
-   * their FULL tier's (a fold with room keeps new episodes at FULL). Cheap: stored counts only, no selection.
-   */
-  quietFoldGain(): number
+  /** What a fold would free at most, from the compartments cut so far and not folded (`FoldGains`). */
+  foldGains(): FoldGains
 }
+
+/**
+ * Bounds on what a fold below the threshold would free, from stored counts only (no selection): `quiet`, with room
+ * (new episodes kept at FULL), their source's tokens less their FULL tier's; `budgeted`, held to the history budget
+ * (new episodes below FULL), their source's tokens less their anchors'.
+ */
+export type FoldGains = { quiet: number; budgeted: number }
+
+/** The gains of a session without a planner. */
+export const NO_FOLD_GAINS: FoldGains = { quiet: 0, budgeted: 0 }
 
 export type CommitInput = { pass: number; passId: number | null; pressure: number; firstDivergence: number | null; radius: number | null; now: number }
 
@@ -187,13 +194,16 @@ export function createHistoryPlanner(options: {
     })
 
   const planner: HistoryPlanner = {
-    quietFoldGain() {
-      return load()
-        .filter((compartment) => compartment.status === "closed")
-        .reduce((sum, compartment) => {
-          const full = compartment.representations.find((representation) => representation.tier === "full")
-          return sum + Math.max(0, compartment.sourceTokens - (full?.tokens ?? compartment.sourceTokens))
-        }, 0)
+    foldGains() {
+      const gains: FoldGains = { quiet: 0, budgeted: 0 }
+      for (const compartment of load()) {
+        if (compartment.status !== "closed") continue
+        const tokensAt = (tier: Tier): number | undefined =>
+          compartment.representations.find((representation) => representation.tier === tier)?.tokens
+        gains.quiet += Math.max(0, compartment.sourceTokens - (tokensAt("full") ?? compartment.sourceTokens))
+        gains.budgeted += Math.max(0, compartment.sourceTokens - (tokensAt("anchor") ?? compartment.sourceTokens))
+      }
+      return gains
     },
     cut(input) {
       cutNew({ ...input, known: load() })

@@ -20,7 +20,7 @@ import { calibrated, type ReplyCreated } from "./calibrate.js"
 import { commitPass } from "./commit-pass.js"
 import type { PassDecision } from "./decide-pass.js"
 import { decideWork } from "./decide-work.js"
-import type { HistoryPlanner } from "./history-planner.js"
+import { NO_FOLD_GAINS, type HistoryPlanner } from "./history-planner.js"
 import { ingestMessages } from "./ingest-messages.js"
 import { planExecution, plannedState } from "./plan-execution.js"
 import { planReminder, type PlacedReminder } from "./plan-reminder.js"
@@ -135,9 +135,9 @@ export function runPass(options: PassOptions): PassResult {
 
   const cold = cacheExpired(messages, now, window.cacheTtlMs)
   const planner = options.history ?? null
-  // What a quiet fold could free is judged on the compartments cut before this pass; then the newly settled
-  // conversation is cut (the historian's own write: its tiers are stored as soon as they exist).
-  const quietFoldGain = main && planner ? planner.quietFoldGain() : 0
+  // What a fold below the threshold could free is judged on the compartments cut before this pass; then the newly
+  // settled conversation is cut (the historian's own write: its tiers are stored as soon as they exist).
+  const foldGains = main && planner ? planner.foldGains() : NO_FOLD_GAINS
   if (main && planner) planner.cut({ messages, view, state, pass: seq, now })
   const { landable, smart, ready, estimate, decided } = decideWork({
     ...options,
@@ -150,7 +150,7 @@ export function runPass(options: PassOptions): PassResult {
     seq,
     main,
     cold,
-    quietFoldGain,
+    foldGains,
     measure,
   })
 

@@ -84,6 +84,10 @@ export const RECOGNIZERS = {
     reason: "a source file's code states no rules or limits (`require X`, `max-height: 100px`); its comments may",
     developedOn: ["claudecode-opus46-spotter-gqc.jsonl"],
   },
+  "failure-location": {
+    reason: "a test runner prints where the failing test is (path:line) on its own line just above the assertion",
+    developedOn: ["opencode-verdant-irrigation.json"],
+  },
   "echoed-key-lines": {
     reason: "of more key lines than COMPACT holds, those whose distinctive words the agent's own text repeats are the ones it acted on",
     developedOn: ["opencode-quayside-berths.json", "opencode-shelfwise-notices.json"],

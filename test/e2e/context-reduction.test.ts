@@ -36,7 +36,7 @@ type PassRow = {
   first_divergence: number | null
   detail_json: string
 }
-type PassDetail = { reason: string; breakdown: { total: number }; dropped: number[]; newTags: number[]; nudge: unknown }
+type PassDetail = { reason: string; breakdown: { total: number; fixed: number }; dropped: number[]; newTags: number[]; nudge: unknown }
 type Pass = PassRow & { detail: PassDetail }
 type TagRow = {
   tag: number
@@ -298,15 +298,19 @@ describe("ctx_reduce, the execute pass and the cache contract in the real OpenCo
     // The first pass has no report yet: usage is the estimate.
     const start = passes[0] as Pass
     expect(start.usage_tokens).toBe(start.detail.breakdown.total)
-    // Every later replay pass of the same process: its estimate plus (report - estimate) of the previous request.
-    // (The breakdown is of the prompt as sent; on a replay pass without reminders that is also the usage's basis.)
+    // The process knows the system prompt only after its first transform: the first pass counts less of the fixed
+    // prompt than the second, though both requests carried all of it.
+    expect(start.detail.breakdown.fixed).toBeLessThan((passes[1] as Pass).detail.breakdown.fixed)
+    // Every later replay pass of the same process: its estimate plus (report - estimate) of the previous request, that
+    // estimate taken with the fixed prompt as this pass counts it. (The breakdown is of the prompt as sent; on a
+    // replay pass without reminders that is also the usage's basis.)
     for (let index = 1; index < firstRun; index += 1) {
       const pass = passes[index] as Pass
       if (pass.decision === "execute") continue
       const previous = passes[index - 1] as Pass
       const reported = replies.get((main[index - 1] as { n: number }).n)?.promptTokens as number
-      const calibration = reported - previous.detail.breakdown.total
-      expect(pass.usage_tokens, `pass ${pass.seq}`).toBe(pass.detail.breakdown.total + calibration)
+      const sentNow = previous.detail.breakdown.total - previous.detail.breakdown.fixed + pass.detail.breakdown.fixed
+      expect(pass.usage_tokens, `pass ${pass.seq}`).toBe(pass.detail.breakdown.total + reported - sentNow)
     }
   })
 })

@@ -100,7 +100,8 @@ describe("/ctx-status in the real OpenCode", () => {
   const LOW = 20_000
   const HIGH = 36_000
   const files: Record<string, string> = {
-    "magic-context.jsonc": '{ "execute_threshold": 50, "protected_tokens": 300, "historian": { "strategy": "off" } }\n',
+    // A 5,000-token protected window: the newest message, and c.txt's read behind a short one (most of it inside).
+    "magic-context.jsonc": '{ "execute_threshold": 50, "protected_tokens": 5000, "historian": { "strategy": "off" } }\n',
     "a.txt": fixtureText("A", 3_000),
     "b.txt": fixtureText("B", 3_000),
     // The large one: the newest read, in the protected window when /ctx-status runs.

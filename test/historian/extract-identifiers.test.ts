@@ -21,6 +21,7 @@ describe("extractIdentifiers", () => {
     ["a semantic version", "bump 0.7.29 to 0.8.0", "0.8.0"],
     ["a v-prefixed version", "git tag v0.8.0", "v0.8.0"],
     ["a short hash", "the task bd0afab finished", "bd0afab"],
+    ["a hash that ends a sentence", "compare it with the base commit 3f9c2a17d. Then run the tests", "3f9c2a17d"],
     ["a colour", "accent #8abeb7 please", "#8abeb7"],
     ["a bare hex colour", "md link is actually f0c674", "f0c674"],
     ["an error code", "error TS2305: Module has no exported member", "TS2305"],

@@ -201,3 +201,35 @@ describe("readToolCall: plugin and MCP tools", () => {
     expect(reading.returnedIds).toEqual([])
   })
 })
+
+describe("readToolCall: where a failing test is", () => {
+  const exunit = [
+    "Running ExUnit with seed: 4821, max_cases: 8",
+    "",
+    "..",
+    "",
+    "  1) test rejects a token past its expiry (Gatehouse.TokenTest)",
+    "     test/gatehouse/token_test.exs:58",
+    "     Assertion with == failed",
+    "     code:  assert Token.verify(expired) == {:error, :expired}",
+    "     left:  {:ok, %{sub: \"u-17\"}}",
+    "     right: {:error, :expired}",
+    "",
+    "Finished in 0.1 seconds",
+    "3 tests, 1 failure",
+  ].join("\n")
+
+  it("keeps the location line a test runner prints just above the assertion", () => {
+    const reading = readToolCall(shellCall("mix test", exunit))
+    expect(reading.locations.map((location) => location.text)).toContain("test/gatehouse/token_test.exs:58")
+    const without = readToolCall(shellCall("mix test", exunit), recognizersWithout(["failure-location"]))
+    expect(without.locations.map((location) => location.text)).not.toContain("test/gatehouse/token_test.exs:58")
+  })
+
+  it("takes no location from lines far above the error, or from a line that says more than a place", () => {
+    const far = exunit.replace("     test/gatehouse/token_test.exs:58\n", "     test/gatehouse/token_test.exs:58\n\n\n\n")
+    expect(readToolCall(shellCall("mix test", far)).locations.map((location) => location.text)).toEqual([])
+    const prose = exunit.replace("     test/gatehouse/token_test.exs:58", "     see test/gatehouse/token_test.exs:58 for the fixture")
+    expect(readToolCall(shellCall("mix test", prose)).locations.map((location) => location.text)).toEqual([])
+  })
+})

@@ -16,7 +16,7 @@ import { fileURLToPath } from "node:url"
  * sessions and the OpenCode-shaped synthetic sessions), at three windows. Pinned figures are the non-incidental probes
  * the default kept when they were last measured; an improvement raises them, a regression fails here.
  */
-const PINNED_DEFAULT_SURVIVED: Record<number, number> = { 16_000: 153, 32_000: 162, 64_000: 171 }
+const PINNED_DEFAULT_SURVIVED: Record<number, number> = { 16_000: 154, 32_000: 163, 64_000: 171 }
 const WINDOWS = [16_000, 32_000, 64_000]
 /**
  * Where no floor may break. At 16k one real trace's floors alone would keep the prompt in the emergency band, and

@@ -20,6 +20,7 @@ import {
   type StoredCompartment,
 } from "../../src/store/compartment-repository.js"
 import type { Database } from "../../src/store/driver.js"
+import { listPasses } from "../../src/store/pass-repository.js"
 import { insertPin } from "../../src/store/pin-repository.js"
 import type { HostMessage } from "../../src/transcript/host-message.js"
 import {
@@ -812,5 +813,44 @@ describe("createHistoryPlanner", () => {
       })
       expect(second).toEqual(first)
     })
+  })
+})
+
+describe("a priced fold below the threshold (issue 11)", () => {
+  /** Turns of ~330 words in a window where the history budget (15% of the threshold) is small against the session. */
+  const WINDOW = fixedWindow({ usableTokens: 40_000, config: { ...defaultConfig(), protected_tokens: 700 } })
+
+  it("folds the settled conversation, held to the history budget, once keeping it has cost more than the break", async () => {
+    const session = await openSession()
+    const all = turns(60)
+    const decisions: PassResult[] = []
+    for (let count = 2; count <= all.length; count += 2) {
+      const { result } = pass(session, all.slice(0, count), WINDOW)
+      decisions.push(result)
+      if (result.decision === "execute") break
+    }
+    const executed = decisions.at(-1)
+    if (executed?.decision !== "execute") throw new Error("no execute pass")
+    // Every pass before it replayed below the threshold; it runs well under it, on the cost rule's word.
+    expect(decisions.slice(0, -1).every((result) => result.decision === "replay" && result.band === "below")).toBe(true)
+    expect(executed).toMatchObject({ reason: "pays", band: "below" })
+    expect(executed.usageBefore).toBeLessThan(WINDOW.usableTokens * 0.5)
+    const cost = listPasses(session.db, session.state.sessionId, 1)[0]?.detail["cost"] as Record<string, number>
+    expect(cost["carriedCost"]).toBeGreaterThanOrEqual(cost["breakCost"] ?? Number.POSITIVE_INFINITY)
+    // Held to the history budget (not the room below the landing line, which would keep the new episodes at FULL and
+    // free nothing), the fold takes most of the prompt away.
+    const report = session.planner.report()
+    expect(report?.budgetTokens).toBe(WINDOW.historyBudgetTokens)
+    expect(report?.historyTokens).toBeLessThanOrEqual(WINDOW.historyBudgetTokens)
+    expect(executed.usageAfter).toBeLessThan(executed.usageBefore / 2)
+  })
+
+  it("does not fold where the history budget holds the whole session: there a fold would free nothing", async () => {
+    const session = await openSession()
+    const all = turns(60)
+    const roomy = fixedWindow({ usableTokens: 1_000_000, config: { ...defaultConfig(), protected_tokens: 700 } })
+    for (let count = 2; count <= all.length; count += 2) {
+      expect(pass(session, all.slice(0, count), roomy).result.decision).toBe("replay")
+    }
   })
 })
