@@ -108,6 +108,13 @@ describe("replayTranscript with progressive fidelity", () => {
     expect(third).toEqual(first)
   })
 
+  it.each([8_000, 12_000, 20_000])("gives the same output when replayed again into the same store at %i tokens, where the cost rule weighs folds", async (usable) => {
+    const window = fixedWindow({ usableTokens: usable, config: { ...defaultConfig(), protected_tokens: 400 } })
+    const db = await freshStore()
+    const first = replay({ db, window })
+    expect(replay({ db, window })).toEqual(first)
+  })
+
   it("gives the same output in the same store after a run in another window", async () => {
     const db = await freshStore()
     const pressured = replay({ db: await freshStore(), window: PRESSURED })
