@@ -77,7 +77,7 @@ export function decideWork(options: {
     executePays({
       freedTokens,
       rewrittenTokens: before.total - before.fixed - before.history,
-      callsSinceExecute: seq - (state.applied.lastExecutePass ?? 0),
+      callsSinceExecute: seq - (state.applied.lastExecutePass ?? state.firstPass - 1),
       dropTokens,
       promptTokens: usageBefore,
       thresholdTokens: (window.usableTokens * window.thresholdPercent) / 100,

@@ -95,6 +95,9 @@ export function replayTranscript(options: {
     { id: sessionId, source: "replay", projectId: null, directory: null, title: transcript.file },
     counter,
   )
+  // Nothing of the earlier run shapes this one: its estimates (growth per call, calibration) and its pass numbers.
+  state.recentEstimates = []
+  state.firstPass = state.nextPass
   const builder = createHostTranscriptBuilder(transcript, sessionId, { usage: options.calibrate === true })
   const history = options.historian === false ? null : createHistoryPlanner({
     db,

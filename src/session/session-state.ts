@@ -103,6 +103,11 @@ export type SessionState = {
   previousMessageIds: ReadonlySet<string> | null
   /** Recent passes' usage estimates, to calibrate against the usage the provider reports for their requests. */
   recentEstimates: PassEstimate[]
+  /**
+   * The pass the session's calls are counted from while no execute pass is known: 1, or a replay's own first pass in
+   * a store that holds an earlier run (its pass numbers go on from there).
+   */
+  firstPass: number
 }
 
 /**
@@ -146,5 +151,6 @@ export function emptySessionState(sessionId: string): SessionState {
     messageMemo: createMessageMemo(),
     previousMessageIds: null,
     recentEstimates: [],
+    firstPass: 1,
   }
 }
