@@ -205,7 +205,9 @@ function steerMessage(messages: readonly HostMessage[], placement: Placement): E
   if (!anchor) return null
   const user = [...messages].reverse().find((message) => message.info.role === "user")
   if (!user || user.info.role !== "user") return null
-  const id = `${placement.anchorId}-steer-${placement.placedPass}`
+  // One steer per anchor at a time (placed once per epoch, gone at the next execute): the anchor names it. Not the
+  // pass: a replay into a store that holds an earlier run numbers its passes on from there.
+  const id = `${placement.anchorId}-steer`
   const message: HostMessage = {
     info: {
       id,

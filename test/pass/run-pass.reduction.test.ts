@@ -462,7 +462,7 @@ describe("runPass: reminders", () => {
       "m-r1",
       "m-r2",
       "m-r3",
-      `m-r3-steer-${result.seq}`,
+      "m-r3-steer",
     ])
     expect(rows("SELECT kind, anchor_id, level, epoch, placed_pass FROM placements ORDER BY id")).toEqual([
       { kind: "nudge", anchor_id: "r3", level: "urgent", epoch: 0, placed_pass: result.seq },
@@ -486,7 +486,7 @@ describe("runPass: reminders", () => {
       "m-r1",
       "m-r2",
       "m-r3",
-      `m-r3-steer-${first.result.seq}`,
+      "m-r3-steer",
       "u2",
     ])
   })

@@ -295,7 +295,7 @@ describe("renderPrompt", () => {
           afterMessageId: "m3",
           message: {
             info: {
-              id: "m3-steer-7",
+              id: "m3-steer",
               sessionID: TEST_SESSION,
               role: "user",
               time: { created: 300 },
@@ -304,9 +304,9 @@ describe("renderPrompt", () => {
             },
             parts: [
               {
-                id: "m3-steer-7-text",
+                id: "m3-steer-text",
                 sessionID: TEST_SESSION,
-                messageID: "m3-steer-7",
+                messageID: "m3-steer",
                 type: "text",
                 text: "<system-reminder>drop now</system-reminder>",
                 synthetic: true,
