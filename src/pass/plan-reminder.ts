@@ -43,6 +43,8 @@ export function planReminder(options: {
     queued: new Set(planned.queued.keys()),
     pass: seq,
     usagePercent: usagePercent(options.usageBefore, options.window.usableTokens),
+    usableTokens: options.window.usableTokens,
+    thresholdPercent: options.window.thresholdPercent,
     tagsVisible: options.tagsVisible,
     budgetTokens: options.window.reminderBudgetTokens,
     count: options.count,

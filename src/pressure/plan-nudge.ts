@@ -5,7 +5,12 @@ import type { LiveItem, LiveView } from "../session/live-view.js"
 import { nudgeFor, type NudgeDecision, type NudgeLevel } from "./nudge-band.js"
 
 /** Passes between two reminders at the same level. */
-export const NUDGE_INTERVAL: Readonly<Record<Exclude<NudgeLevel, "quiet">, number>> = { gentle: 10, firm: 5, urgent: 2 }
+export const NUDGE_INTERVAL: Readonly<Record<Exclude<NudgeLevel, "quiet">, number>> = { gentle: 10, firm: 6, urgent: 4 }
+/**
+ * One reminder at a time: while the last one is this recent (in passes) no other is placed, not even when the level
+ * rises (the agent has just been told; a second reminder a call later would only add tokens).
+ */
+export const MIN_REMINDER_GAP = 4
 /** After a ctx_reduce call the agent is managing context: no reminders for this many passes. */
 export const SUPPRESS_AFTER_REDUCE_PASSES = 8
 
@@ -17,8 +22,9 @@ export type NudgePlan = { decision: NudgeDecision; reclaimableTokens: number; pl
  * Decides the reminders of this pass (seed: "Read the nudge bands"). Reminders are only ever added to the new
  * tail: channel 1 is appended to the newest finished tool result of the newest message, channel 2 is a hidden steer
  * message after the newest message, so an earlier prompt stays a byte prefix. Quiet for agents without ctx_reduce,
- * while the agent has drops queued, and for a few passes after it called ctx_reduce; otherwise repeated on a
- * cadence that quickens with the level, and at once when the level rises. The reminders of one epoch (they stay
+ * while the agent has drops queued, and for a few passes after it called ctx_reduce; otherwise one at a time
+ * (`MIN_REMINDER_GAP`), repeated on a cadence that quickens with the level, and as soon as the gap allows when the
+ * level rises. The reminders of one epoch (they stay
  * until the next execute pass) never hold more than `budgetTokens`: one that would go over is not placed (the steer
  * message, placed once, goes first).
  */
@@ -30,6 +36,9 @@ export function planNudge(options: {
   queued: ReadonlySet<number>
   pass: number
   usagePercent: number
+  /** The usable window (the reminder floors scale with it) and the execute threshold (the level follows usage too). */
+  usableTokens: number
+  thresholdPercent: number
   tagsVisible: boolean
   /** The most the epoch's reminders may hold, in tokens (`reminderBudgetTokens` of the window). */
   budgetTokens: number
@@ -38,17 +47,22 @@ export function planNudge(options: {
   const { view, applied, queued, pass } = options
   const candidates = reclaimableItems(view, queued)
   const reclaimableTokens = candidates.reduce((sum, item) => sum + item.contentTokens + item.callTokens, 0)
-  const decision = nudgeFor({ liveTailTokens: view.liveTokens, reclaimableTokens })
+  const decision = nudgeFor({
+    liveTailTokens: view.liveTokens,
+    reclaimableTokens,
+    usableTokens: options.usableTokens,
+    usagePercent: options.usagePercent,
+    thresholdPercent: options.thresholdPercent,
+  })
   const none: NudgePlan = { decision, reclaimableTokens, placements: [] }
   if (!options.tagsVisible || decision.level === "quiet" || queued.size > 0) return none
   if (applied.lastReducePass !== null && pass - applied.lastReducePass < SUPPRESS_AFTER_REDUCE_PASSES) return none
 
   const placements: Placement[] = []
   const last = applied.lastNudgeLevel as NudgeLevel | null
+  const since = applied.lastNudgePass === null ? Number.POSITIVE_INFINITY : pass - applied.lastNudgePass
   const due =
-    applied.lastNudgePass === null ||
-    RANK[decision.level] > RANK[last ?? "quiet"] ||
-    pass - applied.lastNudgePass >= NUDGE_INTERVAL[decision.level]
+    since >= NUDGE_INTERVAL[decision.level] || (since >= MIN_REMINDER_GAP && RANK[decision.level] > RANK[last ?? "quiet"])
   let spent = applied.placements.reduce((sum, placement) => sum + options.count(placement.text), 0)
   const fits = (text: string): boolean => {
     const tokens = options.count(text)

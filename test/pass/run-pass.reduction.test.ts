@@ -425,8 +425,11 @@ describe("runPass: usage", () => {
 })
 
 describe("runPass: reminders", () => {
-  /** 75k of finished reads outside the protected window in a 1M window: urgent, and the channel-2 ceiling. */
-  const NUDGE_WINDOW = fixedWindow({ usableTokens: 1_000_000, config: { ...defaultConfig(), protected_tokens: 2_000 } })
+  /**
+   * 75k of finished reads outside the protected window, 71% of a 110k window whose threshold is 80% (close to it):
+   * urgent, and the channel-2 ceiling.
+   */
+  const NUDGE_WINDOW = fixedWindow({ usableTokens: 110_000, thresholdPercent: 80, config: { ...defaultConfig(), protected_tokens: 2_000 } })
   const nudgePass = (messages: HostMessage[], tagsVisible = true) => {
     const { result, rendered } = passAndRender({
       db,

@@ -32,7 +32,14 @@ const words = (body: string): number => body.split(/\s+/).filter(Boolean).length
 
 function plan(
   view: LiveView,
-  options: { applied?: Partial<AppliedState>; pass?: number; queued?: number[]; tagsVisible?: boolean; budgetTokens?: number } = {},
+  options: {
+    applied?: Partial<AppliedState>
+    pass?: number
+    queued?: number[]
+    tagsVisible?: boolean
+    budgetTokens?: number
+    thresholdPercent?: number
+  } = {},
 ) {
   return planNudge({
     view,
@@ -42,6 +49,9 @@ function plan(
     queued: new Set(options.queued ?? []),
     pass: options.pass ?? 20,
     usagePercent: 36.75,
+    // A 200k window whose threshold (40%) is close above the usage: the level follows the reclaimable share alone.
+    usableTokens: 200_000,
+    thresholdPercent: options.thresholdPercent ?? 40,
     tagsVisible: options.tagsVisible ?? true,
     budgetTokens: options.budgetTokens ?? Number.POSITIVE_INFINITY,
     count: words,
@@ -99,12 +109,15 @@ describe("planNudge", () => {
   it.each<[Exclude<NudgeLevel, "quiet">, NudgeLevel, number, number, boolean]>([
     ["gentle", "gentle", 10, 19, false],
     ["gentle", "gentle", 10, 20, true],
-    ["firm", "firm", 10, 14, false],
-    ["firm", "firm", 10, 15, true],
-    ["urgent", "urgent", 10, 11, false],
-    ["urgent", "urgent", 10, 12, true],
-    ["firm", "gentle", 10, 11, true],
-    ["urgent", "firm", 10, 11, true],
+    ["firm", "firm", 10, 15, false],
+    ["firm", "firm", 10, 16, true],
+    ["urgent", "urgent", 10, 13, false],
+    ["urgent", "urgent", 10, 14, true],
+    // One reminder at a time: a rising level waits for the gap (4 passes) too.
+    ["firm", "gentle", 10, 13, false],
+    ["firm", "gentle", 10, 14, true],
+    ["urgent", "firm", 10, 11, false],
+    ["urgent", "firm", 10, 14, true],
     ["gentle", "firm", 10, 11, false],
     ["gentle", "urgent", 10, 20, true],
   ])("repeats a %s reminder after a %s one at pass %i on pass %i: %s", (level, lastLevel, lastPass, pass, due) => {
@@ -142,6 +155,8 @@ describe("planNudge", () => {
       queued: new Set(),
       pass: 2,
       usagePercent: 50,
+      usableTokens: 200_000,
+      thresholdPercent: 55,
       tagsVisible: true,
       budgetTokens: Number.POSITIVE_INFINITY,
       count: words,
@@ -157,8 +172,8 @@ describe("planNudge", () => {
     // Room for the steer message and two nudges: the epoch's reminders stop there, pass after pass.
     const budgetTokens = steerWords + 2 * nudgeWords
     let placements: AppliedState["placements"] = []
-    for (let pass = 1; pass <= 200; pass += 2) {
-      const planned = plan(ceiling, { pass, budgetTokens, applied: { placements, lastNudgePass: placements.length > 0 ? pass - 2 : null, lastNudgeLevel: "urgent" } })
+    for (let pass = 1; pass <= 200; pass += 4) {
+      const planned = plan(ceiling, { pass, budgetTokens, applied: { placements, lastNudgePass: placements.length > 0 ? pass - 4 : null, lastNudgeLevel: "urgent" } })
       placements = [...placements, ...planned.placements]
     }
     expect(placements.map((placement) => placement.kind)).toEqual(["nudge", "steer", "nudge"])
@@ -191,5 +206,11 @@ describe("reclaimableItems", () => {
     const view = liveView(messages, { state, protectedTokens: 5_000 })
     const queued = new Set([state.tagsByPart.get("queued")?.tag ?? -1])
     expect(reclaimableItems(view, queued).map((item) => item.tag.partId)).toEqual(["big"])
+  })
+
+  it("well below the threshold the same tail gets a firm reminder and no steer message (37% of 200k, threshold 65%)", () => {
+    const result = plan(viewWith(10_000, 80_000), { thresholdPercent: 65 })
+    expect(result.decision).toMatchObject({ level: "firm", channelTwo: false })
+    expect(result.placements.map((placement) => [placement.kind, placement.level])).toEqual([["nudge", "firm"]])
   })
 })
