@@ -4,6 +4,9 @@
 import { isErrorLine } from "./error-lines.js"
 import { extractLocations, formatLocation, type LocationMatch } from "./extract-locations.js"
 
+/** How far above the first error line a test runner's location line is looked for. */
+const FAILURE_HEADER_LINES = 3
+
 /**
  * Where a failing test is, as a test runner prints it on a line of its own a little above the first error line
  * (ExUnit's `test/x_test.exs:34` under `1) test …`, rustc's `--> src/lib.rs:10:5`): the nearest such line among the
@@ -19,9 +22,6 @@ export function failureHeaderLocation(output: string): LocationMatch[] {
   }
   return []
 }
-
-/** How far above the first error line a test runner's location line is looked for. */
-const FAILURE_HEADER_LINES = 3
 
 /** The raise site of a Python traceback: its last `File "…", line N` frame. */
 export function lastTracebackFrame(output: string): LocationMatch[] {

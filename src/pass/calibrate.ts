@@ -39,7 +39,8 @@ export function calibrated(
         : session.recentEstimates.findLast((estimate) => estimate.startedAt <= created)
     if (!sent) return session
     const sentNow = sent.estimate - sent.fixed + fixedTokens
-    return { ...session, applied: { ...session.applied, calibrationTokens: reported - sentNow, calibratedMessageId: info.id } }
+    const applied = { ...session.applied, calibrationTokens: reported - sentNow, calibratedMessageId: info.id }
+    return { ...session, applied }
   }
   return session
 }

@@ -100,7 +100,8 @@ export function runPass(options: PassOptions): PassResult {
   const seq = session.nextPass
   session.nextPass += 1
   const plan = ingestMessages({ db, state: session, messages, counter, now: startedAt, pass: seq })
-  const state: SessionState = main ? calibrated(session, messages, options.replyCreated ?? "before-pass", options.fixedTokens) : session
+  const replyCreated = options.replyCreated ?? "before-pass"
+  const state: SessionState = main ? calibrated(session, messages, replyCreated, options.fixedTokens) : session
   // Which messages are unchanged since the last pass (their items, edits and serialization are reused).
   beginPass(session.messageMemo, messages)
 

@@ -41,7 +41,8 @@ const CAP_BY_PROXIMITY: readonly { below: number; cap: NudgeLevel }[] = [
   { below: FAR_FROM_THRESHOLD, cap: "gentle" },
   { below: CLOSE_TO_THRESHOLD, cap: "firm" },
 ]
-const RANK: Record<NudgeLevel, number> = { quiet: 0, gentle: 1, firm: 2, urgent: 3 }
+/** The levels in order of urgency. */
+export const NUDGE_RANK: Readonly<Record<NudgeLevel, number>> = { quiet: 0, gentle: 1, firm: 2, urgent: 3 }
 
 /** Which reminder the reclaimable share and the distance to the threshold call for. */
 export function nudgeFor(options: {
@@ -58,8 +59,9 @@ export function nudgeFor(options: {
     return { level: "quiet", share, channelTwo: false }
   }
   const proximity = options.thresholdPercent > 0 ? options.usagePercent / options.thresholdPercent : 1
-  const channelTwo = share >= CHANNEL_TWO_SHARE && reclaimableTokens >= floors.channelTwoMinReclaimable && proximity >= CLOSE_TO_THRESHOLD
+  const channelTwo =
+    share >= CHANNEL_TWO_SHARE && reclaimableTokens >= floors.channelTwoMinReclaimable && proximity >= CLOSE_TO_THRESHOLD
   const byShare: NudgeLevel = share >= 0.6 ? "urgent" : share >= 0.4 ? "firm" : share >= 0.2 ? "gentle" : "quiet"
   const cap = CAP_BY_PROXIMITY.find((band) => proximity < band.below)?.cap ?? "urgent"
-  return { level: RANK[byShare] <= RANK[cap] ? byShare : cap, share, channelTwo }
+  return { level: NUDGE_RANK[byShare] <= NUDGE_RANK[cap] ? byShare : cap, share, channelTwo }
 }

@@ -2,7 +2,7 @@ import type { AppliedState, Placement } from "../session/session-state.js"
 import { compactRanges } from "../reduce/parse-drop-ranges.js"
 import { reclaimableItems } from "../reduce/plan-reclaim.js"
 import type { LiveItem, LiveView } from "../session/live-view.js"
-import { nudgeFor, type NudgeDecision, type NudgeLevel } from "./nudge-band.js"
+import { NUDGE_RANK, nudgeFor, type NudgeDecision, type NudgeLevel } from "./nudge-band.js"
 
 /** Passes between two reminders at the same level. */
 export const NUDGE_INTERVAL: Readonly<Record<Exclude<NudgeLevel, "quiet">, number>> = { gentle: 10, firm: 6, urgent: 4 }
@@ -14,7 +14,6 @@ export const MIN_REMINDER_GAP = 4
 /** After a ctx_reduce call the agent is managing context: no reminders for this many passes. */
 export const SUPPRESS_AFTER_REDUCE_PASSES = 8
 
-const RANK: Record<NudgeLevel, number> = { quiet: 0, gentle: 1, firm: 2, urgent: 3 }
 
 export type NudgePlan = { decision: NudgeDecision; reclaimableTokens: number; placements: Placement[] }
 
@@ -62,7 +61,8 @@ export function planNudge(options: {
   const last = applied.lastNudgeLevel as NudgeLevel | null
   const since = applied.lastNudgePass === null ? Number.POSITIVE_INFINITY : pass - applied.lastNudgePass
   const due =
-    since >= NUDGE_INTERVAL[decision.level] || (since >= MIN_REMINDER_GAP && RANK[decision.level] > RANK[last ?? "quiet"])
+    since >= NUDGE_INTERVAL[decision.level] ||
+    (since >= MIN_REMINDER_GAP && NUDGE_RANK[decision.level] > NUDGE_RANK[last ?? "quiet"])
   let spent = applied.placements.reduce((sum, placement) => sum + options.count(placement.text), 0)
   const fits = (text: string): boolean => {
     const tokens = options.count(text)

@@ -66,4 +66,19 @@ describe("runPass calibration across a restart", () => {
     // 1,000 (u1) + 100 (a1) + 3,000 fixed + 2,000 framing; taking the gap against the sent 2,000 would say 8,100.
     expect(next.usageBefore).toBe(6_100)
   })
+
+  it("does not calibrate against a stored pass whose record lacks the fixed prompt's count", async () => {
+    const db = await memoryStore()
+    const first = sessionState({ db, counter: tokCounter })
+    const messages: HostMessage[] = [userMessage({ id: "u1", created: BASE, parts: [text("p1", toks(1_000))] })]
+    pass(db, first, messages, BASE + 10)
+    // A record written before the fixed part was kept apart: its estimate cannot be put on today's fixed count.
+    statement(db, "UPDATE passes SET detail_json = json_remove(detail_json, '$.breakdown')").run([])
+    const restarted = sessionState({ db, counter: tokCounter })
+    expect(restarted.recentEstimates).toEqual([])
+    const reply = assistantMessage({ id: "a1", created: BASE + 5, parts: [text("t1", toks(100))] })
+    const reported = { ...reply, info: { ...reply.info, tokens: { input: 4_000, output: 100, reasoning: 0, cache: { read: 0, write: 0 } } } }
+    // Uncalibrated: our own count, 1,000 (u1) + 100 (a1).
+    expect(pass(db, restarted, [...messages, reported as HostMessage], BASE + 20).usageBefore).toBe(1_100)
+  })
 })
