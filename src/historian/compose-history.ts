@@ -41,6 +41,8 @@ export function composeHistory(options: {
   compartments: readonly RenderedCompartment[]
   condensedPins?: number
   omitted?: OmittedEpisodes | null
+  /** The search of an earlier composition (`pinSearch(pins)`), its answers reused while the ledger's texts are the same. */
+  pinSearch?: PinSearch
 }): string {
   const { workingSet, pins, compartments } = options
   const lines = ["<session-history>", "Earlier parts of this session, condensed by magic-context. The raw transcript is kept; ctx_expand brings any episode back in full."]
@@ -49,9 +51,15 @@ export function composeHistory(options: {
     lines.push("", EPISODES_HEADING)
     if (omitted !== null) lines.push("", omittedLine(omitted))
     const listed = new Set<string>()
+    const ledger = pinSearch(pins, options.pinSearch)
     for (const compartment of compartments) {
       const own = compartment.pins ?? []
-      const text = withoutListedIdentifiers(withoutPinnedInvariant(compartment.text, [...pins, ...own]), listed)
+      const ownSearch = own.length === 0 ? null : pinSearch(own)
+      const says =
+        pins.length === 0 && ownSearch === null
+          ? null
+          : (line: string): boolean => (pins.length > 0 && pinsSay(ledger, line)) || (ownSearch !== null && pinsSay(ownSearch, line))
+      const text = withoutListedIdentifiers(withoutPinnedInvariant(compartment.text, says), listed)
       lines.push("", withEpisodePins(text, own))
     }
   }
@@ -69,6 +77,28 @@ export function composeHistory(options: {
   return lines.join("\n")
 }
 
+/**
+ * Answers "does a pin say this line?" for a set of pins: their texts joined by newlines, where a line (which holds no
+ * newline) occurs exactly when it occurs in one of the pins, with the answers so far. A caller that composes again and
+ * again keeps one (`composeHistory`'s `pinSearch`): while the ledger is the same, each line is searched for once.
+ */
+export type PinSearch = { joined: string; answers: Map<string, boolean> }
+
+/** The search over `pins`: `previous` while it was made from the same texts, else a new one. */
+export function pinSearch(pins: readonly PinnedFact[], previous?: PinSearch): PinSearch {
+  const joined = pins.map((pin) => pin.text).join("\n")
+  return previous !== undefined && previous.joined === joined ? previous : { joined, answers: new Map() }
+}
+
+/** True when one of the pins says `line`. */
+export function pinsSay(search: PinSearch, line: string): boolean {
+  const known = search.answers.get(line)
+  if (known !== undefined) return known
+  const answer = search.joined.includes(line)
+  search.answers.set(line, answer)
+  return answer
+}
+
 /** How the dense and compact tiers state the episode's critical invariant. */
 const INVARIANT_PREFIX = `${INVARIANT_LABEL}: `
 
@@ -77,16 +107,9 @@ const INVARIANT_PREFIX = `${INVARIANT_LABEL}: `
  * invariant is a sentence of one of the episode's constraints, and constraints are pinned): said once, not per
  * episode. A shortened invariant (ending in "…") counts as said when its text before the ellipsis is.
  */
-function withoutPinnedInvariant(text: string, pins: readonly PinnedFact[]): string {
-  if (pins.length === 0 || !text.includes(`\n${INVARIANT_PREFIX}`)) return text
-  return text
-    .split("\n")
-    .filter((line) => {
-      if (!line.startsWith(INVARIANT_PREFIX)) return true
-      const said = line.slice(INVARIANT_PREFIX.length).replace(/…$/, "")
-      return !pins.some((pin) => pin.text.includes(said))
-    })
-    .join("\n")
+export function withoutPinnedInvariant(text: string, says: ((line: string) => boolean) | null): string {
+  if (says === null || !text.includes(`\n${INVARIANT_PREFIX}`)) return text
+  return rewriteLines(text, INVARIANT_PREFIX, (line) => (says(line.slice(INVARIANT_PREFIX.length).replace(/…$/, "")) ? null : undefined))
 }
 
 /** How a tier lists its identifiers. */
@@ -98,18 +121,47 @@ const IDENTIFIERS_PREFIX = `${IDENTIFIERS_LABEL}: `
  * under the episode that first named it; an older episode's text never changes when a newer one arrives.
  */
 function withoutListedIdentifiers(text: string, listed: Set<string>): string {
-  return text
-    .split("\n")
-    .flatMap((line) => {
-      if (!line.startsWith(IDENTIFIERS_PREFIX)) return [line]
-      const items = line.slice(IDENTIFIERS_PREFIX.length).split(", ")
-      // An identifier that itself holds ", " (a signature) would split into pieces: leave such a line as it is.
-      if (!items.every(isBalanced)) return [line]
-      const fresh = items.filter((identifier) => !listed.has(identifier))
-      for (const identifier of fresh) listed.add(identifier)
-      return fresh.length === 0 ? [] : [`${IDENTIFIERS_PREFIX}${fresh.join(", ")}`]
-    })
-    .join("\n")
+  return rewriteLines(text, IDENTIFIERS_PREFIX, (line) => {
+    const items = line.slice(IDENTIFIERS_PREFIX.length).split(", ")
+    // An identifier that itself holds ", " (a signature) would split into pieces: leave such a line as it is.
+    if (!items.every(isBalanced)) return undefined
+    const fresh = items.filter((identifier) => !listed.has(identifier))
+    for (const identifier of fresh) listed.add(identifier)
+    if (fresh.length === items.length) return undefined
+    return fresh.length === 0 ? null : `${IDENTIFIERS_PREFIX}${fresh.join(", ")}`
+  })
+}
+
+/**
+ * `text` with each line that starts with `prefix` rewritten, top to bottom: `rewrite` returns the new line, null to
+ * remove it, or undefined to keep it. The same as splitting into lines, mapping and joining, but only the lines
+ * that start with `prefix` are visited and the rest is sliced in runs (an episode's FULL source is long: splitting it
+ * into lines at every execute pass cost more than the rest of composing).
+ */
+export function rewriteLines(text: string, prefix: string, rewrite: (line: string) => string | null | undefined): string {
+  const marker = `\n${prefix}`
+  const first = text.startsWith(prefix) ? 0 : text.indexOf(marker) + 1
+  if (first === 0 && !text.startsWith(prefix)) return text
+  const out: string[] = []
+  let runStart = 0
+  let changed = false
+  for (let start = first; ; ) {
+    const newline = text.indexOf("\n", start)
+    const end = newline === -1 ? text.length : newline
+    const replaced = rewrite(text.slice(start, end))
+    if (replaced !== undefined) {
+      changed = true
+      if (start > runStart) out.push(text.slice(runStart, start - 1))
+      if (replaced !== null) out.push(replaced)
+      runStart = end + 1
+    }
+    const next = newline === -1 ? -1 : text.indexOf(marker, end)
+    if (next === -1) break
+    start = next + 1
+  }
+  if (!changed) return text
+  if (runStart <= text.length) out.push(text.slice(runStart))
+  return out.join("\n")
 }
 
 function isBalanced(item: string): boolean {

@@ -21,44 +21,80 @@ const OBJECTIVE_CHARS = 400
 export const MAX_FILES = 20
 
 /**
- * Derives the working set from the live messages: the current objective, the files modified, the open todos and
- * the last failing command. Pure; stage 4 renders it at the top of the history so that an agent whose earlier
- * episodes were demoted does not re-read the same files to find its place.
+ * What one message adds to the working set, in its own order: the newest user text in it, the files it wrote, its
+ * newest todo list, and the outcome of each finished call (an error, or null for a success). A function of the
+ * message's content alone, so a pass may keep it while the message is unchanged (`WorkingSetSource`).
  */
-export function deriveWorkingSet(messages: readonly HostMessage[]): WorkingSet {
+export type WorkingFacts = {
+  objective: string | null
+  writes: readonly string[]
+  todos: readonly string[] | null
+  calls: readonly { command: string; error: string | null }[]
+}
+
+/** Where `deriveWorkingSet` gets a message's facts: `workingFacts`, or a memo of it. */
+export type WorkingSetSource = (message: HostMessage) => WorkingFacts
+
+/**
+ * Derives the working set from the live messages: the current objective, the files modified, the open todos and
+ * the last failing command. Pure; stage 4 renders it at the end of the history so that an agent whose earlier
+ * episodes were demoted does not re-read the same files to find its place. Each message is read once
+ * (`workingFacts`, or the caller's memo of it), then the messages' facts are folded oldest first.
+ */
+export function deriveWorkingSet(messages: readonly HostMessage[], factsOf: WorkingSetSource = workingFacts): WorkingSet {
   let objective: string | null = null
   // File -> when it was last written (a running count of writes): first-touch order is the map's own order.
   const files = new Map<string, number>()
-  let openTodos: string[] = []
+  let openTodos: readonly string[] = []
   let lastFailure: WorkingSet["lastFailure"] = null
   let writes = 0
   for (const message of messages) {
-    for (const part of message.parts) {
-      if (part.type === "text" && message.info.role === "user" && !part.synthetic && !part.ignored && part.text.trim()) {
-        objective = part.text.trim().slice(0, OBJECTIVE_CHARS)
-      }
-      if (part.type !== "tool") continue
-      const input = part.state.input as Record<string, unknown>
-      if (hostTool(part.tool).writes) for (const file of toolPaths(part.tool, input)) files.set(file, (writes += 1))
-      if (part.tool === "todowrite" && Array.isArray(input["todos"])) {
-        openTodos = (input["todos"] as unknown[])
-          .filter((todo): todo is Record<string, unknown> => todo !== null && typeof todo === "object")
-          .filter((todo) => todo["status"] !== "completed" && todo["status"] !== "cancelled")
-          .map((todo) => String(todo["content"] ?? ""))
-          .filter(Boolean)
-      }
-      if (part.state.status !== "completed" && part.state.status !== "error") continue
-      // The same reading as the canonical record's: a search hit that quotes `throw new Error(` is no failure.
-      const reading = readToolCall(part)
-      if (reading.interrupted) continue
-      const command = commandOf(part.tool, input)
-      if (reading.status === "error") lastFailure = { command, error: (reading.errorLines.join(" | ") || firstLine(part.state.status === "error" ? part.state.error : "")).slice(0, 300) }
-      else if (lastFailure && lastFailure.command === command) lastFailure = null
+    const facts = factsOf(message)
+    if (facts.objective !== null) objective = facts.objective
+    for (const file of facts.writes) files.set(file, (writes += 1))
+    if (facts.todos !== null) openTodos = facts.todos
+    for (const call of facts.calls) {
+      if (call.error !== null) lastFailure = { command: call.command, error: call.error }
+      else if (lastFailure && lastFailure.command === call.command) lastFailure = null
     }
   }
   const newest = new Set([...files.entries()].sort((a, b) => b[1] - a[1]).slice(0, MAX_FILES).map(([file]) => file))
   const filesModified = [...files.keys()].filter((file) => newest.has(file))
-  return { objective, filesModified, earlierFilesModified: files.size - filesModified.length, openTodos, lastFailure }
+  return { objective, filesModified, earlierFilesModified: files.size - filesModified.length, openTodos: [...openTodos], lastFailure }
+}
+
+/** One message's working facts (see `WorkingFacts`). */
+export function workingFacts(message: HostMessage): WorkingFacts {
+  let objective: string | null = null
+  const writes: string[] = []
+  let todos: string[] | null = null
+  const calls: { command: string; error: string | null }[] = []
+  for (const part of message.parts) {
+    if (part.type === "text" && message.info.role === "user" && !part.synthetic && !part.ignored && part.text.trim()) {
+      objective = part.text.trim().slice(0, OBJECTIVE_CHARS)
+    }
+    if (part.type !== "tool") continue
+    const input = part.state.input as Record<string, unknown>
+    if (hostTool(part.tool).writes) writes.push(...toolPaths(part.tool, input))
+    if (part.tool === "todowrite" && Array.isArray(input["todos"])) {
+      todos = (input["todos"] as unknown[])
+        .filter((todo): todo is Record<string, unknown> => todo !== null && typeof todo === "object")
+        .filter((todo) => todo["status"] !== "completed" && todo["status"] !== "cancelled")
+        .map((todo) => String(todo["content"] ?? ""))
+        .filter(Boolean)
+    }
+    if (part.state.status !== "completed" && part.state.status !== "error") continue
+    // The same reading as the canonical record's: a search hit that quotes `throw new Error(` is no failure.
+    const reading = readToolCall(part)
+    if (reading.interrupted) continue
+    const command = commandOf(part.tool, input)
+    const error =
+      reading.status === "error"
+        ? (reading.errorLines.join(" | ") || firstLine(part.state.status === "error" ? part.state.error : "")).slice(0, 300)
+        : null
+    calls.push({ command, error })
+  }
+  return { objective, writes, todos, calls }
 }
 
 function commandOf(tool: string, input: Record<string, unknown>): string {

@@ -6,12 +6,13 @@
 import { compartmentDisplayId, compartmentStoreId } from "../historian/compartment-id.js"
 import { extractCanonicalRecord } from "../historian/canonical-record.js"
 import { compartmentFloor } from "../historian/compartment-floor.js"
-import { composeHistory, type OmittedEpisodes, type RenderedCompartment } from "../historian/compose-history.js"
+import { composeHistory, pinSearch, type OmittedEpisodes, type PinSearch, type RenderedCompartment } from "../historian/compose-history.js"
 import { cutCompartments, type CutMessage } from "../historian/cut-compartments.js"
 import { SURVIVAL_CONTRACTS, TIERS, type Tier } from "../historian/fidelity-types.js"
 import { renderTiers } from "../historian/render-tiers.js"
-import { deriveWorkingSet } from "../historian/working-set.js"
+import { deriveWorkingSet, workingFacts, type WorkingFacts, type WorkingSetSource } from "../historian/working-set.js"
 import type { LiveView } from "../session/live-view.js"
+import { currentEntry, type MessageMemo, type MessageMemoEntry } from "../session/message-memo.js"
 import {
   isYieldedReason,
   OMITTED_REASON,
@@ -34,6 +35,7 @@ import type { Database } from "../store/driver.js"
 import { listPins } from "../store/pin-repository.js"
 import { applyPinPatterns, type PinPattern } from "../historian/pin-patterns.js"
 import { episodePinTokens, splitLedger, type PinnedFact } from "../historian/pinned-ledger.js"
+import { createSectionCounter } from "../tokens/section-counter.js"
 import type { TokenCounter } from "../tokens/token-counter.js"
 import type { HostMessage } from "../transcript/host-message.js"
 import type { ReadyHistory, SessionState } from "../session/session-state.js"
@@ -168,12 +170,30 @@ export function createHistoryPlanner(options: {
   let totalSwitches = 0
   // Pin lines recur on every pressured pass (a long session holds thousands): each is counted once.
   const counted = new Map<string, number>()
+  // The composed history changes by a few episodes per fold: its unchanged episodes are not counted again.
+  const historyCounter = createSectionCounter(counter)
+  // The history's frame (ledger and working set, without episodes) is counted twice a fold, mostly the same each time.
+  const frameCounter = createSectionCounter(counter)
+  // Which invariant lines the ledger already says, while its texts stay the same (one search per line, not per pass).
+  let ledgerSearch: PinSearch | undefined
   const countOnce = (text: string): number => {
     const known = counted.get(text)
     if (known !== undefined) return known
     const tokens = counter.count(text)
     counted.set(text, tokens)
     return tokens
+  }
+
+  // Each message's working facts, kept while its memo entry stands for it (the host sends new objects every call).
+  const workingFactsOf = new WeakMap<MessageMemoEntry, WorkingFacts>()
+  const memoizedWorkingFacts = (memo: MessageMemo): WorkingSetSource => (message) => {
+    const entry = currentEntry(memo, message)
+    if (entry === null) return workingFacts(message)
+    const known = workingFactsOf.get(entry)
+    if (known !== undefined) return known
+    const facts = workingFacts(message)
+    workingFactsOf.set(entry, facts)
+    return facts
   }
 
   const load = (): StoredCompartment[] => {
@@ -230,9 +250,10 @@ export function createHistoryPlanner(options: {
           tiers[representation.tier] = representation.tokens + episodePinTokens(representation.content, pins, countOnce)
           texts.set(representation.tier, representation.content)
         }
-        const full = [...texts.values()].join("\n")
         // A condensed pin is in every tier of its episode.
         const pinned = (text: string): boolean => pins.some((pin) => pin.text.includes(text))
+        // Only the Lab's guide reads the tiers' texts together (the FULL tier is the episode's whole source).
+        const full = guide ? [...texts.values()].join("\n") : ""
         const neededHere = guide ? guide.needed().filter((text) => full.includes(text) || pinned(text)) : []
         const soonHere = guide ? guide.neededSoon().some((text) => full.includes(text)) : false
         return {
@@ -246,10 +267,12 @@ export function createHistoryPlanner(options: {
           carriesNeeds: (tier) => neededHere.every((text) => (texts.get(tier) ?? "").includes(text) || pinned(text)),
         }
       })
-      const workingSet = deriveWorkingSet(input.messages)
+      const workingSet = deriveWorkingSet(input.messages, memoizedWorkingFacts(input.state.messageMemo))
+      ledgerSearch = pinSearch(ledger.ledger, ledgerSearch)
+      const search = ledgerSearch
       const compose = (rendered: readonly RenderedCompartment[], omitted: OmittedEpisodes | null): string =>
-        composeHistory({ workingSet, pins: ledger.ledger, condensedPins: ledger.condensed.length, compartments: rendered, omitted })
-      const frameOf = (omitted: OmittedEpisodes | null): number => counter.count(compose([], omitted))
+        composeHistory({ workingSet, pins: ledger.ledger, condensedPins: ledger.condensed.length, compartments: rendered, omitted, pinSearch: search })
+      const frameOf = (omitted: OmittedEpisodes | null): number => frameCounter.count(compose([], omitted))
       const frame = input.roomTokens === undefined ? 0 : frameOf(null)
       const budgetTokens = Math.max(input.budgetTokens, Math.round((input.roomTokens ?? 0) - frame))
       // The ceiling keeps room for the line about omitted episodes, in its longest form.
@@ -277,7 +300,7 @@ export function createHistoryPlanner(options: {
       // The truncation baseline omits without saying so (as it always did); the default says what it left out.
       const omitted = policy === "default" ? omittedEpisodes(known, choices) : null
       const text = compose(rendered, omitted)
-      const tokens = counter.count(text)
+      const tokens = historyCounter.count(text)
       const omittedIds = new Set(choices.filter((choice) => choice.tier === "omitted").map((choice) => choice.id))
       const report: HistoryReport = {
         tiers: Object.fromEntries(choices.map((choice, index) => [displayId(known[index] as StoredCompartment), choice.tier])),
@@ -449,20 +472,23 @@ function agentPins(db: Database, state: SessionState, foldThrough: number): { pi
  * its identifiers (paths, commands, names; up to three count) that occur in the protected recent messages.
  */
 function relevanceOf(compartments: readonly StoredCompartment[], view: LiveView, expanded: ReadonlySet<string>): Map<string, number> {
-  const tail = view.messages
-    .slice(view.protectedFrom)
-    .flatMap((message) => message.parts)
-    .map((part) => (part.type === "text" ? part.text : part.type === "tool" ? JSON.stringify(part.state.input) : ""))
-    .join("\n")
-    .slice(-RELEVANCE_TAIL_CHARS)
+  const tail = newestText(view.messages.slice(view.protectedFrom), RELEVANCE_TAIL_CHARS)
   const result = new Map<string, number>()
+  // Many episodes name the same paths and commands: each is looked for in the tail once.
+  const inTail = new Map<string, boolean>()
+  const occurs = (text: string): boolean => {
+    const known = inTail.get(text)
+    if (known !== undefined) return known
+    const found = tail.includes(text)
+    inTail.set(text, found)
+    return found
+  }
   for (const compartment of compartments) {
     if (expanded.has(compartment.id)) {
       result.set(compartment.id, 1)
       continue
     }
-    const identifiers = compartment.facts.filter((fact) => fact.kind === "identifier" && fact.text.length >= 6)
-    const hits = identifiers.filter((fact) => tail.includes(fact.text)).length
+    const hits = relevanceIdentifiers(compartment).filter(occurs).length
     result.set(compartment.id, Math.min(1, hits / 3))
   }
   return result
@@ -470,6 +496,35 @@ function relevanceOf(compartments: readonly StoredCompartment[], view: LiveView,
 
 /** How much of the newest protected text relevance looks at. */
 const RELEVANCE_TAIL_CHARS = 40_000
+
+/**
+ * The last `chars` characters of the messages' texts and tool inputs, each part's on a line of its own: read from
+ * the newest part back, only as far as needed (the protected window of a large model holds megabytes).
+ */
+function newestText(messages: readonly HostMessage[], chars: number): string {
+  const texts: string[] = []
+  let length = -1
+  for (let index = messages.length - 1; index >= 0 && length < chars; index -= 1) {
+    const parts = messages[index]?.parts ?? []
+    for (let at = parts.length - 1; at >= 0 && length < chars; at -= 1) {
+      const part = parts[at]
+      const text = part?.type === "text" ? part.text : part?.type === "tool" ? JSON.stringify(part.state.input) : ""
+      texts.push(text)
+      length += text.length + 1
+    }
+  }
+  return texts.reverse().join("\n").slice(-chars)
+}
+
+/** The identifiers relevance looks for, per stored compartment (its facts never change). */
+const identifiersOf = new WeakMap<StoredCompartment, string[]>()
+function relevanceIdentifiers(compartment: StoredCompartment): string[] {
+  const known = identifiersOf.get(compartment)
+  if (known !== undefined) return known
+  const identifiers = compartment.facts.filter((fact) => fact.kind === "identifier" && fact.text.length >= 6).map((fact) => fact.text)
+  identifiersOf.set(compartment, identifiers)
+  return identifiers
+}
 
 /** A pin with the compartment that holds it (where the full ledger condenses it). */
 type HomedPin = PinnedFact & { compartmentId: string }

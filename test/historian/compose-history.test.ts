@@ -1,5 +1,6 @@
+import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { composeHistory, type RenderedCompartment } from "../../src/historian/compose-history.js"
+import { composeHistory, pinSearch, pinsSay, rewriteLines, withoutPinnedInvariant, type RenderedCompartment } from "../../src/historian/compose-history.js"
 import type { WorkingSet } from "../../src/historian/working-set.js"
 
 const WORKING_SET: WorkingSet = {
@@ -173,5 +174,67 @@ describe("composeHistory stable-first", () => {
     expect(shared).toContain("- step 2 keeps the retry limit")
     expect(after.startsWith(shared)).toBe(true)
     expect(after.slice(shared.length).startsWith("\n\n[c3 ")).toBe(true)
+  })
+})
+
+describe("withoutPinnedInvariant", () => {
+  // The rule line by line: a line that states an invariant a pin already says goes (a text without a second-line
+  // invariant is left as it is).
+  const byLines = (text: string, pins: readonly { text: string; tags: number[] }[]): string => {
+    if (pins.length === 0 || !text.includes("\nInvariant: ")) return text
+    return text
+      .split("\n")
+      .filter((line) => !line.startsWith("Invariant: ") || !pins.some((pin) => pin.text.includes(line.slice(11).replace(/…$/, ""))))
+      .join("\n")
+  }
+  const line = fc.oneof(
+    fc.constantFrom("", "[c3 §4§–§6§]", "Invariant: keep the cap at 1000", "Invariant: never log secrets…", "Invariant: other", "Noted:"),
+    fc.string({ maxLength: 12 }),
+  )
+  const pins = fc.array(
+    fc.constantFrom("keep the cap at 1000 for every batch", "never log secrets in CI", "unrelated pin").map((text) => ({ text, tags: [1] })),
+    { maxLength: 3 },
+  )
+
+  it("removes exactly the lines the line-by-line rule removes", () => {
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 12 }), pins, (lines, given) => {
+        const text = lines.join("\n")
+        expect(withoutPinnedInvariant(text, given.length === 0 ? null : (said) => pinsSay(pinSearch(given), said))).toBe(byLines(text, given))
+      }),
+      { numRuns: 2000 },
+    )
+  })
+
+  it("keeps an invariant no pin says, and the lines around a removed one", () => {
+    const pin = [{ text: "keep the cap at 1000 for every batch", tags: [1] }]
+    expect(withoutPinnedInvariant("[c1]\nInvariant: keep the cap at 1000\nNoted:\n", (said) => pinsSay(pinSearch(pin), said))).toBe("[c1]\nNoted:\n")
+    expect(withoutPinnedInvariant("[c1]\nInvariant: other\nInvariant: keep the cap at 1000", (said) => pinsSay(pinSearch(pin), said))).toBe("[c1]\nInvariant: other")
+  })
+})
+
+describe("rewriteLines", () => {
+  const byLines = (text: string, prefix: string, rewrite: (line: string) => string | null | undefined): string =>
+    text
+      .split("\n")
+      .flatMap((line) => {
+        if (!line.startsWith(prefix)) return [line]
+        const replaced = rewrite(line)
+        return replaced === undefined ? [line] : replaced === null ? [] : [replaced]
+      })
+      .join("\n")
+  // Keeps, removes or replaces a line by its last character, so every mix of the three occurs.
+  const rewrite = (line: string): string | null | undefined =>
+    line.endsWith("a") ? null : line.endsWith("b") ? `${line} (b)` : undefined
+
+  it("gives what splitting into lines, rewriting and joining gives", () => {
+    const line = fc.oneof(fc.constantFrom("", "P: a", "P: b", "P: c", "x P: a", "P:a"), fc.string({ maxLength: 6 }))
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 10 }), (lines) => {
+        const text = lines.join("\n")
+        expect(rewriteLines(text, "P: ", rewrite)).toBe(byLines(text, "P: ", rewrite))
+      }),
+      { numRuns: 3000 },
+    )
   })
 })

@@ -734,6 +734,12 @@ describe("createHistoryPlanner", () => {
       expect(await threeCompartments({ tail })).toEqual({ c1: "full", c2: "dense", c3: "full" })
     })
 
+    it("reads only the newest 40,000 characters of the protected tail", async () => {
+      const named = "Back to parseItem1: it must stay exported from src/mod1.ts."
+      expect(await threeCompartments({ tail: `${named} ${"x".repeat(39_000)}` })).toEqual({ c1: "full", c2: "dense", c3: "full" })
+      expect(await threeCompartments({ tail: `${named} ${"x".repeat(40_000)}` })).toEqual({ c1: "dense", c2: "full", c3: "full" })
+    })
+
     it("does not count one identifier alone as relevant again", async () => {
       const tiers = await threeCompartments({ tail: "parseItem1 is still used somewhere." })
       expect(tiers).toEqual({ c1: "dense", c2: "full", c3: "full" })
