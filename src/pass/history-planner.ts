@@ -474,12 +474,18 @@ function agentPins(db: Database, state: SessionState, foldThrough: number): { pi
 function relevanceOf(compartments: readonly StoredCompartment[], view: LiveView, expanded: ReadonlySet<string>): Map<string, number> {
   const tail = newestText(view.messages.slice(view.protectedFrom), RELEVANCE_TAIL_CHARS)
   const result = new Map<string, number>()
-  // Many episodes name the same paths and commands: each is looked for in the tail once.
+  // Many episodes name the same paths and commands: each is looked for in the tail once, and only when the tail holds
+  // its first, middle and last characters somewhere (most identifiers of a long session never reappear, and many share
+  // a beginning such as `src/`).
   const inTail = new Map<string, boolean>()
+  const grams = new Set<string>()
+  for (let at = 0; at + RELEVANCE_MIN_CHARS <= tail.length; at += 1) grams.add(tail.slice(at, at + RELEVANCE_MIN_CHARS))
+  const gramAt = (text: string, at: number): boolean => grams.has(text.slice(at, at + RELEVANCE_MIN_CHARS))
   const occurs = (text: string): boolean => {
     const known = inTail.get(text)
     if (known !== undefined) return known
-    const found = tail.includes(text)
+    const last = text.length - RELEVANCE_MIN_CHARS
+    const found = gramAt(text, 0) && gramAt(text, last) && gramAt(text, Math.floor(last / 2)) && tail.includes(text)
     inTail.set(text, found)
     return found
   }
@@ -496,6 +502,8 @@ function relevanceOf(compartments: readonly StoredCompartment[], view: LiveView,
 
 /** How much of the newest protected text relevance looks at. */
 const RELEVANCE_TAIL_CHARS = 40_000
+/** An identifier shorter than this says too little to make its episode relevant. */
+const RELEVANCE_MIN_CHARS = 6
 
 /**
  * The last `chars` characters of the messages' texts and tool inputs, each part's on a line of its own: read from
