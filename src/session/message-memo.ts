@@ -1,4 +1,4 @@
-import { messageSignature, sameSignature, type MessageSignature } from "./message-signature.js"
+import { finalShape, messageSignature, sameFinalShape, sameSignature, type FinalShape, type MessageSignature } from "./message-signature.js"
 import type { HostMessage } from "../transcript/host-message.js"
 import { listTrackables, type Trackable } from "../transcript/trackables.js"
 import type { Edit } from "./edit.js"
@@ -19,6 +19,8 @@ export type MessageMemo = {
 
 export type MessageMemoEntry = {
   signature: MessageSignature
+  /** The message's parts' ids, kinds and sizes when every part was final, else null (`FinalShape`). */
+  final: FinalShape | null
   trackables: readonly Trackable[]
   generation: number
   /** The host's object for the message in the current pass: the entry answers for that object only. */
@@ -39,21 +41,30 @@ export function createMessageMemo(): MessageMemo {
 
 /**
  * Starts a pass over `messages`: each message's entry is kept when its signature is unchanged, made anew when not,
- * and entries of messages gone from the list are forgotten.
+ * and entries of messages gone from the list are forgotten. A message whose parts were all final last time is
+ * compared by its parts' ids, kinds and sizes only (`sameFinalShape`): the host does not rewrite a finished part,
+ * except when it prunes a tool's output, which the shape sees.
  */
 export function beginPass(memo: MessageMemo, messages: readonly HostMessage[]): void {
   memo.generation += 1
   for (const message of messages) {
-    const signature = messageSignature(message)
     const known = memo.messages.get(message.info.id)
-    if (known && sameSignature(known.signature, signature)) {
-      // The current copy's strings stand for it from now on: the host's older copies can be collected.
-      known.signature = signature
+    // A message whose parts were all final is trusted by their ids and sizes, as ingest trusts a final part's id.
+    if (known && known.final !== null && sameFinalShape(known.final, message)) {
       known.generation = memo.generation
       known.source = message
       continue
     }
-    const entry = { signature, trackables: listTrackables(message), generation: memo.generation, source: message, rendered: null, chunk: null, live: null, measured: null }
+    const signature = messageSignature(message)
+    if (known && sameSignature(known.signature, signature)) {
+      // The current copy's strings stand for it from now on: the host's older copies can be collected.
+      known.signature = signature
+      known.final = finalShape(message)
+      known.generation = memo.generation
+      known.source = message
+      continue
+    }
+    const entry = { signature, final: finalShape(message), trackables: listTrackables(message), generation: memo.generation, source: message, rendered: null, chunk: null, live: null, measured: null }
     memo.messages.set(message.info.id, entry)
   }
   for (const [id, entry] of memo.messages) if (entry.generation !== memo.generation) memo.messages.delete(id)

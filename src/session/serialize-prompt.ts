@@ -144,35 +144,24 @@ function renderedMessages(messages: readonly HostMessage[], edits: readonly Edit
 type RenderedEntry = { source: HostMessage | null; render: () => HostMessage }
 
 function renderedEntries(messages: readonly HostMessage[], edits: readonly Edit[]): RenderedEntry[] {
-  const texts = new Map<string, string>()
-  const inputs = new Map<string, Record<string, unknown>>()
-  const insertedBefore = new Map<string, string[]>()
-  const removed = new Set<string>()
   const after = new Map<string, HostMessage[]>()
   const atStart: HostMessage[] = []
   const removedMessages = new Set<string>()
   for (const edit of edits) {
-    if (edit.type === "remove-message") {
-      removedMessages.add(edit.messageId)
-      continue
-    }
-    if (edit.type === "insert-message" && edit.afterMessageId === null) {
-      atStart.push(edit.message)
-      continue
-    }
-    if (edit.type === "set-text" || edit.type === "set-tool-result") texts.set(edit.partId, edit.text)
-    else if (edit.type === "set-tool-input") inputs.set(edit.partId, edit.input)
-    else if (edit.type === "insert-part") insertedBefore.set(edit.beforePartId, [...(insertedBefore.get(edit.beforePartId) ?? []), edit.text])
-    else if (edit.type === "remove-part") removed.add(edit.partId)
+    if (edit.type === "remove-message") removedMessages.add(edit.messageId)
+    else if (edit.type === "insert-message" && edit.afterMessageId === null) atStart.push(edit.message)
     else if (edit.type === "insert-message" && edit.afterMessageId !== null) {
       after.set(edit.afterMessageId, [...(after.get(edit.afterMessageId) ?? []), edit.message])
     }
   }
+  // The part edits are gathered only when a message is rendered (most chunks of a pass are reused whole).
+  let partEdits: PartEdits | null = null
   const inserted = (message: HostMessage): RenderedEntry => ({ source: null, render: () => message })
   const entries: RenderedEntry[] = atStart.map(inserted)
   for (const message of messages) {
     if (removedMessages.has(message.info.id)) continue
     const render = (): HostMessage => {
+      const { texts, inputs, insertedBefore, removed } = (partEdits ??= gatherPartEdits(edits))
       const parts: HostPart[] = []
       for (const part of message.parts) {
         for (const text of insertedBefore.get(part.id) ?? []) {
@@ -186,6 +175,25 @@ function renderedEntries(messages: readonly HostMessage[], edits: readonly Edit[
     entries.push({ source: message, render }, ...(after.get(message.info.id) ?? []).map(inserted))
   }
   return entries
+}
+
+/** The edits of parts, by part id. */
+type PartEdits = {
+  texts: Map<string, string>
+  inputs: Map<string, Record<string, unknown>>
+  insertedBefore: Map<string, string[]>
+  removed: Set<string>
+}
+
+function gatherPartEdits(edits: readonly Edit[]): PartEdits {
+  const gathered: PartEdits = { texts: new Map(), inputs: new Map(), insertedBefore: new Map(), removed: new Set() }
+  for (const edit of edits) {
+    if (edit.type === "set-text" || edit.type === "set-tool-result") gathered.texts.set(edit.partId, edit.text)
+    else if (edit.type === "set-tool-input") gathered.inputs.set(edit.partId, edit.input)
+    else if (edit.type === "insert-part") gathered.insertedBefore.set(edit.beforePartId, [...(gathered.insertedBefore.get(edit.beforePartId) ?? []), edit.text])
+    else if (edit.type === "remove-part") gathered.removed.add(edit.partId)
+  }
+  return gathered
 }
 
 function isLowSurrogate(code: number): boolean {
