@@ -167,6 +167,7 @@ export function createHistoryPlanner(options: {
   let yielded = new Set<string>()
   let pending: { choices: TierChoice[]; fold: string[]; report: HistoryReport } | null = null
   let lastReport: HistoryReport | null = null
+  let gainsMemo: { of: readonly StoredCompartment[]; length: number; gains: FoldGains } | null = null
   let totalSwitches = 0
   // Pin lines recur on every pressured pass (a long session holds thousands): each is counted once.
   const counted = new Map<string, number>()
@@ -215,14 +216,18 @@ export function createHistoryPlanner(options: {
 
   const planner: HistoryPlanner = {
     foldGains() {
+      const known = load()
+      // The bounds change only with the list: a cut appends to it, a fold or a reload replaces it.
+      if (gainsMemo !== null && gainsMemo.of === known && gainsMemo.length === known.length) return gainsMemo.gains
       const gains: FoldGains = { quiet: 0, budgeted: 0 }
-      for (const compartment of load()) {
+      for (const compartment of known) {
         if (compartment.status !== "closed") continue
         const tokensAt = (tier: Tier): number | undefined =>
           compartment.representations.find((representation) => representation.tier === tier)?.tokens
         gains.quiet += Math.max(0, compartment.sourceTokens - (tokensAt("full") ?? compartment.sourceTokens))
         gains.budgeted += Math.max(0, compartment.sourceTokens - (tokensAt("anchor") ?? compartment.sourceTokens))
       }
+      gainsMemo = { of: known, length: known.length, gains }
       return gains
     },
     cut(input) {
@@ -379,8 +384,22 @@ export function createHistoryPlanner(options: {
     const newest = view.messages[view.messages.length - 1]
     const newestSeq = newest ? (state.messageSeq.get(newest.info.id) ?? Number.POSITIVE_INFINITY) : Number.POSITIVE_INFINITY
     const coveredThroughSeq = Math.max(known[known.length - 1]?.lastMessageSeq ?? 0, state.applied.history?.foldedThroughSeq ?? 0)
-    // Only what follows the covered conversation can be cut (cutCompartments reads nothing before it).
-    const uncovered = view.messages.filter((message) => (state.messageSeq.get(message.info.id) ?? 0) > coveredThroughSeq)
+    // Never the newest message: the prompt keeps its tail whatever the protected window says.
+    const settledBefore = Math.min(protectedFromSeq, newestSeq)
+    // Only what follows the covered conversation can be cut (cutCompartments reads nothing before it), and of the
+    // protected messages only the first: it says whether the last settled turn has ended.
+    const uncovered: HostMessage[] = []
+    let settled = 0
+    let protectedSeen = false
+    for (const message of view.messages) {
+      const seq = state.messageSeq.get(message.info.id) ?? 0
+      if (seq <= coveredThroughSeq) continue
+      if (seq < settledBefore) settled += 1
+      else if (protectedSeen) continue
+      else protectedSeen = true
+      uncovered.push(message)
+    }
+    if (settled === 0) return
     const cutMessages: CutMessage[] = uncovered.map((message) => ({
       id: message.info.id,
       seq: state.messageSeq.get(message.info.id) ?? 0,
@@ -391,8 +410,7 @@ export function createHistoryPlanner(options: {
       }, 0),
       authoredUser: message.info.role === "user" && message.parts.some((part) => part.type === "text" && !part.synthetic && !part.ignored),
     }))
-    // Never the newest message: the prompt keeps its tail whatever the protected window says.
-    const cuts = cutCompartments({ messages: cutMessages, coveredThroughSeq, protectedFromSeq: Math.min(protectedFromSeq, newestSeq) })
+    const cuts = cutCompartments({ messages: cutMessages, coveredThroughSeq, protectedFromSeq: settledBefore })
     if (cuts.length === 0) return
     const byId = new Map(view.messages.map((message) => [message.info.id, message]))
     db.transaction(() => {

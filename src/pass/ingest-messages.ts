@@ -3,6 +3,7 @@ import { writeIngestPlan } from "../store/ingest-repository.js"
 import type { TokenCounter } from "../tokens/token-counter.js"
 import type { HostMessage } from "../transcript/host-message.js"
 import { applyPlanToState, isEmptyPlan, planIngest, type IngestPlan } from "../session/plan-ingest.js"
+import type { MessageMemo } from "../session/message-memo.js"
 import type { SessionState } from "../session/session-state.js"
 
 /**
@@ -17,9 +18,11 @@ export function ingestMessages(options: {
   counter: TokenCounter
   now: number
   pass: number | null
+  /** The pass's memo, once `beginPass` ran for `messages` (messages it knows stored whole are skipped). */
+  memo?: MessageMemo
 }): IngestPlan {
   const { db, state } = options
-  const plan = planIngest({ state, messages: options.messages as HostMessage[], counter: options.counter })
+  const plan = planIngest({ state, messages: options.messages as HostMessage[], counter: options.counter, ...(options.memo ? { memo: options.memo } : {}) })
   if (isEmptyPlan(plan)) return plan
   db.transaction(() => writeIngestPlan(db, plan, options.now, options.pass))
   applyPlanToState(state, plan)

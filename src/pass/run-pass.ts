@@ -79,8 +79,9 @@ const KEEP_ESTIMATES = 32
 
 /**
  * One pass (seed: "Where a pass lands"), as a straight line:
- * 1. ingest: store what is new, raw first, in its own transaction (`ingestMessages`);
- * 2. plan, as values: calibrate, see which messages are unchanged (`beginPass`), measure usage against the usable
+ * 1. see which messages are unchanged (`beginPass`), then ingest: store what is new, raw first, in its own transaction
+ *    (`ingestMessages`);
+ * 2. plan, as values: calibrate, measure usage against the usable
  *    window, weigh the due work and decide execute or replay (`decideWork`), plan an execute pass's drops and new
  *    epoch (`planExecution`), place reminders in the new tail (`planReminder`), render, serialize and check the cache
  *    contract against the previous prompt, price the request;
@@ -99,11 +100,12 @@ export function runPass(options: PassOptions): PassResult {
   const main = trigger !== "compaction"
   const seq = session.nextPass
   session.nextPass += 1
-  const plan = ingestMessages({ db, state: session, messages, counter, now: startedAt, pass: seq })
+  // Which messages are unchanged since the last pass (their items, edits and serialization are reused; ingest skips
+  // the ones it knows stored whole).
+  beginPass(session.messageMemo, messages)
+  const plan = ingestMessages({ db, state: session, messages, counter, now: startedAt, pass: seq, memo: session.messageMemo })
   const replyCreated = options.replyCreated ?? "before-pass"
   const state: SessionState = main ? calibrated(session, messages, replyCreated, options.fixedTokens) : session
-  // Which messages are unchanged since the last pass (their items, edits and serialization are reused).
-  beginPass(session.messageMemo, messages)
 
   const markerCounts = new Map<string, number>()
   const count = (text: string): number => {

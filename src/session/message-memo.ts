@@ -21,6 +21,8 @@ export type MessageMemoEntry = {
   signature: MessageSignature
   /** The message's parts' ids, kinds and sizes when every part was final, else null (`FinalShape`). */
   final: FinalShape | null
+  /** Ingest found the message and all its parts stored, each final (it has nothing more to store of it). */
+  stored: boolean
   trackables: readonly Trackable[]
   generation: number
   /** The host's object for the message in the current pass: the entry answers for that object only. */
@@ -60,11 +62,12 @@ export function beginPass(memo: MessageMemo, messages: readonly HostMessage[]): 
       // The current copy's strings stand for it from now on: the host's older copies can be collected.
       known.signature = signature
       known.final = finalShape(message)
+      known.stored = false
       known.generation = memo.generation
       known.source = message
       continue
     }
-    const entry = { signature, final: finalShape(message), trackables: listTrackables(message), generation: memo.generation, source: message, rendered: null, chunk: null, live: null, measured: null }
+    const entry = { signature, final: finalShape(message), stored: false, trackables: listTrackables(message), generation: memo.generation, source: message, rendered: null, chunk: null, live: null, measured: null }
     memo.messages.set(message.info.id, entry)
   }
   for (const [id, entry] of memo.messages) if (entry.generation !== memo.generation) memo.messages.delete(id)

@@ -5,6 +5,7 @@ import { isFinalPart, type HostMessage, type HostPart } from "../transcript/host
 import { partText } from "../transcript/part-content.js"
 import { tagPrefix } from "../transcript/tag-format.js"
 import { listTrackables } from "../transcript/trackables.js"
+import { currentEntry, type MessageMemo } from "./message-memo.js"
 import type { KnownPart, PartKind, SessionState, TagRecord } from "./session-state.js"
 
 export type NewMessage = { id: string; seq: number; role: string; createdAt: number | null; infoJson: string }
@@ -35,14 +36,22 @@ export type IngestPlan = {
  * tags for trackable items that have none. Known material is skipped by id, never by looking at its text, so a
  * tool output that itself contains `§5§` cannot be mistaken for a tagged item. Counts tokens of new parts only.
  */
-export function planIngest(options: { state: SessionState; messages: HostMessage[]; counter: TokenCounter }): IngestPlan {
+export function planIngest(options: {
+  state: SessionState
+  messages: HostMessage[]
+  counter: TokenCounter
+  /** The pass's memo (`beginPass` ran for these messages): a message it already knows stored whole is not looked at. */
+  memo?: MessageMemo
+}): IngestPlan {
   const { state, messages, counter } = options
+  const memo = options.memo ?? null
   let nextTag = state.nextTag
   let nextSeq = state.nextSeq
   const plan: IngestPlan = { sessionId: state.sessionId, messages: [], parts: [], tags: [], nextTag, nextSeq }
   const seenInPlan = new Set<string>()
 
   for (const message of messages) {
+    if (memo !== null && storedWhole(memo, state, message)) continue
     const info = message.info
     if (!state.messageSeq.has(info.id) && !seenInPlan.has(info.id)) {
       seenInPlan.add(info.id)
@@ -106,6 +115,18 @@ export function planIngest(options: { state: SessionState; messages: HostMessage
   plan.nextTag = nextTag
   plan.nextSeq = nextSeq
   return plan
+}
+
+/**
+ * True when the message and every part of it are stored, each part final: a plan would add nothing for it. Worked out
+ * once per unchanged message (its memo entry remembers it: stored records are never taken back).
+ */
+function storedWhole(memo: MessageMemo, state: SessionState, message: HostMessage): boolean {
+  const entry = currentEntry(memo, message)
+  if (entry === null || entry.final === null) return false
+  if (entry.stored) return true
+  entry.stored = state.messageSeq.has(message.info.id) && message.parts.every((part) => state.parts.get(part.id)?.final === true)
+  return entry.stored
 }
 
 /** True when the plan adds nothing. */
