@@ -15,6 +15,8 @@ export type MessageMemo = {
   /** Counts passes; an entry whose `generation` is the current one belongs to a message of the current list. */
   generation: number
   messages: Map<string, MessageMemoEntry>
+  /** The current list names no message id twice (a host's never does; a pass keeps exact results if one did). */
+  uniqueIds: boolean
 }
 
 export type MessageMemoEntry = {
@@ -38,7 +40,7 @@ export type MessageMemoEntry = {
 }
 
 export function createMessageMemo(): MessageMemo {
-  return { generation: 0, messages: new Map() }
+  return { generation: 0, messages: new Map(), uniqueIds: true }
 }
 
 /**
@@ -49,8 +51,10 @@ export function createMessageMemo(): MessageMemo {
  */
 export function beginPass(memo: MessageMemo, messages: readonly HostMessage[]): void {
   memo.generation += 1
+  memo.uniqueIds = true
   for (const message of messages) {
     const known = memo.messages.get(message.info.id)
+    if (known?.generation === memo.generation) memo.uniqueIds = false
     // A message whose parts were all final is trusted by their ids and sizes, as ingest trusts a final part's id.
     if (known && known.final !== null && sameFinalShape(known.final, message)) {
       known.generation = memo.generation

@@ -33,7 +33,8 @@ export function serializeChunks(messages: readonly HostMessage[], previous: Seri
 function chunkSizes(previous: SerializedPrompt | null): (chunk: string, index: number) => number {
   let moved: Map<string, number> | null = null
   return (chunk, index) => {
-    if (previous === null) return utf8Length(chunk)
+    // A chunk past the previous prompt's end is new (the session grew): sizing it is cheaper than indexing the rest.
+    if (previous === null || index >= previous.chunks.length) return utf8Length(chunk)
     if (previous.chunks[index] === chunk) return previous.bytes[index] ?? utf8Length(chunk)
     moved ??= new Map(previous.chunks.map((known, at) => [known, previous.bytes[at] ?? 0]))
     return moved.get(chunk) ?? utf8Length(chunk)
@@ -122,7 +123,11 @@ export function serializeRenderedChunks(
   const sizes = chunkSizes(previous)
   const chunks: string[] = []
   const bytes: number[] = []
-  for (const { source, render } of renderedEntries(messages, edits)) {
+  // A message the latest render memoized carries its own part edits: rendering it reads those, not the whole list
+  // (unless two messages share an id, and so maybe part ids: then the whole list's last edit of a part wins).
+  const ownEdits = (message: HostMessage): readonly Edit[] | null =>
+    memo?.uniqueIds === true ? (currentEntry(memo, message)?.rendered?.edits ?? null) : null
+  for (const { source, render } of renderedEntries(messages, edits, ownEdits)) {
     // A chunk is kept only beside the edits it was serialized with: `rendered` is the latest render's.
     const entry = source ? currentEntry(memo, source) : null
     const known = entry?.rendered ? entry.chunk : null
@@ -143,7 +148,11 @@ function renderedMessages(messages: readonly HostMessage[], edits: readonly Edit
 /** The rendered list, each message built only when asked for; `source` is the host message it renders (null: inserted). */
 type RenderedEntry = { source: HostMessage | null; render: () => HostMessage }
 
-function renderedEntries(messages: readonly HostMessage[], edits: readonly Edit[]): RenderedEntry[] {
+function renderedEntries(
+  messages: readonly HostMessage[],
+  edits: readonly Edit[],
+  ownEdits: (message: HostMessage) => readonly Edit[] | null = () => null,
+): RenderedEntry[] {
   const after = new Map<string, HostMessage[]>()
   const atStart: HostMessage[] = []
   const removedMessages = new Set<string>()
@@ -155,13 +164,14 @@ function renderedEntries(messages: readonly HostMessage[], edits: readonly Edit[
     }
   }
   // The part edits are gathered only when a message is rendered (most chunks of a pass are reused whole).
-  let partEdits: PartEdits | null = null
+  let allPartEdits: PartEdits | null = null
   const inserted = (message: HostMessage): RenderedEntry => ({ source: null, render: () => message })
   const entries: RenderedEntry[] = atStart.map(inserted)
   for (const message of messages) {
     if (removedMessages.has(message.info.id)) continue
     const render = (): HostMessage => {
-      const { texts, inputs, insertedBefore, removed } = (partEdits ??= gatherPartEdits(edits))
+      const own = ownEdits(message)
+      const { texts, inputs, insertedBefore, removed } = own !== null ? gatherPartEdits(own) : (allPartEdits ??= gatherPartEdits(edits))
       const parts: HostPart[] = []
       for (const part of message.parts) {
         for (const text of insertedBefore.get(part.id) ?? []) {
