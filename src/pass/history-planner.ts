@@ -547,7 +547,7 @@ const identifiersOf = new WeakMap<StoredCompartment, string[]>()
 function relevanceIdentifiers(compartment: StoredCompartment): string[] {
   const known = identifiersOf.get(compartment)
   if (known !== undefined) return known
-  const identifiers = compartment.facts.filter((fact) => fact.kind === "identifier" && fact.text.length >= 6).map((fact) => fact.text)
+  const identifiers = compartment.facts.filter((fact) => fact.kind === "identifier" && fact.text.length >= RELEVANCE_MIN_CHARS).map((fact) => fact.text)
   identifiersOf.set(compartment, identifiers)
   return identifiers
 }
