@@ -127,7 +127,6 @@ export function runPass(options: PassOptions): PassResult {
       fixedTokens: options.fixedTokens,
       reclaimableTags,
       count,
-      memo: session.messageMemo,
     })
   }
   const before = measure(view)
@@ -172,7 +171,7 @@ export function runPass(options: PassOptions): PassResult {
   if (reminder) planned = { ...planned, applied: reminder.applied }
   const nudge = reminder?.nudge ?? null
 
-  const edits = renderPrompt({ messages, state: planned, tagsVisible, placements: planned.applied.placements, memo: session.messageMemo })
+  const edits = renderPrompt({ messages, state: planned, tagsVisible, placements: planned.applied.placements, memo: session.messageMemo, view: plannedView })
   // A replay pass that placed nothing renders the state it started from: measuring again would give the same.
   const after = execution !== null || nudge !== null ? measure(plannedView, planned) : before
   const usageAfter = estimateUsage({ promptTokens: after.total, calibrationTokens: planned.applied.calibrationTokens })

@@ -1,9 +1,7 @@
 import { inlinedFileRuns } from "../transcript/inlined-file-runs.js"
 import type { Placement, SessionState } from "../session/session-state.js"
-import type { LiveView } from "../session/live-view.js"
+import type { LiveFacts, LiveView } from "../session/live-view.js"
 import { isFinalPart, type HostMessage } from "../transcript/host-message.js"
-import { currentEntry, type MessageMemo } from "../session/message-memo.js"
-import { sameSignature } from "../session/message-signature.js"
 import { listTrackables, type Trackable } from "../transcript/trackables.js"
 import { dropMarker, editedPath, itemLabel } from "./markers.js"
 import { droppedInput, renderedSteers } from "./render-prompt.js"
@@ -37,16 +35,18 @@ export function measurePrompt(options: {
   /** The host's messages (the view holds the live ones; steer messages need the whole list). */
   messages: readonly HostMessage[]
   state: SessionState
+  /**
+   * The live view built from `state`: each message is measured from its facts, and measured once for as long as
+   * its facts are the same object (the view's memo keeps them while the message and its records are unchanged).
+   */
   view: LiveView
   tagsVisible: boolean
   placements: readonly Placement[]
   fixedTokens: number
   reclaimableTags: ReadonlySet<number>
   count: CountText
-  /** The pass's memo (`beginPass` ran for these messages): a message whose inputs did not change is not measured again. */
-  memo?: MessageMemo
 }): Breakdown {
-  const { state, view, placements, count } = options
+  const { state, view, placements, count, tagsVisible } = options
   const breakdown: Breakdown = {
     total: 0,
     fixed: options.fixedTokens,
@@ -62,17 +62,23 @@ export function measurePrompt(options: {
   for (const placement of placements) {
     if (placement.kind === "nudge") nudgeTokens.set(placement.anchorId, (nudgeTokens.get(placement.anchorId) ?? 0) + count(`\n\n${placement.text}`))
   }
+  const nudged = anchorMessages(state, nudgeTokens)
 
   view.messages.forEach((message, index) => {
-    const sums = memoizedSums(options, message, nudgeTokens)
+    const sums = factSums(options, message, view.facts[index], nudgeTokens, nudged)
     breakdown.tags += sums.tags
-    breakdown.reclaimable += sums.reclaimable
     if (index >= view.protectedFrom) breakdown.protected += sums.tool + sums.other
     else {
       breakdown.tool += sums.tool
       breakdown.conversation += sums.other
     }
   })
+  for (const item of view.items) {
+    if (item.tag.status !== "live" || !options.reclaimableTags.has(item.tag.tag)) continue
+    // The prefix shows on a finished output the host did not prune (see messageSums).
+    const prefix = tagsVisible && item.final && !item.pruned ? item.tag.prefixTokens : 0
+    breakdown.reclaimable += item.contentTokens + item.callTokens + prefix
+  }
   for (const placement of renderedSteers({ messages: options.messages, state, placements })) {
     breakdown.protected += count(placement.text)
   }
@@ -80,29 +86,52 @@ export function measurePrompt(options: {
   return breakdown
 }
 
-/** One message's share of the breakdown: tool-like and other tokens as rendered, prefix tokens, reclaimable tokens. */
-type MessageSums = { tool: number; other: number; tags: number; reclaimable: number }
+/** One message's share of the breakdown: tool-like and other tokens as rendered, and the prefix tokens among them. */
+type MessageSums = { tool: number; other: number; tags: number }
 
 type MeasureOptions = Parameters<typeof measurePrompt>[0]
 
 /**
- * `messageSums`, reused from the memo while what it reads is the same: tags visible, the stored records of the
- * message's parts and of its items' tags (replaced, never changed, when they change), each item's reminder tokens
- * and whether it is reclaimable.
+ * The messages holding the parts reminders are anchored on, or null when an anchor has no stored record (then every
+ * message is looked at).
  */
-function memoizedSums(options: MeasureOptions, message: HostMessage, nudgeTokens: ReadonlyMap<string, number>): MessageSums {
-  const entry = currentEntry(options.memo, message)
-  if (!entry) return messageSums(options, message, listTrackables(message), nudgeTokens)
-  const { state } = options
-  const inputs: unknown[] = [options.tagsVisible]
-  for (const part of message.parts) inputs.push(state.parts.get(part.id))
-  for (const trackable of entry.trackables) {
-    const tag = state.tagsByPart.get(trackable.partId)
-    inputs.push(tag, nudgeTokens.get(trackable.partId), tag !== undefined && options.reclaimableTags.has(tag.tag))
+function anchorMessages(state: SessionState, nudgeTokens: ReadonlyMap<string, number>): ReadonlySet<string> | null {
+  const messages = new Set<string>()
+  for (const anchor of nudgeTokens.keys()) {
+    const known = state.parts.get(anchor)
+    if (!known) return null
+    messages.add(known.messageId)
   }
-  if (entry.measured && sameSignature(entry.measured.inputs, inputs)) return entry.measured.sums
-  const sums = messageSums(options, message, entry.trackables, nudgeTokens)
-  entry.measured = { inputs, sums }
+  return messages
+}
+
+/**
+ * What each message's facts measured to, and for which tag visibility and reminders: facts are the same object while
+ * the message and its stored records are (the view's memo keeps them), so a message is measured again only when one
+ * of those changes.
+ */
+const measuredFacts = new WeakMap<LiveFacts, { tagsVisible: boolean; nudges: string; sums: MessageSums }>()
+
+/** `messageSums`, from `measuredFacts` while it holds for the message's facts. */
+function factSums(
+  options: MeasureOptions,
+  message: HostMessage,
+  fact: LiveFacts | undefined,
+  nudgeTokens: ReadonlyMap<string, number>,
+  nudged: ReadonlySet<string> | null,
+): MessageSums {
+  if (!fact) return messageSums(options, message, listTrackables(message), nudgeTokens)
+  let nudges = ""
+  if (nudgeTokens.size > 0 && (nudged === null || nudged.has(message.info.id))) {
+    fact.trackables.forEach((trackable, index) => {
+      const tokens = nudgeTokens.get(trackable.partId)
+      if (tokens !== undefined) nudges += `${index}:${tokens};`
+    })
+  }
+  const cached = measuredFacts.get(fact)
+  if (cached && cached.tagsVisible === options.tagsVisible && cached.nudges === nudges) return cached.sums
+  const sums = messageSums(options, message, fact.trackables, nudgeTokens)
+  measuredFacts.set(fact, { tagsVisible: options.tagsVisible, nudges, sums })
   return sums
 }
 
@@ -112,8 +141,8 @@ function messageSums(
   trackables: readonly Trackable[],
   nudgeTokens: ReadonlyMap<string, number>,
 ): MessageSums {
-  const { state, view, tagsVisible, count } = options
-  const sums: MessageSums = { tool: 0, other: 0, tags: 0, reclaimable: 0 }
+  const { state, tagsVisible, count } = options
+  const sums: MessageSums = { tool: 0, other: 0, tags: 0 }
   const tokensByPart = new Map<string, { tokens: number; isTool: boolean }>()
   for (const part of message.parts) {
     const known = state.parts.get(part.id)
@@ -133,10 +162,6 @@ function messageSums(
       const prefix = tagsVisible && finished ? tag.prefixTokens : 0
       sums.tags += prefix
       add(tokensByPart, carrier, prefix + (pruned ? 0 : (nudgeTokens.get(trackable.partId) ?? 0)), trackable.kind !== "message")
-      if (options.reclaimableTags.has(tag.tag)) {
-        const item = view.byTag.get(tag.tag)
-        sums.reclaimable += (item?.contentTokens ?? 0) + (item?.callTokens ?? 0) + prefix
-      }
       continue
     }
     const subject = message.parts.find((part) => part.id === trackable.partId)

@@ -7,7 +7,8 @@ import { sameSignature } from "../session/message-signature.js"
 import { listTrackables, type Trackable } from "../transcript/trackables.js"
 import type { Edit } from "../session/edit.js"
 import { compactToolInput, dropMarker, editedPath, itemLabel } from "./markers.js"
-import { currentEntry, type MessageMemo, type MessageMemoEntry } from "../session/message-memo.js"
+import { entryAt, type MessageMemo, type MessageMemoEntry } from "../session/message-memo.js"
+import type { LiveFacts, LiveView } from "../session/live-view.js"
 
 /**
  * Renders the applied state onto the live messages, as edits: each tagged item gets its `§N§ ` prefix (when tags
@@ -22,8 +23,13 @@ export function renderPrompt(options: {
   placements: readonly Placement[]
   /** Per-message results of earlier passes (`beginPass` ran for these messages); the edits are the same with or without it. */
   memo?: MessageMemo
+  /**
+   * The live view of `messages` built from `state`, when the caller has it: the folded messages and each live
+   * message's records are read from it, and the memo keeps a message's edits while its facts are the same object.
+   */
+  view?: LiveView
 }): Edit[] {
-  const { messages, state, tagsVisible, placements, memo } = options
+  const { messages, state, tagsVisible, placements, memo, view } = options
   const nudges = new Map<string, string[]>()
   for (const placement of placements) {
     if (placement.kind !== "nudge") continue
@@ -31,23 +37,78 @@ export function renderPrompt(options: {
   }
   const edits: Edit[] = []
   const history = state.applied.history
+  const liveFrom = view?.liveFrom ?? null
   const isFolded = (message: HostMessage): boolean =>
     history !== null && (state.messageSeq.get(message.info.id) ?? Number.POSITIVE_INFINITY) <= history.foldedThroughSeq
-  const folded = messages.filter(isFolded)
+  const folded = view && liveFrom !== null ? messages.slice(0, liveFrom) : messages.filter(isFolded)
   for (const message of folded) edits.push({ type: "remove-message", messageId: message.info.id })
   if (history !== null && folded.length > 0) {
     const historyMessage = foldedHistoryMessage(messages, history.text, history.foldedThroughSeq)
     if (historyMessage) edits.push({ type: "insert-message", afterMessageId: null, message: historyMessage })
   }
-  for (const message of messages) {
-    if (isFolded(message)) continue
-    const entry = currentEntry(memo, message)
-    edits.push(...(entry ? memoizedMessageEdits(entry, message, state, tagsVisible, nudges) : messageEdits(message, listTrackables(message), state, tagsVisible, nudges)))
+  if (view && liveFrom !== null) {
+    const nudged = nudgedMessages(state, nudges)
+    view.messages.forEach((message, index) => {
+      const facts = view.facts[index]
+      const entry = entryAt(memo, liveFrom + index, message)
+      if (!facts || !entry) {
+        edits.push(...messageEdits(message, listTrackables(message), state, tagsVisible, nudges))
+        return
+      }
+      edits.push(...factEdits(entry, facts, message, state, tagsVisible, nudges, nudged))
+    })
+  } else {
+    messages.forEach((message, index) => {
+      if (isFolded(message)) return
+      const entry = entryAt(memo, index, message)
+      edits.push(...(entry ? memoizedMessageEdits(entry, message, state, tagsVisible, nudges) : messageEdits(message, listTrackables(message), state, tagsVisible, nudges)))
+    })
   }
   for (const placement of renderedSteers({ messages, state, placements })) {
     const steer = steerMessage(messages, placement)
     if (steer) edits.push(steer)
   }
+  return edits
+}
+
+/** The messages holding the parts reminders are anchored on, or null when an anchor has no stored record. */
+function nudgedMessages(state: SessionState, nudges: ReadonlyMap<string, string[]>): ReadonlySet<string> | null {
+  const messages = new Set<string>()
+  for (const anchor of nudges.keys()) {
+    const known = state.parts.get(anchor)
+    if (!known) return null
+    messages.add(known.messageId)
+  }
+  return messages
+}
+
+/**
+ * `messageEdits`, reused while the message's live facts are the same object (the message and its records are
+ * unchanged), tags show as they did and its items carry the same reminders.
+ */
+function factEdits(
+  entry: MessageMemoEntry,
+  facts: LiveFacts,
+  message: HostMessage,
+  state: SessionState,
+  tagsVisible: boolean,
+  nudges: ReadonlyMap<string, string[]>,
+  nudged: ReadonlySet<string> | null,
+): readonly Edit[] {
+  let reminders = ""
+  if (nudges.size > 0 && (nudged === null || nudged.has(message.info.id))) {
+    facts.trackables.forEach((trackable, index) => {
+      const texts = nudges.get(trackable.partId)
+      if (texts) reminders += `${index}\u0000${texts.join("\u0000")}\u0001`
+    })
+  }
+  const made = entry.rendered?.made
+  if (entry.rendered && made && "facts" in made && made.facts === facts && made.tagsVisible === tagsVisible && made.nudges === reminders) {
+    return entry.rendered.edits
+  }
+  const edits = messageEdits(message, facts.trackables, state, tagsVisible, nudges)
+  entry.rendered = { made: { facts, tagsVisible, nudges: reminders }, edits }
+  entry.chunk = null
   return edits
 }
 
@@ -86,9 +147,10 @@ function memoizedMessageEdits(
     const tag = state.tagsByPart.get(trackable.partId)
     inputs.push(tag?.tag, tag?.status, tag?.droppedReason, tag?.supersededBy, ...(nudges.get(trackable.partId) ?? []), "\u0000")
   }
-  if (entry.rendered && sameSignature(entry.rendered.inputs, inputs)) return entry.rendered.edits
+  const made = entry.rendered?.made
+  if (entry.rendered && made && "inputs" in made && sameSignature(made.inputs, inputs)) return entry.rendered.edits
   const edits = messageEdits(message, entry.trackables, state, tagsVisible, nudges)
-  entry.rendered = { inputs, edits }
+  entry.rendered = { made: { inputs }, edits }
   entry.chunk = null
   return edits
 }
@@ -189,7 +251,7 @@ export function renderedSteers(options: {
 
 /** The message that carries the folded history at the start of the prompt (a synthetic user message). */
 function foldedHistoryMessage(messages: readonly HostMessage[], text: string, foldedThroughSeq: number): HostMessage | null {
-  const user = [...messages].reverse().find((message) => message.info.role === "user")
+  const user = messages.findLast((message) => message.info.role === "user")
   const first = messages[0]
   if (!user || user.info.role !== "user" || !first) return null
   const id = `mc-history-${foldedThroughSeq}`

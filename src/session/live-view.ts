@@ -1,8 +1,9 @@
 import { inlinedFileRuns } from "../transcript/inlined-file-runs.js"
 import type { KnownPart, SessionState, TagRecord } from "./session-state.js"
 import { isFinalPart, type HostMessage } from "../transcript/host-message.js"
-import { currentEntry, type MessageMemo } from "./message-memo.js"
+import { entryAt, recordWrites, type MessageMemo, type MessageMemoEntry } from "./message-memo.js"
 import { listTrackables, type Trackable } from "../transcript/trackables.js"
+import { isPrunedTool } from "../transcript/part-content.js"
 
 /** One tagged item as it stands in the live message list. */
 export type LiveItem = {
@@ -18,6 +19,8 @@ export type LiveItem = {
   callTokens: number
   /** A tool part that has finished (or any other item). Unfinished tools are never dropped or reclaimed. */
   final: boolean
+  /** A tool whose output the host pruned (it sends its own marker: no prefix is written on it). */
+  pruned: boolean
   /** The item is in the newest message of the list. */
   newest: boolean
   /** The item is inside the protected recent window. */
@@ -29,6 +32,7 @@ export type LiveItem = {
 /** What the live view knows of one message, and the stored records it was made from (kept in the memo). */
 export type LiveFacts = {
   seq: number
+  trackables: readonly Trackable[]
   parts: readonly (KnownPart | undefined)[]
   tags: readonly (TagRecord | undefined)[]
   /** Tokens of all the message's parts. */
@@ -53,6 +57,10 @@ export type LiveView = {
   protectedFromSeq: number
   /** The live messages: the host's list without the messages folded into history. */
   messages: readonly HostMessage[]
+  /** Each live message's facts, by position in `messages` (read from the records of the state the view was built from). */
+  facts: readonly LiveFacts[]
+  /** The host list's position of the first live message when the live messages are the list from there on, else null. */
+  liveFrom: number | null
   /** How many of the host's messages are folded into history (the history message is rendered only when > 0). */
   foldedCount: number
   /** The newest message is an assistant message with a tool call still waiting for its result. */
@@ -74,11 +82,32 @@ export function buildLiveView(options: {
   /** The pass's memo (`beginPass` ran for these messages): each message's items are listed once per change. */
   memo?: MessageMemo
 }): LiveView {
-  const { state, protectedTokens } = options
+  const { state, protectedTokens, memo } = options
   // Messages folded into history are not in the prompt any more.
   const folded = state.applied.history?.foldedThroughSeq ?? 0
-  const messages = options.messages.filter((message) => (state.messageSeq.get(message.info.id) ?? Number.POSITIVE_INFINITY) > folded)
-  const facts = messages.map((message) => messageFacts(message, state, options.memo))
+  // A message whose records were confirmed at the memo's last sync, and none written since, keeps its facts unchecked.
+  const writes = memo ? recordWrites(memo, [state.parts, state.tagsByPart, state.messageSeq]) : null
+  const messages: HostMessage[] = []
+  const facts: LiveFacts[] = []
+  let liveFrom: number | null = 0
+  options.messages.forEach((message, index) => {
+    const entry = memo ? entryAt(memo, index, message) : null
+    const confirmed = entry !== null && writes?.written != null && entry.confirmedAt === writes.sync - 1 && !writes.written.has(message.info.id)
+    const seq = confirmed ? entry.seq : state.messageSeq.get(message.info.id)
+    if ((seq ?? Number.POSITIVE_INFINITY) <= folded) {
+      // Folded messages before the first live one keep the live ones a tail of the list; one after them breaks it.
+      if (liveFrom === index) liveFrom = index + 1
+      else liveFrom = null
+    } else {
+      if (liveFrom !== null && liveFrom + messages.length !== index) liveFrom = null
+      messages.push(message)
+      facts.push(messageFacts(message, state, entry, seq ?? 0, confirmed))
+    }
+    if (entry && writes) {
+      entry.seq = seq
+      entry.confirmedAt = writes.sync
+    }
+  })
   let protectedFrom = messages.length
   let newer = 0
   for (let index = messages.length - 1; index >= 0; index -= 1) {
@@ -91,7 +120,6 @@ export function buildLiveView(options: {
   }
 
   const items: LiveItem[] = []
-  const byTag = new Map<number, LiveItem>()
   facts.forEach((fact, messageIndex) => {
     const newest = messageIndex === messages.length - 1
     const inWindow = messageIndex >= protectedFrom
@@ -103,39 +131,42 @@ export function buildLiveView(options: {
           : { ...item, messageIndex, newest, protected: inWindow }
       fact.items[at] = placed
       items.push(placed)
-      byTag.set(placed.tag.tag, placed)
     })
   })
 
   const newestMessage = messages[messages.length - 1]
   const midTool =
     newestMessage?.info.role === "assistant" && newestMessage.parts.some((part) => part.type === "tool" && !isFinalPart(part))
+  // Most passes never look an item up by its tag: the index is built on first use.
+  let byTag: Map<number, LiveItem> | null = null
   return {
     items,
-    byTag,
+    get byTag() {
+      byTag ??= new Map(items.map((item) => [item.tag.tag, item]))
+      return byTag
+    },
     messages,
+    facts,
+    liveFrom: messages.length === 0 ? options.messages.length : liveFrom,
     foldedCount: options.messages.length - messages.length,
     liveTokens: facts.reduce((sum, fact) => sum + fact.tokens, 0),
     protectedFrom,
-    protectedFromSeq: messages
-      .slice(protectedFrom)
-      .reduce((lowest, message) => Math.min(lowest, state.messageSeq.get(message.info.id) ?? 0), Number.POSITIVE_INFINITY),
+    protectedFromSeq: facts.slice(protectedFrom).reduce((lowest, fact) => Math.min(lowest, fact.seq), Number.POSITIVE_INFINITY),
     midTool,
-    newestSeq: newestMessage ? (state.messageSeq.get(newestMessage.info.id) ?? 0) : 0,
+    newestSeq: facts[facts.length - 1]?.seq ?? 0,
   }
 }
 
 /**
  * One message's tokens and tagged items, as of its stored parts and tags. With the pass's memo they are reused while
- * the message (its entry), its parts' stored records and its items' tags are the same objects as when they were
- * made: ingest replaces a part's record when it changes, an execute pass a tag's.
+ * the message (its entry) is unchanged and its records are: `confirmed` when the memo knows none was written since
+ * they were last read, else checked one by one (ingest replaces a part's record when it changes, an execute pass a
+ * tag's).
  */
-function messageFacts(message: HostMessage, state: SessionState, memo: MessageMemo | undefined): LiveFacts {
-  const entry = currentEntry(memo, message)
+function messageFacts(message: HostMessage, state: SessionState, entry: MessageMemoEntry | null, seq: number, confirmed: boolean): LiveFacts {
   const trackables = entry?.trackables ?? listTrackables(message)
-  const seq = state.messageSeq.get(message.info.id) ?? 0
   const cached = entry?.live
-  if (cached && cached.seq === seq && sameRecords(cached, message, trackables, state)) return cached
+  if (cached && cached.seq === seq && (confirmed || sameRecords(cached, message, trackables, state))) return cached
   const partsById = new Map(message.parts.map((part) => [part.id, part]))
   const runTokens = fileRunTokens(message, state)
   const items: LiveItem[] = []
@@ -160,6 +191,7 @@ function messageFacts(message: HostMessage, state: SessionState, memo: MessageMe
       contentTokens,
       callTokens: known?.callTokens ?? 0,
       final: part ? isFinalPart(part) : true,
+      pruned: part?.type === "tool" && isPrunedTool(part),
       newest: false,
       protected: false,
       toolInput: part?.type === "tool" ? (part.state.input as Record<string, unknown>) : null,
@@ -167,6 +199,7 @@ function messageFacts(message: HostMessage, state: SessionState, memo: MessageMe
   }
   const facts: LiveFacts = {
     seq,
+    trackables,
     parts: message.parts.map((part) => state.parts.get(part.id)),
     tags: trackables.map((trackable) => state.tagsByPart.get(trackable.partId)),
     tokens: message.parts.reduce((sum, part) => sum + partTokens(state.parts.get(part.id)), 0),

@@ -3,6 +3,7 @@ import type { HostMessage } from "../transcript/host-message.js"
 import { listTrackables, type Trackable } from "../transcript/trackables.js"
 import type { Edit } from "./edit.js"
 import type { LiveFacts } from "./live-view.js"
+import { RecordMap } from "./record-map.js"
 
 /**
  * What earlier passes computed per host message (in memory, per session): the host hands the plugin fresh copies
@@ -17,6 +18,10 @@ export type MessageMemo = {
   messages: Map<string, MessageMemoEntry>
   /** The current list names no message id twice (a host's never does; a pass keeps exact results if one did). */
   uniqueIds: boolean
+  /** The entries of the current list, by position (`entryAt`). */
+  list: MessageMemoEntry[]
+  /** Where the memo last read the session's record maps (`recordWrites`). */
+  records: { maps: readonly Map<unknown, unknown>[]; cursors: readonly number[]; sync: number }
 }
 
 export type MessageMemoEntry = {
@@ -29,18 +34,28 @@ export type MessageMemoEntry = {
   generation: number
   /** The host's object for the message in the current pass: the entry answers for that object only. */
   source: HostMessage
-  /** The renderer's edits for the message and what they were made from (tags visible, then per item its tag's number, status, drop reason, superseding tag and reminders); null until rendered. */
-  rendered: { inputs: readonly unknown[]; edits: readonly Edit[] } | null
+  /**
+   * The renderer's edits for the message and what they were made from: the live view's facts of the message (the
+   * same object while its records are), tag visibility and the reminders on its items; or, rendered without a view,
+   * tag visibility then per item its tag's number, status, drop reason, superseding tag and reminders. Null until
+   * rendered.
+   */
+  rendered: { made: RenderedFrom; edits: readonly Edit[] } | null
   /** The rendered message's serialized chunk and its UTF-8 size, for `rendered`'s edits. */
   chunk: { text: string; bytes: number } | null
   /** The live view's facts of the message (`live-view.ts`), with the stored records they were made from. */
   live: LiveFacts | null
-  /** The measure's share of the message (`render/measure-prompt.ts`) and what it was made from. */
-  measured: { inputs: readonly unknown[]; sums: { tool: number; other: number; tags: number; reclaimable: number } } | null
+  /** The message's sequence number as the live view last read it (undefined: not stored). */
+  seq: number | undefined
+  /** The `recordWrites` sync at which `seq` and `live` were last known to match the session's records. */
+  confirmedAt: number
 }
 
+/** What a message's edits were rendered from (`MessageMemoEntry.rendered`). */
+export type RenderedFrom = { facts: LiveFacts; tagsVisible: boolean; nudges: string } | { inputs: readonly unknown[] }
+
 export function createMessageMemo(): MessageMemo {
-  return { generation: 0, messages: new Map(), uniqueIds: true }
+  return { generation: 0, messages: new Map(), uniqueIds: true, list: [], records: { maps: [], cursors: [], sync: 0 } }
 }
 
 /**
@@ -52,6 +67,8 @@ export function createMessageMemo(): MessageMemo {
 export function beginPass(memo: MessageMemo, messages: readonly HostMessage[]): void {
   memo.generation += 1
   memo.uniqueIds = true
+  const list: MessageMemoEntry[] = []
+  memo.list = list
   for (const message of messages) {
     const known = memo.messages.get(message.info.id)
     if (known?.generation === memo.generation) memo.uniqueIds = false
@@ -59,6 +76,7 @@ export function beginPass(memo: MessageMemo, messages: readonly HostMessage[]): 
     if (known && known.final !== null && sameFinalShape(known.final, message)) {
       known.generation = memo.generation
       known.source = message
+      list.push(known)
       continue
     }
     const signature = messageSignature(message)
@@ -69,12 +87,57 @@ export function beginPass(memo: MessageMemo, messages: readonly HostMessage[]): 
       known.stored = false
       known.generation = memo.generation
       known.source = message
+      list.push(known)
       continue
     }
-    const entry = { signature, final: finalShape(message), stored: false, trackables: listTrackables(message), generation: memo.generation, source: message, rendered: null, chunk: null, live: null, measured: null }
+    const entry: MessageMemoEntry = {
+      signature,
+      final: finalShape(message),
+      stored: false,
+      trackables: listTrackables(message),
+      generation: memo.generation,
+      source: message,
+      rendered: null,
+      chunk: null,
+      live: null,
+      seq: undefined,
+      confirmedAt: -1,
+    }
     memo.messages.set(message.info.id, entry)
+    list.push(entry)
   }
   for (const [id, entry] of memo.messages) if (entry.generation !== memo.generation) memo.messages.delete(id)
+}
+
+/**
+ * The entry of `message`, the `index`-th of a list: the entry at that position of the current pass when it is the
+ * message's (the usual case: the caller walks the pass's own list), else `currentEntry`.
+ */
+export function entryAt(memo: MessageMemo | null | undefined, index: number, message: HostMessage): MessageMemoEntry | null {
+  const entry = memo?.list[index]
+  return entry !== undefined && entry.source === message && entry.generation === memo?.generation ? entry : currentEntry(memo, message)
+}
+
+/**
+ * Which messages had stored records written in `maps` (the session's `RecordMap`s) since the memo last read them:
+ * their ids, or null when that is unknown (other maps than last time, or maps that keep no log), and every message's
+ * records must be checked. Each call is a new sync: what was confirmed at the previous one still holds for every
+ * message not named.
+ */
+export function recordWrites(memo: MessageMemo, maps: readonly Map<unknown, unknown>[]): { sync: number; written: ReadonlySet<string> | null } {
+  const previous = memo.records
+  const sync = previous.sync + 1
+  memo.records = { maps, cursors: maps.map((map) => (map instanceof RecordMap ? map.writes : -1)), sync }
+  if (maps.length !== previous.maps.length || maps.some((map, index) => map !== previous.maps[index] || !(map instanceof RecordMap))) {
+    return { sync, written: null }
+  }
+  const written = new Set<string>()
+  for (let index = 0; index < maps.length; index += 1) {
+    const owners = (maps[index] as RecordMap<unknown, unknown>).ownersSince(previous.cursors[index] ?? -1)
+    if (owners === null) return { sync, written: null }
+    for (const owner of owners) written.add(owner)
+  }
+  return { sync, written }
 }
 
 /** The entry of a message of the current pass, or null (no memo, or a message object `beginPass` did not see). */

@@ -1,4 +1,5 @@
 import { createMessageMemo, type MessageMemo } from "./message-memo.js"
+import { RecordMap, recordsByMessage } from "./record-map.js"
 import type { SerializedPrompt } from "./serialize-prompt.js"
 import type { TagKind } from "../transcript/trackables.js"
 
@@ -88,7 +89,10 @@ export type SessionState = {
   nextTag: number
   nextSeq: number
   nextPass: number
-  /** Message id -> ingest sequence number. */
+  /**
+   * Message id -> ingest sequence number. This map, `parts` and `tagsByPart` are `RecordMap`s in a session's state
+   * (a plain Map works, and makes every pass check every message's records): records are replaced, never changed.
+   */
   messageSeq: Map<string, number>
   parts: Map<string, KnownPart>
   tagsByPart: Map<string, TagRecord>
@@ -141,9 +145,9 @@ export function emptySessionState(sessionId: string): SessionState {
     nextTag: 1,
     nextSeq: 1,
     nextPass: 1,
-    messageSeq: new Map(),
-    parts: new Map(),
-    tagsByPart: new Map(),
+    messageSeq: new RecordMap((id) => id),
+    parts: recordsByMessage(),
+    tagsByPart: recordsByMessage(),
     tagsByNumber: new Map(),
     applied: initialAppliedState(),
     queued: new Map(),

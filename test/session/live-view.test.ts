@@ -62,6 +62,7 @@ describe("buildLiveView", () => {
         contentTokens: 100,
         callTokens: 0,
         final: true,
+        pruned: false,
         newest: false,
         protected: false,
         toolInput: null,
@@ -75,6 +76,7 @@ describe("buildLiveView", () => {
         contentTokens: 150,
         callTokens: 0,
         final: true,
+        pruned: false,
         newest: false,
         protected: false,
         toolInput: null,
@@ -88,6 +90,7 @@ describe("buildLiveView", () => {
         contentTokens: 250,
         callTokens: 50,
         final: true,
+        pruned: false,
         newest: false,
         protected: true,
         toolInput: { path: toks(50) },
@@ -101,6 +104,7 @@ describe("buildLiveView", () => {
         contentTokens: 400,
         callTokens: 0,
         final: true,
+        pruned: false,
         newest: true,
         protected: true,
         toolInput: null,
@@ -186,6 +190,22 @@ describe("buildLiveView", () => {
     const build = role === "user" ? userMessage : assistantMessage
     const messages = [...session(), build({ id: "m9", parts: [...parts] })]
     expect(liveView(messages).midTool).toBe(midTool)
+  })
+
+  it("marks an output the host pruned, which carries no prefix", () => {
+    const output = completed({ command: "ls" }, "a.ts b.ts")
+    if (output.status !== "completed") throw new Error("a completed state")
+    const pruned = { ...output, time: { ...output.time, compacted: 30 } }
+    const messages = [
+      userMessage({ id: "m1", parts: [text("p1", "list it")] }),
+      assistantMessage({ id: "m2", parts: [tool("t1", "bash", pruned), tool("t2", "bash", output)] }),
+    ]
+    const items = liveView(messages).items
+    expect(items.map((item) => [item.tag.partId, item.pruned])).toEqual([
+      ["p1", false],
+      ["t1", true],
+      ["t2", false],
+    ])
   })
 
   it("is not mid-tool for a running tool in an older message", () => {

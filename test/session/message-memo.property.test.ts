@@ -4,10 +4,12 @@ import { beginPass, createMessageMemo } from "../../src/session/message-memo.js"
 import { renderPrompt } from "../../src/render/render-prompt.js"
 import { buildLiveView } from "../../src/session/live-view.js"
 import { measurePrompt } from "../../src/render/measure-prompt.js"
-import { joinPrompt, serializeRendered, serializeRenderedChunks } from "../../src/session/serialize-prompt.js"
+import { joinPrompt, serializeRendered, serializeRenderedChunks, type SerializedPrompt } from "../../src/session/serialize-prompt.js"
 import { finalShape, sameFinalShape } from "../../src/session/message-signature.js"
 import type { HostMessage } from "../../src/transcript/host-message.js"
 import { freshCopy } from "../helpers/host-messages.js"
+import { emptySessionState } from "../../src/session/session-state.js"
+import { applyPlanToState, planIngest } from "../../src/session/plan-ingest.js"
 import { scenarioArbitrary, type RandomScenario } from "../helpers/random-session.js"
 
 /**
@@ -55,7 +57,8 @@ describe("renderPrompt with a memo", () => {
           const view = buildLiveView({ messages, state, protectedTokens, memo })
           expect(view).toEqual(buildLiveView({ messages, state, protectedTokens }))
           const measured = { messages, state, view, tagsVisible, placements, fixedTokens: 0, reclaimableTags: new Set(view.items.map((item) => item.tag.tag)), count: counter.count }
-          expect(measurePrompt({ ...measured, memo })).toEqual(measurePrompt(measured))
+          // The measure keeps its results on the view's facts, which the memo keeps: a view without it has none.
+          expect(measurePrompt(measured)).toEqual(measurePrompt({ ...measured, view: buildLiveView({ messages, state, protectedTokens }) }))
         }
       }),
       { numRuns: 300 },
@@ -81,7 +84,7 @@ describe("renderPrompt with a memo", () => {
         }
         const warm = buildLiveView({ messages: scenario.messages, state: scenario.state, protectedTokens: scenario.protectedTokens, memo })
         const { counter, tagsVisible, placements } = scenario
-        measurePrompt({ messages: scenario.messages, state: scenario.state, view: warm, tagsVisible, placements, fixedTokens: 0, reclaimableTags: new Set(), count: counter.count, memo })
+        measurePrompt({ messages: scenario.messages, state: scenario.state, view: warm, tagsVisible, placements, fixedTokens: 0, reclaimableTags: new Set(), count: counter.count })
         // Ingest replaces a part's record when the part changes (here: its count), an execute pass a tag's record.
         const parts = [...scenario.state.parts.keys()]
         const part = parts[pick % Math.max(parts.length, 1)]
@@ -102,7 +105,8 @@ describe("renderPrompt with a memo", () => {
           reclaimableTags: new Set(view.items.filter((item) => item.final).map((item) => item.tag.tag)),
           count: scenario.counter.count,
         }
-        expect(measurePrompt({ ...measured, memo })).toEqual(measurePrompt(measured))
+        const fresh = buildLiveView({ messages, state: scenario.state, protectedTokens: scenario.protectedTokens })
+        expect(measurePrompt(measured)).toEqual(measurePrompt({ ...measured, view: fresh }))
         const edits = renderPrompt({ ...changed, messages, memo })
         expect(edits).toEqual(plain(changed))
         expect(joinPrompt(serializeRenderedChunks(messages, edits, first, memo))).toBe(serializeRendered(scenario.messages, edits))
@@ -150,6 +154,42 @@ describe("the message memo with a list that names one message id twice", () => {
         }
       }),
       { numRuns: 200 },
+    )
+  })
+})
+
+describe("the memo over a session that grows pass after pass", () => {
+  it("gives the view, the measure, the edits and the serialized prompt of a fresh pass, with records written between passes", () => {
+    fc.assert(
+      fc.property(scenarioArbitrary, fc.array(fc.nat(), { minLength: 1, maxLength: 5 }), fc.array(fc.nat(), { maxLength: 4 }), (scenario, cuts, flips) => {
+        // One session state across passes, as a process keeps it: ingest writes the new messages' records, and
+        // between passes a tag record is replaced (a drop landing), so the memo must follow the maps' writes.
+        const state = emptySessionState("ses_grow")
+        const memo = createMessageMemo()
+        const { counter, tagsVisible, placements, protectedTokens } = scenario
+        const lengths = [...cuts.map((cut) => (cut % scenario.messages.length) + 1).sort((a, b) => a - b), scenario.messages.length]
+        let previous: SerializedPrompt | null = null
+        lengths.forEach((length, pass) => {
+          const messages = freshCopy(scenario.messages.slice(0, length))
+          beginPass(memo, messages)
+          applyPlanToState(state, planIngest({ state, messages, counter, memo }))
+          const flip = flips[pass]
+          const tags = [...state.tagsByPart.values()]
+          const tag = flip === undefined ? undefined : tags[flip % Math.max(tags.length, 1)]
+          if (tag) state.tagsByPart.set(tag.partId, { ...tag, status: tag.status === "live" ? "dropped" : "live", droppedReason: tag.status === "live" ? "reduce" : null })
+          const view = buildLiveView({ messages, state, protectedTokens, memo })
+          const fresh = buildLiveView({ messages, state, protectedTokens })
+          expect(view).toEqual(fresh)
+          const measured = { messages, state, view, tagsVisible, placements, fixedTokens: 0, reclaimableTags: new Set(view.items.map((item) => item.tag.tag)), count: counter.count }
+          expect(measurePrompt(measured)).toEqual(measurePrompt({ ...measured, view: fresh }))
+          const edits = renderPrompt({ messages, state, tagsVisible, placements, memo, view })
+          expect(edits).toEqual(renderPrompt({ messages: freshCopy(messages), state, tagsVisible, placements }))
+          const serialized = serializeRenderedChunks(messages, edits, previous, memo)
+          expect(joinPrompt(serialized)).toBe(serializeRendered(messages, edits))
+          previous = serialized
+        })
+      }),
+      { numRuns: 300 },
     )
   })
 })
