@@ -67,11 +67,11 @@ async function profile(kind: string, run: () => void): Promise<void> {
   const { profile } = (await session.post("Profiler.stop")) as { profile: CpuProfile }
   writeFileSync(join(OUT, `${kind}.cpuprofile`), JSON.stringify(profile))
   process.stdout.write(`\n${kind} passes: ${ROUNDS} in ${elapsed.toFixed(0)} ms (${(elapsed / ROUNDS).toFixed(2)} ms each), top self time:\n`)
-  for (const entry of topSelfTime(profile, 10)) {
+  for (const entry of topSelfTime(profile, Number(process.env["PROFILE_TOP"] ?? 10))) {
     process.stdout.write(`  ${entry.share.toFixed(1).padStart(5)}%  ${entry.name}  ${entry.location}\n`)
   }
   process.stdout.write("  by file:\n")
-  for (const entry of selfTimeByFile(profile, 8)) process.stdout.write(`  ${entry.share.toFixed(1).padStart(5)}%  ${entry.file}\n`)
+  for (const entry of selfTimeByFile(profile, Number(process.env["PROFILE_TOP"] ?? 8))) process.stdout.write(`  ${entry.share.toFixed(1).padStart(5)}%  ${entry.file}\n`)
 }
 
 // The host hands the transform fresh copies every call; making them is the harness's cost, not the pass's.

@@ -87,8 +87,8 @@ export function decidePass(options: {
     return { decision: "execute", reason: "drain", reclaim: "force", applyQueued: true }
   }
   if (drainActive && !cacheExpired) return { ...nothing, reason: "drain-below-minimum" }
-  const riding = work.reclaim.age + work.smartDrops
   if (band === "execute") {
+    const riding = work.reclaim.age + work.smartDrops
     if (opening === 0 && !(cacheExpired && riding > 0)) {
       return { ...nothing, reason: riding > 0 ? "waiting-for-rebuild" : "nothing-due" }
     }

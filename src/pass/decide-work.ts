@@ -16,7 +16,8 @@ import type { FoldGains, HistoryPlanner } from "./history-planner.js"
 export type WeighedWork = {
   /** Queued drops that may land now. */
   landable: QueuedDrop[]
-  smart: SmartDrop[]
+  /** The smart drops due (worked out on first use: most passes never ask). */
+  smart: () => SmartDrop[]
   /** The history an execute pass folds in (null: none, or it would free less than the rest alone). */
   ready: ReadyHistory | null
   /** The cost rule's estimate, where it weighed the due work (below the force band, outside the drain). */
@@ -57,7 +58,8 @@ export function decideWork(options: {
     const item = view.byTag.get(drop.tag)
     return item !== undefined && item.final && (!item.protected || protectionsYield)
   })
-  const smart = options.smartDrops ? planSmartDrops(view) : []
+  let smartDrops: SmartDrop[] | null = null
+  const smart = (): SmartDrop[] => (smartDrops ??= options.smartDrops ? planSmartDrops(view) : [])
   // History may fold only settled conversation: never a message of the protected window ...
   const protectedSeq = view.protectedFromSeq
   // ... nor the newest message (even with no protected window at all, the prompt keeps its tail).
@@ -141,7 +143,7 @@ export function decideWork(options: {
       ready: history,
       protectedTokens: window.protectedTokens,
       landable: landable.map((drop) => drop.tag),
-      smart: smart.map((drop) => drop.tag),
+      smart: smart().map((drop) => drop.tag),
       // A drain pass reclaims in force mode; any other in age mode.
       reclaim: drain.active ? "force" : "age",
       measure,
@@ -166,8 +168,21 @@ export function decideWork(options: {
         work: {
           landableDrops: landable.length,
           readyHistory: ready ? 1 : 0,
-          reclaim: { age: reclaimTokens("age"), force: reclaimTokens("force"), emergency: reclaimTokens("emergency") },
-          smartDrops: smart.length,
+          // Each read only where the decision needs it.
+          reclaim: {
+            get age() {
+              return reclaimTokens("age")
+            },
+            get force() {
+              return reclaimTokens("force")
+            },
+            get emergency() {
+              return reclaimTokens("emergency")
+            },
+          },
+          get smartDrops() {
+            return smart().length
+          },
           freedTokens,
         },
         pays: estimate?.pays ?? false,

@@ -30,7 +30,7 @@ export function planReminder(options: {
   const newest = messages[messages.length - 1]
   const placeable =
     newest !== undefined &&
-    (options.executes || (session.previousMessageIds !== null && !session.previousMessageIds.has(newest.info.id)))
+    (options.executes || (session.previousMessageIds !== null && session.previousMessageIds.lastIndexOf(newest.info.id) < 0))
   const newestTool =
     placeable && newest.info.role === "assistant"
       ? [...newest.parts].reverse().find((part) => part.type === "tool" && part.state.status === "completed")

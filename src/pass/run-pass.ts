@@ -159,7 +159,7 @@ export function runPass(options: PassOptions): PassResult {
   // The execute pass as a plan, and the session as it stands once the plan is applied.
   const execution =
     decided.decision === "execute"
-      ? planExecution({ state, view, seq, applyQueued: decided.applyQueued, reclaim: decided.reclaim, landable, smart, drain: drain.drain, ready })
+      ? planExecution({ state, view, seq, applyQueued: decided.applyQueued, reclaim: decided.reclaim, landable, smart: smart(), drain: drain.drain, ready })
       : null
   let planned: SessionState = execution ? plannedState(state, execution) : state
   if (!execution && main && drain.transition !== "idle" && drain.transition !== "continued") {
@@ -249,7 +249,7 @@ export function runPass(options: PassOptions): PassResult {
   if (folds) planner.settle()
   if (main) {
     session.previousPrompt = serialized
-    session.previousMessageIds = new Set(messages.map((message) => message.info.id))
+    session.previousMessageIds = messages.map((message) => message.info.id)
     session.recentEstimates.push({ seq, startedAt: now, estimate: after.total, fixed: after.fixed })
     if (session.recentEstimates.length > KEEP_ESTIMATES) session.recentEstimates.shift()
   }

@@ -46,6 +46,7 @@ export function isStatusRequest(message: HostMessage): boolean {
 export function statusExchangeIds(messages: readonly HostMessage[]): Set<string> {
   const requests = new Set(messages.filter(isStatusRequest).map((message) => message.info.id))
   const ids = new Set(requests)
+  if (requests.size === 0) return ids
   for (const message of messages) {
     if (message.info.role === "assistant" && requests.has(message.info.parentID)) ids.add(message.info.id)
   }

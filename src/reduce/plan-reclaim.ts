@@ -68,11 +68,15 @@ export function reclaimableItems(view: LiveView, queued: ReadonlySet<number>): L
 /** Tags of the newest results of the tools in KEEP_NEWEST. */
 export function keptNewest(items: readonly LiveItem[]): Set<number> {
   const kept = new Set<number>()
-  for (const [tool, count] of Object.entries(KEEP_NEWEST)) {
-    items
-      .filter((item) => item.tag.tool === tool)
-      .slice(-count)
-      .forEach((item) => kept.add(item.tag.tag))
+  const seen = new Map<string, number>()
+  // One walk from the newest item back, counting each kept tool's results.
+  for (let index = items.length - 1; index >= 0; index -= 1) {
+    const tool = (items[index] as LiveItem).tag.tool
+    if (tool === null || !Object.hasOwn(KEEP_NEWEST, tool)) continue
+    const count = seen.get(tool) ?? 0
+    if (count >= (KEEP_NEWEST[tool] ?? 0)) continue
+    seen.set(tool, count + 1)
+    kept.add((items[index] as LiveItem).tag.tag)
   }
   return kept
 }

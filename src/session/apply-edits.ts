@@ -1,5 +1,5 @@
 import type { Edit } from "./edit.js"
-import type { HostMessage, HostPart } from "../transcript/host-message.js"
+import type { HostMessage, HostPart, HostToolPart } from "../transcript/host-message.js"
 
 /**
  * Applies rendered edits to the host's message list in place (the transform hook must mutate, not replace).
@@ -8,11 +8,32 @@ import type { HostMessage, HostPart } from "../transcript/host-message.js"
  * then message removals, then message insertions (at the start or after their anchor, in edit order).
  */
 export function applyEdits(messages: HostMessage[], edits: readonly Edit[]): void {
-  const byId = new Map(messages.map((message) => [message.info.id, message]))
-  const removing = new Set(edits.flatMap((edit) => (edit.type === "remove-message" ? [edit.messageId] : [])))
-  const writes = edits.map((edit) => prepare(byId, edit, removing))
-  for (const stage of [0, 1, 2] as const) {
-    for (const write of writes) if (write.stage === stage) write.run()
+  const byId = messageLocator(messages)
+  const removing = new Set<string>()
+  for (const edit of edits) if (edit.type === "remove-message") removing.add(edit.messageId)
+  // Every edit is resolved before anything is written: a part edit's part (or its message, for an insert).
+  const targets = edits.map((edit) => resolve(byId, edit, removing))
+  for (let index = 0; index < edits.length; index += 1) writeContent(edits[index] as Edit, targets[index] as Target)
+  for (let index = 0; index < edits.length; index += 1) {
+    const edit = edits[index] as Edit
+    if (edit.type !== "insert-part") continue
+    const message = targets[index] as HostMessage
+    const first = message.parts[0]
+    const inserted: HostPart = {
+      id: edit.partId,
+      sessionID: first?.sessionID ?? message.info.sessionID,
+      messageID: message.info.id,
+      type: "text",
+      text: edit.text,
+      synthetic: true,
+    }
+    message.parts.splice(message.parts.findIndex((part) => part.id === edit.beforePartId), 0, inserted)
+  }
+  for (let index = 0; index < edits.length; index += 1) {
+    const edit = edits[index] as Edit
+    if (edit.type !== "remove-part") continue
+    const message = targets[index] as HostMessage
+    message.parts.splice(message.parts.findIndex((part) => part.id === edit.partId), 1)
   }
   // Folded history removes thousands of messages at once: one pass over the list, not a splice each.
   if (removing.size > 0) {
@@ -20,10 +41,10 @@ export function applyEdits(messages: HostMessage[], edits: readonly Edit[]): voi
     for (const message of messages) if (!removing.has(message.info.id)) messages[kept++] = message
     messages.length = kept
   }
-  const inserted = edits.filter((edit): edit is Extract<Edit, { type: "insert-message" }> => edit.type === "insert-message")
   let atStart = 0
   const afterAnchor = new Map<string, number>()
-  for (const edit of inserted) {
+  for (const edit of edits) {
+    if (edit.type !== "insert-message") continue
     if (edit.afterMessageId === null) {
       messages.splice(atStart, 0, edit.message)
       atStart += 1
@@ -37,74 +58,114 @@ export function applyEdits(messages: HostMessage[], edits: readonly Edit[]): voi
   }
 }
 
-type Write = { stage: 0 | 1 | 2 | 3; run: () => void }
+/** Finds the message of an id in the list the edits are applied to. */
+type MessageLocator = { get(id: string): HostMessage | undefined; listed(id: string): boolean }
 
-function prepare(byId: Map<string, HostMessage>, edit: Edit, removed: ReadonlySet<string>): Write {
+/** How many messages past the last one found a lookup walks before it asks an index (edits skip messages without any). */
+const LOOKAHEAD = 8
+
+/**
+ * The renderer writes edits in list order: each lookup walks on from the message the last one found, so a pass's
+ * edits are resolved in one walk over the list without hashing every message's id. A lookup that does not find its
+ * message a few steps on asks an index of the whole list, built once. A list naming an id twice (a host's never does)
+ * has each edit land on the copy found first from there.
+ */
+function messageLocator(messages: readonly HostMessage[]): MessageLocator {
+  let cursor = 0
+  let index: Map<string, number> | null = null
+  return {
+    get(id) {
+      for (let step = 0; step < LOOKAHEAD && cursor + step < messages.length; step += 1) {
+        const message = messages[cursor + step] as HostMessage
+        if (message.info.id === id) {
+          cursor += step
+          return message
+        }
+      }
+      index ??= new Map(messages.map((message, at) => [message.info.id, at]))
+      const at = index.get(id)
+      if (at === undefined) return undefined
+      cursor = at
+      return messages[at]
+    },
+    listed(id) {
+      return messages.some((message) => message.info.id === id)
+    },
+  }
+}
+
+/** What an edit writes to: the part of a content edit, the message of a part insertion or removal, else null. */
+type Target = HostPart | HostMessage | null
+
+/** Checks that `edit` fits the list, and finds what it writes to; throws, naming the edit, when it does not fit. */
+function resolve(byId: MessageLocator, edit: Edit, removed: ReadonlySet<string>): Target {
   if (edit.type === "insert-message") {
     const anchor = edit.afterMessageId
-    if (anchor !== null && (!byId.has(anchor) || removed.has(anchor))) {
+    if (anchor !== null && (!byId.get(anchor) || removed.has(anchor))) {
       throw new Error(`edit inserts after message ${anchor}, which is missing`)
     }
-    if (byId.has(edit.message.info.id)) throw new Error(`edit inserts message ${edit.message.info.id}, which already exists`)
-    return { stage: 3, run: () => undefined }
+    if (byId.listed(edit.message.info.id)) throw new Error(`edit inserts message ${edit.message.info.id}, which already exists`)
+    return null
   }
   if (edit.type === "remove-message") {
-    if (!byId.has(edit.messageId)) throw new Error(`edit removes message ${edit.messageId}, which is missing`)
-    return { stage: 3, run: () => undefined }
+    if (!byId.get(edit.messageId)) throw new Error(`edit removes message ${edit.messageId}, which is missing`)
+    return null
   }
   const message = byId.get(edit.messageId)
   if (!message) throw new Error(`edit refers to message ${edit.messageId}, which is missing`)
   switch (edit.type) {
-    case "set-text": {
-      const part = expectPart(message, edit.partId, "text")
-      return { stage: 0, run: () => void (part.text = edit.text) }
-    }
+    case "set-text":
+      return expectPart(message, edit.partId, "text")
     case "set-tool-result": {
       const part = expectPart(message, edit.partId, "tool")
       if (part.state.status !== "completed" && part.state.status !== "error") {
         throw new Error(`edit sets the result of tool part ${edit.partId}, which has not finished`)
       }
-      // Resolve the state when writing: a set-tool-input on the same part may have replaced the object.
-      const write = (): void => {
-        const state = part.state
-        if (state.status === "completed") state.output = edit.text
-        if (state.status === "error") state.error = edit.text
-      }
-      return { stage: 0, run: write }
+      return part
+    }
+    case "set-tool-input":
+      return expectPart(message, edit.partId, "tool")
+    case "insert-part":
+      expectAnyPart(message, edit.beforePartId)
+      return message
+    case "remove-part":
+      expectAnyPart(message, edit.partId)
+      return message
+  }
+}
+
+/** Writes a content edit (text, tool result, tool input) into its resolved part; other edits are written later. */
+function writeContent(edit: Edit, target: Target): void {
+  switch (edit.type) {
+    case "set-text":
+      ;(target as Extract<HostPart, { type: "text" }>).text = edit.text
+      return
+    case "set-tool-result": {
+      // The state is read when writing: a set-tool-input on the same part may have replaced the object.
+      const state = (target as HostToolPart).state
+      if (state.status === "completed") state.output = edit.text
+      if (state.status === "error") state.error = edit.text
+      return
     }
     case "set-tool-input": {
-      const part = expectPart(message, edit.partId, "tool")
+      const part = target as HostToolPart
       // The host's state object may be shared with its own records: replace it rather than mutate its input.
-      return { stage: 0, run: () => void (part.state = { ...part.state, input: edit.input } as typeof part.state) }
+      part.state = { ...part.state, input: edit.input } as typeof part.state
+      return
     }
-    case "insert-part": {
-      expectAnyPart(message, edit.beforePartId)
-      const first = message.parts[0]
-      const inserted: HostPart = {
-        id: edit.partId,
-        sessionID: first?.sessionID ?? message.info.sessionID,
-        messageID: message.info.id,
-        type: "text",
-        text: edit.text,
-        synthetic: true,
-      }
-      return {
-        stage: 1,
-        run: () => void message.parts.splice(message.parts.findIndex((part) => part.id === edit.beforePartId), 0, inserted),
-      }
-    }
-    case "remove-part": {
-      expectAnyPart(message, edit.partId)
-      return {
-        stage: 2,
-        run: () => void message.parts.splice(message.parts.findIndex((part) => part.id === edit.partId), 1),
-      }
-    }
+    default:
+      return
   }
 }
 
 function expectAnyPart(message: HostMessage, partId: string): HostPart {
-  const part = message.parts.find((candidate) => candidate.id === partId)
+  let part: HostPart | undefined
+  for (const candidate of message.parts) {
+    if (candidate.id === partId) {
+      part = candidate
+      break
+    }
+  }
   if (!part) throw new Error(`edit refers to part ${partId} of message ${message.info.id}, which is missing`)
   return part
 }

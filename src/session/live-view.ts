@@ -92,7 +92,7 @@ export function buildLiveView(options: {
   let liveFrom: number | null = 0
   options.messages.forEach((message, index) => {
     const entry = memo ? entryAt(memo, index, message) : null
-    const confirmed = entry !== null && writes?.written != null && entry.confirmedAt === writes.sync - 1 && !writes.written.has(message.info.id)
+    const confirmed = entry !== null && writes !== null && writes.known && entry.confirmedAt === writes.sync - 1 && entry.writtenAt !== writes.sync
     const seq = confirmed ? entry.seq : state.messageSeq.get(message.info.id)
     if ((seq ?? Number.POSITIVE_INFINITY) <= folded) {
       // Folded messages before the first live one keep the live ones a tail of the list; one after them breaks it.

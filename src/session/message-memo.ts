@@ -49,6 +49,8 @@ export type MessageMemoEntry = {
   seq: number | undefined
   /** The `recordWrites` sync at which `seq` and `live` were last known to match the session's records. */
   confirmedAt: number
+  /** The latest `recordWrites` sync that found a record of the message written. */
+  writtenAt: number
 }
 
 /** What a message's edits were rendered from (`MessageMemoEntry.rendered`). */
@@ -66,11 +68,16 @@ export function createMessageMemo(): MessageMemo {
  */
 export function beginPass(memo: MessageMemo, messages: readonly HostMessage[]): void {
   memo.generation += 1
+  // The last list's entries by position are the entries by id when it named no id twice: a message that sits where
+  // it sat is found without hashing its id (the host's ids are fresh strings on every call).
+  const previous = memo.uniqueIds ? memo.list : []
   memo.uniqueIds = true
   const list: MessageMemoEntry[] = []
   memo.list = list
-  for (const message of messages) {
-    const known = memo.messages.get(message.info.id)
+  for (let index = 0; index < messages.length; index += 1) {
+    const message = messages[index] as HostMessage
+    const sitting = previous[index]
+    const known = sitting !== undefined && sitting.source.info.id === message.info.id ? sitting : memo.messages.get(message.info.id)
     if (known?.generation === memo.generation) memo.uniqueIds = false
     // A message whose parts were all final is trusted by their ids and sizes, as ingest trusts a final part's id.
     if (known && known.final !== null && sameFinalShape(known.final, message)) {
@@ -102,10 +109,13 @@ export function beginPass(memo: MessageMemo, messages: readonly HostMessage[]): 
       live: null,
       seq: undefined,
       confirmedAt: -1,
+      writtenAt: -1,
     }
     memo.messages.set(message.info.id, entry)
     list.push(entry)
   }
+  // A list of distinct ids with as many entries as the memo holds left none behind.
+  if (memo.uniqueIds && list.length === memo.messages.size) return
   for (const [id, entry] of memo.messages) if (entry.generation !== memo.generation) memo.messages.delete(id)
 }
 
@@ -119,25 +129,26 @@ export function entryAt(memo: MessageMemo | null | undefined, index: number, mes
 }
 
 /**
- * Which messages had stored records written in `maps` (the session's `RecordMap`s) since the memo last read them:
- * their ids, or null when that is unknown (other maps than last time, or maps that keep no log), and every message's
- * records must be checked. Each call is a new sync: what was confirmed at the previous one still holds for every
- * message not named.
+ * Reads which messages had stored records written in `maps` (the session's `RecordMap`s) since the memo last read
+ * them, and marks their entries (`writtenAt`). Each call is a new sync: what was confirmed at the previous one still
+ * holds for every entry not marked. `known` is false when that cannot be told (other maps than last time, maps that
+ * keep no log, or a list naming an id twice): then every message's records must be checked.
  */
-export function recordWrites(memo: MessageMemo, maps: readonly Map<unknown, unknown>[]): { sync: number; written: ReadonlySet<string> | null } {
+export function recordWrites(memo: MessageMemo, maps: readonly Map<unknown, unknown>[]): { sync: number; known: boolean } {
   const previous = memo.records
   const sync = previous.sync + 1
   memo.records = { maps, cursors: maps.map((map) => (map instanceof RecordMap ? map.writes : -1)), sync }
-  if (maps.length !== previous.maps.length || maps.some((map, index) => map !== previous.maps[index] || !(map instanceof RecordMap))) {
-    return { sync, written: null }
-  }
-  const written = new Set<string>()
+  const sameMaps = maps.length === previous.maps.length && maps.every((map, index) => map === previous.maps[index] && map instanceof RecordMap)
+  if (!sameMaps || !memo.uniqueIds) return { sync, known: false }
   for (let index = 0; index < maps.length; index += 1) {
     const owners = (maps[index] as RecordMap<unknown, unknown>).ownersSince(previous.cursors[index] ?? -1)
-    if (owners === null) return { sync, written: null }
-    for (const owner of owners) written.add(owner)
+    if (owners === null) return { sync, known: false }
+    for (const owner of owners) {
+      const entry = memo.messages.get(owner)
+      if (entry) entry.writtenAt = sync
+    }
   }
-  return { sync, written }
+  return { sync, known: true }
 }
 
 /** The entry of a message of the current pass, or null (no memo, or a message object `beginPass` did not see). */

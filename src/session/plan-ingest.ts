@@ -5,7 +5,7 @@ import { isFinalPart, type HostMessage, type HostPart } from "../transcript/host
 import { partText } from "../transcript/part-content.js"
 import { tagPrefix } from "../transcript/tag-format.js"
 import { listTrackables } from "../transcript/trackables.js"
-import { currentEntry, type MessageMemo } from "./message-memo.js"
+import { entryAt, type MessageMemo } from "./message-memo.js"
 import type { KnownPart, PartKind, SessionState, TagRecord } from "./session-state.js"
 
 export type NewMessage = { id: string; seq: number; role: string; createdAt: number | null; infoJson: string }
@@ -50,8 +50,8 @@ export function planIngest(options: {
   const plan: IngestPlan = { sessionId: state.sessionId, messages: [], parts: [], tags: [], nextTag, nextSeq }
   const seenInPlan = new Set<string>()
 
-  for (const message of messages) {
-    if (memo !== null && storedWhole(memo, state, message)) continue
+  messages.forEach((message, index) => {
+    if (memo !== null && storedWhole(memo, state, message, index)) return
     const info = message.info
     if (!state.messageSeq.has(info.id) && !seenInPlan.has(info.id)) {
       seenInPlan.add(info.id)
@@ -93,7 +93,7 @@ export function planIngest(options: {
         replacesNonFinal: known !== undefined,
       })
     })
-    if (!changed) continue
+    if (!changed) return
 
     for (const trackable of listTrackables(message)) {
       if (state.tagsByPart.has(trackable.partId) || seenInPlan.has(`tag:${trackable.partId}`)) continue
@@ -111,7 +111,7 @@ export function planIngest(options: {
       })
       nextTag += 1
     }
-  }
+  })
   plan.nextTag = nextTag
   plan.nextSeq = nextSeq
   return plan
@@ -121,8 +121,8 @@ export function planIngest(options: {
  * True when the message and every part of it are stored, each part final: a plan would add nothing for it. Worked out
  * once per unchanged message (its memo entry remembers it: stored records are never taken back).
  */
-function storedWhole(memo: MessageMemo, state: SessionState, message: HostMessage): boolean {
-  const entry = currentEntry(memo, message)
+function storedWhole(memo: MessageMemo, state: SessionState, message: HostMessage, index: number): boolean {
+  const entry = entryAt(memo, index, message)
   if (entry === null || entry.final === null) return false
   if (entry.stored) return true
   entry.stored = state.messageSeq.has(message.info.id) && message.parts.every((part) => state.parts.get(part.id)?.final === true)

@@ -1,6 +1,6 @@
 import type { HostMessage, HostPart } from "../transcript/host-message.js"
 import type { Edit } from "./edit.js"
-import { currentEntry, type MessageMemo } from "./message-memo.js"
+import { entryAt, type MessageMemo } from "./message-memo.js"
 import { partText } from "../transcript/part-content.js"
 
 /**
@@ -123,68 +123,72 @@ export function serializeRenderedChunks(
   const sizes = chunkSizes(previous)
   const chunks: string[] = []
   const bytes: number[] = []
-  // A message the latest render memoized carries its own part edits: rendering it reads those, not the whole list
-  // (unless two messages share an id, and so maybe part ids: then the whole list's last edit of a part wins).
-  const ownEdits = (message: HostMessage): readonly Edit[] | null =>
-    memo?.uniqueIds === true ? (currentEntry(memo, message)?.rendered?.edits ?? null) : null
-  for (const { source, render } of renderedEntries(messages, edits, ownEdits)) {
-    // A chunk is kept only beside the edits it was serialized with: `rendered` is the latest render's.
-    const entry = source ? currentEntry(memo, source) : null
-    const known = entry?.rendered ? entry.chunk : null
-    const text = known?.text ?? serializeMessage(render())
-    const size = known?.bytes ?? sizes(text, chunks.length)
-    if (entry?.rendered && !known) entry.chunk = { text, bytes: size }
+  const add = (text: string, size: number = sizes(text, chunks.length)): void => {
     chunks.push(text)
     bytes.push(size)
   }
+  const { atStart, after, removed } = messageEdits(edits)
+  // The part edits are gathered only when a message is rendered (most chunks of a pass are reused whole).
+  let allPartEdits: PartEdits | null = null
+  for (const message of atStart) add(serializeMessage(message))
+  messages.forEach((message, index) => {
+    if (removed.size > 0 && removed.has(message.info.id)) return
+    // A chunk is kept only beside the edits it was serialized with: `rendered` is the latest render's.
+    const entry = entryAt(memo, index, message)
+    const known = entry?.rendered ? entry.chunk : null
+    if (known) add(known.text, known.bytes)
+    else {
+      // A message the latest render memoized carries its own part edits: rendering it reads those, not the whole list
+      // (unless two messages share an id, and so maybe part ids: then the whole list's last edit of a part wins).
+      const own = memo?.uniqueIds === true ? (entry?.rendered?.edits ?? null) : null
+      const text = serializeMessage(withPartEdits(message, own !== null ? gatherPartEdits(own) : (allPartEdits ??= gatherPartEdits(edits))))
+      add(text)
+      if (entry?.rendered) entry.chunk = { text, bytes: bytes[bytes.length - 1] ?? 0 }
+    }
+    if (after.size > 0) for (const inserted of after.get(message.info.id) ?? []) add(serializeMessage(inserted))
+  })
   return { chunks, bytes, totalBytes: bytes.reduce((sum, size) => sum + size, 0) }
 }
 
 /** The messages applying `edits` would produce, built beside the host's (which stay untouched). */
 function renderedMessages(messages: readonly HostMessage[], edits: readonly Edit[]): HostMessage[] {
-  return renderedEntries(messages, edits).map((entry) => entry.render())
+  const { atStart, after, removed } = messageEdits(edits)
+  const partEdits = gatherPartEdits(edits)
+  const rendered = [...atStart]
+  for (const message of messages) {
+    if (removed.has(message.info.id)) continue
+    rendered.push(withPartEdits(message, partEdits), ...(after.get(message.info.id) ?? []))
+  }
+  return rendered
 }
 
-/** The rendered list, each message built only when asked for; `source` is the host message it renders (null: inserted). */
-type RenderedEntry = { source: HostMessage | null; render: () => HostMessage }
-
-function renderedEntries(
-  messages: readonly HostMessage[],
-  edits: readonly Edit[],
-  ownEdits: (message: HostMessage) => readonly Edit[] | null = () => null,
-): RenderedEntry[] {
+/** The edits of whole messages: inserted at the start, inserted after a message (by its id), removed. */
+function messageEdits(edits: readonly Edit[]): { atStart: HostMessage[]; after: Map<string, HostMessage[]>; removed: Set<string> } {
   const after = new Map<string, HostMessage[]>()
   const atStart: HostMessage[] = []
-  const removedMessages = new Set<string>()
+  const removed = new Set<string>()
   for (const edit of edits) {
-    if (edit.type === "remove-message") removedMessages.add(edit.messageId)
+    if (edit.type === "remove-message") removed.add(edit.messageId)
     else if (edit.type === "insert-message" && edit.afterMessageId === null) atStart.push(edit.message)
     else if (edit.type === "insert-message" && edit.afterMessageId !== null) {
       after.set(edit.afterMessageId, [...(after.get(edit.afterMessageId) ?? []), edit.message])
     }
   }
-  // The part edits are gathered only when a message is rendered (most chunks of a pass are reused whole).
-  let allPartEdits: PartEdits | null = null
-  const inserted = (message: HostMessage): RenderedEntry => ({ source: null, render: () => message })
-  const entries: RenderedEntry[] = atStart.map(inserted)
-  for (const message of messages) {
-    if (removedMessages.has(message.info.id)) continue
-    const render = (): HostMessage => {
-      const own = ownEdits(message)
-      const { texts, inputs, insertedBefore, removed } = own !== null ? gatherPartEdits(own) : (allPartEdits ??= gatherPartEdits(edits))
-      const parts: HostPart[] = []
-      for (const part of message.parts) {
-        for (const text of insertedBefore.get(part.id) ?? []) {
-          parts.push({ id: `${part.id}-inserted`, sessionID: part.sessionID, messageID: part.messageID, type: "text", text, synthetic: true })
-        }
-        if (removed.has(part.id)) continue
-        parts.push(withEdits(part, texts.get(part.id), inputs.get(part.id)))
-      }
-      return { info: message.info, parts }
+  return { atStart, after, removed }
+}
+
+/** A message as its part edits render it. */
+function withPartEdits(message: HostMessage, partEdits: PartEdits): HostMessage {
+  const { texts, inputs, insertedBefore, removed } = partEdits
+  const parts: HostPart[] = []
+  for (const part of message.parts) {
+    for (const text of insertedBefore.get(part.id) ?? []) {
+      parts.push({ id: `${part.id}-inserted`, sessionID: part.sessionID, messageID: part.messageID, type: "text", text, synthetic: true })
     }
-    entries.push({ source: message, render }, ...(after.get(message.info.id) ?? []).map(inserted))
+    if (removed.has(part.id)) continue
+    parts.push(withEdits(part, texts.get(part.id), inputs.get(part.id)))
   }
-  return entries
+  return { info: message.info, parts }
 }
 
 /** The edits of parts, by part id. */

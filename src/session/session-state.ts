@@ -104,7 +104,7 @@ export type SessionState = {
   /** What the latest renders computed per message (in memory only): unchanged messages render and serialize once. */
   messageMemo: MessageMemo
   /** The host message ids of the last main prompt (in memory only): a reminder may only go to a message new since. */
-  previousMessageIds: ReadonlySet<string> | null
+  previousMessageIds: readonly string[] | null
   /** Recent passes' usage estimates, to calibrate against the usage the provider reports for their requests. */
   recentEstimates: PassEstimate[]
   /**
