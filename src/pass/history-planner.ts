@@ -391,8 +391,10 @@ export function createHistoryPlanner(options: {
     const uncovered: HostMessage[] = []
     let settled = 0
     let protectedSeen = false
-    for (const message of view.messages) {
-      const seq = state.messageSeq.get(message.info.id) ?? 0
+    for (let index = 0; index < view.messages.length; index += 1) {
+      const message = view.messages[index] as HostMessage
+      // The view's facts hold each live message's sequence number (0: not stored).
+      const seq = view.facts[index]?.seq ?? 0
       if (seq <= coveredThroughSeq) continue
       if (seq < settledBefore) settled += 1
       else if (protectedSeen) continue

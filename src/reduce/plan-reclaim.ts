@@ -52,6 +52,19 @@ export function planReclaim(options: { view: LiveView; mode: ReclaimMode; bounda
  * MIN_RECLAIM_ARC_TOKENS.
  */
 export function reclaimableItems(view: LiveView, queued: ReadonlySet<number>): LiveItem[] {
+  // A pass asks for the same view's more than once (the breakdown, the reminders): worked out once per queue.
+  const queue = [...queued].sort((a, b) => a - b).join(",")
+  const known = reclaimableOfView.get(view)
+  if (known?.queue === queue) return [...known.items]
+  const items = reclaimable(view, queued)
+  reclaimableOfView.set(view, { queue, items })
+  return [...items]
+}
+
+/** The latest `reclaimableItems` of each view, and for which queued tags. */
+const reclaimableOfView = new WeakMap<LiveView, { queue: string; items: readonly LiveItem[] }>()
+
+function reclaimable(view: LiveView, queued: ReadonlySet<number>): LiveItem[] {
   const kept = keptNewest(view.items)
   return view.items.filter(
     (item) =>

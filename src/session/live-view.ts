@@ -1,45 +1,9 @@
-import { inlinedFileRuns } from "../transcript/inlined-file-runs.js"
-import type { KnownPart, SessionState, TagRecord } from "./session-state.js"
+import type { SessionState } from "./session-state.js"
 import { isFinalPart, type HostMessage } from "../transcript/host-message.js"
-import { entryAt, recordWrites, type MessageMemo, type MessageMemoEntry } from "./message-memo.js"
-import { listTrackables, type Trackable } from "../transcript/trackables.js"
-import { isPrunedTool } from "../transcript/part-content.js"
+import { entryAt, recordsConfirmed, recordWrites, type MessageMemo } from "./message-memo.js"
+import { messageFacts, type LiveFacts, type LiveItem } from "./live-facts.js"
 
-/** One tagged item as it stands in the live message list. */
-export type LiveItem = {
-  tag: TagRecord
-  messageId: string
-  messageIndex: number
-  /** The message's ingest sequence number (0 when unknown). */
-  messageSeq: number
-  role: "user" | "assistant"
-  /** Tokens of the item's content: its text, a file's inlined content, or a tool's output. */
-  contentTokens: number
-  /** Tokens of a tool call (name and input); 0 for other items. */
-  callTokens: number
-  /** A tool part that has finished (or any other item). Unfinished tools are never dropped or reclaimed. */
-  final: boolean
-  /** A tool whose output the host pruned (it sends its own marker: no prefix is written on it). */
-  pruned: boolean
-  /** The item is in the newest message of the list. */
-  newest: boolean
-  /** The item is inside the protected recent window. */
-  protected: boolean
-  /** The tool's input, for content-aware rules (smart drops); null for other items. */
-  toolInput: Record<string, unknown> | null
-}
-
-/** What the live view knows of one message, and the stored records it was made from (kept in the memo). */
-export type LiveFacts = {
-  seq: number
-  trackables: readonly Trackable[]
-  parts: readonly (KnownPart | undefined)[]
-  tags: readonly (TagRecord | undefined)[]
-  /** Tokens of all the message's parts. */
-  tokens: number
-  /** Its tagged items, as last placed. */
-  items: LiveItem[]
-}
+export type { LiveFacts, LiveItem } from "./live-facts.js"
 
 /** The live message list seen through the stored state: what can be dropped, reclaimed or nudged about. */
 export type LiveView = {
@@ -69,6 +33,45 @@ export type LiveView = {
 }
 
 /**
+ * What a view built with the memo leaves for the next one (`MessageMemo.view`), by position: of the host's list, each
+ * message's entry, sequence number and whether it is live, and how many live messages come before it; of the live
+ * list, each message's facts, sequence number, the tokens before it and the items before it.
+ */
+type ViewCache = {
+  generation: number
+  /** Every message of the view's list had the memo's entry of its position (the view was of the memo's own list). */
+  aligned: boolean
+  sync: number
+  folded: number
+  entries: readonly unknown[]
+  seqs: readonly (number | undefined)[]
+  live: readonly boolean[]
+  liveBefore: readonly number[]
+  facts: readonly LiveFacts[]
+  liveSeqs: readonly number[]
+  tokensBefore: readonly number[]
+  itemsBefore: readonly number[]
+  items: readonly LiveItem[]
+  protectedFrom: number
+}
+
+/**
+ * Where a view built for this pass's memo may take the last one's results up to: the leading messages that sit
+ * where they sat (`MessageMemo.stable`), with no record written since (`firstWritten`), when the last view was
+ * built from the same maps at the sync before and with the same history folded.
+ */
+function reusable(memo: MessageMemo, cache: ViewCache | null, folded: number, messages: readonly HostMessage[]): number {
+  const { sync, validFrom, firstWritten } = memo.records
+  if (cache === null || !cache.aligned || cache.sync !== sync - 1 || validFrom >= sync || cache.folded !== folded) return 0
+  const stable = cache.generation === memo.generation ? cache.entries.length : cache.generation === memo.generation - 1 ? memo.stable : 0
+  const limit = Math.min(stable, cache.entries.length, firstWritten, messages.length)
+  // Only as far as the list given is the memo's (a caller may build a view of another).
+  let reuse = 0
+  while (reuse < limit && memo.list[reuse]?.source === messages[reuse]) reuse += 1
+  return reuse
+}
+
+/**
  * Builds the live view. The protected window is measured by token mass from the newest message back, in whole
  * messages: a message is protected while the messages newer than it hold fewer than `protectedTokens` tokens and
  * at least half of it lies inside that size, so the window's mass comes as near its size as whole messages allow.
@@ -85,43 +88,76 @@ export function buildLiveView(options: {
   const { state, protectedTokens, memo } = options
   // Messages folded into history are not in the prompt any more.
   const folded = state.applied.history?.foldedThroughSeq ?? 0
-  // A message whose records were confirmed at the memo's last sync, and none written since, keeps its facts unchecked.
-  const writes = memo ? recordWrites(memo, [state.parts, state.tagsByPart, state.messageSeq]) : null
+  // A message whose records were confirmed and none written since keeps its facts unchecked.
+  if (memo) recordWrites(memo, [state.parts, state.tagsByPart, state.messageSeq])
+  const cache = memo ? (memo.view as ViewCache | null) : null
+  // The leading messages the last view saw as they are keep its results; the rest are looked at one by one.
+  const reuse = memo ? reusable(memo, cache, folded, options.messages) : 0
+  const liveReused = reuse > 0 && cache ? (cache.liveBefore[reuse] ?? 0) : 0
+  const entries = cache && reuse > 0 ? cache.entries.slice(0, reuse) : []
+  const seqs = cache && reuse > 0 ? cache.seqs.slice(0, reuse) : []
+  const live = cache && reuse > 0 ? cache.live.slice(0, reuse) : []
+  const liveBefore = cache && reuse > 0 ? cache.liveBefore.slice(0, reuse + 1) : [0]
+  const facts = cache && reuse > 0 ? cache.facts.slice(0, liveReused) : []
+  const liveSeqs = cache && reuse > 0 ? cache.liveSeqs.slice(0, liveReused) : []
+  const tokensBefore = cache && reuse > 0 ? cache.tokensBefore.slice(0, liveReused + 1) : [0]
   const messages: HostMessage[] = []
-  const facts: LiveFacts[] = []
+  let aligned = true
   let liveFrom: number | null = 0
-  options.messages.forEach((message, index) => {
+  for (let index = 0; index < reuse; index += 1) {
+    if (live[index]) {
+      if (liveFrom !== null && liveFrom + messages.length !== index) liveFrom = null
+      messages.push(options.messages[index] as HostMessage)
+    } else liveFrom = liveFrom === index ? index + 1 : null
+  }
+  for (let index = reuse; index < options.messages.length; index += 1) {
+    const message = options.messages[index] as HostMessage
     const entry = memo ? entryAt(memo, index, message) : null
-    const confirmed = entry !== null && writes !== null && writes.known && entry.confirmedAt === writes.sync - 1 && entry.writtenAt !== writes.sync
+    const confirmed = memo !== undefined && entry !== null && recordsConfirmed(memo, entry)
     const seq = confirmed ? entry.seq : state.messageSeq.get(message.info.id)
-    if ((seq ?? Number.POSITIVE_INFINITY) <= folded) {
+    const isLive = (seq ?? Number.POSITIVE_INFINITY) > folded
+    if (!isLive) {
       // Folded messages before the first live one keep the live ones a tail of the list; one after them breaks it.
-      if (liveFrom === index) liveFrom = index + 1
-      else liveFrom = null
+      liveFrom = liveFrom === index ? index + 1 : null
     } else {
       if (liveFrom !== null && liveFrom + messages.length !== index) liveFrom = null
       messages.push(message)
-      facts.push(messageFacts(message, state, entry, seq ?? 0, confirmed))
+      const fact = messageFacts(message, state, entry, seq ?? 0, confirmed)
+      facts.push(fact)
+      liveSeqs.push(fact.seq)
+      tokensBefore.push((tokensBefore[tokensBefore.length - 1] ?? 0) + fact.tokens)
     }
-    if (entry && writes) {
+    aligned &&= entry !== null && entry === memo?.list[index]
+    entries.push(entry)
+    seqs.push(seq)
+    live.push(isLive)
+    liveBefore.push(messages.length)
+    if (entry && memo) {
       entry.seq = seq
-      entry.confirmedAt = writes.sync
+      entry.confirmedAt = memo.records.sync
     }
-  })
-  let protectedFrom = messages.length
+  }
+
+  const count = messages.length
+  const tokensOf = (index: number): number => (tokensBefore[index + 1] ?? 0) - (tokensBefore[index] ?? 0)
+  let protectedFrom = count
   let newer = 0
-  for (let index = messages.length - 1; index >= 0; index -= 1) {
+  for (let index = count - 1; index >= 0; index -= 1) {
     if (newer >= protectedTokens) break
-    const tokens = facts[index]?.tokens ?? 0
+    const tokens = tokensOf(index)
     // The message that crosses the line is in when most of it is (the window's mass then comes nearest its size).
-    if (index < messages.length - 1 && newer + tokens / 2 > protectedTokens) break
+    if (index < count - 1 && newer + tokens / 2 > protectedTokens) break
     protectedFrom = index
     newer += tokens
   }
 
-  const items: LiveItem[] = []
-  facts.forEach((fact, messageIndex) => {
-    const newest = messageIndex === messages.length - 1
+  // Items keep their place while their message keeps its index and stays out of the protected window and newest.
+  const placedAsBefore = cache && reuse > 0 ? Math.max(0, Math.min(liveReused, cache.protectedFrom, protectedFrom, cache.facts.length - 1)) : 0
+  const itemsBefore = cache && placedAsBefore > 0 ? cache.itemsBefore.slice(0, placedAsBefore + 1) : [0]
+  const items: LiveItem[] = cache && placedAsBefore > 0 ? cache.items.slice(0, itemsBefore[placedAsBefore]) : []
+  for (let messageIndex = placedAsBefore; messageIndex < count; messageIndex += 1) {
+    const fact = facts[messageIndex] as LiveFacts
+    const newest = messageIndex === count - 1
     const inWindow = messageIndex >= protectedFrom
     fact.items.forEach((item, at) => {
       // An item keeps its object while it stays where it was; the memo keeps the placed one for the next pass.
@@ -132,11 +168,18 @@ export function buildLiveView(options: {
       fact.items[at] = placed
       items.push(placed)
     })
-  })
+    itemsBefore.push(items.length)
+  }
+  if (memo) {
+    const made: ViewCache = { generation: memo.generation, aligned, sync: memo.records.sync, folded, entries, seqs, live, liveBefore, facts, liveSeqs, tokensBefore, itemsBefore, items, protectedFrom }
+    memo.view = made
+  }
 
-  const newestMessage = messages[messages.length - 1]
+  const newestMessage = messages[count - 1]
   const midTool =
     newestMessage?.info.role === "assistant" && newestMessage.parts.some((part) => part.type === "tool" && !isFinalPart(part))
+  let lowestProtected = Number.POSITIVE_INFINITY
+  for (let index = protectedFrom; index < count; index += 1) lowestProtected = Math.min(lowestProtected, liveSeqs[index] ?? 0)
   // Most passes never look an item up by its tag: the index is built on first use.
   let byTag: Map<number, LiveItem> | null = null
   return {
@@ -147,97 +190,12 @@ export function buildLiveView(options: {
     },
     messages,
     facts,
-    liveFrom: messages.length === 0 ? options.messages.length : liveFrom,
-    foldedCount: options.messages.length - messages.length,
-    liveTokens: facts.reduce((sum, fact) => sum + fact.tokens, 0),
+    liveFrom: count === 0 ? options.messages.length : liveFrom,
+    foldedCount: options.messages.length - count,
+    liveTokens: tokensBefore[count] ?? 0,
     protectedFrom,
-    protectedFromSeq: facts.slice(protectedFrom).reduce((lowest, fact) => Math.min(lowest, fact.seq), Number.POSITIVE_INFINITY),
+    protectedFromSeq: lowestProtected,
     midTool,
-    newestSeq: facts[facts.length - 1]?.seq ?? 0,
+    newestSeq: liveSeqs[count - 1] ?? 0,
   }
-}
-
-/**
- * One message's tokens and tagged items, as of its stored parts and tags. With the pass's memo they are reused while
- * the message (its entry) is unchanged and its records are: `confirmed` when the memo knows none was written since
- * they were last read, else checked one by one (ingest replaces a part's record when it changes, an execute pass a
- * tag's).
- */
-function messageFacts(message: HostMessage, state: SessionState, entry: MessageMemoEntry | null, seq: number, confirmed: boolean): LiveFacts {
-  const trackables = entry?.trackables ?? listTrackables(message)
-  const cached = entry?.live
-  if (cached && cached.seq === seq && (confirmed || sameRecords(cached, message, trackables, state))) return cached
-  const partsById = new Map(message.parts.map((part) => [part.id, part]))
-  const runTokens = fileRunTokens(message, state)
-  const items: LiveItem[] = []
-  for (const trackable of trackables) {
-    const tag = state.tagsByPart.get(trackable.partId)
-    if (!tag) continue
-    const part = partsById.get(trackable.partId)
-    const known = state.parts.get(trackable.partId)
-    const contentTokens =
-      trackable.kind === "file"
-        ? (runTokens.get(trackable.partId) ?? 0)
-        : trackable.kind === "message"
-          ? messageTextTokens(message, state, runTokens)
-          : (known?.tokens ?? 0)
-    items.push({
-      tag,
-      messageId: message.info.id,
-      // Placed by the view (index, newest, protected window).
-      messageIndex: -1,
-      messageSeq: seq,
-      role: message.info.role,
-      contentTokens,
-      callTokens: known?.callTokens ?? 0,
-      final: part ? isFinalPart(part) : true,
-      pruned: part?.type === "tool" && isPrunedTool(part),
-      newest: false,
-      protected: false,
-      toolInput: part?.type === "tool" ? (part.state.input as Record<string, unknown>) : null,
-    })
-  }
-  const facts: LiveFacts = {
-    seq,
-    trackables,
-    parts: message.parts.map((part) => state.parts.get(part.id)),
-    tags: trackables.map((trackable) => state.tagsByPart.get(trackable.partId)),
-    tokens: message.parts.reduce((sum, part) => sum + partTokens(state.parts.get(part.id)), 0),
-    items,
-  }
-  if (entry) entry.live = facts
-  return facts
-}
-
-function sameRecords(facts: LiveFacts, message: HostMessage, trackables: readonly Trackable[], state: SessionState): boolean {
-  if (facts.parts.length !== message.parts.length || facts.tags.length !== trackables.length) return false
-  for (let index = 0; index < message.parts.length; index += 1) {
-    if (facts.parts[index] !== state.parts.get(message.parts[index]?.id ?? "")) return false
-  }
-  for (let index = 0; index < trackables.length; index += 1) {
-    if (facts.tags[index] !== state.tagsByPart.get(trackables[index]?.partId ?? "")) return false
-  }
-  return true
-}
-
-function partTokens(known: KnownPart | undefined): number {
-  return known ? known.tokens + known.callTokens : 0
-}
-
-/** Tokens of each inlined file's synthetic content run, keyed by the file part id. */
-function fileRunTokens(message: HostMessage, state: SessionState): Map<string, number> {
-  const totals = new Map<string, number>()
-  for (const [fileId, run] of inlinedFileRuns(message.parts)) {
-    totals.set(fileId, run.reduce((sum, part) => sum + (state.parts.get(part.id)?.tokens ?? 0), 0))
-  }
-  return totals
-}
-
-/** Tokens of a message's own text parts (not reasoning, not a file's inlined content). */
-function messageTextTokens(message: HostMessage, state: SessionState, runTokens: Map<string, number>): number {
-  const fileRunTotal = [...runTokens.values()].reduce((sum, tokens) => sum + tokens, 0)
-  const textTotal = message.parts
-    .filter((part) => part.type === "text")
-    .reduce((sum, part) => sum + (state.parts.get(part.id)?.tokens ?? 0), 0)
-  return Math.max(0, textTotal - fileRunTotal)
 }

@@ -20,8 +20,16 @@ export type MessageMemo = {
   uniqueIds: boolean
   /** The entries of the current list, by position (`entryAt`). */
   list: MessageMemoEntry[]
-  /** Where the memo last read the session's record maps (`recordWrites`). */
-  records: { maps: readonly Map<unknown, unknown>[]; cursors: readonly number[]; sync: number }
+  /**
+   * Where the memo last read the session's record maps (`recordWrites`): the maps, each one's write count then, the
+   * sync's number, the first sync of the run of syncs that saw every write (facts confirmed before it are not known
+   * to hold), and the lowest position of the current list whose records the latest sync found written.
+   */
+  records: { maps: readonly Map<unknown, unknown>[]; cursors: readonly number[]; sync: number; validFrom: number; firstWritten: number }
+  /** How many leading messages of the current list have the entry that sat at their position in the last pass's. */
+  stable: number
+  /** The latest live view's results by position, for the next view of a list that only grew (`live-view.ts`). */
+  view: unknown
 }
 
 export type MessageMemoEntry = {
@@ -47,17 +55,30 @@ export type MessageMemoEntry = {
   live: LiveFacts | null
   /** The message's sequence number as the live view last read it (undefined: not stored). */
   seq: number | undefined
-  /** The `recordWrites` sync at which `seq` and `live` were last known to match the session's records. */
+  /**
+   * The `recordWrites` sync at which `seq` and `live` were last known to match the session's records: they still do
+   * while that is not before the memo's `validFrom` and no later sync found a record of the message written.
+   */
   confirmedAt: number
   /** The latest `recordWrites` sync that found a record of the message written. */
   writtenAt: number
+  /** The message's position in the current list. */
+  index: number
 }
 
 /** What a message's edits were rendered from (`MessageMemoEntry.rendered`). */
 export type RenderedFrom = { facts: LiveFacts; tagsVisible: boolean; nudges: string } | { inputs: readonly unknown[] }
 
 export function createMessageMemo(): MessageMemo {
-  return { generation: 0, messages: new Map(), uniqueIds: true, list: [], records: { maps: [], cursors: [], sync: 0 } }
+  return {
+    generation: 0,
+    messages: new Map(),
+    uniqueIds: true,
+    list: [],
+    records: { maps: [], cursors: [], sync: 0, validFrom: 0, firstWritten: Number.POSITIVE_INFINITY },
+    stable: 0,
+    view: null,
+  }
 }
 
 /**
@@ -74,6 +95,7 @@ export function beginPass(memo: MessageMemo, messages: readonly HostMessage[]): 
   memo.uniqueIds = true
   const list: MessageMemoEntry[] = []
   memo.list = list
+  memo.stable = 0
   for (let index = 0; index < messages.length; index += 1) {
     const message = messages[index] as HostMessage
     const sitting = previous[index]
@@ -83,6 +105,8 @@ export function beginPass(memo: MessageMemo, messages: readonly HostMessage[]): 
     if (known && known.final !== null && sameFinalShape(known.final, message)) {
       known.generation = memo.generation
       known.source = message
+      known.index = index
+      if (memo.stable === index && known === sitting) memo.stable += 1
       list.push(known)
       continue
     }
@@ -94,6 +118,8 @@ export function beginPass(memo: MessageMemo, messages: readonly HostMessage[]): 
       known.stored = false
       known.generation = memo.generation
       known.source = message
+      known.index = index
+      if (memo.stable === index && known === sitting) memo.stable += 1
       list.push(known)
       continue
     }
@@ -110,6 +136,7 @@ export function beginPass(memo: MessageMemo, messages: readonly HostMessage[]): 
       seq: undefined,
       confirmedAt: -1,
       writtenAt: -1,
+      index,
     }
     memo.messages.set(message.info.id, entry)
     list.push(entry)
@@ -130,25 +157,34 @@ export function entryAt(memo: MessageMemo | null | undefined, index: number, mes
 
 /**
  * Reads which messages had stored records written in `maps` (the session's `RecordMap`s) since the memo last read
- * them, and marks their entries (`writtenAt`). Each call is a new sync: what was confirmed at the previous one still
- * holds for every entry not marked. `known` is false when that cannot be told (other maps than last time, maps that
- * keep no log, or a list naming an id twice): then every message's records must be checked.
+ * them, and marks their entries (`writtenAt`). Each call is a new sync. When that cannot be told (other maps than
+ * last time, maps that keep no log, or a list naming an id twice), the sync starts a new run (`validFrom`): nothing
+ * confirmed before it holds, and every message's records must be checked once.
  */
-export function recordWrites(memo: MessageMemo, maps: readonly Map<unknown, unknown>[]): { sync: number; known: boolean } {
+export function recordWrites(memo: MessageMemo, maps: readonly Map<unknown, unknown>[]): void {
   const previous = memo.records
   const sync = previous.sync + 1
-  memo.records = { maps, cursors: maps.map((map) => (map instanceof RecordMap ? map.writes : -1)), sync }
+  const cursors = maps.map((map) => (map instanceof RecordMap ? map.writes : -1))
+  memo.records = { maps, cursors, sync, validFrom: sync, firstWritten: Number.POSITIVE_INFINITY }
   const sameMaps = maps.length === previous.maps.length && maps.every((map, index) => map === previous.maps[index] && map instanceof RecordMap)
-  if (!sameMaps || !memo.uniqueIds) return { sync, known: false }
+  if (!sameMaps || !memo.uniqueIds) return
+  let firstWritten = Number.POSITIVE_INFINITY
   for (let index = 0; index < maps.length; index += 1) {
     const owners = (maps[index] as RecordMap<unknown, unknown>).ownersSince(previous.cursors[index] ?? -1)
-    if (owners === null) return { sync, known: false }
+    if (owners === null) return
     for (const owner of owners) {
       const entry = memo.messages.get(owner)
-      if (entry) entry.writtenAt = sync
+      if (!entry) continue
+      entry.writtenAt = sync
+      firstWritten = Math.min(firstWritten, entry.index)
     }
   }
-  return { sync, known: true }
+  memo.records = { maps, cursors, sync, validFrom: previous.validFrom, firstWritten }
+}
+
+/** True when the entry's `seq` and `live` still match the session's records as of the memo's latest sync. */
+export function recordsConfirmed(memo: MessageMemo, entry: MessageMemoEntry): boolean {
+  return entry.confirmedAt >= 0 && entry.confirmedAt >= memo.records.validFrom && entry.writtenAt <= entry.confirmedAt
 }
 
 /** The entry of a message of the current pass, or null (no memo, or a message object `beginPass` did not see). */

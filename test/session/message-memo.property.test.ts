@@ -161,7 +161,7 @@ describe("the message memo with a list that names one message id twice", () => {
 describe("the memo over a session that grows pass after pass", () => {
   it("gives the view, the measure, the edits and the serialized prompt of a fresh pass, with records written between passes", () => {
     fc.assert(
-      fc.property(scenarioArbitrary, fc.array(fc.nat(), { minLength: 1, maxLength: 5 }), fc.array(fc.nat(), { maxLength: 4 }), (scenario, cuts, flips) => {
+      fc.property(scenarioArbitrary, fc.array(fc.nat(), { minLength: 1, maxLength: 5 }), fc.array(fc.nat(), { maxLength: 4 }), fc.array(fc.nat(), { maxLength: 4 }), fc.array(fc.option(fc.nat()), { maxLength: 4 }), (scenario, cuts, flips, rewrites, swaps) => {
         // One session state across passes, as a process keeps it: ingest writes the new messages' records, and
         // between passes a tag record is replaced (a drop landing), so the memo must follow the maps' writes.
         const state = emptySessionState("ses_grow")
@@ -169,8 +169,20 @@ describe("the memo over a session that grows pass after pass", () => {
         const { counter, tagsVisible, placements, protectedTokens } = scenario
         const lengths = [...cuts.map((cut) => (cut % scenario.messages.length) + 1).sort((a, b) => a - b), scenario.messages.length]
         let previous: SerializedPrompt | null = null
+        // Between passes the host may also change a message it sent before (a text that grew): its entry is new ...
+        const source = freshCopy(scenario.messages)
         lengths.forEach((length, pass) => {
-          const messages = freshCopy(scenario.messages.slice(0, length))
+          const rewrite = rewrites[pass]
+          const changed = rewrite === undefined ? undefined : source[rewrite % length]
+          const part = changed?.parts.find((candidate) => candidate.type === "text")
+          if (part?.type === "text") part.text = `${part.text} and more`
+          // ... or send two of them in the other order (their entries move).
+          const swap = swaps[pass]
+          if (swap !== undefined && swap !== null && length > 1) {
+            const at = swap % (length - 1)
+            ;[source[at], source[at + 1]] = [source[at + 1] as HostMessage, source[at] as HostMessage]
+          }
+          const messages = freshCopy(source.slice(0, length))
           beginPass(memo, messages)
           applyPlanToState(state, planIngest({ state, messages, counter, memo }))
           const flip = flips[pass]
