@@ -64,15 +64,29 @@ export function measurePrompt(options: {
   }
   const nudged = anchorMessages(state, nudgeTokens)
 
-  view.messages.forEach((message, index) => {
-    const sums = factSums(options, message, view.facts[index], nudgeTokens, nudged)
-    breakdown.tags += sums.tags
-    if (index >= view.protectedFrom) breakdown.protected += sums.tool + sums.other
-    else {
-      breakdown.tool += sums.tool
-      breakdown.conversation += sums.other
-    }
-  })
+  // The sums of the live messages before each one; the leading messages measured last time as they are keep theirs.
+  const nudgeKey = [...nudgeTokens].join(";")
+  const last = runningSums.get(state.parts)
+  const same = last !== undefined && last.tagsVisible === tagsVisible && last.nudgeKey === nudgeKey
+  let reused = 0
+  const limit = same ? Math.min(last.facts.length, view.facts.length) : 0
+  while (reused < limit && view.facts[reused] === last?.facts[reused]) reused += 1
+  const tool = last && reused > 0 ? last.tool.slice(0, reused + 1) : [0]
+  const other = last && reused > 0 ? last.other.slice(0, reused + 1) : [0]
+  const tags = last && reused > 0 ? last.tags.slice(0, reused + 1) : [0]
+  for (let index = reused; index < view.messages.length; index += 1) {
+    const sums = factSums(options, view.messages[index] as HostMessage, view.facts[index], nudgeTokens, nudged)
+    tool.push((tool[index] ?? 0) + sums.tool)
+    other.push((other[index] ?? 0) + sums.other)
+    tags.push((tags[index] ?? 0) + sums.tags)
+  }
+  if (view.facts.length === view.messages.length) runningSums.set(state.parts, { facts: view.facts, tagsVisible, nudgeKey, tool, other, tags })
+  const live = view.messages.length
+  const before = Math.min(view.protectedFrom, live)
+  breakdown.tags = tags[live] ?? 0
+  breakdown.tool = tool[before] ?? 0
+  breakdown.conversation = other[before] ?? 0
+  breakdown.protected = (tool[live] ?? 0) - breakdown.tool + (other[live] ?? 0) - breakdown.conversation
   for (const item of view.items) {
     if (item.tag.status !== "live" || !options.reclaimableTags.has(item.tag.tag)) continue
     // The prefix shows on a finished output the host did not prune (see messageSums).
@@ -90,6 +104,15 @@ export function measurePrompt(options: {
 type MessageSums = { tool: number; other: number; tags: number }
 
 type MeasureOptions = Parameters<typeof measurePrompt>[0]
+
+/**
+ * The latest measure of each session (by its part records' map): the facts it measured, for which tag visibility and
+ * reminders, and the running sums of tool-like, other and prefix tokens before each live message.
+ */
+const runningSums = new WeakMap<
+  object,
+  { facts: readonly LiveFacts[]; tagsVisible: boolean; nudgeKey: string; tool: readonly number[]; other: readonly number[]; tags: readonly number[] }
+>()
 
 /**
  * The messages holding the parts reminders are anchored on, or null when an anchor has no stored record (then every
