@@ -46,28 +46,63 @@ export function renderPrompt(options: {
     const historyMessage = foldedHistoryMessage(messages, history.text, history.foldedThroughSeq)
     if (historyMessage) edits.push({ type: "insert-message", afterMessageId: null, message: historyMessage })
   }
-  if (view && liveFrom !== null) {
-    const nudged = nudgedMessages(state, nudges)
-    view.messages.forEach((message, index) => {
-      const facts = view.facts[index]
-      const entry = entryAt(memo, liveFrom + index, message)
-      if (!facts || !entry) {
-        edits.push(...messageEdits(message, listTrackables(message), state, tagsVisible, nudges))
-        return
-      }
-      edits.push(...factEdits(entry, facts, message, state, tagsVisible, nudges, nudged))
-    })
-  } else {
+  let live: readonly Edit[] = []
+  if (view && liveFrom !== null) live = liveEdits({ state, tagsVisible, nudges, memo, view, liveFrom })
+  else {
     messages.forEach((message, index) => {
       if (isFolded(message)) return
       const entry = entryAt(memo, index, message)
       edits.push(...(entry ? memoizedMessageEdits(entry, message, state, tagsVisible, nudges) : messageEdits(message, listTrackables(message), state, tagsVisible, nudges)))
     })
   }
+  const steers: Edit[] = []
   for (const placement of renderedSteers({ messages, state, placements })) {
     const steer = steerMessage(messages, placement)
-    if (steer) edits.push(steer)
+    if (steer) steers.push(steer)
   }
+  return edits.concat(live, steers)
+}
+
+/**
+ * The latest render of each session's live messages from a view (by the session's part records' map): the facts it
+ * rendered, for which tag visibility and reminders, the edits in order and how many came before each message.
+ */
+const liveRuns = new WeakMap<
+  object,
+  { facts: readonly LiveFacts[]; tagsVisible: boolean; reminders: string; edits: readonly Edit[]; before: readonly number[] }
+>()
+
+/**
+ * The edits of the view's live messages, in order. The leading messages rendered last time with the same facts
+ * (the message and its records unchanged), tag visibility and reminders keep their edits without being looked at.
+ */
+function liveEdits(options: {
+  state: SessionState
+  tagsVisible: boolean
+  nudges: ReadonlyMap<string, string[]>
+  memo: MessageMemo | undefined
+  view: LiveView
+  liveFrom: number
+}): readonly Edit[] {
+  const { state, tagsVisible, nudges, memo, view, liveFrom } = options
+  const reminders = [...nudges].map(([anchor, texts]) => `${anchor}\u0000${texts.join("\u0000")}`).join("\u0001")
+  const last = liveRuns.get(state.parts)
+  const same = last !== undefined && last.tagsVisible === tagsVisible && last.reminders === reminders
+  let reused = 0
+  const limit = same ? Math.min(last.facts.length, view.facts.length) : 0
+  while (reused < limit && view.facts[reused] === last?.facts[reused]) reused += 1
+  const before = last && reused > 0 ? last.before.slice(0, reused + 1) : [0]
+  const edits = last && reused > 0 ? last.edits.slice(0, before[reused]) : []
+  const nudged = nudgedMessages(state, nudges)
+  for (let index = reused; index < view.messages.length; index += 1) {
+    const message = view.messages[index] as HostMessage
+    const facts = view.facts[index]
+    const entry = entryAt(memo, liveFrom + index, message)
+    const own = facts && entry ? factEdits(entry, facts, message, state, tagsVisible, nudges, nudged) : messageEdits(message, listTrackables(message), state, tagsVisible, nudges)
+    for (const edit of own) edits.push(edit)
+    before.push(edits.length)
+  }
+  if (memo) liveRuns.set(state.parts, { facts: view.facts, tagsVisible, reminders, edits, before })
   return edits
 }
 
