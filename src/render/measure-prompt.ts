@@ -4,7 +4,8 @@ import type { LiveFacts, LiveView } from "../session/live-view.js"
 import { isFinalPart, type HostMessage } from "../transcript/host-message.js"
 import { listTrackables, type Trackable } from "../transcript/trackables.js"
 import { dropMarker, editedPath, itemLabel } from "./markers.js"
-import { droppedInput, renderedSteers } from "./render-prompt.js"
+import { droppedInput } from "./render-prompt.js"
+import { renderedSteers } from "./inserted-messages.js"
 import { isPrunedTool, stableJson } from "../transcript/part-content.js"
 
 /**
