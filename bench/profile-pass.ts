@@ -5,6 +5,7 @@
  *
  *   npm run bench:profile                  both kinds, 1,000 messages
  *   PROFILE_MESSAGES=10000 npm run bench:profile
+ *   PROFILE_TOP=30 npm run bench:profile   the 30 functions and files with the most self time (10 and 8 by default)
  */
 import { Session } from "node:inspector/promises"
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
