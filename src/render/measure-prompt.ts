@@ -1,10 +1,11 @@
 import { inlinedFileRuns } from "../transcript/inlined-file-runs.js"
 import type { Placement, SessionState } from "../session/session-state.js"
-import type { LiveFacts, LiveView } from "../session/live-view.js"
+import type { LiveView } from "../session/live-view.js"
+import { sameLeadingFacts, type LiveFacts } from "../session/live-facts.js"
 import { isFinalPart, type HostMessage } from "../transcript/host-message.js"
 import { listTrackables, type Trackable } from "../transcript/trackables.js"
 import { dropMarker, editedPath, itemLabel } from "./markers.js"
-import { droppedInput } from "./render-prompt.js"
+import { droppedInput, nudgedMessages } from "./render-prompt.js"
 import { renderedSteers } from "./inserted-messages.js"
 import { isPrunedTool, stableJson } from "../transcript/part-content.js"
 
@@ -63,15 +64,13 @@ export function measurePrompt(options: {
   for (const placement of placements) {
     if (placement.kind === "nudge") nudgeTokens.set(placement.anchorId, (nudgeTokens.get(placement.anchorId) ?? 0) + count(`\n\n${placement.text}`))
   }
-  const nudged = anchorMessages(state, nudgeTokens)
+  const nudged = nudgedMessages(state, nudgeTokens)
 
   // The sums of the live messages before each one; the leading messages measured last time as they are keep theirs.
   const nudgeKey = [...nudgeTokens].join(";")
   const last = runningSums.get(state.parts)
   const same = last !== undefined && last.tagsVisible === tagsVisible && last.nudgeKey === nudgeKey
-  let reused = 0
-  const limit = same ? Math.min(last.facts.length, view.facts.length) : 0
-  while (reused < limit && view.facts[reused] === last?.facts[reused]) reused += 1
+  const reused = sameLeadingFacts(same ? last.facts : null, view.facts)
   const tool = last && reused > 0 ? last.tool.slice(0, reused + 1) : [0]
   const other = last && reused > 0 ? last.other.slice(0, reused + 1) : [0]
   const tags = last && reused > 0 ? last.tags.slice(0, reused + 1) : [0]
@@ -114,20 +113,6 @@ const runningSums = new WeakMap<
   object,
   { facts: readonly LiveFacts[]; tagsVisible: boolean; nudgeKey: string; tool: readonly number[]; other: readonly number[]; tags: readonly number[] }
 >()
-
-/**
- * The messages holding the parts reminders are anchored on, or null when an anchor has no stored record (then every
- * message is looked at).
- */
-function anchorMessages(state: SessionState, nudgeTokens: ReadonlyMap<string, number>): ReadonlySet<string> | null {
-  const messages = new Set<string>()
-  for (const anchor of nudgeTokens.keys()) {
-    const known = state.parts.get(anchor)
-    if (!known) return null
-    messages.add(known.messageId)
-  }
-  return messages
-}
 
 /**
  * What each message's facts measured to, and for which tag visibility and reminders: facts are the same object while

@@ -9,7 +9,8 @@ import type { Edit } from "../session/edit.js"
 import { compactToolInput, dropMarker, editedPath, itemLabel } from "./markers.js"
 import { foldedHistoryMessage, renderedSteers, steerMessage } from "./inserted-messages.js"
 import { entryAt, type MessageMemo, type MessageMemoEntry } from "../session/message-memo.js"
-import type { LiveFacts, LiveView } from "../session/live-view.js"
+import type { LiveView } from "../session/live-view.js"
+import { sameLeadingFacts, type LiveFacts } from "../session/live-facts.js"
 
 /**
  * Renders the applied state onto the live messages, as edits: each tagged item gets its `§N§ ` prefix (when tags
@@ -89,9 +90,7 @@ function liveEdits(options: {
   const reminders = [...nudges].map(([anchor, texts]) => `${anchor}\u0000${texts.join("\u0000")}`).join("\u0001")
   const last = liveRuns.get(state.parts)
   const same = last !== undefined && last.tagsVisible === tagsVisible && last.reminders === reminders
-  let reused = 0
-  const limit = same ? Math.min(last.facts.length, view.facts.length) : 0
-  while (reused < limit && view.facts[reused] === last?.facts[reused]) reused += 1
+  const reused = sameLeadingFacts(same ? last.facts : null, view.facts)
   const before = last && reused > 0 ? last.before.slice(0, reused + 1) : [0]
   const edits = last && reused > 0 ? last.edits.slice(0, before[reused]) : []
   const nudged = nudgedMessages(state, nudges)
@@ -107,8 +106,11 @@ function liveEdits(options: {
   return edits
 }
 
-/** The messages holding the parts reminders are anchored on, or null when an anchor has no stored record. */
-function nudgedMessages(state: SessionState, nudges: ReadonlyMap<string, string[]>): ReadonlySet<string> | null {
+/**
+ * The messages holding the parts reminders are anchored on (the keys of `nudges`), or null when an anchor has no
+ * stored record (then every message is looked at).
+ */
+export function nudgedMessages(state: SessionState, nudges: ReadonlyMap<string, unknown>): ReadonlySet<string> | null {
   const messages = new Set<string>()
   for (const anchor of nudges.keys()) {
     const known = state.parts.get(anchor)

@@ -42,6 +42,18 @@ export type LiveFacts = {
 }
 
 /**
+ * How many leading facts of `current` are the same objects as `previous`'s (0 without it): those messages and their
+ * records are unchanged since `previous` was made, so what was made from them then still holds.
+ */
+export function sameLeadingFacts(previous: readonly LiveFacts[] | null, current: readonly LiveFacts[]): number {
+  if (previous === null) return 0
+  const limit = Math.min(previous.length, current.length)
+  let same = 0
+  while (same < limit && current[same] === previous[same]) same += 1
+  return same
+}
+
+/**
  * One message's tokens and tagged items, as of its stored parts and tags. With the pass's memo they are reused while
  * the message (its entry) is unchanged and its records are: `confirmed` when the memo knows none was written since
  * they were last read, else checked one by one (ingest replaces a part's record when it changes, an execute pass a
