@@ -1,6 +1,6 @@
 import type { SessionState } from "./session-state.js"
 import { isFinalPart, type HostMessage } from "../transcript/host-message.js"
-import { entryAt, recordsConfirmed, recordWrites, type MessageMemo } from "./message-memo.js"
+import { entryAt, recordsConfirmed, recordWrites, type MessageMemo, type MessageMemoEntry } from "./message-memo.js"
 import { messageFacts, type LiveFacts, type LiveItem } from "./live-facts.js"
 
 export type { LiveFacts, LiveItem } from "./live-facts.js"
@@ -37,13 +37,13 @@ export type LiveView = {
  * message's entry, sequence number and whether it is live, and how many live messages come before it; of the live
  * list, each message's facts, sequence number, the tokens before it and the items before it.
  */
-type ViewCache = {
+export type ViewCache = {
   generation: number
   /** Every message of the view's list had the memo's entry of its position (the view was of the memo's own list). */
   aligned: boolean
   sync: number
   folded: number
-  entries: readonly unknown[]
+  entries: readonly (MessageMemoEntry | null)[]
   seqs: readonly (number | undefined)[]
   live: readonly boolean[]
   liveBefore: readonly number[]
@@ -90,7 +90,7 @@ export function buildLiveView(options: {
   const folded = state.applied.history?.foldedThroughSeq ?? 0
   // A message whose records were confirmed and none written since keeps its facts unchecked.
   if (memo) recordWrites(memo, [state.parts, state.tagsByPart, state.messageSeq])
-  const cache = memo ? (memo.view as ViewCache | null) : null
+  const cache = memo ? memo.view : null
   // The leading messages the last view saw as they are keep its results; the rest are looked at one by one.
   const reuse = memo ? reusable(memo, cache, folded, options.messages) : 0
   const liveReused = reuse > 0 && cache ? (cache.liveBefore[reuse] ?? 0) : 0

@@ -2,7 +2,7 @@ import { finalShape, messageSignature, sameFinalShape, sameSignature, type Final
 import type { HostMessage } from "../transcript/host-message.js"
 import { listTrackables, type Trackable } from "../transcript/trackables.js"
 import type { Edit } from "./edit.js"
-import type { LiveFacts } from "./live-view.js"
+import type { LiveFacts, ViewCache } from "./live-view.js"
 import { RecordMap } from "./record-map.js"
 
 /**
@@ -29,7 +29,7 @@ export type MessageMemo = {
   /** How many leading messages of the current list have the entry that sat at their position in the last pass's. */
   stable: number
   /** The latest live view's results by position, for the next view of a list that only grew (`live-view.ts`). */
-  view: unknown
+  view: ViewCache | null
 }
 
 export type MessageMemoEntry = {
