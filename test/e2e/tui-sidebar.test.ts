@@ -66,7 +66,7 @@ async function startTuiTurn(sandbox: OpenCodeSandbox, turn: { prompt: string; la
     return screen
   } catch (error) {
     // The tmux server outlives the test process: a failed start must not leave it (and OpenCode) running.
-    screen.close()
+    await screen.close()
     throw error
   }
 }
@@ -122,7 +122,7 @@ describe.skipIf(missing !== null)("the sidebar panel in the real OpenCode TUI, s
 
   afterAll(async () => {
     if (finalScreen) writeFileSync(join(sandbox.root, "screen.txt"), finalScreen)
-    screen?.close()
+    await screen?.close()
     keepRequests(sandbox.root, mock)
     await mock.close()
     sandbox.cleanup()
@@ -201,7 +201,7 @@ describe.skipIf(missing !== null)("the sidebar panel loaded from an installed pa
   }, START_TIMEOUT_MS + TURN_TIMEOUT_MS + 30_000)
 
   afterAll(async () => {
-    screen?.close()
+    await screen?.close()
     await mock.close()
     sandbox.cleanup()
   })

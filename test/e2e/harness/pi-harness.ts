@@ -73,7 +73,7 @@ export function createPiSandbox(options: {
     },
     cleanup() {
       if (process.env["MAGIC_CONTEXT_KEEP_E2E"]) return
-      rmSync(root, { recursive: true, force: true })
+      rmSync(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 })
     },
   }
 }

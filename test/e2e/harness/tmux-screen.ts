@@ -18,7 +18,8 @@ export type TmuxScreen = {
   press(key: string): void
   /** Polls the screen until `ready` holds of it; rejects after `timeoutMs` with the last screen in the message. */
   waitFor(ready: (screen: string) => boolean, timeoutMs: number, what: string): Promise<string>
-  close(): void
+  /** Ends the tmux server and waits until the program and everything it started are gone (killed after 10 s). */
+  close(): Promise<void>
 }
 
 /**
@@ -42,6 +43,8 @@ export function startInTmux(options: {
   chmodSync(launcher, 0o755)
   const tmux = (...args: string[]): string => execFileSync("tmux", ["-L", socket, "-f", "/dev/null", ...args], { encoding: "utf8" })
   tmux("new-session", "-d", "-s", "main", "-x", String(options.width), "-y", String(options.height), launcher)
+  // tmux starts the pane's program as the leader of a process group of its own: the group is the program and its children.
+  const group = Number(tmux("display-message", "-p", "-t", "main", "#{pane_pid}").trim())
   const capture = (): string => tmux("capture-pane", "-p", "-t", "main")
   return {
     capture,
@@ -57,13 +60,42 @@ export function startInTmux(options: {
       }
       throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; the screen was:\n${screen}`)
     },
-    close() {
+    async close() {
       try {
         tmux("kill-server")
       } catch {
         // Already gone with its program.
       }
+      // The program exits on the hang-up in its own time and may still be writing its files: a caller removing them
+      // must wait for it.
+      if (!(await groupGone(group, CLOSE_GRACE_MS))) {
+        signalGroup(group, "SIGKILL")
+        await groupGone(group, CLOSE_GRACE_MS)
+      }
     },
+  }
+}
+
+const CLOSE_GRACE_MS = 10_000
+
+/** Polls until no process of `group` is left; false if some still is after `timeoutMs`. */
+async function groupGone(group: number, timeoutMs: number): Promise<boolean> {
+  const until = Date.now() + timeoutMs
+  while (signalGroup(group, 0)) {
+    if (Date.now() >= until) return false
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  return true
+}
+
+/** Sends `signal` to every process of `group`; false when the group has none left. */
+function signalGroup(group: number, signal: NodeJS.Signals | 0): boolean {
+  if (!Number.isInteger(group) || group <= 1) return false
+  try {
+    process.kill(-group, signal)
+    return true
+  } catch {
+    return false
   }
 }
 
