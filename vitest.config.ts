@@ -1,11 +1,19 @@
+import { availableParallelism } from "node:os"
 import { defineConfig } from "vitest/config"
+
+// Vitest's default is one worker fewer than the machine's cores: one worker on CI's two-core machines, where the
+// unit files (CPU-bound, isolated) then ran one by one. They take two at least; the e2e files still run one at a
+// time, after them (`groupOrder`), each starting the real OpenCode.
+const WORKERS = Math.max(2, availableParallelism() - 1)
 
 export default defineConfig({
   test: {
+    maxWorkers: WORKERS,
     projects: [
       {
         test: {
           name: "unit",
+          sequence: { groupOrder: 0 },
           include: ["test/**/*.test.ts"],
           // `*.slow.test.ts` (the slow part of the fault suite) runs only in `npm run test:faults`.
           exclude: ["test/e2e/**", "test/**/*.slow.test.ts"],
@@ -15,6 +23,7 @@ export default defineConfig({
       {
         test: {
           name: "e2e",
+          sequence: { groupOrder: 1 },
           include: ["test/e2e/**/*.test.ts"],
           exclude: ["test/e2e/**/*.slow.test.ts"],
           testTimeout: 240_000,
