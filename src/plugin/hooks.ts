@@ -109,7 +109,7 @@ export function createHooks(context: HookContext): Hooks {
     }
     maybeFail(runtime.faults, "transform")
     const removals = [...statusIds].map((messageId) => ({ type: "remove-message" as const, messageId }))
-    applyEdits(all, [...result.edits, ...removals])
+    applyEdits(all, result.edits, removals)
     // Off the request path: the historian's tiers show at a later execute pass.
     if (!compaction) void context.historian.schedule(sessionId)
   }

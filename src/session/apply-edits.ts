@@ -5,19 +5,49 @@ import type { HostMessage, HostPart, HostToolPart } from "../transcript/host-mes
  * Applies rendered edits to the host's message list in place (the transform hook must mutate, not replace).
  * Every edit is resolved against the list first; only when all of them fit is anything written, so a bad edit
  * leaves the messages exactly as they were. Content edits are applied first, then part insertions and removals,
- * then message removals, then message insertions (at the start or after their anchor, in edit order).
+ * then message removals, then message insertions (at the start or after their anchor, in edit order). `lists` are
+ * applied as one list, in order (the pass's edits and the shell's own, without copying them into one).
  */
-export function applyEdits(messages: HostMessage[], edits: readonly Edit[]): void {
+export function applyEdits(messages: HostMessage[], ...lists: readonly (readonly Edit[])[]): void {
   const byId = messageLocator(messages)
+  // One walk resolves every edit (a part edit's part, or its message for an insert or removal) and sorts it by the
+  // step that writes it; nothing is written before the walk ends.
+  const contents: { edit: Edit; part: HostPart }[] = []
+  const partInserts: { edit: Extract<Edit, { type: "insert-part" }>; message: HostMessage }[] = []
+  const partRemovals: { edit: Extract<Edit, { type: "remove-part" }>; message: HostMessage }[] = []
   const removing = new Set<string>()
-  for (const edit of edits) if (edit.type === "remove-message") removing.add(edit.messageId)
-  // Every edit is resolved before anything is written: a part edit's part (or its message, for an insert).
-  const targets = edits.map((edit) => resolve(byId, edit, removing))
-  for (let index = 0; index < edits.length; index += 1) writeContent(edits[index] as Edit, targets[index] as Target)
-  for (let index = 0; index < edits.length; index += 1) {
-    const edit = edits[index] as Edit
-    if (edit.type !== "insert-part") continue
-    const message = targets[index] as HostMessage
+  const messageInserts: Extract<Edit, { type: "insert-message" }>[] = []
+  for (const edits of lists) {
+    for (const edit of edits) {
+      switch (edit.type) {
+        case "insert-message":
+          messageInserts.push(edit)
+          break
+        case "remove-message":
+          if (!byId.get(edit.messageId)) throw new Error(`edit removes message ${edit.messageId}, which is missing`)
+          removing.add(edit.messageId)
+          break
+        case "insert-part":
+          expectAnyPart(byId, edit.messageId, edit.beforePartId)
+          partInserts.push({ edit, message: byId.current() })
+          break
+        case "remove-part":
+          expectAnyPart(byId, edit.messageId, edit.partId)
+          partRemovals.push({ edit, message: byId.current() })
+          break
+        default:
+          contents.push({ edit, part: contentTarget(byId, edit) })
+      }
+    }
+  }
+  // An insertion's anchor must be there and stay (every removal is known now).
+  for (const edit of messageInserts) {
+    const anchor = edit.afterMessageId
+    if (anchor !== null && (!byId.get(anchor) || removing.has(anchor))) throw new Error(`edit inserts after message ${anchor}, which is missing`)
+    if (byId.listed(edit.message.info.id)) throw new Error(`edit inserts message ${edit.message.info.id}, which already exists`)
+  }
+  for (const { edit, part } of contents) writeContent(edit, part)
+  for (const { edit, message } of partInserts) {
     const first = message.parts[0]
     const inserted: HostPart = {
       id: edit.partId,
@@ -29,12 +59,7 @@ export function applyEdits(messages: HostMessage[], edits: readonly Edit[]): voi
     }
     message.parts.splice(message.parts.findIndex((part) => part.id === edit.beforePartId), 0, inserted)
   }
-  for (let index = 0; index < edits.length; index += 1) {
-    const edit = edits[index] as Edit
-    if (edit.type !== "remove-part") continue
-    const message = targets[index] as HostMessage
-    message.parts.splice(message.parts.findIndex((part) => part.id === edit.partId), 1)
-  }
+  for (const { edit, message } of partRemovals) message.parts.splice(message.parts.findIndex((part) => part.id === edit.partId), 1)
   // Folded history removes thousands of messages at once: one pass over the list, not a splice each.
   if (removing.size > 0) {
     let kept = 0
@@ -43,8 +68,7 @@ export function applyEdits(messages: HostMessage[], edits: readonly Edit[]): voi
   }
   let atStart = 0
   const afterAnchor = new Map<string, number>()
-  for (const edit of edits) {
-    if (edit.type !== "insert-message") continue
+  for (const edit of messageInserts) {
     if (edit.afterMessageId === null) {
       messages.splice(atStart, 0, edit.message)
       atStart += 1
@@ -59,7 +83,14 @@ export function applyEdits(messages: HostMessage[], edits: readonly Edit[]): voi
 }
 
 /** Finds the message of an id in the list the edits are applied to. */
-type MessageLocator = { get(id: string): HostMessage | undefined; listed(id: string): boolean }
+type MessageLocator = {
+  get(id: string): HostMessage | undefined
+  /** The message the latest `get` found. */
+  current(): HostMessage
+  /** Where a search of the current message's parts starts: the part after the one found last in it. */
+  partCursor: number
+  listed(id: string): boolean
+}
 
 /** How many messages past the last one found a lookup walks before it asks an index (edits skip messages without any). */
 const LOOKAHEAD = 8
@@ -73,11 +104,13 @@ const LOOKAHEAD = 8
 function messageLocator(messages: readonly HostMessage[]): MessageLocator {
   let cursor = 0
   let index: Map<string, number> | null = null
-  return {
+  const locator: MessageLocator = {
+    partCursor: 0,
     get(id) {
       for (let step = 0; step < LOOKAHEAD && cursor + step < messages.length; step += 1) {
         const message = messages[cursor + step] as HostMessage
         if (message.info.id === id) {
+          if (step > 0) locator.partCursor = 0
           cursor += step
           return message
         }
@@ -85,57 +118,37 @@ function messageLocator(messages: readonly HostMessage[]): MessageLocator {
       index ??= new Map(messages.map((message, at) => [message.info.id, at]))
       const at = index.get(id)
       if (at === undefined) return undefined
+      if (at !== cursor) locator.partCursor = 0
       cursor = at
       return messages[at]
     },
+    current: () => messages[cursor] as HostMessage,
     listed(id) {
       return messages.some((message) => message.info.id === id)
     },
   }
+  return locator
 }
 
-/** What an edit writes to: the part of a content edit, the message of a part insertion or removal, else null. */
-type Target = HostPart | HostMessage | null
-
-/** Checks that `edit` fits the list, and finds what it writes to; throws, naming the edit, when it does not fit. */
-function resolve(byId: MessageLocator, edit: Edit, removed: ReadonlySet<string>): Target {
-  if (edit.type === "insert-message") {
-    const anchor = edit.afterMessageId
-    if (anchor !== null && (!byId.get(anchor) || removed.has(anchor))) {
-      throw new Error(`edit inserts after message ${anchor}, which is missing`)
-    }
-    if (byId.listed(edit.message.info.id)) throw new Error(`edit inserts message ${edit.message.info.id}, which already exists`)
-    return null
-  }
-  if (edit.type === "remove-message") {
-    if (!byId.get(edit.messageId)) throw new Error(`edit removes message ${edit.messageId}, which is missing`)
-    return null
-  }
-  const message = byId.get(edit.messageId)
-  if (!message) throw new Error(`edit refers to message ${edit.messageId}, which is missing`)
+/** The part a content edit (text, tool result, tool input) writes to; throws, naming the edit, when it does not fit. */
+function contentTarget(byId: MessageLocator, edit: Extract<Edit, { type: "set-text" | "set-tool-result" | "set-tool-input" }>): HostPart {
   switch (edit.type) {
     case "set-text":
-      return expectPart(message, edit.partId, "text")
+      return expectPart(byId, edit.messageId, edit.partId, "text")
     case "set-tool-result": {
-      const part = expectPart(message, edit.partId, "tool")
+      const part = expectPart(byId, edit.messageId, edit.partId, "tool")
       if (part.state.status !== "completed" && part.state.status !== "error") {
         throw new Error(`edit sets the result of tool part ${edit.partId}, which has not finished`)
       }
       return part
     }
     case "set-tool-input":
-      return expectPart(message, edit.partId, "tool")
-    case "insert-part":
-      expectAnyPart(message, edit.beforePartId)
-      return message
-    case "remove-part":
-      expectAnyPart(message, edit.partId)
-      return message
+      return expectPart(byId, edit.messageId, edit.partId, "tool")
   }
 }
 
 /** Writes a content edit (text, tool result, tool input) into its resolved part; other edits are written later. */
-function writeContent(edit: Edit, target: Target): void {
+function writeContent(edit: Edit, target: HostPart): void {
   switch (edit.type) {
     case "set-text":
       ;(target as Extract<HostPart, { type: "text" }>).text = edit.text
@@ -158,20 +171,27 @@ function writeContent(edit: Edit, target: Target): void {
   }
 }
 
-function expectAnyPart(message: HostMessage, partId: string): HostPart {
-  let part: HostPart | undefined
-  for (const candidate of message.parts) {
-    if (candidate.id === partId) {
-      part = candidate
-      break
-    }
+/**
+ * The part `partId` of message `messageId`; throws when either is missing. A message's edits come in the order of its
+ * parts, so the search starts after the part found last in the same message and wraps around.
+ */
+function expectAnyPart(byId: MessageLocator, messageId: string, partId: string): HostPart {
+  const message = byId.get(messageId)
+  if (!message) throw new Error(`edit refers to message ${messageId}, which is missing`)
+  const parts = message.parts
+  const from = byId.partCursor < parts.length ? byId.partCursor : 0
+  for (let step = 0; step < parts.length; step += 1) {
+    const at = (from + step) % parts.length
+    const part = parts[at] as HostPart
+    if (part.id !== partId) continue
+    byId.partCursor = at + 1
+    return part
   }
-  if (!part) throw new Error(`edit refers to part ${partId} of message ${message.info.id}, which is missing`)
-  return part
+  throw new Error(`edit refers to part ${partId} of message ${messageId}, which is missing`)
 }
 
-function expectPart<T extends HostPart["type"]>(message: HostMessage, partId: string, type: T): Extract<HostPart, { type: T }> {
-  const part = expectAnyPart(message, partId)
+function expectPart<T extends HostPart["type"]>(byId: MessageLocator, messageId: string, partId: string, type: T): Extract<HostPart, { type: T }> {
+  const part = expectAnyPart(byId, messageId, partId)
   if (part.type !== type) throw new Error(`edit expected ${type} part ${partId}, found a ${part.type} part`)
   return part as Extract<HostPart, { type: T }>
 }

@@ -317,6 +317,33 @@ describe("applyEdits", () => {
     expect(JSON.stringify(first)).toBe(JSON.stringify(second))
   })
 
+  it("finds parts named out of their order and a message named again after another (each search walks on from the last find)", () => {
+    const messages = session()
+    applyEdits(messages, [
+      { type: "set-tool-result", messageId: "msg_a1", partId: "t2", text: "§6§ error text" },
+      { type: "set-text", messageId: "msg_a1", partId: "a1", text: "§4§ answer" },
+      { type: "set-text", messageId: "msg_u2", partId: "u2", text: "§8§ thanks" },
+      { type: "set-tool-result", messageId: "msg_a1", partId: "t1", text: "§5§ output" },
+      { type: "set-text", messageId: "msg_u1", partId: "u1", text: "§1§ hello" },
+    ])
+    expect(visibleText(partById(messages, "a1"))).toBe("§4§ answer")
+    expect(visibleText(partById(messages, "t1"))).toBe("§5§ output")
+    expect(toolPart(messages, "t2").state).toMatchObject({ status: "error", error: "§6§ error text" })
+    expect(visibleText(partById(messages, "u1"))).toBe("§1§ hello")
+    expect(visibleText(partById(messages, "u2"))).toBe("§8§ thanks")
+  })
+
+  it("applies several lists as one: a bad edit in the second leaves the first unwritten", () => {
+    const messages = session()
+    const before = JSON.stringify(messages)
+    const bad: Edit = { type: "remove-message", messageId: "msg_x" }
+    expect(() => applyEdits(messages, good, [bad])).toThrow("edit removes message msg_x, which is missing")
+    expect(JSON.stringify(messages)).toBe(before)
+    applyEdits(messages, good.slice(0, 4), good.slice(4))
+    expect(ids(messages)).toEqual(["history", "msg_u1", "msg_a1", "steer"])
+    expect(messages[1]?.parts.map((part) => part.id)).toEqual(["u1", "f1-tag", "f1"])
+  })
+
   it("does nothing with no edits", () => {
     const messages = session()
     const before = JSON.stringify(messages)
