@@ -47,55 +47,85 @@ export function sameSignature(a: MessageSignature, b: MessageSignature): boolean
 
 /**
  * A message whose parts are all final, by what a finished part can still change: its role, and per part its id and
- * type and its size (a text's length, a tool's status, output length and pruned flag). Null while a part is not final
- * (a tool still running fills in its input and output).
+ * type and its size (a text's length, a tool's output or error length) and a tool's state (completed, pruned, failed).
+ * Null while a part is not final (a tool still running fills in its input and output).
  */
-export type FinalShape = {
-  role: string
-  parts: readonly { id: string; type: string; size: number; status: string | null; pruned: boolean }[]
-}
+export type FinalShape = { role: string; parts: readonly FinalPart[] }
+
+/** A part of a `FinalShape`: `kind` says which field `size` measures (read once the type is known to be the same). */
+type FinalPart = { id: string; type: string; kind: PartKind; size: number; state: ToolState }
+
+/** Which field of a part its size is: a text's (text, reasoning), a tool's result, a file's url, a subtask's prompt. */
+const PartKind = { Text: 0, Tool: 1, File: 2, Subtask: 3, Other: 4 } as const
+type PartKind = (typeof PartKind)[keyof typeof PartKind]
+
+/** A tool's state as a number (0 for other parts): what a final tool part can still become is pruned. */
+const ToolState = { None: 0, Completed: 1, Pruned: 2, Failed: 3, Unfinished: 4 } as const
+type ToolState = (typeof ToolState)[keyof typeof ToolState]
 
 export function finalShape(message: HostMessage): FinalShape | null {
   if (!message.parts.every(isFinalPart)) return null
-  return {
-    role: message.info.role,
-    parts: message.parts.map((part) => ({ id: part.id, type: part.type, size: partSize(part), status: statusOf(part), pruned: isPruned(part) })),
-  }
+  return { role: message.info.role, parts: message.parts.map(finalPart) }
 }
 
-/** True when the message has the role and the parts `shape` describes, each of the same size and status. */
+/**
+ * True when the message has the role and the parts `shape` describes, each of the same size and state. The host
+ * hands fresh strings on every call: a part's type is compared once, and its size read by the kind the shape knows.
+ */
 export function sameFinalShape(shape: FinalShape, message: HostMessage): boolean {
   const parts = message.parts
   if (message.info.role !== shape.role || parts.length !== shape.parts.length) return false
   for (let index = 0; index < parts.length; index += 1) {
     const part = parts[index] as HostPart
-    const known = shape.parts[index]
-    if (known === undefined || part.id !== known.id || part.type !== known.type || partSize(part) !== known.size) return false
-    if (statusOf(part) !== known.status || isPruned(part) !== known.pruned) return false
+    const known = shape.parts[index] as FinalPart
+    if (part.id !== known.id || part.type !== known.type) return false
+    switch (known.kind) {
+      case PartKind.Text:
+        if ((part as Extract<HostPart, { type: "text" | "reasoning" }>).text.length !== known.size) return false
+        break
+      case PartKind.Tool: {
+        const state = (part as Extract<HostPart, { type: "tool" }>).state
+        if (toolState(state) !== known.state || toolSize(state) !== known.size) return false
+        break
+      }
+      case PartKind.File:
+        if ((part as Extract<HostPart, { type: "file" }>).url.length !== known.size) return false
+        break
+      case PartKind.Subtask:
+        if ((part as Extract<HostPart, { type: "subtask" }>).prompt.length !== known.size) return false
+        break
+      case PartKind.Other:
+        break
+    }
   }
   return true
 }
 
-function partSize(part: HostPart): number {
+function finalPart(part: HostPart): FinalPart {
+  // One object shape for every part: the comparison reads them all at one site.
+  const { id, type } = part
   switch (part.type) {
     case "text":
     case "reasoning":
-      return part.text.length
+      return { id, type, kind: PartKind.Text, size: part.text.length, state: ToolState.None }
     case "tool":
-      return part.state.status === "completed" ? part.state.output.length : part.state.status === "error" ? part.state.error.length : 0
+      return { id, type, kind: PartKind.Tool, size: toolSize(part.state), state: toolState(part.state) }
     case "file":
-      return part.url.length
+      return { id, type, kind: PartKind.File, size: part.url.length, state: ToolState.None }
     case "subtask":
-      return part.prompt.length
+      return { id, type, kind: PartKind.Subtask, size: part.prompt.length, state: ToolState.None }
     default:
-      return 0
+      return { id, type, kind: PartKind.Other, size: 0, state: ToolState.None }
   }
 }
 
-function statusOf(part: HostPart): string | null {
-  return part.type === "tool" ? part.state.status : null
+type ToolPartState = Extract<HostPart, { type: "tool" }>["state"]
+
+function toolState(state: ToolPartState): ToolState {
+  if (state.status === "completed") return state.time.compacted ? ToolState.Pruned : ToolState.Completed
+  return state.status === "error" ? ToolState.Failed : ToolState.Unfinished
 }
 
-function isPruned(part: HostPart): boolean {
-  return part.type === "tool" && part.state.status === "completed" && Boolean(part.state.time.compacted)
+function toolSize(state: ToolPartState): number {
+  return state.status === "completed" ? state.output.length : state.status === "error" ? state.error.length : 0
 }
