@@ -12,7 +12,9 @@ export function applyEdits(messages: HostMessage[], ...lists: readonly (readonly
   const byId = messageLocator(messages)
   // One walk resolves every edit (a part edit's part, or its message for an insert or removal) and sorts it by the
   // step that writes it; nothing is written before the walk ends.
-  const contents: { edit: Edit; part: HostPart }[] = []
+  // Content edits and their parts side by side (no object per edit: a replay pass has one per tagged item).
+  const contentEdits: Edit[] = []
+  const contentParts: HostPart[] = []
   const partInserts: { edit: Extract<Edit, { type: "insert-part" }>; message: HostMessage }[] = []
   const partRemovals: { edit: Extract<Edit, { type: "remove-part" }>; message: HostMessage }[] = []
   const removing = new Set<string>()
@@ -36,7 +38,8 @@ export function applyEdits(messages: HostMessage[], ...lists: readonly (readonly
           partRemovals.push({ edit, message: byId.current() })
           break
         default:
-          contents.push({ edit, part: contentTarget(byId, edit) })
+          contentParts.push(contentTarget(byId, edit))
+          contentEdits.push(edit)
       }
     }
   }
@@ -46,7 +49,7 @@ export function applyEdits(messages: HostMessage[], ...lists: readonly (readonly
     if (anchor !== null && (!byId.get(anchor) || removing.has(anchor))) throw new Error(`edit inserts after message ${anchor}, which is missing`)
     if (byId.listed(edit.message.info.id)) throw new Error(`edit inserts message ${edit.message.info.id}, which already exists`)
   }
-  for (const { edit, part } of contents) writeContent(edit, part)
+  for (let index = 0; index < contentEdits.length; index += 1) writeContent(contentEdits[index] as Edit, contentParts[index] as HostPart)
   for (const { edit, message } of partInserts) {
     const first = message.parts[0]
     const inserted: HostPart = {
