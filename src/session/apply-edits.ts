@@ -11,8 +11,8 @@ import type { HostMessage, HostPart, HostToolPart } from "../transcript/host-mes
 export function applyEdits(messages: HostMessage[], ...lists: readonly (readonly Edit[])[]): void {
   const byId = messageLocator(messages)
   // One walk resolves every edit (a part edit's part, or its message for an insert or removal) and sorts it by the
-  // step that writes it; nothing is written before the walk ends.
-  // Content edits and their parts side by side (no object per edit: a replay pass has one per tagged item).
+  // step that writes it; nothing is written before the walk ends. Content edits and their parts are kept side by side
+  // (no object per edit: a replay pass has one per tagged item).
   const contentEdits: Edit[] = []
   const contentParts: HostPart[] = []
   const partInserts: { edit: Extract<Edit, { type: "insert-part" }>; message: HostMessage }[] = []
