@@ -29,14 +29,18 @@ export function applyEdits(messages: HostMessage[], ...lists: readonly (readonly
           if (!byId.get(edit.messageId)) throw new Error(`edit removes message ${edit.messageId}, which is missing`)
           removing.add(edit.messageId)
           break
-        case "insert-part":
-          expectAnyPart(byId, edit.messageId, edit.beforePartId)
-          partInserts.push({ edit, message: byId.current() })
+        case "insert-part": {
+          const message = expectMessage(byId, edit.messageId)
+          expectAnyPart(byId, message, edit.beforePartId)
+          partInserts.push({ edit, message })
           break
-        case "remove-part":
-          expectAnyPart(byId, edit.messageId, edit.partId)
-          partRemovals.push({ edit, message: byId.current() })
+        }
+        case "remove-part": {
+          const message = expectMessage(byId, edit.messageId)
+          expectAnyPart(byId, message, edit.partId)
+          partRemovals.push({ edit, message })
           break
+        }
         default:
           contentParts.push(contentTarget(byId, edit))
           contentEdits.push(edit)
@@ -88,9 +92,7 @@ export function applyEdits(messages: HostMessage[], ...lists: readonly (readonly
 /** Finds the message of an id in the list the edits are applied to. */
 type MessageLocator = {
   get(id: string): HostMessage | undefined
-  /** The message the latest `get` found. */
-  current(): HostMessage
-  /** Where a search of the current message's parts starts: the part after the one found last in it. */
+  /** Where a search of the parts of the message the latest `get` found starts: the part after the one found last in it. */
   partCursor: number
   listed(id: string): boolean
 }
@@ -125,7 +127,6 @@ function messageLocator(messages: readonly HostMessage[]): MessageLocator {
       cursor = at
       return messages[at]
     },
-    current: () => messages[cursor] as HostMessage,
     listed(id) {
       return messages.some((message) => message.info.id === id)
     },
@@ -135,18 +136,19 @@ function messageLocator(messages: readonly HostMessage[]): MessageLocator {
 
 /** The part a content edit (text, tool result, tool input) writes to; throws, naming the edit, when it does not fit. */
 function contentTarget(byId: MessageLocator, edit: Extract<Edit, { type: "set-text" | "set-tool-result" | "set-tool-input" }>): HostPart {
+  const message = expectMessage(byId, edit.messageId)
   switch (edit.type) {
     case "set-text":
-      return expectPart(byId, edit.messageId, edit.partId, "text")
+      return expectPart(byId, message, edit.partId, "text")
     case "set-tool-result": {
-      const part = expectPart(byId, edit.messageId, edit.partId, "tool")
+      const part = expectPart(byId, message, edit.partId, "tool")
       if (part.state.status !== "completed" && part.state.status !== "error") {
         throw new Error(`edit sets the result of tool part ${edit.partId}, which has not finished`)
       }
       return part
     }
     case "set-tool-input":
-      return expectPart(byId, edit.messageId, edit.partId, "tool")
+      return expectPart(byId, message, edit.partId, "tool")
   }
 }
 
@@ -174,13 +176,18 @@ function writeContent(edit: Edit, target: HostPart): void {
   }
 }
 
-/**
- * The part `partId` of message `messageId`; throws when either is missing. A message's edits come in the order of its
- * parts, so the search starts after the part found last in the same message and wraps around.
- */
-function expectAnyPart(byId: MessageLocator, messageId: string, partId: string): HostPart {
+/** The message of an edit; throws when it is missing. */
+function expectMessage(byId: MessageLocator, messageId: string): HostMessage {
   const message = byId.get(messageId)
   if (!message) throw new Error(`edit refers to message ${messageId}, which is missing`)
+  return message
+}
+
+/**
+ * The part `partId` of `message`, the message `byId` found last; throws when it is missing. A message's edits come in
+ * the order of its parts, so the search starts after the part found last in the same message and wraps around.
+ */
+function expectAnyPart(byId: MessageLocator, message: HostMessage, partId: string): HostPart {
   const parts = message.parts
   const from = byId.partCursor < parts.length ? byId.partCursor : 0
   for (let step = 0; step < parts.length; step += 1) {
@@ -190,11 +197,11 @@ function expectAnyPart(byId: MessageLocator, messageId: string, partId: string):
     byId.partCursor = at + 1
     return part
   }
-  throw new Error(`edit refers to part ${partId} of message ${messageId}, which is missing`)
+  throw new Error(`edit refers to part ${partId} of message ${message.info.id}, which is missing`)
 }
 
-function expectPart<T extends HostPart["type"]>(byId: MessageLocator, messageId: string, partId: string, type: T): Extract<HostPart, { type: T }> {
-  const part = expectAnyPart(byId, messageId, partId)
+function expectPart<T extends HostPart["type"]>(byId: MessageLocator, message: HostMessage, partId: string, type: T): Extract<HostPart, { type: T }> {
+  const part = expectAnyPart(byId, message, partId)
   if (part.type !== type) throw new Error(`edit expected ${type} part ${partId}, found a ${part.type} part`)
   return part as Extract<HostPart, { type: T }>
 }

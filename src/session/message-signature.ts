@@ -1,4 +1,5 @@
-import { isFinalPart, type HostMessage, type HostPart } from "../transcript/host-message.js"
+import { isFinalPart, type HostMessage, type HostPart, type HostToolPart } from "../transcript/host-message.js"
+import { isPrunedTool } from "../transcript/part-content.js"
 
 /**
  * Every field of a host message that rendering and serializing read, as a flat list of primitives: the host hands
@@ -84,8 +85,8 @@ export function sameFinalShape(shape: FinalShape, message: HostMessage): boolean
         if ((part as Extract<HostPart, { type: "text" | "reasoning" }>).text.length !== known.size) return false
         break
       case PartKind.Tool: {
-        const state = (part as Extract<HostPart, { type: "tool" }>).state
-        if (toolState(state) !== known.state || toolSize(state) !== known.size) return false
+        const tool = part as HostToolPart
+        if (toolState(tool) !== known.state || toolSize(tool) !== known.size) return false
         break
       }
       case PartKind.File:
@@ -109,7 +110,7 @@ function finalPart(part: HostPart): FinalPart {
     case "reasoning":
       return { id, type, kind: PartKind.Text, size: part.text.length, state: ToolState.None }
     case "tool":
-      return { id, type, kind: PartKind.Tool, size: toolSize(part.state), state: toolState(part.state) }
+      return { id, type, kind: PartKind.Tool, size: toolSize(part), state: toolState(part) }
     case "file":
       return { id, type, kind: PartKind.File, size: part.url.length, state: ToolState.None }
     case "subtask":
@@ -119,13 +120,13 @@ function finalPart(part: HostPart): FinalPart {
   }
 }
 
-type ToolPartState = Extract<HostPart, { type: "tool" }>["state"]
-
-function toolState(state: ToolPartState): ToolState {
-  if (state.status === "completed") return state.time.compacted ? ToolState.Pruned : ToolState.Completed
-  return state.status === "error" ? ToolState.Failed : ToolState.Unfinished
+function toolState(part: HostToolPart): ToolState {
+  const status = part.state.status
+  if (status === "completed") return isPrunedTool(part) ? ToolState.Pruned : ToolState.Completed
+  return status === "error" ? ToolState.Failed : ToolState.Unfinished
 }
 
-function toolSize(state: ToolPartState): number {
+function toolSize(part: HostToolPart): number {
+  const state = part.state
   return state.status === "completed" ? state.output.length : state.status === "error" ? state.error.length : 0
 }
