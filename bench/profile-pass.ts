@@ -6,6 +6,9 @@
  *   npm run bench:profile                  both kinds, 1,000 messages
  *   PROFILE_MESSAGES=10000 npm run bench:profile
  *   PROFILE_TOP=30 npm run bench:profile   the 30 functions and files with the most self time (10 and 8 by default)
+ *   PROFILE_WARMUP=0 npm run bench:profile the first execute passes too (by default 2 run before the profiler
+ *                                          starts: the first fold cuts and folds most of the session at once,
+ *                                          a cost the bench's median leaves out)
  */
 import { Session } from "node:inspector/promises"
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
@@ -38,7 +41,7 @@ const db = await openDatabase(join(dir, "profile.db"))
 const registry = createSessionRegistry({ db, now: () => Date.now() })
 const state = registry.stateFor({ id: "profile", source: "replay", projectId: null, directory: null, title: null }, counter)
 const history = createHistoryPlanner({ db, sessionId: state.sessionId, counter, policy: "default" })
-const all = syntheticSession({ messageCount: MESSAGES + ROUNDS * 4, sessionID: "profile" })
+const all = syntheticSession({ messageCount: MESSAGES + (ROUNDS + Number(process.env["PROFILE_WARMUP"] ?? 2)) * 4, sessionID: "profile" })
 const base = all.slice(0, MESSAGES)
 let now = 1_800_000_000_000
 
@@ -81,18 +84,20 @@ await profile("replay", () => {
   for (const messages of replayCopies) pass(messages, roomy)
 })
 // Each execute round the session grows by four messages: settled ones become a new compartment, work is due.
-const executeCopies = Array.from({ length: ROUNDS }, (_, round) => freshCopies(all.slice(0, MESSAGES + (round + 1) * 4)))
+const WARMUP = Number(process.env["PROFILE_WARMUP"] ?? 2)
+const executeCopies = Array.from({ length: WARMUP + ROUNDS }, (_, round) => freshCopies(all.slice(0, MESSAGES + (round + 1) * 4)))
 let prompt = rawTokens
 let executes = 0
-await profile("execute", () => {
-  executeCopies.forEach((messages) => {
-    const target = nextDropTarget(state)
-    if (target !== null) for (const drop of queueDrops(db, state.sessionId, [target], { pass: null, now })) state.queued.set(drop.tag, drop)
-    const result = pass(messages, tightFor(prompt))
-    if (result.decision === "execute") executes += 1
-    prompt = result.tokens
-  })
-})
+const executeRound = (messages: HostMessage[]): void => {
+  const target = nextDropTarget(state)
+  if (target !== null) for (const drop of queueDrops(db, state.sessionId, [target], { pass: null, now })) state.queued.set(drop.tag, drop)
+  const result = pass(messages, tightFor(prompt))
+  if (result.decision === "execute") executes += 1
+  prompt = result.tokens
+}
+executeCopies.slice(0, WARMUP).forEach(executeRound)
+executes = 0
+await profile("execute", () => executeCopies.slice(WARMUP).forEach(executeRound))
 process.stdout.write(`\n${executes} of ${ROUNDS} profiled passes executed\n`)
 session.disconnect()
 db.close()

@@ -1,5 +1,5 @@
 import type { Tier } from "./fidelity-types.js"
-import { ledgerLines, numberAfter, withEpisodePins, type PinnedFact } from "./pinned-ledger.js"
+import { ledgerLines, numberAfter, pinLine, withEpisodePins, type PinnedFact } from "./pinned-ledger.js"
 import { IDENTIFIERS_LABEL, INVARIANT_LABEL } from "./render-tiers.js"
 import type { WorkingSet } from "./working-set.js"
 
@@ -33,7 +33,7 @@ export type OmittedEpisodes = {
  * verbatim, oldest first; `condensedPins` says how many older ones their episodes carry) and the working set. So an
  * execute pass that only adds episodes leaves every older one byte-identical ahead of its first change, and the
  * provider's prompt cache serves them (DESIGN "Cost-aware timing"). Pure and stable: the same inputs give the same
- * bytes.
+ * bytes, with or without `memo`.
  */
 export function composeHistory(options: {
   workingSet: WorkingSet
@@ -43,6 +43,8 @@ export function composeHistory(options: {
   omitted?: OmittedEpisodes | null
   /** The search of an earlier composition (`pinSearch(pins)`), its answers reused while the ledger's texts are the same. */
   pinSearch?: PinSearch
+  /** The episodes of the last composition made with this memo: its leading episodes that are the same are reused. */
+  memo?: EpisodeMemo
 }): string {
   const { workingSet, pins, compartments } = options
   const lines = ["<session-history>", "Earlier parts of this session, condensed by magic-context. The raw transcript is kept; ctx_expand brings any episode back in full."]
@@ -50,18 +52,22 @@ export function composeHistory(options: {
   if (compartments.length > 0 || omitted !== null) {
     lines.push("", EPISODES_HEADING)
     if (omitted !== null) lines.push("", omittedLine(omitted))
-    const listed = new Set<string>()
     const ledger = pinSearch(pins, options.pinSearch)
-    for (const compartment of compartments) {
+    const { episodes, listed } = reusedEpisodes(options.memo, ledger.joined, compartments)
+    for (const episode of episodes) lines.push("", episode.piece)
+    for (const compartment of compartments.slice(episodes.length)) {
       const own = compartment.pins ?? []
       const ownSearch = own.length === 0 ? null : pinSearch(own)
       const says =
         pins.length === 0 && ownSearch === null
           ? null
           : (line: string): boolean => (pins.length > 0 && pinsSay(ledger, line)) || (ownSearch !== null && pinsSay(ownSearch, line))
-      const text = withoutListedIdentifiers(withoutPinnedInvariant(compartment.text, says), listed)
-      lines.push("", withEpisodePins(text, own))
+      const fresh: string[] = []
+      const piece = withEpisodePins(withoutListedIdentifiers(withoutPinnedInvariant(compartment.text, says), listed, fresh), own)
+      episodes.push({ compartment, piece, fresh })
+      lines.push("", piece)
     }
+    if (options.memo) Object.assign(options.memo, { ledger: ledger.joined, episodes, listed })
   }
   const ledger = ledgerLines(pins, options.condensedPins ?? 0)
   if (ledger.length > 0) lines.push("", ...ledger)
@@ -75,6 +81,45 @@ export function composeHistory(options: {
   if (workingSet.lastFailure) lines.push(`Last failure: ${workingSet.lastFailure.command} -> ${workingSet.lastFailure.error}`)
   lines.push(HISTORY_CLOSE)
   return lines.join("\n")
+}
+
+/**
+ * What a composition's episodes came to, for the next composition: each episode's piece (its text as composed) and the
+ * identifiers it listed first, and all identifiers listed. An execute pass that adds episodes or changes a few tiers
+ * leaves most leading episodes as they were: those are not composed again (an episode's piece depends only on its own
+ * text and pins, the ledger, and the identifiers the episodes before it listed).
+ */
+export type EpisodeMemo = { ledger: string; episodes: ComposedEpisode[]; listed: Set<string> }
+
+type ComposedEpisode = { compartment: RenderedCompartment; piece: string; fresh: readonly string[] }
+
+/** An empty memo, for `composeHistory`'s `memo`. */
+export function episodeMemo(): EpisodeMemo {
+  return { ledger: "", episodes: [], listed: new Set() }
+}
+
+/**
+ * The memo's leading episodes that `compartments` starts with (while the ledger says the same), and the identifiers
+ * those listed. Takes them out of the memo: a composition that throws halfway leaves the memo empty, not half-updated.
+ */
+function reusedEpisodes(memo: EpisodeMemo | undefined, ledger: string, compartments: readonly RenderedCompartment[]): { episodes: ComposedEpisode[]; listed: Set<string> } {
+  if (memo === undefined || memo.ledger !== ledger) return { episodes: [], listed: new Set() }
+  const { episodes, listed } = memo
+  Object.assign(memo, episodeMemo())
+  let same = 0
+  while (same < episodes.length && same < compartments.length && sameEpisode(episodes[same] as ComposedEpisode, compartments[same] as RenderedCompartment)) same += 1
+  for (const episode of episodes.slice(same)) for (const identifier of episode.fresh) listed.delete(identifier)
+  episodes.length = same
+  return { episodes, listed }
+}
+
+function sameEpisode(episode: ComposedEpisode, compartment: RenderedCompartment): boolean {
+  const before = episode.compartment
+  if (before === compartment) return true
+  if (before.id !== compartment.id || before.tier !== compartment.tier || before.text !== compartment.text) return false
+  const pins = compartment.pins ?? []
+  const pinsBefore = before.pins ?? []
+  return pins.length === pinsBefore.length && pins.every((pin, index) => pinLine(pin) === pinLine(pinsBefore[index] as PinnedFact))
 }
 
 /**
@@ -120,13 +165,16 @@ const IDENTIFIERS_PREFIX = `${IDENTIFIERS_LABEL}: `
  * (the line goes when none is left), adding the rest to `listed`. Each identifier stays in the history word for word,
  * under the episode that first named it; an older episode's text never changes when a newer one arrives.
  */
-function withoutListedIdentifiers(text: string, listed: Set<string>): string {
+function withoutListedIdentifiers(text: string, listed: Set<string>, added: string[]): string {
   return rewriteLines(text, IDENTIFIERS_PREFIX, (line) => {
     const items = line.slice(IDENTIFIERS_PREFIX.length).split(", ")
     // An identifier that itself holds ", " (a signature) would split into pieces: leave such a line as it is.
     if (!items.every(isBalanced)) return undefined
     const fresh = items.filter((identifier) => !listed.has(identifier))
-    for (const identifier of fresh) listed.add(identifier)
+    for (const identifier of fresh) {
+      listed.add(identifier)
+      added.push(identifier)
+    }
     if (fresh.length === items.length) return undefined
     return fresh.length === 0 ? null : `${IDENTIFIERS_PREFIX}${fresh.join(", ")}`
   })

@@ -6,7 +6,7 @@
 import { compartmentDisplayId, compartmentStoreId } from "../historian/compartment-id.js"
 import { extractCanonicalRecord } from "../historian/canonical-record.js"
 import { compartmentFloor } from "../historian/compartment-floor.js"
-import { composeHistory, pinSearch, type OmittedEpisodes, type PinSearch, type RenderedCompartment } from "../historian/compose-history.js"
+import { composeHistory, episodeMemo, pinSearch, type EpisodeMemo, type OmittedEpisodes, type PinSearch, type RenderedCompartment } from "../historian/compose-history.js"
 import { cutCompartments, type CutMessage } from "../historian/cut-compartments.js"
 import { SURVIVAL_CONTRACTS, TIERS, type Tier } from "../historian/fidelity-types.js"
 import { renderTiers } from "../historian/render-tiers.js"
@@ -177,6 +177,8 @@ export function createHistoryPlanner(options: {
   const frameCounter = createSectionCounter(counter)
   // Which invariant lines the ledger already says, while its texts stay the same (one search per line, not per pass).
   let ledgerSearch: PinSearch | undefined
+  // The last composed history's episodes: a fold changes a few, and the leading ones that stayed are not composed again.
+  const composedEpisodes = episodeMemo()
   const countOnce = (text: string): number => {
     const known = counted.get(text)
     if (known !== undefined) return known
@@ -275,8 +277,8 @@ export function createHistoryPlanner(options: {
       const workingSet = deriveWorkingSet(input.messages, memoizedWorkingFacts(input.state.messageMemo))
       ledgerSearch = pinSearch(ledger.ledger, ledgerSearch)
       const search = ledgerSearch
-      const compose = (rendered: readonly RenderedCompartment[], omitted: OmittedEpisodes | null): string =>
-        composeHistory({ workingSet, pins: ledger.ledger, condensedPins: ledger.condensed.length, compartments: rendered, omitted, pinSearch: search })
+      const compose = (rendered: readonly RenderedCompartment[], omitted: OmittedEpisodes | null, memo?: EpisodeMemo): string =>
+        composeHistory({ workingSet, pins: ledger.ledger, condensedPins: ledger.condensed.length, compartments: rendered, omitted, pinSearch: search, ...(memo ? { memo } : {}) })
       const frameOf = (omitted: OmittedEpisodes | null): number => frameCounter.count(compose([], omitted))
       const frame = input.roomTokens === undefined ? 0 : frameOf(null)
       const budgetTokens = Math.max(input.budgetTokens, Math.round((input.roomTokens ?? 0) - frame))
@@ -304,7 +306,7 @@ export function createHistoryPlanner(options: {
       })
       // The truncation baseline omits without saying so (as it always did); the default says what it left out.
       const omitted = policy === "default" ? omittedEpisodes(known, choices) : null
-      const text = compose(rendered, omitted)
+      const text = compose(rendered, omitted, composedEpisodes)
       const tokens = historyCounter.count(text)
       const omittedIds = new Set(choices.filter((choice) => choice.tier === "omitted").map((choice) => choice.id))
       const report: HistoryReport = {

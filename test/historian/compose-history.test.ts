@@ -1,6 +1,6 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { composeHistory, pinSearch, pinsSay, rewriteLines, withoutPinnedInvariant, type RenderedCompartment } from "../../src/historian/compose-history.js"
+import { composeHistory, episodeMemo, pinSearch, pinsSay, rewriteLines, withoutPinnedInvariant, type RenderedCompartment } from "../../src/historian/compose-history.js"
 import type { WorkingSet } from "../../src/historian/working-set.js"
 
 const WORKING_SET: WorkingSet = {
@@ -174,6 +174,70 @@ describe("composeHistory stable-first", () => {
     expect(shared).toContain("- step 2 keeps the retry limit")
     expect(after.startsWith(shared)).toBe(true)
     expect(after.slice(shared.length).startsWith("\n\n[c3 ")).toBe(true)
+  })
+})
+
+describe("composeHistory with a memo of the last composition", () => {
+  // Episodes as a fold sees them: tiers that list identifiers (shared between episodes), an invariant a pin may say,
+  // and condensed pins; each composition below changes what a pass can change.
+  const texts = {
+    c1: "[c1 §1§–§4§]\nInvariant: do not change the public API of src/slugify.js\nIdentifiers: src/slugify.js, npm test",
+    c2: "[c2 §5§–§9§]\nFailures:\n- bash npm test → 1 failing\nIdentifiers: npm test, src/b.ts, src/slugify.js",
+    c2anchor: "[c2 §5§–§9§] fixed the failing test; Identifiers: src/b.ts",
+    c3: "[c3 §10§–§12§]\nIdentifiers: src/b.ts, (text, paddingX), PORT=3100\nOutcome: done",
+    c4: "[c4 §13§–§15§]\nIdentifiers: PORT=3100, src/c.ts",
+  }
+  const pin = { text: "do not change the public API of src/slugify.js", tags: [1] }
+  const at = (id: keyof typeof texts, tier: RenderedCompartment["tier"] = "compact", pins: RenderedCompartment["pins"] = []): RenderedCompartment => ({
+    id: id.slice(0, 2),
+    tier,
+    text: texts[id],
+    pins,
+  })
+  const steps: { pins: { text: string; tags: number[] }[]; compartments: RenderedCompartment[] }[] = [
+    { pins: [], compartments: [at("c1"), at("c2")] },
+    { pins: [], compartments: [at("c1"), at("c2"), at("c3")] },
+    // A tier switch in the middle: the episodes after it list again what it no longer lists.
+    { pins: [], compartments: [at("c1"), at("c2anchor", "anchor"), at("c3"), at("c4")] },
+    // The ledger changes: an invariant it says leaves every episode.
+    { pins: [pin], compartments: [at("c1"), at("c2anchor", "anchor"), at("c3"), at("c4")] },
+    // The ledger condenses the pin into its episode.
+    { pins: [], compartments: [at("c1", "compact", [pin]), at("c2anchor", "anchor"), at("c3"), at("c4")] },
+    // The oldest episode is left out (the default policy omits the oldest first).
+    { pins: [], compartments: [at("c2anchor", "anchor"), at("c3"), at("c4")] },
+    { pins: [], compartments: [] },
+    { pins: [], compartments: [at("c1"), at("c2"), at("c3"), at("c4")] },
+  ]
+
+  it("gives the bytes a composition without it gives, at every step of a session's folds", () => {
+    const memo = episodeMemo()
+    for (const step of steps) {
+      const options = { workingSet: WORKING_SET, condensedPins: 0, ...step }
+      expect(composeHistory({ ...options, memo })).toBe(composeHistory(options))
+    }
+  })
+
+  it("gives the same bytes for any order of compositions drawn from those steps", () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: steps.length - 1 }), { minLength: 1, maxLength: 12 }), (order) => {
+        const memo = episodeMemo()
+        for (const index of order) {
+          const options = { workingSet: EMPTY_WORKING_SET, ...(steps[index] as (typeof steps)[number]) }
+          expect(composeHistory({ ...options, memo })).toBe(composeHistory(options))
+        }
+      }),
+      { numRuns: 300 },
+    )
+  })
+
+  it("is left empty, not half-updated, by a composition that throws", () => {
+    const memo = episodeMemo()
+    composeHistory({ workingSet: EMPTY_WORKING_SET, pins: [], compartments: [at("c1"), at("c2")], memo })
+    const broken = { id: "c3", tier: "compact", get text(): string { throw new Error("unreadable") } } as RenderedCompartment
+    expect(() => composeHistory({ workingSet: EMPTY_WORKING_SET, pins: [], compartments: [at("c1"), at("c2"), broken], memo })).toThrow("unreadable")
+    expect(memo.episodes).toEqual([])
+    const options = { workingSet: EMPTY_WORKING_SET, pins: [], compartments: [at("c1"), at("c3")] }
+    expect(composeHistory({ ...options, memo })).toBe(composeHistory(options))
   })
 })
 
