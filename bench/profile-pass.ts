@@ -32,6 +32,7 @@ import { selfTimeByFile, topSelfTime, type CpuProfile } from "./top-self-time.js
 
 const MESSAGES = Number(process.env["PROFILE_MESSAGES"] ?? 1000)
 const ROUNDS = Number(process.env["PROFILE_ROUNDS"] ?? 30)
+const WARMUP = Number(process.env["PROFILE_WARMUP"] ?? 2)
 const OUT = join(dirname(fileURLToPath(import.meta.url)), "results", "profile")
 
 const pool = createTokenCounterPool()
@@ -41,7 +42,7 @@ const db = await openDatabase(join(dir, "profile.db"))
 const registry = createSessionRegistry({ db, now: () => Date.now() })
 const state = registry.stateFor({ id: "profile", source: "replay", projectId: null, directory: null, title: null }, counter)
 const history = createHistoryPlanner({ db, sessionId: state.sessionId, counter, policy: "default" })
-const all = syntheticSession({ messageCount: MESSAGES + (ROUNDS + Number(process.env["PROFILE_WARMUP"] ?? 2)) * 4, sessionID: "profile" })
+const all = syntheticSession({ messageCount: MESSAGES + (WARMUP + ROUNDS) * 4, sessionID: "profile" })
 const base = all.slice(0, MESSAGES)
 let now = 1_800_000_000_000
 
@@ -84,7 +85,6 @@ await profile("replay", () => {
   for (const messages of replayCopies) pass(messages, roomy)
 })
 // Each execute round the session grows by four messages: settled ones become a new compartment, work is due.
-const WARMUP = Number(process.env["PROFILE_WARMUP"] ?? 2)
 const executeCopies = Array.from({ length: WARMUP + ROUNDS }, (_, round) => freshCopies(all.slice(0, MESSAGES + (round + 1) * 4)))
 let prompt = rawTokens
 let executes = 0
