@@ -10,6 +10,7 @@ import { composeHistory, episodeMemo, pinSearch, type EpisodeMemo, type OmittedE
 import { cutCompartments, type CutMessage } from "../historian/cut-compartments.js"
 import { SURVIVAL_CONTRACTS, TIERS, type Tier } from "../historian/fidelity-types.js"
 import { renderTiers } from "../historian/render-tiers.js"
+import { createTailSearch } from "../historian/tail-search.js"
 import { deriveWorkingSet, workingFacts, type WorkingFacts, type WorkingSetSource } from "../historian/working-set.js"
 import type { LiveView } from "../session/live-view.js"
 import { currentEntry, type MessageMemo, type MessageMemoEntry } from "../session/message-memo.js"
@@ -165,7 +166,8 @@ export function createHistoryPlanner(options: {
   let current = new Map<string, Tier | "omitted">()
   // Compartments whose applied choice is where floors yielded to the ceiling (kept until promotion has room).
   let yielded = new Set<string>()
-  let pending: { choices: TierChoice[]; fold: string[]; report: HistoryReport } | null = null
+  // What prepare would apply: its choices, the changes of applied tiers among them, the compartments it folds.
+  let pending: { choices: TierChoice[]; changes: TierChoice[]; fold: string[]; report: HistoryReport } | null = null
   let lastReport: HistoryReport | null = null
   let gainsMemo: { of: readonly StoredCompartment[]; length: number; gains: FoldGains } | null = null
   let totalSwitches = 0
@@ -209,12 +211,8 @@ export function createHistoryPlanner(options: {
   }
   // The truncation baseline's omissions are not applied tiers (it recomputes them every time); the default
   // policy's are, so that a later pass keeps them until there is room.
-  const appliedChanges = (prepared: NonNullable<typeof pending>) =>
-    prepared.choices.flatMap((choice) => {
-      if (current.get(choice.id) === choice.tier) return []
-      if (choice.tier === "omitted" && choice.reason !== OMITTED_REASON) return []
-      return [{ choice, tier: choice.tier }]
-    })
+  const appliedChanges = (choices: readonly TierChoice[]): TierChoice[] =>
+    choices.filter((choice) => current.get(choice.id) !== choice.tier && (choice.tier !== "omitted" || choice.reason === OMITTED_REASON))
 
   const planner: HistoryPlanner = {
     foldGains() {
@@ -250,28 +248,20 @@ export function createHistoryPlanner(options: {
       const episodePins = new Map<string, PinnedFact[]>()
       for (const pin of ledger.condensed) episodePins.set(pin.compartmentId, [...(episodePins.get(pin.compartmentId) ?? []), pin])
       const selectable = known.map((compartment): SelectableCompartment => {
-        const pins = episodePins.get(compartment.id) ?? []
-        const tiers: Partial<Record<Tier, number>> = {}
-        const texts = new Map<Tier, string>()
-        for (const representation of preferred(compartment)) {
-          tiers[representation.tier] = representation.tokens + episodePinTokens(representation.content, pins, countOnce)
-          texts.set(representation.tier, representation.content)
-        }
+        const pins = episodePins.get(compartment.id) ?? NO_PINS
+        const basis = basisOf(compartment)
         // A condensed pin is in every tier of its episode.
-        const pinned = (text: string): boolean => pins.some((pin) => pin.text.includes(text))
-        // Only the Lab's guide reads the tiers' texts together (the FULL tier is the episode's whole source).
-        const full = guide ? [...texts.values()].join("\n") : ""
-        const neededHere = guide ? guide.needed().filter((text) => full.includes(text) || pinned(text)) : []
-        const soonHere = guide ? guide.neededSoon().some((text) => full.includes(text)) : false
+        const tiers = pins.length === 0 ? basis.tokens : withPinTokens(basis, pins, countOnce)
+        const guided = guide ? guidedBy(guide, basis, pins) : null
         return {
           id: compartment.id,
           tiers,
-          floor: compartmentFloor(compartment.facts),
-          relevance: soonHere ? 1 : (relevance.get(compartment.id) ?? 0),
+          floor: basis.floor,
+          relevance: guided?.soon ? 1 : (relevance.get(compartment.id) ?? 0),
           current: current.get(compartment.id) ?? null,
           yielded: yielded.has(compartment.id),
           holdsPins: pins.length > 0,
-          carriesNeeds: (tier) => neededHere.every((text) => (texts.get(tier) ?? "").includes(text) || pinned(text)),
+          ...(guided ? { carriesNeeds: guided.carriesNeeds } : {}),
         }
       })
       const workingSet = deriveWorkingSet(input.messages, memoizedWorkingFacts(input.state.messageMemo))
@@ -300,8 +290,8 @@ export function createHistoryPlanner(options: {
       choices.forEach((choice, index) => {
         const compartment = known[index] as StoredCompartment
         if (choice.tier === "omitted") return
-        const text = preferred(compartment).find((representation) => representation.tier === choice.tier)?.content
-        const pins = episodePins.get(compartment.id) ?? []
+        const text = basisOf(compartment).texts.get(choice.tier)
+        const pins = episodePins.get(compartment.id) ?? NO_PINS
         if (text) rendered.push({ id: compartment.id, tier: choice.tier, text, pins })
       })
       // The truncation baseline omits without saying so (as it always did); the default says what it left out.
@@ -321,7 +311,7 @@ export function createHistoryPlanner(options: {
         hiddenPins: ledger.condensed.filter((pin) => omittedIds.has(pin.compartmentId)).length,
         newlyYielded: choices.filter((choice) => choice.reason === YIELDED_REASON || choice.reason === OMITTED_REASON).length,
       }
-      pending = { choices, fold: unfolded, report }
+      pending = { choices, changes: appliedChanges(choices), fold: unfolded, report }
       const last = known[known.length - 1] as StoredCompartment
       return { foldThroughSeq: last.lastMessageSeq, text, tokens }
     },
@@ -330,11 +320,11 @@ export function createHistoryPlanner(options: {
       if (!pending || !compartments) return
       recordSelections(
         db,
-        appliedChanges(pending).map(({ choice, tier }) => ({
+        pending.changes.map((choice) => ({
           sessionId,
           passId: input.passId,
           compartmentId: choice.id,
-          tier,
+          tier: choice.tier,
           previousTier: current.get(choice.id) ?? null,
           reason: choice.reason,
           pressure: input.pressure,
@@ -350,8 +340,8 @@ export function createHistoryPlanner(options: {
     settle() {
       if (!pending || !compartments) return
       const known = compartments
-      for (const { choice, tier } of appliedChanges(pending)) {
-        current.set(choice.id, tier)
+      for (const choice of pending.changes) {
+        current.set(choice.id, choice.tier)
         if (isYieldedReason(choice.reason)) yielded.add(choice.id)
         else yielded.delete(choice.id)
       }
@@ -480,6 +470,52 @@ function preferred(compartment: StoredCompartment): StoredCompartment["represent
   return [...canonical.filter((representation) => representation.tier === "full"), ...model.filter((representation) => representation.tier !== "full")]
 }
 
+/** What selection reads of a compartment that never changes with it: its preferred tiers' texts and tokens, its floor. */
+type CompartmentBasis = { texts: ReadonlyMap<Tier, string>; tokens: Partial<Record<Tier, number>>; floor: Tier }
+
+/** Each compartment's basis, kept while its representations stand (a fold copies the compartment, not them). */
+const basisByRepresentations = new WeakMap<StoredCompartment["representations"], CompartmentBasis>()
+function basisOf(compartment: StoredCompartment): CompartmentBasis {
+  const known = basisByRepresentations.get(compartment.representations)
+  if (known !== undefined) return known
+  const texts = new Map<Tier, string>()
+  const tokens: Partial<Record<Tier, number>> = {}
+  for (const representation of preferred(compartment)) {
+    texts.set(representation.tier, representation.content)
+    tokens[representation.tier] = representation.tokens
+  }
+  const basis = { texts, tokens, floor: compartmentFloor(compartment.facts) }
+  basisByRepresentations.set(compartment.representations, basis)
+  return basis
+}
+
+const NO_PINS: readonly PinnedFact[] = []
+
+/** The tokens of each tier with the condensed pins it does not say already (they are rendered under it). */
+function withPinTokens(basis: CompartmentBasis, pins: readonly PinnedFact[], count: (text: string) => number): Partial<Record<Tier, number>> {
+  const tiers: Partial<Record<Tier, number>> = {}
+  for (const [tier, text] of basis.texts) tiers[tier] = (basis.tokens[tier] ?? 0) + episodePinTokens(text, pins, count)
+  return tiers
+}
+
+/**
+ * The Lab's guide on one compartment: whether what is about to be needed is in it, and which tiers carry what will be
+ * needed (the FULL tier is the episode's whole source; a condensed pin is in every tier).
+ */
+function guidedBy(
+  guide: SelectionGuide,
+  basis: CompartmentBasis,
+  pins: readonly PinnedFact[],
+): { soon: boolean; carriesNeeds: (tier: Tier) => boolean } {
+  const full = [...basis.texts.values()].join("\n")
+  const pinned = (text: string): boolean => pins.some((pin) => pin.text.includes(text))
+  const neededHere = guide.needed().filter((text) => full.includes(text) || pinned(text))
+  return {
+    soon: guide.neededSoon().some((text) => full.includes(text)),
+    carriesNeeds: (tier) => neededHere.every((text) => (basis.texts.get(tier) ?? "").includes(text) || pinned(text)),
+  }
+}
+
 /** The agent's pins (ctx_pin) whose message is folded into history (until then the message itself is live). */
 function agentPins(db: Database, state: SessionState, foldThrough: number): { pin: PinnedFact; seq: number }[] {
   return listPins(db, state.sessionId).flatMap((pin) => {
@@ -496,34 +532,26 @@ function agentPins(db: Database, state: SessionState, foldThrough: number): { pi
 function relevanceOf(compartments: readonly StoredCompartment[], view: LiveView, expanded: ReadonlySet<string>): Map<string, number> {
   const tail = newestText(view.messages.slice(view.protectedFrom), RELEVANCE_TAIL_CHARS)
   const result = new Map<string, number>()
-  // Many episodes name the same paths and commands: each is looked for in the tail once, and only when the tail holds
-  // its first, middle and last characters somewhere (most identifiers of a long session never reappear, and many share
-  // a beginning such as `src/`).
-  const inTail = new Map<string, boolean>()
-  const grams = new Set<string>()
-  for (let at = 0; at + RELEVANCE_MIN_CHARS <= tail.length; at += 1) grams.add(tail.slice(at, at + RELEVANCE_MIN_CHARS))
-  const gramAt = (text: string, at: number): boolean => grams.has(text.slice(at, at + RELEVANCE_MIN_CHARS))
-  const occurs = (text: string): boolean => {
-    const known = inTail.get(text)
-    if (known !== undefined) return known
-    const last = text.length - RELEVANCE_MIN_CHARS
-    const found = gramAt(text, 0) && gramAt(text, last) && gramAt(text, Math.floor(last / 2)) && tail.includes(text)
-    inTail.set(text, found)
-    return found
-  }
+  const search = createTailSearch(tail, RELEVANCE_MIN_CHARS)
   for (const compartment of compartments) {
     if (expanded.has(compartment.id)) {
       result.set(compartment.id, 1)
       continue
     }
-    const hits = relevanceIdentifiers(compartment).filter(occurs).length
-    result.set(compartment.id, Math.min(1, hits / 3))
+    let hits = 0
+    for (const identifier of relevanceIdentifiers(compartment)) {
+      if (search.occurs(identifier)) hits += 1
+      if (hits === RELEVANCE_FULL_HITS) break
+    }
+    result.set(compartment.id, hits / RELEVANCE_FULL_HITS)
   }
   return result
 }
 
 /** How much of the newest protected text relevance looks at. */
 const RELEVANCE_TAIL_CHARS = 40_000
+/** How many of an episode's identifiers in the tail make it wholly relevant. */
+const RELEVANCE_FULL_HITS = 3
 /** An identifier shorter than this says too little to make its episode relevant. */
 const RELEVANCE_MIN_CHARS = 6
 
