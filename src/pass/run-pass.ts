@@ -9,12 +9,12 @@ import { renderPrompt } from "../render/render-prompt.js"
 import type { Edit } from "../session/edit.js"
 import { buildLiveView, type LiveView } from "../session/live-view.js"
 import { beginPass } from "../session/message-memo.js"
-import { joinPrompt, promptDivergence, serializeRenderedChunks } from "../session/serialize-prompt.js"
+import { promptDivergence, serializeRenderedChunks } from "../session/serialize-prompt.js"
 import type { ReadyHistory, SessionState } from "../session/session-state.js"
 import type { Database } from "../store/driver.js"
 import type { PassTrigger } from "../store/pass-repository.js"
 import type { TokenCounter } from "../tokens/token-counter.js"
-import { contentHash } from "../transcript/content-hash.js"
+import { contentHashOfParts } from "../transcript/content-hash.js"
 import type { HostMessage } from "../transcript/host-message.js"
 import { calibrated, type ReplyCreated } from "./calibrate.js"
 import { commitPass } from "./commit-pass.js"
@@ -223,7 +223,7 @@ export function runPass(options: PassOptions): PassResult {
       newTags: newTags.length,
       renderedTokens: usageAfter,
       // The identity of an epoch's prompt; hashing ~1 MB on every pass would cost more than the rest of a replay pass.
-      renderedHash: execution ? contentHash(joinPrompt(serialized)) : null,
+      renderedHash: execution ? contentHashOfParts(serialized.chunks) : null,
       firstDivergence: divergence,
       detail: {
         reason: decided.reason,

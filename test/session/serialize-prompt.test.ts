@@ -125,6 +125,41 @@ describe("utf8Length", () => {
   })
 })
 
+describe("utf8Length on long text (the encoder, in windows)", () => {
+  /** The definition: 1, 2 or 3 bytes per UTF-16 unit, 4 per surrogate pair, 3 for a lone surrogate (U+FFFD). */
+  const reference = (text: string): number => {
+    let bytes = 0
+    for (const char of text) {
+      const code = char.codePointAt(0) ?? 0
+      bytes += code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4
+    }
+    return bytes
+  }
+
+  it("counts a pair that straddles a window edge as 4 bytes, and a lone surrogate there as 3", () => {
+    const edge = 1 << 16
+    for (const at of [edge - 2, edge - 1, edge, 2 * edge - 1]) {
+      const pair = `${"a".repeat(at)}😀${"b".repeat(100)}`
+      expect(utf8Length(pair)).toBe(at + 4 + 100)
+      const loneHigh = `${"a".repeat(at)}\ud83d${"b".repeat(100)}`
+      expect(utf8Length(loneHigh)).toBe(at + 3 + 100)
+      const loneLow = `${"a".repeat(at)}\ude00${"b".repeat(100)}`
+      expect(utf8Length(loneLow)).toBe(at + 3 + 100)
+    }
+  })
+
+  it("agrees with the definition on long text of any units, well-formed or not", () => {
+    const unit = fc.constantFrom("a", "\n", "§", "€", "😀", "\ud83d", "\ude00")
+    const long = fc.tuple(fc.array(unit, { minLength: 1, maxLength: 40 }), fc.integer({ min: 10, max: 5_000 })).map(([units, repeat]) => units.join("").repeat(repeat))
+    fc.assert(
+      fc.property(long, (body) => {
+        expect(utf8Length(body)).toBe(reference(body))
+      }),
+      { numRuns: 60 },
+    )
+  })
+})
+
 describe("serializeRendered", () => {
   it("serializes the messages as they are when there are no edits", () => {
     expect(serializeRendered(session(), [])).toBe(serializePrompt(session()))
@@ -226,6 +261,25 @@ describe("serializeChunks and promptDivergence", () => {
         expect(promptDivergence(previous, current)).toBe(firstDivergence(joinPrompt(previous), joinPrompt(current)))
       }),
       { numRuns: 500 },
+    )
+  })
+
+  it("finds the divergence deep inside long chunks, past whole blocks of equal text", () => {
+    // A history message of ~20,000 characters that differs once: anywhere, or next to where a block of the comparison
+    // ends (its chunk starts with 12 characters of framing), by a multi-byte character or a cut.
+    const nearBlockEdge = fc.tuple(fc.integer({ min: 1, max: 4 }), fc.integer({ min: -2, max: 2 })).map(([block, step]) => block * 4096 + step - 12)
+    const long = fc.tuple(fc.integer({ min: 3_000, max: 7_000 }), fc.oneof(fc.nat(), nearBlockEdge), fc.constantFrom("x", "😀", "§", ""), fc.boolean())
+    fc.assert(
+      fc.property(long, ([repeat, at, replacement, grow]) => {
+        const body = "a😀b§\n".repeat(repeat)
+        const cut = at % body.length
+        const changed = `${body.slice(0, cut)}${replacement}${body.slice(cut + 1)}`
+        const tail: [string, string[]][] = [["user", ["next"]]]
+        const before = serializeChunks(build([["user", [body]], ...tail]))
+        const after = serializeChunks(build(grow ? [["user", [body]], ...tail, ["assistant", ["more"]]] : [["user", [changed]], ...tail]), before)
+        expect(promptDivergence(before, after)).toBe(firstDivergence(joinPrompt(before), joinPrompt(after)))
+      }),
+      { numRuns: 100 },
     )
   })
 

@@ -1,6 +1,6 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { contentHash } from "../../src/transcript/content-hash.js"
+import { contentHash, contentHashOfParts } from "../../src/transcript/content-hash.js"
 
 describe("contentHash", () => {
   // Reference values of cyrb53 (seed 0) published with the algorithm.
@@ -35,5 +35,14 @@ describe("contentHash", () => {
     expect(contentHash('{"a":1}')).not.toBe(contentHash('{"a":2}'))
     expect(contentHash("ab")).not.toBe(contentHash("ba"))
     expect(contentHash("")).not.toBe(contentHash(" "))
+  })
+
+  it("hashes texts in parts as it hashes them joined, wherever they are cut", () => {
+    fc.assert(
+      fc.property(fc.array(fc.string({ unit: "binary" }), { maxLength: 8 }), (parts) => {
+        expect(contentHashOfParts(parts)).toBe(contentHash(parts.join("")))
+      }),
+      { numRuns: 200 },
+    )
   })
 })
