@@ -40,6 +40,7 @@ import { createSectionCounter } from "../tokens/section-counter.js"
 import type { TokenCounter } from "../tokens/token-counter.js"
 import type { HostMessage } from "../transcript/host-message.js"
 import type { ReadyHistory, SessionState } from "../session/session-state.js"
+import { createPinHoming, type AgentPin } from "./homed-pins.js"
 
 /**
  * What the Lab tells the planner (and nothing else ever does): the exact strings still to be needed from now on,
@@ -179,6 +180,8 @@ export function createHistoryPlanner(options: {
   const frameCounter = createSectionCounter(counter)
   // Which invariant lines the ledger already says, while its texts stay the same (one search per line, not per pass).
   let ledgerSearch: PinSearch | undefined
+  // The compartments' pins, read from each compartment's facts once.
+  const homePins = createPinHoming()
   // The last composed history's episodes: a fold changes a few, and the leading ones that stayed are not composed again.
   const composedEpisodes = episodeMemo()
   const countOnce = (text: string): number => {
@@ -241,7 +244,7 @@ export function createHistoryPlanner(options: {
       const guide = options.guide ?? null
       const foldThrough = known[known.length - 1]?.lastMessageSeq ?? 0
       const ledger = splitLedger({
-        pins: homedPins(known, agentPins(db, input.state, foldThrough)),
+        pins: homePins(known, agentPins(db, input.state, foldThrough)),
         budgetTokens: input.pinBudgetTokens,
         count: countOnce,
       })
@@ -406,7 +409,8 @@ export function createHistoryPlanner(options: {
     }))
     const cuts = cutCompartments({ messages: cutMessages, coveredThroughSeq, protectedFromSeq: settledBefore })
     if (cuts.length === 0) return
-    const byId = new Map(view.messages.map((message) => [message.info.id, message]))
+    // A cut names only uncovered messages.
+    const byId = new Map(uncovered.map((message) => [message.info.id, message]))
     db.transaction(() => {
       for (const cut of cuts) {
         const seq = (known[known.length - 1]?.seq ?? 0) + 1
@@ -517,7 +521,7 @@ function guidedBy(
 }
 
 /** The agent's pins (ctx_pin) whose message is folded into history (until then the message itself is live). */
-function agentPins(db: Database, state: SessionState, foldThrough: number): { pin: PinnedFact; seq: number }[] {
+function agentPins(db: Database, state: SessionState, foldThrough: number): AgentPin[] {
   return listPins(db, state.sessionId).flatMap((pin) => {
     const tag = state.tagsByNumber.get(pin.tag)
     const seq = (tag && state.messageSeq.get(tag.messageId)) ?? Number.POSITIVE_INFINITY
@@ -582,38 +586,6 @@ function relevanceIdentifiers(compartment: StoredCompartment): string[] {
   const identifiers = compartment.facts.filter((fact) => fact.kind === "identifier" && fact.text.length >= RELEVANCE_MIN_CHARS).map((fact) => fact.text)
   identifiersOf.set(compartment, identifiers)
   return identifiers
-}
-
-/** A pin with the compartment that holds it (where the full ledger condenses it). */
-type HomedPin = PinnedFact & { compartmentId: string }
-
-/**
- * Every pin, oldest first: per compartment, its pinned facts (each text once, where it first occurs), then the agent's
- * pins of its messages.
- */
-function homedPins(
-  compartments: readonly StoredCompartment[],
-  agent: readonly { pin: PinnedFact; seq: number }[],
-): HomedPin[] {
-  const seen = new Set<string>()
-  const pins: HomedPin[] = []
-  const homes = agent.map(({ seq }) => homeOf(compartments, seq))
-  for (const compartment of compartments) {
-    for (const fact of compartment.facts) {
-      if (fact.retention !== "PIN" || seen.has(fact.text)) continue
-      seen.add(fact.text)
-      pins.push({ text: fact.text, tags: fact.source.tags, compartmentId: compartment.id })
-    }
-    agent.forEach(({ pin }, index) => {
-      if (homes[index] === compartment) pins.push({ ...pin, compartmentId: compartment.id })
-    })
-  }
-  return pins
-}
-
-/** The compartment holding message `seq`: the first that ends at or after it (the last one for a later message). */
-function homeOf(compartments: readonly StoredCompartment[], seq: number): StoredCompartment | undefined {
-  return compartments.find((compartment) => compartment.lastMessageSeq >= seq) ?? compartments[compartments.length - 1]
 }
 
 /** The omitted compartments (the default policy leaves out only the oldest) as one range, or null when none is. */
