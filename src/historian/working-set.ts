@@ -42,25 +42,49 @@ export type WorkingSetSource = (message: HostMessage) => WorkingFacts
  * (`workingFacts`, or the caller's memo of it), then the messages' facts are folded oldest first.
  */
 export function deriveWorkingSet(messages: readonly HostMessage[], factsOf: WorkingSetSource = workingFacts): WorkingSet {
-  let objective: string | null = null
-  // File -> when it was last written (a running count of writes): first-touch order is the map's own order.
-  const files = new Map<string, number>()
-  let openTodos: readonly string[] = []
-  let lastFailure: WorkingSet["lastFailure"] = null
-  let writes = 0
-  for (const message of messages) {
-    const facts = factsOf(message)
-    if (facts.objective !== null) objective = facts.objective
-    for (const file of facts.writes) files.set(file, (writes += 1))
-    if (facts.todos !== null) openTodos = facts.todos
-    for (const call of facts.calls) {
-      if (call.error !== null) lastFailure = { command: call.command, error: call.error }
-      else if (lastFailure && lastFailure.command === call.command) lastFailure = null
-    }
+  const fold = emptyWorkingFold()
+  for (const message of messages) foldWorkingFacts(fold, factsOf(message))
+  return workingSetOf(fold)
+}
+
+/**
+ * The working set's fold over the messages read so far, oldest first: a pass over a session that only grew takes up
+ * a copy of the last pass's fold (`copyWorkingFold`) and folds the new messages into it.
+ */
+export type WorkingFold = {
+  objective: string | null
+  /** File -> when it was last written (a running count of writes): first-touch order is the map's own order. */
+  files: Map<string, number>
+  openTodos: readonly string[]
+  lastFailure: WorkingSet["lastFailure"]
+  writes: number
+}
+
+export function emptyWorkingFold(): WorkingFold {
+  return { objective: null, files: new Map(), openTodos: [], lastFailure: null, writes: 0 }
+}
+
+export function copyWorkingFold(fold: WorkingFold): WorkingFold {
+  return { ...fold, files: new Map(fold.files) }
+}
+
+/** Folds the next message's facts into `fold`. */
+export function foldWorkingFacts(fold: WorkingFold, facts: WorkingFacts): void {
+  if (facts.objective !== null) fold.objective = facts.objective
+  for (const file of facts.writes) fold.files.set(file, (fold.writes += 1))
+  if (facts.todos !== null) fold.openTodos = facts.todos
+  for (const call of facts.calls) {
+    if (call.error !== null) fold.lastFailure = { command: call.command, error: call.error }
+    else if (fold.lastFailure && fold.lastFailure.command === call.command) fold.lastFailure = null
   }
+}
+
+/** The working set the fold stands for. */
+export function workingSetOf(fold: WorkingFold): WorkingSet {
+  const { files } = fold
   const newest = new Set([...files.entries()].sort((a, b) => b[1] - a[1]).slice(0, MAX_FILES).map(([file]) => file))
   const filesModified = [...files.keys()].filter((file) => newest.has(file))
-  return { objective, filesModified, earlierFilesModified: files.size - filesModified.length, openTodos: [...openTodos], lastFailure }
+  return { objective: fold.objective, filesModified, earlierFilesModified: files.size - filesModified.length, openTodos: [...fold.openTodos], lastFailure: fold.lastFailure }
 }
 
 /** One message's working facts (see `WorkingFacts`). */

@@ -11,7 +11,18 @@ import { cutCompartments, type CutMessage } from "../historian/cut-compartments.
 import { SURVIVAL_CONTRACTS, TIERS, type Tier } from "../historian/fidelity-types.js"
 import { renderTiers } from "../historian/render-tiers.js"
 import { createTailSearch } from "../historian/tail-search.js"
-import { deriveWorkingSet, workingFacts, type WorkingFacts, type WorkingSetSource } from "../historian/working-set.js"
+import {
+  copyWorkingFold,
+  deriveWorkingSet,
+  emptyWorkingFold,
+  foldWorkingFacts,
+  workingFacts,
+  workingSetOf,
+  type WorkingFacts,
+  type WorkingFold,
+  type WorkingSet,
+  type WorkingSetSource,
+} from "../historian/working-set.js"
 import type { LiveView } from "../session/live-view.js"
 import { currentEntry, type MessageMemo, type MessageMemoEntry } from "../session/message-memo.js"
 import {
@@ -204,6 +215,25 @@ export function createHistoryPlanner(options: {
     return facts
   }
 
+  // The working set's fold over the last prepared list, with that list's memo entries: a list that starts with the
+  // same entries folds only the messages after them.
+  let workingFold: { entries: readonly MessageMemoEntry[]; fold: WorkingFold } | null = null
+  const workingSetFor = (messages: readonly HostMessage[], memo: MessageMemo): WorkingSet => {
+    const factsOf = memoizedWorkingFacts(memo)
+    const list = memo.list
+    // The memo's entries stand for these messages only when they are its current list.
+    if (list.length !== messages.length || !list.every((entry, index) => entry.source === messages[index])) {
+      workingFold = null
+      return deriveWorkingSet(messages, factsOf)
+    }
+    const last = workingFold
+    const resumes = last !== null && last.entries.length <= list.length && last.entries.every((entry, index) => entry === list[index])
+    const fold = resumes ? copyWorkingFold(last.fold) : emptyWorkingFold()
+    for (let index = resumes ? last.entries.length : 0; index < messages.length; index += 1) foldWorkingFacts(fold, factsOf(messages[index] as HostMessage))
+    workingFold = { entries: list, fold }
+    return workingSetOf(fold)
+  }
+
   const load = (): StoredCompartment[] => {
     if (compartments) return compartments
     compartments = listCompartments(db, sessionId)
@@ -267,7 +297,7 @@ export function createHistoryPlanner(options: {
           ...(guided ? { carriesNeeds: guided.carriesNeeds } : {}),
         }
       })
-      const workingSet = deriveWorkingSet(input.messages, memoizedWorkingFacts(input.state.messageMemo))
+      const workingSet = workingSetFor(input.messages, input.state.messageMemo)
       ledgerSearch = pinSearch(ledger.ledger, ledgerSearch)
       const search = ledgerSearch
       const compose = (rendered: readonly RenderedCompartment[], omitted: OmittedEpisodes | null, memo?: EpisodeMemo): string =>

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest"
-import { deriveWorkingSet } from "../../src/historian/working-set.js"
+import fc from "fast-check"
+import { copyWorkingFold, deriveWorkingSet, emptyWorkingFold, foldWorkingFacts, workingFacts, workingSetOf } from "../../src/historian/working-set.js"
 import type { HostMessage } from "../../src/transcript/host-message.js"
 import {
   assistantMessage,
@@ -207,5 +208,38 @@ describe("deriveWorkingSet", () => {
       step("a1", tool("t1", "read", completed({ filePath: "src/errors.ts" }, "export class Error {}"))),
     ]
     expect(deriveWorkingSet(messages).lastFailure).toBeNull()
+  })
+})
+
+describe("the working set's fold, taken up where a pass left it", () => {
+  // A session's kinds of step: the user's asks, writes (some of the same files), todo lists, failing and passing commands.
+  const steps: HostMessage[] = [
+    userMessage({ id: "u1", parts: [text("u1-t", "port the lexer to src/lexer.ts")] }),
+    step("s1", tool("s1-t", "edit", completed({ filePath: "src/lexer.ts", oldString: "a", newString: "b" }, "ok"))),
+    step("s2", tool("s2-t", "bash", failed({ command: "npm test" }, "Error: expected 3 tokens, got 2"))),
+    step("s3", tool("s3-t", "todowrite", completed(todos(["fix the tokenizer", "in_progress"], ["update docs", "pending"]), "ok"))),
+    step("s4", tool("s4-t", "write", completed({ filePath: "src/token.ts", content: "x" }, "ok"))),
+    step("s5", tool("s5-t", "bash", completed({ command: "npm test" }, "12 passed"))),
+    userMessage({ id: "u2", parts: [text("u2-t", "now the parser, keep the AST shape")] }),
+    step("s6", tool("s6-t", "edit", completed({ filePath: "src/lexer.ts", oldString: "b", newString: "c" }, "ok"))),
+    step("s7", tool("s7-t", "bash", running({ command: "npm run build" }))),
+  ]
+
+  it("folded in two goes, from a copy, gives the working set of one go; the copy leaves the original alone", () => {
+    fc.assert(
+      fc.property(fc.array(fc.nat(steps.length - 1), { maxLength: 40 }), fc.nat(), (picks, at) => {
+        const messages = picks.map((pick) => steps[pick] as HostMessage)
+        const cut = at % (messages.length + 1)
+        const first = emptyWorkingFold()
+        for (const message of messages.slice(0, cut)) foldWorkingFacts(first, workingFacts(message))
+        const before = workingSetOf(first)
+        const resumed = copyWorkingFold(first)
+        for (const message of messages.slice(cut)) foldWorkingFacts(resumed, workingFacts(message))
+        expect(workingSetOf(resumed)).toEqual(deriveWorkingSet(messages))
+        expect(workingSetOf(first)).toEqual(before)
+        expect(before).toEqual(deriveWorkingSet(messages.slice(0, cut)))
+      }),
+      { numRuns: 300 },
+    )
   })
 })
