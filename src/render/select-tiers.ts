@@ -125,18 +125,22 @@ export function legalTiers(compartment: SelectableCompartment): Tier[] {
 
 /** True when `tier` is below what the compartment's floor allows. */
 export function isBelowFloor(compartment: SelectableCompartment, tier: Tier | "omitted"): boolean {
+  return belowFloorOf(compartment, tier, () => legalTiers(compartment))
+}
+
+/** `isBelowFloor` with the compartment's legal tiers from `legal` (a selection works them out once). */
+function belowFloorOf(compartment: SelectableCompartment, tier: Tier | "omitted", legal: () => readonly Tier[]): boolean {
   if (compartment.floor === "none") return false
   if (tier === "omitted") return true
   if (compartment.floor === "exact") return false
-  return !legalTiers(compartment).includes(tier)
+  return !legal().includes(tier)
 }
 
 /**
  * The choices a compartment may take this selection, most detailed first: its legal tiers; one whose floors yielded
  * to the ceiling also every tier down to the one applied, or its omission.
  */
-function rangeOf(compartment: SelectableCompartment): (Tier | "omitted")[] {
-  const legal = legalTiers(compartment)
+function rangeOf(compartment: SelectableCompartment, legal: readonly Tier[]): readonly (Tier | "omitted")[] {
   const { current } = compartment
   if (compartment.yielded !== true || current === null) return legal
   const available = TIERS.filter((tier) => compartment.tiers[tier] !== undefined)
@@ -156,7 +160,11 @@ function selectByBudget(
   limits: { ceiling: number; overflow: number },
 ): TierChoice[] {
   const { ceiling } = limits
-  const legal = compartments.map(rangeOf)
+  // Each compartment's legal tiers, worked out once (the floor checks below read them for every compartment).
+  const floorLegal = compartments.map(legalTiers)
+  const belowFloor = (index: number, tier: Tier | "omitted"): boolean =>
+    belowFloorOf(compartments[index] as SelectableCompartment, tier, () => floorLegal[index] ?? [])
+  const legal = compartments.map((compartment, index) => rangeOf(compartment, floorLegal[index] ?? []))
   const chosen: (Tier | "omitted")[] = compartments.map((compartment, index) => {
     const options = legal[index] ?? []
     if (compartment.current !== null && options.includes(compartment.current)) return compartment.current
@@ -166,7 +174,7 @@ function selectByBudget(
   const reasons: string[] = compartments.map((compartment, index) => {
     if (compartment.current === null) return "new"
     if (chosen[index] !== compartment.current) return "floor"
-    return isBelowFloor(compartment, compartment.current) ? KEPT_YIELDED_REASON : "kept"
+    return belowFloor(index, compartment.current) ? KEPT_YIELDED_REASON : "kept"
   })
   const tokensOf = (index: number): number => {
     const tier = chosen[index]
@@ -174,11 +182,12 @@ function selectByBudget(
   }
   let total = compartments.reduce((sum, _, index) => sum + tokensOf(index), 0)
 
-  // Oldest first, relevant ones last.
-  const demoteOrder = compartments
-    .map((compartment, index) => ({ index, relevant: compartment.relevance >= RELEVANT }))
-    .sort((a, b) => Number(a.relevant) - Number(b.relevant) || a.index - b.index)
-    .map((entry) => entry.index)
+  // Oldest first, relevant ones last (only promotion and the ceiling read it).
+  const demoteOrder = (): number[] =>
+    compartments
+      .map((compartment, index) => ({ index, relevant: compartment.relevance >= RELEVANT }))
+      .sort((a, b) => Number(a.relevant) - Number(b.relevant) || a.index - b.index)
+      .map((entry) => entry.index)
   if (total > budget) {
     // Level by level (seed: narrative decays first, line numbers before names): every compartment above dense
     // loses its narrative before any loses its line numbers, and so on; within a level, least relevant first, then
@@ -205,7 +214,7 @@ function selectByBudget(
       }
     }
   } else if (total < budget * PROMOTE_START_SHARE) {
-    const promoteOrder = [...demoteOrder].reverse()
+    const promoteOrder = demoteOrder().reverse()
     let progressed = true
     while (progressed) {
       progressed = false
@@ -218,21 +227,22 @@ function selectByBudget(
         if (total + delta > budget * PROMOTE_TARGET_SHARE) continue
         chosen[index] = higher
         total += delta
-        const promoted = isBelowFloor(compartments[index] as SelectableCompartment, higher) ? PROMOTED_YIELDED_REASON : "promoted: room in the budget"
+        const promoted = belowFloor(index, higher) ? PROMOTED_YIELDED_REASON : "promoted: room in the budget"
         reasons[index] = compartments[index]?.current === null ? "new" : promoted
         progressed = true
       }
     }
   }
   if (total > Math.max(ceiling, limits.overflow)) {
-    const omitOrder = [...demoteOrder].sort((a, b) => Number(compartments[a]?.holdsPins === true) - Number(compartments[b]?.holdsPins === true))
-    yieldFloors({ compartments, chosen, reasons, order: demoteOrder, omitOrder, total, ceiling, tokensOf })
+    const order = demoteOrder()
+    const omitOrder = [...order].sort((a, b) => Number(compartments[a]?.holdsPins === true) - Number(compartments[b]?.holdsPins === true))
+    yieldFloors({ compartments, chosen, reasons, order, omitOrder, total, ceiling, tokensOf })
   }
   return compartments.map((compartment, index) => ({
     id: compartment.id,
     tier: chosen[index] as Tier | "omitted",
     reason: compartment.relevance >= RELEVANT && reasons[index] === "kept" ? "kept: relevant again" : (reasons[index] ?? "kept"),
-    belowFloor: isBelowFloor(compartment, chosen[index] as Tier | "omitted"),
+    belowFloor: belowFloor(index, chosen[index] as Tier | "omitted"),
   }))
 }
 
