@@ -4,7 +4,9 @@
  * messages hold about 3.3M tokens). Every call goes through the plugin's real `experimental.chat.messages.transform`
  * hook (bench/hook-harness.ts) with a fresh copy of the session, made outside the timing, as OpenCode hands one to
  * every call; next to it, in the same process, a passthrough hook that only walks the messages. Reported as medians,
- * p95 and ratios (the machines are shared and noisy). Prints a table and writes bench/results/bench-<runtime>.json.
+ * p95 and ratios (the machines are shared and noisy). Peak RSS is the process's, harness included; beside it, the
+ * harness alone at each size in a fresh process (bench/harness-rss.ts), the floor any plugin's peak stands on.
+ * Prints a table and writes bench/results/bench-<runtime>.json.
  * `npm run bench` runs it under Node (better-sqlite3) and then under Bun (bun:sqlite, OpenCode's own runtime: the
  * `opencode` binary with BUN_BE_BUN=1).
  *
@@ -13,6 +15,7 @@
  *   BUN_BE_BUN=1 node_modules/.bin/opencode bench/run-bench.ts  Bun only
  *   BENCH_SIZES=100,1000 BENCH_ROUNDS=20 npm run bench
  */
+import { spawnSync } from "node:child_process"
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
@@ -47,6 +50,8 @@ type Row = {
   countCacheHitRate: number
   dbBytesPerMillionTokens: number
   peakRssMb: number
+  /** The harness alone at this size, in a fresh process (`bench/harness-rss.ts`): the peak the plugin adds to. */
+  harnessRssMb: number | null
   /** The JavaScript heap the plugin holds for the session after the replay calls, after a full collection (null: Bun, or Node without --expose-gc). */
   pluginHeapMb: number | null
 }
@@ -155,8 +160,21 @@ async function measure(size: number): Promise<Row> {
     countCacheHitRate: round(cached / Math.max(1, cached + counted), 4),
     dbBytesPerMillionTokens: Math.round((dbBytes / Math.max(1, rawTokens)) * 1_000_000),
     peakRssMb: round(peakRss / 1_048_576, 1),
+    harnessRssMb: harnessPeakRss(size),
     pluginHeapMb: heapBefore !== null && heapAfter !== null ? round((heapAfter - heapBefore) / 1_048_576, 1) : null,
   }
+}
+
+/** The peak RSS of the harness's own work at `size` (the session and every call's fresh copy), without the plugin. */
+function harnessPeakRss(size: number): number | null {
+  const script = join(dirname(fileURLToPath(import.meta.url)), "harness-rss.ts")
+  const env = { ...process.env, HARNESS_SIZE: String(size), HARNESS_CALLS: String(1 + 4 * ROUNDS), HARNESS_ROUNDS: String(ROUNDS) }
+  const run = spawnSync(process.execPath, [...process.execArgv, script], { env, encoding: "utf8" })
+  if (run.status !== 0) {
+    process.stderr.write(`harness-rss at ${size} failed: ${run.stderr}\n`)
+    return null
+  }
+  return (JSON.parse(run.stdout) as { peakRssMb: number }).peakRssMb
 }
 
 function safeSize(file: string): number {
@@ -185,7 +203,7 @@ for (const size of SIZES) rows.push(await measure(size))
 pool.dispose()
 
 const runtime = BUN ? `bun ${process.versions["bun"]} (bun:sqlite)` : `node ${process.versions.node} (better-sqlite3)`
-const header = ["messages", "raw tokens", "cold ms", "replay ms (p50/p95)", "+1 exchange ms", "execute ms (p50/p95, n)", "walk ms", "replay/walk", "ms per 1k msgs", "count hits", "DB bytes/1M tok", "peak RSS MB", "plugin heap MB"]
+const header = ["messages", "raw tokens", "cold ms", "replay ms (p50/p95)", "+1 exchange ms", "execute ms (p50/p95, n)", "walk ms", "replay/walk", "ms per 1k msgs", "count hits", "DB bytes/1M tok", "peak RSS MB", "harness RSS MB", "plugin heap MB"]
 const table = rows.map((row) => [
   row.messages,
   row.rawTokens,
@@ -199,6 +217,7 @@ const table = rows.map((row) => [
   `${(row.countCacheHitRate * 100).toFixed(1)}%`,
   row.dbBytesPerMillionTokens,
   row.peakRssMb,
+  row.harnessRssMb ?? "n/a",
   row.pluginHeapMb ?? "n/a",
 ])
 const widths = header.map((cell, column) => Math.max(cell.length, ...table.map((line) => String(line[column]).length)))
