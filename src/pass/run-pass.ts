@@ -53,7 +53,7 @@ export type PassOptions = {
 
 export type PassResult = {
   seq: number
-  edits: Edit[]
+  edits: readonly Edit[]
   decision: PassDecision["decision"]
   reason: PassDecision["reason"]
   band: Band

@@ -71,13 +71,14 @@ export function planNudge(options: {
     return true
   }
   const steerPlaced = applied.placements.some((placement) => placement.kind === "steer")
-  const steer = steerText({ candidates, reclaimableTokens, usagePercent: options.usagePercent })
-  const steerDue = decision.channelTwo && !steerPlaced && options.newestMessageId !== null && fits(steer)
-  const text = reminderText({ decision, candidates, reclaimableTokens, usagePercent: options.usagePercent })
-  if (due && options.newestToolPartId && fits(text)) {
+  // The texts are written only for a reminder that may be placed (most passes place none); the steer is weighed first.
+  const steer = decision.channelTwo && !steerPlaced && options.newestMessageId !== null ? steerText({ candidates, reclaimableTokens, usagePercent: options.usagePercent }) : null
+  const steerDue = steer !== null && fits(steer)
+  const text = due && options.newestToolPartId ? reminderText({ decision, candidates, reclaimableTokens, usagePercent: options.usagePercent }) : null
+  if (text !== null && options.newestToolPartId && fits(text)) {
     placements.push({ kind: "nudge", anchorId: options.newestToolPartId, level: decision.level, text, placedPass: pass })
   }
-  if (steerDue && options.newestMessageId) {
+  if (steer !== null && steerDue && options.newestMessageId) {
     placements.push({ kind: "steer", anchorId: options.newestMessageId, level: "ceiling", text: steer, placedPass: pass })
   }
   return { ...none, placements }
@@ -114,16 +115,27 @@ function steerText(options: { candidates: LiveItem[]; reclaimableTokens: number;
 }
 
 function largest(candidates: LiveItem[]): string {
-  return [...candidates]
-    .sort((a, b) => b.contentTokens - a.contentTokens || a.tag.tag - b.tag.tag)
-    .slice(0, 5)
+  return topFive(candidates)
     .map((item) => `§${item.tag.tag}§ ${item.tag.tool ?? "tool"} (${kilo(item.contentTokens)})`)
     .join(", ")
 }
 
 function suggestion(candidates: LiveItem[]): string {
-  const top = [...candidates].sort((a, b) => b.contentTokens - a.contentTokens || a.tag.tag - b.tag.tag).slice(0, 5)
-  return compactRanges(top.map((item) => item.tag.tag))
+  return compactRanges(topFive(candidates).map((item) => item.tag.tag))
+}
+
+/** The five largest outputs, largest first (the lower tag first among equals), found in one walk. */
+function topFive(candidates: readonly LiveItem[]): LiveItem[] {
+  const before = (a: LiveItem, b: LiveItem): boolean => a.contentTokens > b.contentTokens || (a.contentTokens === b.contentTokens && a.tag.tag < b.tag.tag)
+  const top: LiveItem[] = []
+  for (const item of candidates) {
+    if (top.length === 5 && !before(item, top[4] as LiveItem)) continue
+    let at = Math.min(top.length, 4)
+    while (at > 0 && before(item, top[at - 1] as LiveItem)) at -= 1
+    top.splice(at, 0, item)
+    if (top.length > 5) top.pop()
+  }
+  return top
 }
 
 function kilo(tokens: number): string {

@@ -30,7 +30,7 @@ export function renderPrompt(options: {
    * message's records are read from it, and the memo keeps a message's edits while its facts are the same object.
    */
   view?: LiveView
-}): Edit[] {
+}): readonly Edit[] {
   const { messages, state, tagsVisible, placements, memo, view } = options
   const nudges = new Map<string, string[]>()
   for (const placement of placements) {
@@ -62,7 +62,8 @@ export function renderPrompt(options: {
     const steer = steerMessage(messages, placement)
     if (steer) steers.push(steer)
   }
-  return edits.concat(live, steers)
+  // A session with nothing folded and no steer renders its live messages' edits alone: they are not copied.
+  return edits.length === 0 && steers.length === 0 ? live : edits.concat(live, steers)
 }
 
 /**
@@ -91,6 +92,11 @@ function liveEdits(options: {
   const last = liveRuns.get(state.parts)
   const same = last !== undefined && last.tagsVisible === tagsVisible && last.reminders === reminders
   const reused = sameLeadingFacts(same ? last.facts : null, view.facts)
+  // Every message as last time: the last run's edits stand (a run's edits are never changed once kept).
+  if (last && reused > 0 && reused === view.messages.length && last.before.length === reused + 1) {
+    if (memo) liveRuns.set(state.parts, { ...last, facts: view.facts })
+    return last.edits
+  }
   const before = last && reused > 0 ? last.before.slice(0, reused + 1) : [0]
   const edits = last && reused > 0 ? last.edits.slice(0, before[reused]) : []
   const nudged = nudgedMessages(state, nudges)

@@ -94,6 +94,27 @@ describe("planNudge", () => {
     ])
   })
 
+  it("names the five largest outputs, largest first and the lower tag first among equals, however many there are", () => {
+    // Nine outputs with ties at the top and at the fifth place: the reminder and the steer list the same five.
+    const sizes = [15_000, 45_000, 25_000, 45_000, 5_000, 35_000, 25_000, 10_000, 40_000]
+    const messages = [
+      userMessage({ id: "u1", parts: [text("p1", toks(1_000))] }),
+      ...sizes.map((size, index) => arc(`r${index}`, index % 2 === 0 ? "read" : "bash", size)),
+      arc("x", "bash", 2_500),
+    ]
+    const view = liveView(messages, { protectedTokens: 2_000 })
+    const reference = reclaimableItems(view, new Set())
+      .sort((a, b) => b.contentTokens - a.contentTokens || a.tag.tag - b.tag.tag)
+      .slice(0, 5)
+    expect(reference.map((item) => item.contentTokens)).toEqual([45_000, 45_000, 40_000, 35_000, 25_000])
+    const listed = reference.map((item) => `§${item.tag.tag}§ ${item.tag.tool} (${(item.contentTokens / 1000).toFixed(1)}k)`).join(", ")
+    const result = plan(view, { pass: 5 })
+    expect(result.decision.channelTwo).toBe(true)
+    const [nudge, steer] = result.placements
+    expect(nudge?.text).toContain(`largest first: ${listed}. Example:`)
+    expect(steer?.text).toContain(`(largest: ${listed})`)
+  })
+
   it.each<[NudgeLevel, string]>([
     ["gentle", "Some older tool output could be dropped."],
     ["firm", "A large share of the context is older tool output you could drop."],

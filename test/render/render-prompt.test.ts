@@ -62,7 +62,7 @@ const session = (): HostMessage[] => [
 
 function render(
   options: { state?: SessionState; tagsVisible?: boolean; placements?: Placement[]; messages?: HostMessage[] } = {},
-): Edit[] {
+): readonly Edit[] {
   const messages = options.messages ?? session()
   return renderPrompt({
     messages,
