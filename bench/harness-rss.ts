@@ -15,7 +15,7 @@ const all = syntheticSession({ messageCount: size + rounds * 6 + 2, sessionID: `
 let peak = process.memoryUsage().rss
 let parts = 0
 for (let call = 0; call < calls; call += 1) {
-  // The bench's calls grow the session by up to six messages per round: the largest copy stands for every one.
+  // The bench's copies grow past `size` by up to six messages a round; these grow by one a call, up to as many.
   const copy = freshCopies(all.slice(0, size + Math.min(call, rounds * 6)))
   for (const message of copy) for (const part of message.parts) parts += part.id.length > 0 ? 1 : 0
   peak = Math.max(peak, process.memoryUsage().rss)

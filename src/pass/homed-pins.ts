@@ -56,7 +56,9 @@ export function createPinHoming(): PinHoming {
       const home = found === -1 ? compartments.length - 1 : found
       if (home < 0) continue
       const compartment = compartments[home] as StoredCompartment
-      agentAt.set(home, [...(agentAt.get(home) ?? []), { ...pin, compartmentId: compartment.id }])
+      const homed = agentAt.get(home) ?? []
+      homed.push({ ...pin, compartmentId: compartment.id })
+      agentAt.set(home, homed)
     }
     const result: HomedPin[] = []
     perCompartment.forEach((pins, index) => result.push(...pins, ...(agentAt.get(index) ?? [])))

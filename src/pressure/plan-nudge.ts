@@ -72,14 +72,15 @@ export function planNudge(options: {
   }
   const steerPlaced = applied.placements.some((placement) => placement.kind === "steer")
   // The texts are written only for a reminder that may be placed (most passes place none); the steer is weighed first.
-  const steer = decision.channelTwo && !steerPlaced && options.newestMessageId !== null ? steerText({ candidates, reclaimableTokens, usagePercent: options.usagePercent }) : null
-  const steerDue = steer !== null && fits(steer)
-  const text = due && options.newestToolPartId ? reminderText({ decision, candidates, reclaimableTokens, usagePercent: options.usagePercent }) : null
-  if (text !== null && options.newestToolPartId && fits(text)) {
-    placements.push({ kind: "nudge", anchorId: options.newestToolPartId, level: decision.level, text, placedPass: pass })
+  const steerAnchor = decision.channelTwo && !steerPlaced ? options.newestMessageId : null
+  const steer = steerAnchor !== null ? steerText({ candidates, reclaimableTokens, usagePercent: options.usagePercent }) : null
+  const steerFits = steer !== null && fits(steer)
+  if (due && options.newestToolPartId) {
+    const text = reminderText({ decision, candidates, reclaimableTokens, usagePercent: options.usagePercent })
+    if (fits(text)) placements.push({ kind: "nudge", anchorId: options.newestToolPartId, level: decision.level, text, placedPass: pass })
   }
-  if (steer !== null && steerDue && options.newestMessageId) {
-    placements.push({ kind: "steer", anchorId: options.newestMessageId, level: "ceiling", text: steer, placedPass: pass })
+  if (steerFits && steer !== null && steerAnchor) {
+    placements.push({ kind: "steer", anchorId: steerAnchor, level: "ceiling", text: steer, placedPass: pass })
   }
   return { ...none, placements }
 }
