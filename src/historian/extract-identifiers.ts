@@ -46,6 +46,14 @@ export function findIdentifierSpans(text: string, mode: IdentifierMode = "prose"
   return accepted.sort((left, right) => left.start - right.start)
 }
 
+/**
+ * False when no identifier span of `text` can hold a space (a prose span holds one only as a backticked name or a
+ * quoted absolute path), so a caller that asks only about spans over a space need not find them.
+ */
+export function mayHoldSpace(text: string): boolean {
+  return text.includes("`") || QUOTED_PATH_OPENING.test(text)
+}
+
 /** Path-shaped tokens of `text` (the path matcher alone), with positions; used by the location extractor. */
 export function findPathSpans(text: string): IdentifierSpan[] {
   const blocked = urlSpans(text)
@@ -77,7 +85,6 @@ const ALL: readonly IdentifierMode[] = ["prose", "command", "code"]
 const PROSE_AND_CODE: readonly IdentifierMode[] = ["prose", "code"]
 
 const URL_PATTERN = /\b(?:https?|ftp|file|wss?):\/\/[^\s<>"'`)\]]+|\bdata:[\w/+.-]+;base64,[A-Za-z0-9+/=]*/g
-const PATH_RUN = /(?<![\w@~.\/+<-])[~\w@.\/+-]*[\w\/]/g
 const BACKTICK = /`([^`\n]{2,100})`/g
 const QUOTED = /(?<![\w'"`])(["'])([^"'`\s]{2,100})\1(?![\w])/g
 const HEX_COLOR = /(?<![\w#&])#(?:[0-9a-fA-F]{6}|[0-9a-fA-F]{3})(?![\w])/g
@@ -91,6 +98,8 @@ const VERSION = new RegExp(
 )
 /** An absolute path in quotes may contain spaces (`'/Users/me/Screenshot 2025-11-21 at 01.27.21.png'`). */
 const QUOTED_PATH = /(["'])((?:~|\/)[^"'\n]*\/[^"'\n]+?)\1/g
+/** Where QUOTED_PATH can start. */
+const QUOTED_PATH_OPENING = /["'][~/]/
 const ERROR_CODE = /(?<![\w-])(?:TS\d{4,5}|E\d{3,4}|ERR_[A-Z0-9_]+)(?![\w-])/g
 const SNAKE = /(?<![\w.$<\/-])_?[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?![\w-])/g
 const SCREAMING = /(?<![\w.$<\/-])[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+(?![\w-])/g
@@ -115,6 +124,18 @@ const EXTENSIONS = new Set(
 )
 
 const FILE_NAMES = new Set(["Makefile", "Dockerfile", "Rakefile", "Gemfile", "Procfile", "Justfile", "CMakeLists.txt"])
+
+/**
+ * A run of path characters, matched only where `isPathLike` can accept its token: a token without a "." or "/" is a
+ * path only as a well-known file name, so a run that holds neither and is no such name (nearly every word) is passed
+ * over without building a match. Each run is matched from its start or not at all, so skipping some leaves the
+ * others' matches as they were.
+ */
+const PATH_RUN = new RegExp(
+  `(?<![\\w@~.\\/+<-])(?=[~\\w@+-]*[.\\/]|(?:${[...FILE_NAMES].filter((name) => !/[./]/.test(name)).join("|")})[~@+-]*(?![~\\w@.\\/+-]))` +
+    "[~\\w@.\\/+-]*[\\w\\/]",
+  "g",
+)
 
 const MATCHERS: readonly Matcher[] = [
   { modes: PROSE_AND_CODE, find: (text) => groupSpans(text, QUOTED_PATH, 2, (token) => token.includes(" ")) },

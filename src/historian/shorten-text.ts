@@ -1,4 +1,4 @@
-import { findIdentifierSpans } from "./extract-identifiers.js"
+import { findIdentifierSpans, mayHoldSpace } from "./extract-identifiers.js"
 import { SO_CONSEQUENCE } from "./extract-patterns.js"
 
 /** The mark a shortened text ends with. */
@@ -13,10 +13,12 @@ export const ELLIPSIS = "…"
 export function shortenText(text: string, maxChars: number): string {
   const single = balanceBackticks(text.replace(/\s+/g, " ").trim())
   if (single.length <= maxChars) return single
-  const spans = findIdentifierSpans(single, "prose")
   const space = single.lastIndexOf(" ", maxChars)
   const wordCut = space > 0 ? space : maxChars
-  const inside = spans.find((span) => span.start < wordCut && wordCut < span.end)
+  // A cut at a space falls inside an identifier only if the identifier holds a space.
+  const inside = space <= 0 || mayHoldSpace(single)
+    ? findIdentifierSpans(single, "prose").find((span) => span.start < wordCut && wordCut < span.end)
+    : undefined
   const cut = inside === undefined ? wordCut : moveOutOf(inside, maxChars)
   const head = balanceBackticks(single.slice(0, cut)).trimEnd()
   if (head.length >= single.length) return single

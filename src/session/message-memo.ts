@@ -33,7 +33,11 @@ export type MessageMemo = {
 }
 
 export type MessageMemoEntry = {
-  signature: MessageSignature
+  /**
+   * The message's signature while a part of it is not final; null once every part is: its final shape then stands for
+   * it (a shape that differs is a signature that differs), and the strings of the copy it was taken from can go.
+   */
+  signature: MessageSignature | null
   /** The message's parts' ids, kinds and sizes when every part was final, else null (`FinalShape`). */
   final: FinalShape | null
   /** Ingest found the message and all its parts stored, each final (it has nothing more to store of it). */
@@ -111,10 +115,11 @@ export function beginPass(memo: MessageMemo, messages: readonly HostMessage[]): 
       continue
     }
     const signature = messageSignature(message)
-    if (known && sameSignature(known.signature, signature)) {
+    if (known && known.signature !== null && sameSignature(known.signature, signature)) {
       // The current copy's strings stand for it from now on: the host's older copies can be collected.
-      known.signature = signature
-      known.final = finalShape(message)
+      const final = finalShape(message)
+      known.signature = final === null ? signature : null
+      known.final = final
       known.stored = false
       known.generation = memo.generation
       known.source = message
@@ -123,9 +128,10 @@ export function beginPass(memo: MessageMemo, messages: readonly HostMessage[]): 
       list.push(known)
       continue
     }
+    const final = finalShape(message)
     const entry: MessageMemoEntry = {
-      signature,
-      final: finalShape(message),
+      signature: final === null ? signature : null,
+      final,
       stored: false,
       trackables: listTrackables(message),
       generation: memo.generation,

@@ -1,10 +1,22 @@
+import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import {
   extractIdentifiers,
   findIdentifierSpans,
+  findPathSpans,
   isPathLike,
   MAX_IDENTIFIER_CHARS,
+  mayHoldSpace,
 } from "../../src/historian/extract-identifiers.js"
+
+/** Texts made of the characters and pieces the matchers look at (run characters, quotes, URLs, file names). */
+const trickyText = fc
+  .array(
+    fc.constantFrom("a", "Z", "0", "_", "~", "@", ".", "/", "+", "-", "<", " ", "\n", "`", "'", '"', "§", "Makefile", "Gemfile-",
+      "CMakeLists.txt", ".ts", "src/", "https://x.io/", "1.2.3", "#fff", "snake_case", "camelCase", "a b"),
+    { maxLength: 40 },
+  )
+  .map((pieces) => pieces.join(""))
 
 describe("extractIdentifiers", () => {
   it.each([
@@ -93,6 +105,47 @@ describe("findIdentifierSpans", () => {
     const spans = findIdentifierSpans(text)
     expect(spans.map((span) => span.text)).toEqual(["npm test", "src/a.ts", "v1.2.3"])
     for (const span of spans) expect(text.slice(span.start, span.end)).toBe(span.text)
+  })
+})
+
+describe("findPathSpans", () => {
+  it("finds what matching every run of path characters and keeping the path-like ones finds", () => {
+    // The definition: one match per run of path characters, ending at its last word character or slash.
+    const everyRun = /(?<![\w@~.\/+<-])[~\w@.\/+-]*[\w\/]/g
+    const urls = /\b(?:https?|ftp|file|wss?):\/\/[^\s<>"'`)\]]+|\bdata:[\w/+.-]+;base64,[A-Za-z0-9+/=]*/g
+    fc.assert(
+      fc.property(trickyText, (text) => {
+        const blocked = [...text.matchAll(urls)].map((match) => ({ start: match.index, end: match.index + match[0].length }))
+        const expected = [...text.matchAll(everyRun)]
+          .filter((match) => isPathLike(match[0]))
+          .map((match) => ({ text: match[0], start: match.index, end: match.index + match[0].length }))
+          .filter((span) => !blocked.some((url) => span.start < url.end && url.start < span.end))
+        expect(findPathSpans(text)).toEqual(expected)
+      }),
+      { numRuns: 3_000 },
+    )
+  })
+
+  it("finds a well-known file name without a dot, and skips plain words", () => {
+    expect(findPathSpans("edit the Makefile- and Dockerfile, not Makefiles or words").map((span) => span.text)).toEqual([
+      "Makefile",
+      "Dockerfile",
+    ])
+  })
+})
+
+describe("mayHoldSpace", () => {
+  it("is true for every text that has a span holding a space", () => {
+    fc.assert(
+      fc.property(trickyText, fc.constantFrom("prose" as const, "command" as const, "code" as const), (text, mode) => {
+        const spaced = findIdentifierSpans(text, mode).some((span) => span.text.includes(" "))
+        if (spaced) expect(mayHoldSpace(text)).toBe(true)
+      }),
+      { numRuns: 3_000 },
+    )
+    expect(mayHoldSpace("open '/Users/me/My File.png' now")).toBe(true)
+    expect(findIdentifierSpans("open '/Users/me/My File.png' now").map((span) => span.text)).toEqual(["/Users/me/My File.png"])
+    expect(mayHoldSpace("plain words and src/a.ts")).toBe(false)
   })
 })
 

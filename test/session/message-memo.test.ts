@@ -32,6 +32,16 @@ describe("beginPass", () => {
     expect(after[0]).not.toBe(before[0])
   })
 
+  it("keeps no signature of a finished message (nor the strings of the copy it came from)", () => {
+    const call = assistantMessage({ id: "a3", parts: [tool("a3r", "read", running({ filePath: "src/a.ts" }))] })
+    const waiting = entries([call], freshCopy([call]))
+    expect(waiting.after[0]).toBe(waiting.before[0])
+    expect(waiting.after[0]?.signature).not.toBeNull()
+    const { before, after } = entries([finished("const a = 1")], freshCopy([finished("const a = 1")]))
+    expect(before[0]?.signature).toBeNull()
+    expect(after[0]).toBe(before[0])
+  })
+
   it("compares a message with a tool still running by its whole content", () => {
     const call = (path: string): HostMessage => assistantMessage({ id: "a2", parts: [tool("a2r", "read", running({ filePath: path }))] })
     const { before, after } = entries([call("src/a.ts")], [call("src/b.ts")])
