@@ -4,8 +4,9 @@
  * messages hold about 3.3M tokens). Every call goes through the plugin's real `experimental.chat.messages.transform`
  * hook (bench/hook-harness.ts) with a fresh copy of the session, made outside the timing, as OpenCode hands one to
  * every call; next to it, in the same process, a passthrough hook that only walks the messages. Reported as medians,
- * p95 and ratios (the machines are shared and noisy). Peak RSS is the process's, harness included; beside it, the
- * harness alone at each size in a fresh process (bench/harness-rss.ts), the floor any plugin's peak stands on.
+ * p95 and ratios (the machines are shared and noisy). Each size runs in a process of its own, so its peak RSS is that
+ * size's, harness included; beside it, the harness alone at each size in a fresh process (bench/harness-rss.ts), the
+ * floor any plugin's peak stands on.
  * Prints a table and writes bench/results/bench-<runtime>.json.
  * `npm run bench` runs it under Node (better-sqlite3) and then under Bun (bun:sqlite, OpenCode's own runtime: the
  * `opencode` binary with BUN_BE_BUN=1).
@@ -14,6 +15,7 @@
  *   node --expose-gc --import tsx bench/run-bench.ts            Node only (without --expose-gc: no plugin heap)
  *   BUN_BE_BUN=1 node_modules/.bin/opencode bench/run-bench.ts  Bun only
  *   BENCH_SIZES=100,1000 BENCH_ROUNDS=20 npm run bench
+ *   BENCH_COPY=clone npm run bench                              copies by structuredClone (bench/synthetic-session.ts)
  */
 import { spawnSync } from "node:child_process"
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs"
@@ -26,7 +28,7 @@ import { createTokenCounterPool } from "../src/tokens/tiktoken-counter.js"
 import type { HostMessage } from "../src/transcript/host-message.js"
 import { hookHarness, type HookHarness } from "./hook-harness.js"
 import { nextDropTarget } from "./next-drop.js"
-import { freshCopies, syntheticSession } from "./synthetic-session.js"
+import { COPY_MODE, freshCopies, syntheticSession } from "./synthetic-session.js"
 
 const SIZES = (process.env["BENCH_SIZES"] ?? "100,1000,5000,10000").split(",").map(Number)
 const ROUNDS = Number(process.env["BENCH_ROUNDS"] ?? 15)
@@ -177,6 +179,16 @@ function harnessPeakRss(size: number): number | null {
   return (JSON.parse(run.stdout) as { peakRssMb: number }).peakRssMb
 }
 
+/** `measure(size)` in a process of its own: a size's peak RSS is not one an earlier size left behind. */
+function measureApart(size: number): Row {
+  const script = fileURLToPath(import.meta.url)
+  const env = { ...process.env, BENCH_SIZES: String(size), BENCH_ROW_ONLY: "1" }
+  const run = spawnSync(process.execPath, [...process.execArgv, script], { env, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], maxBuffer: 1 << 24 })
+  const last = run.stdout.trim().split("\n").pop() ?? ""
+  if (run.status !== 0 || !last.startsWith("{")) throw new Error(`the bench at ${size} messages failed (exit ${run.status}): ${run.stdout}`)
+  return JSON.parse(last) as Row
+}
+
 function safeSize(file: string): number {
   try {
     return statSync(file).size
@@ -185,6 +197,13 @@ function safeSize(file: string): number {
   }
 }
 
+// A size's row alone, printed for the process that runs each size in one of its own (`measureApart`).
+if (process.env["BENCH_ROW_ONLY"] === "1") {
+  const [size] = SIZES
+  if (SIZES.length !== 1 || size === undefined) throw new Error("BENCH_ROW_ONLY measures one size")
+  process.stdout.write(`${JSON.stringify(await measure(size))}\n`)
+  process.exit(0)
+}
 const pool = createTokenCounterPool()
 const counter = pool.counterFor("o200k_base")
 const warm = performance.now()
@@ -199,7 +218,7 @@ const countedTokens = counter.count(text)
 const tokensPerSecond = Math.round(countedTokens / ((performance.now() - countStarted) / 1_000))
 
 const rows: Row[] = []
-for (const size of SIZES) rows.push(await measure(size))
+for (const size of SIZES) rows.push(measureApart(size))
 pool.dispose()
 
 const runtime = BUN ? `bun ${process.versions["bun"]} (bun:sqlite)` : `node ${process.versions.node} (better-sqlite3)`
@@ -222,8 +241,8 @@ const table = rows.map((row) => [
 ])
 const widths = header.map((cell, column) => Math.max(cell.length, ...table.map((line) => String(line[column]).length)))
 const format = (cells: (string | number)[]): string => cells.map((cell, column) => String(cell).padStart(widths[column] ?? 0)).join("  ")
-process.stdout.write(`magic-context bench on ${runtime}, ${ROUNDS} rounds per measure; o200k_base loads in ${encoderLoadMs.toFixed(0)} ms and counts ${tokensPerSecond.toLocaleString("en-US")} tokens/s\n\n`)
+process.stdout.write(`magic-context bench on ${runtime}, ${ROUNDS} rounds per measure, copies by ${COPY_MODE}; o200k_base loads in ${encoderLoadMs.toFixed(0)} ms and counts ${tokensPerSecond.toLocaleString("en-US")} tokens/s\n\n`)
 process.stdout.write(`${format(header)}\n${format(widths.map((width) => "-".repeat(width)))}\n${table.map(format).join("\n")}\n`)
 mkdirSync(dirname(RESULTS), { recursive: true })
-writeFileSync(RESULTS, `${JSON.stringify({ runtime, rounds: ROUNDS, encoderLoadMs: round(encoderLoadMs), tokensPerSecond, rows }, null, 2)}\n`)
+writeFileSync(RESULTS, `${JSON.stringify({ runtime, rounds: ROUNDS, copies: COPY_MODE, encoderLoadMs: round(encoderLoadMs), tokensPerSecond, rows }, null, 2)}\n`)
 process.stdout.write(`\nwrote ${RESULTS}\n`)

@@ -64,7 +64,17 @@ export function syntheticSession(options: { messageCount: number; sessionID?: st
   return messages
 }
 
-/** Fresh copies, as OpenCode hands them to the transform on every call. */
+/** How `freshCopies` copies: "json" (the default) or "clone" (`BENCH_COPY`). */
+export const COPY_MODE = process.env["BENCH_COPY"] ?? "json"
+if (COPY_MODE !== "json" && COPY_MODE !== "clone") throw new Error(`BENCH_COPY is "${COPY_MODE}": expected "json" (the default) or "clone"`)
+
+/**
+ * Fresh copies, as OpenCode hands them to the transform on every call: it reads the session from its database each
+ * step, so every string is a new one too. Bun's `structuredClone` shares the strings with the original (Node's copies
+ * them); `BENCH_COPY=clone` makes the copies that way, as the bench did before session 29, to compare with its numbers.
+ */
 export function freshCopies(messages: readonly HostMessage[]): HostMessage[] {
-  return structuredClone(messages) as HostMessage[]
+  if (COPY_MODE === "clone") return structuredClone(messages) as HostMessage[]
+  return JSON.parse(JSON.stringify(messages)) as HostMessage[]
 }
+
