@@ -38,13 +38,15 @@ function wrapReport(report: string): string {
 /** True for a /ctx-status request message. */
 export function isStatusRequest(message: HostMessage): boolean {
   if (message.info.role !== "user") return false
-  const first = message.parts.find((part) => part.type === "text")
-  return first?.type === "text" && first.text.startsWith(STATUS_MARKER)
+  for (const part of message.parts) if (part.type === "text") return part.text.startsWith(STATUS_MARKER)
+  return false
 }
 
 /** The ids of status requests and of the replies to them (assistant messages whose parent is a request). */
 export function statusExchangeIds(messages: readonly HostMessage[]): Set<string> {
-  const requests = new Set(messages.filter(isStatusRequest).map((message) => message.info.id))
+  // Every call visits every message: one loop, no list of the requests unless there is one.
+  const requests = new Set<string>()
+  for (const message of messages) if (isStatusRequest(message)) requests.add(message.info.id)
   const ids = new Set(requests)
   if (requests.size === 0) return ids
   for (const message of messages) {
