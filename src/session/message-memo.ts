@@ -107,11 +107,7 @@ export function beginPass(memo: MessageMemo, messages: readonly HostMessage[]): 
     if (known?.generation === memo.generation) memo.uniqueIds = false
     // A message whose parts were all final is trusted by their ids and sizes, as ingest trusts a final part's id.
     if (known && known.final !== null && sameFinalShape(known.final, message)) {
-      known.generation = memo.generation
-      known.source = message
-      known.index = index
-      if (memo.stable === index && known === sitting) memo.stable += 1
-      list.push(known)
+      keep(memo, known, message, index, sitting)
       continue
     }
     const signature = messageSignature(message)
@@ -121,11 +117,7 @@ export function beginPass(memo: MessageMemo, messages: readonly HostMessage[]): 
       known.signature = final === null ? signature : null
       known.final = final
       known.stored = false
-      known.generation = memo.generation
-      known.source = message
-      known.index = index
-      if (memo.stable === index && known === sitting) memo.stable += 1
-      list.push(known)
+      keep(memo, known, message, index, sitting)
       continue
     }
     const final = finalShape(message)
@@ -150,6 +142,15 @@ export function beginPass(memo: MessageMemo, messages: readonly HostMessage[]): 
   // A list of distinct ids with as many entries as the memo holds left none behind.
   if (memo.uniqueIds && list.length === memo.messages.size) return
   for (const [id, entry] of memo.messages) if (entry.generation !== memo.generation) memo.messages.delete(id)
+}
+
+/** Keeps `entry` for `message`, the `index`-th of the pass's list (`sitting`: the entry the last list had there). */
+function keep(memo: MessageMemo, entry: MessageMemoEntry, message: HostMessage, index: number, sitting: MessageMemoEntry | undefined): void {
+  entry.generation = memo.generation
+  entry.source = message
+  entry.index = index
+  if (memo.stable === index && entry === sitting) memo.stable += 1
+  memo.list.push(entry)
 }
 
 /**
