@@ -72,6 +72,18 @@ function reusable(memo: MessageMemo, cache: ViewCache | null, folded: number, me
 }
 
 /**
+ * How many leading live messages have their items placed as the last view placed them: an item keeps its place while
+ * its message keeps its index, its side of the protected window (every message's, while the window starts where it
+ * did) and whether it is the newest (the last view's newest stays so only while the count of live messages is the same).
+ */
+function placedAsLastTime(cache: ViewCache, liveReused: number, count: number, protectedFrom: number): number {
+  const cachedCount = cache.facts.length
+  const newestKept = count === cachedCount ? count : Math.min(count, cachedCount) - 1
+  const windowKept = cache.protectedFrom === protectedFrom ? Number.POSITIVE_INFINITY : Math.min(cache.protectedFrom, protectedFrom)
+  return Math.max(0, Math.min(liveReused, newestKept, windowKept))
+}
+
+/**
  * Builds the live view. The protected window is measured by token mass from the newest message back, in whole
  * messages: a message is protected while the messages newer than it hold fewer than `protectedTokens` tokens and
  * at least half of it lies inside that size, so the window's mass comes as near its size as whole messages allow.
@@ -151,8 +163,7 @@ export function buildLiveView(options: {
     newer += tokens
   }
 
-  // Items keep their place while their message keeps its index and stays out of the protected window and newest.
-  const placedAsBefore = cache && reuse > 0 ? Math.max(0, Math.min(liveReused, cache.protectedFrom, protectedFrom, cache.facts.length - 1)) : 0
+  const placedAsBefore = cache && reuse > 0 ? placedAsLastTime(cache, liveReused, count, protectedFrom) : 0
   const itemsBefore = cache && placedAsBefore > 0 ? cache.itemsBefore.slice(0, placedAsBefore + 1) : [0]
   const items: LiveItem[] = cache && placedAsBefore > 0 ? cache.items.slice(0, itemsBefore[placedAsBefore]) : []
   for (let messageIndex = placedAsBefore; messageIndex < count; messageIndex += 1) {
