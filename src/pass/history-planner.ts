@@ -24,7 +24,7 @@ import {
   type WorkingSetSource,
 } from "../historian/working-set.js"
 import type { LiveView } from "../session/live-view.js"
-import { currentEntry, type MessageMemo, type MessageMemoEntry } from "../session/message-memo.js"
+import { currentEntry, isCurrentList, type MessageMemo, type MessageMemoEntry } from "../session/message-memo.js"
 import {
   isYieldedReason,
   OMITTED_REASON,
@@ -222,7 +222,7 @@ export function createHistoryPlanner(options: {
     const factsOf = memoizedWorkingFacts(memo)
     const list = memo.list
     // The memo's entries stand for these messages only when they are its current list.
-    if (list.length !== messages.length || !list.every((entry, index) => entry.source === messages[index])) {
+    if (!isCurrentList(memo, messages)) {
       workingFold = null
       return deriveWorkingSet(messages, factsOf)
     }

@@ -3,7 +3,7 @@ import { clipText, STORED_ARGUMENT_CHARS } from "../reduce/answer-bounds.js"
 import { formatDropAnswer, judgeDropRequest } from "../reduce/drop-answer.js"
 import { parseDropRanges } from "../reduce/parse-drop-ranges.js"
 import type { WindowSettings } from "../pressure/model-window.js"
-import type { LiveView } from "../session/live-view.js"
+import { tagIndex, type LiveView } from "../session/live-view.js"
 import type { SessionState } from "../session/session-state.js"
 import {
   countReduceCalls,
@@ -21,7 +21,7 @@ export const REDUCE_TOOL = "ctx_reduce"
 
 /** What a ctx_reduce call is judged against: the session's last main pass. */
 export type ReduceContext = {
-  view: LiveView
+  view: ReduceView
   window: WindowSettings
   usagePercent: number
   /** The newest user message: the current turn, for the per-turn ctx_reduce cap. */
@@ -29,10 +29,26 @@ export type ReduceContext = {
   passSeq: number
 }
 
+/** What ctx_reduce reads of a pass's view: its items by tag. */
+export type ReduceView = Pick<LiveView, "byTag">
+
+/**
+ * The pass's view as ctx_reduce keeps it until the next pass: its items, without the host's messages the view was
+ * built from (the host's copy can go once the pass is done).
+ */
+function reduceView(view: LiveView): ReduceView {
+  const byTag = tagIndex(view.items)
+  return {
+    get byTag() {
+      return byTag()
+    },
+  }
+}
+
 /** The reduce context a main pass leaves; `messages` are the host's, before the pass's edits (a steer message is not the turn). */
 export function reduceContextOf(result: PassResult, window: WindowSettings, messages: readonly HostMessage[]): ReduceContext {
   return {
-    view: result.view,
+    view: reduceView(result.view),
     window,
     usagePercent: usagePercent(result.usageAfter, window.usableTokens),
     turnMessageId: newestUserInfo(messages)?.id ?? null,

@@ -8,7 +8,7 @@ import { measurePrompt, type Breakdown } from "../render/measure-prompt.js"
 import { renderPrompt } from "../render/render-prompt.js"
 import type { Edit } from "../session/edit.js"
 import { buildLiveView, type LiveView } from "../session/live-view.js"
-import { beginPass } from "../session/message-memo.js"
+import { beginPass, endPass } from "../session/message-memo.js"
 import { promptDivergence, serializeRenderedChunks } from "../session/serialize-prompt.js"
 import type { ReadyHistory, SessionState } from "../session/session-state.js"
 import type { Database } from "../store/driver.js"
@@ -253,6 +253,7 @@ export function runPass(options: PassOptions): PassResult {
     session.recentEstimates.push({ seq, startedAt: now, estimate: after.total, fixed: after.fixed })
     if (session.recentEstimates.length > KEEP_ESTIMATES) session.recentEstimates.shift()
   }
+  endPass(session.messageMemo)
   return {
     seq,
     edits,

@@ -17,7 +17,7 @@ export type DropClassification = {
  * context, not be dropped or queued already, not be the user's own words, and be finished. Protected tags are
  * deferred rather than refused. Pure: looks only at the stored state and the live view of the last pass.
  */
-export function classifyDropRequest(options: { tags: readonly number[]; state: SessionState; view: LiveView }): DropClassification {
+export function classifyDropRequest(options: { tags: readonly number[]; state: SessionState; view: Pick<LiveView, "byTag"> }): DropClassification {
   const { tags, state, view } = options
   const result: DropClassification = { queued: [], deferred: [], rejected: [] }
   const highest = state.nextTag - 1

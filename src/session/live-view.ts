@@ -67,8 +67,14 @@ function reusable(memo: MessageMemo, cache: ViewCache | null, folded: number, me
   const limit = Math.min(stable, cache.entries.length, firstWritten, messages.length)
   // Only as far as the list given is the memo's (a caller may build a view of another).
   let reuse = 0
-  while (reuse < limit && memo.list[reuse]?.source === messages[reuse]) reuse += 1
+  while (reuse < limit && memo.current[reuse] === messages[reuse]) reuse += 1
   return reuse
+}
+
+/** The items by tag number, built on first use (most passes never look an item up by its tag). */
+export function tagIndex(items: readonly LiveItem[]): () => Map<number, LiveItem> {
+  let byTag: Map<number, LiveItem> | null = null
+  return () => (byTag ??= new Map(items.map((item) => [item.tag.tag, item])))
 }
 
 /**
@@ -191,13 +197,11 @@ export function buildLiveView(options: {
     newestMessage?.info.role === "assistant" && newestMessage.parts.some((part) => part.type === "tool" && !isFinalPart(part))
   let lowestProtected = Number.POSITIVE_INFINITY
   for (let index = protectedFrom; index < count; index += 1) lowestProtected = Math.min(lowestProtected, liveSeqs[index] ?? 0)
-  // Most passes never look an item up by its tag: the index is built on first use.
-  let byTag: Map<number, LiveItem> | null = null
+  const byTag = tagIndex(items)
   return {
     items,
     get byTag() {
-      byTag ??= new Map(items.map((item) => [item.tag.tag, item]))
-      return byTag
+      return byTag()
     },
     messages,
     facts,

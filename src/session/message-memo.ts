@@ -21,6 +21,11 @@ export type MessageMemo = {
   /** The entries of the current list, by position (`entryAt`). */
   list: MessageMemoEntry[]
   /**
+   * The host's messages of the current pass, by position: the entries of `list` answer for these objects only. Emptied
+   * once the pass is done (`endPass`), so the host's copy is not kept from one call to the next.
+   */
+  current: readonly HostMessage[]
+  /**
    * Where the memo last read the session's record maps (`recordWrites`): the maps, each one's write count then, the
    * sync's number, the first sync of the run of syncs that saw every write (facts confirmed before it are not known
    * to hold), and the lowest position of the current list whose records the latest sync found written.
@@ -44,8 +49,8 @@ export type MessageMemoEntry = {
   stored: boolean
   trackables: readonly Trackable[]
   generation: number
-  /** The host's object for the message in the current pass: the entry answers for that object only. */
-  source: HostMessage
+  /** The message's id (the entry of a position is checked by it before the map is asked). */
+  id: string
   /**
    * The renderer's edits for the message and what they were made from: the live view's facts of the message (the
    * same object while its records are), tag visibility and the reminders on its items; or, rendered without a view,
@@ -79,6 +84,7 @@ export function createMessageMemo(): MessageMemo {
     messages: new Map(),
     uniqueIds: true,
     list: [],
+    current: [],
     records: { maps: [], cursors: [], sync: 0, validFrom: 0, firstWritten: Number.POSITIVE_INFINITY },
     stable: 0,
     view: null,
@@ -99,15 +105,16 @@ export function beginPass(memo: MessageMemo, messages: readonly HostMessage[]): 
   memo.uniqueIds = true
   const list: MessageMemoEntry[] = []
   memo.list = list
+  memo.current = messages
   memo.stable = 0
   for (let index = 0; index < messages.length; index += 1) {
     const message = messages[index] as HostMessage
     const sitting = previous[index]
-    const known = sitting !== undefined && sitting.source.info.id === message.info.id ? sitting : memo.messages.get(message.info.id)
+    const known = sitting !== undefined && sitting.id === message.info.id ? sitting : memo.messages.get(message.info.id)
     if (known?.generation === memo.generation) memo.uniqueIds = false
     // A message whose parts were all final is trusted by their ids and sizes, as ingest trusts a final part's id.
     if (known && known.final !== null && sameFinalShape(known.final, message)) {
-      keep(memo, known, message, index, sitting)
+      keep(memo, known, index, sitting)
       continue
     }
     const signature = messageSignature(message)
@@ -117,7 +124,7 @@ export function beginPass(memo: MessageMemo, messages: readonly HostMessage[]): 
       known.signature = final === null ? signature : null
       known.final = final
       known.stored = false
-      keep(memo, known, message, index, sitting)
+      keep(memo, known, index, sitting)
       continue
     }
     const final = finalShape(message)
@@ -127,7 +134,7 @@ export function beginPass(memo: MessageMemo, messages: readonly HostMessage[]): 
       stored: false,
       trackables: listTrackables(message),
       generation: memo.generation,
-      source: message,
+      id: message.info.id,
       rendered: null,
       chunk: null,
       live: null,
@@ -145,9 +152,8 @@ export function beginPass(memo: MessageMemo, messages: readonly HostMessage[]): 
 }
 
 /** Keeps `entry` for `message`, the `index`-th of the pass's list (`sitting`: the entry the last list had there). */
-function keep(memo: MessageMemo, entry: MessageMemoEntry, message: HostMessage, index: number, sitting: MessageMemoEntry | undefined): void {
+function keep(memo: MessageMemo, entry: MessageMemoEntry, index: number, sitting: MessageMemoEntry | undefined): void {
   entry.generation = memo.generation
-  entry.source = message
   entry.index = index
   if (memo.stable === index && entry === sitting) memo.stable += 1
   memo.list.push(entry)
@@ -159,7 +165,7 @@ function keep(memo: MessageMemo, entry: MessageMemoEntry, message: HostMessage, 
  */
 export function entryAt(memo: MessageMemo | null | undefined, index: number, message: HostMessage): MessageMemoEntry | null {
   const entry = memo?.list[index]
-  return entry !== undefined && entry.source === message && entry.generation === memo?.generation ? entry : currentEntry(memo, message)
+  return entry !== undefined && entry.generation === memo?.generation && memo.current[index] === message ? entry : currentEntry(memo, message)
 }
 
 /**
@@ -197,5 +203,21 @@ export function recordsConfirmed(memo: MessageMemo, entry: MessageMemoEntry): bo
 /** The entry of a message of the current pass, or null (no memo, or a message object `beginPass` did not see). */
 export function currentEntry(memo: MessageMemo | null | undefined, message: HostMessage): MessageMemoEntry | null {
   const entry = memo?.messages.get(message.info.id)
-  return entry !== undefined && entry.generation === memo?.generation && entry.source === message ? entry : null
+  return entry !== undefined && entry.generation === memo?.generation && memo.current[entry.index] === message ? entry : null
+}
+
+/** True when `messages` are the memo's current list, object by object (its entries stand for them). */
+export function isCurrentList(memo: MessageMemo, messages: readonly HostMessage[]): boolean {
+  const current = memo.current
+  if (current.length !== messages.length) return false
+  for (let index = 0; index < messages.length; index += 1) if (current[index] !== messages[index]) return false
+  return true
+}
+
+/**
+ * Ends the pass: the memo lets go of the host's messages (its entries keep what they learnt of them, and the next
+ * `beginPass` finds them by id). Until the next `beginPass` no entry answers for a message.
+ */
+export function endPass(memo: MessageMemo): void {
+  memo.current = []
 }
