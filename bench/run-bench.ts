@@ -16,6 +16,7 @@
  *   BUN_BE_BUN=1 node_modules/.bin/opencode bench/run-bench.ts  Bun only
  *   BENCH_SIZES=100,1000 BENCH_ROUNDS=20 npm run bench
  *   BENCH_COPY=clone npm run bench                              copies by structuredClone (bench/synthetic-session.ts)
+ *   BENCH_GC=1 npm run bench                                    a full collection before each call (memory, not time)
  */
 import { spawnSync } from "node:child_process"
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs"
@@ -28,7 +29,7 @@ import { createTokenCounterPool } from "../src/tokens/tiktoken-counter.js"
 import type { HostMessage } from "../src/transcript/host-message.js"
 import { hookHarness, type HookHarness } from "./hook-harness.js"
 import { nextDropTarget } from "./next-drop.js"
-import { COPY_MODE, freshCopies, syntheticSession } from "./synthetic-session.js"
+import { collectBetweenCalls, COLLECT_BETWEEN_CALLS, COPY_MODE, freshCopies, syntheticSession } from "./synthetic-session.js"
 
 const SIZES = (process.env["BENCH_SIZES"] ?? "100,1000,5000,10000").split(",").map(Number)
 const ROUNDS = Number(process.env["BENCH_ROUNDS"] ?? 15)
@@ -80,6 +81,7 @@ const sample = (): void => {
 
 /** One transform call through the real hook, timed; the copy is made by the caller, outside the timing. */
 async function pass(harness: HookHarness, messages: HostMessage[]): Promise<number> {
+  collectBetweenCalls()
   const started = performance.now()
   await harness.transform(messages)
   const ms = performance.now() - started
@@ -114,6 +116,7 @@ async function measure(size: number): Promise<Row> {
     cached += copy.reduce((sum, message) => sum + message.parts.length, 0) - (state.parts.size - before)
     counted += state.parts.size - before
     const walk = freshCopies(base)
+    collectBetweenCalls()
     const started = performance.now()
     let parts = 0
     for (const message of walk) for (const part of message.parts) parts += part.id.length > 0 ? 1 : 0
@@ -241,8 +244,8 @@ const table = rows.map((row) => [
 ])
 const widths = header.map((cell, column) => Math.max(cell.length, ...table.map((line) => String(line[column]).length)))
 const format = (cells: (string | number)[]): string => cells.map((cell, column) => String(cell).padStart(widths[column] ?? 0)).join("  ")
-process.stdout.write(`magic-context bench on ${runtime}, ${ROUNDS} rounds per measure, copies by ${COPY_MODE}; o200k_base loads in ${encoderLoadMs.toFixed(0)} ms and counts ${tokensPerSecond.toLocaleString("en-US")} tokens/s\n\n`)
+process.stdout.write(`magic-context bench on ${runtime}, ${ROUNDS} rounds per measure, copies by ${COPY_MODE}${COLLECT_BETWEEN_CALLS ? ", a full collection before each call" : ""}; o200k_base loads in ${encoderLoadMs.toFixed(0)} ms and counts ${tokensPerSecond.toLocaleString("en-US")} tokens/s\n\n`)
 process.stdout.write(`${format(header)}\n${format(widths.map((width) => "-".repeat(width)))}\n${table.map(format).join("\n")}\n`)
 mkdirSync(dirname(RESULTS), { recursive: true })
-writeFileSync(RESULTS, `${JSON.stringify({ runtime, rounds: ROUNDS, copies: COPY_MODE, encoderLoadMs: round(encoderLoadMs), tokensPerSecond, rows }, null, 2)}\n`)
+writeFileSync(RESULTS, `${JSON.stringify({ runtime, rounds: ROUNDS, copies: COPY_MODE, collectBetweenCalls: COLLECT_BETWEEN_CALLS, encoderLoadMs: round(encoderLoadMs), tokensPerSecond, rows }, null, 2)}\n`)
 process.stdout.write(`\nwrote ${RESULTS}\n`)

@@ -78,3 +78,17 @@ export function freshCopies(messages: readonly HostMessage[]): HostMessage[] {
   return JSON.parse(JSON.stringify(messages)) as HostMessage[]
 }
 
+/**
+ * `BENCH_GC=1`: a full collection before every call, outside the timing, so peak RSS measures what is live and what a
+ * call allocates rather than when the collector last ran (the old copies' garbage dominated Bun's peaks and varied
+ * by hundreds of MB between runs). The timed calls then also leave their garbage to the next collection.
+ */
+export const COLLECT_BETWEEN_CALLS = process.env["BENCH_GC"] === "1"
+
+export function collectBetweenCalls(): void {
+  if (!COLLECT_BETWEEN_CALLS) return
+  const bun = (globalThis as { Bun?: { gc(full: boolean): void } }).Bun
+  if (bun) bun.gc(true)
+  else if (typeof globalThis.gc === "function") globalThis.gc()
+  else throw new Error("BENCH_GC=1 needs a full collection: run node with --expose-gc")
+}
