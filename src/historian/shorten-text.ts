@@ -11,6 +11,29 @@ export const ELLIPSIS = "…"
  * with other text without a stray backtick pairing across them.
  */
 export function shortenText(text: string, maxChars: number): string {
+  return shortenedLead(text, maxChars) ?? shortenWhole(text, maxChars)
+}
+
+/**
+ * `shortenWhole` of a long text read only as far as its cut: without a backtick or a quoted absolute path no
+ * identifier can hold a space (`mayHoldSpace`), so a cut at a space depends only on the one-line form's first
+ * `maxChars` + 1 characters, which the text's first 2 × `maxChars` + 64 give unless they are mostly whitespace.
+ * Null where that does not hold. (A long tool output shortened to a line was collapsed whole: most of the cut's
+ * allocations.)
+ */
+function shortenedLead(text: string, maxChars: number): string | null {
+  const window = maxChars * 2 + 64
+  if (text.length <= window || mayHoldSpace(text)) return null
+  // A prefix of the whole text's one-line form, ending on a character that is not a space.
+  const lead = text.slice(0, window).replace(/\s+/g, " ").trim()
+  if (lead.length <= maxChars + 1) return null
+  const space = lead.lastIndexOf(" ", maxChars)
+  if (space <= 0) return null
+  return cutMarked(lead.slice(0, space).trimEnd())
+}
+
+/** The definition `shortenText` follows (exported for its tests). */
+export function shortenWhole(text: string, maxChars: number): string {
   const single = balanceBackticks(text.replace(/\s+/g, " ").trim())
   if (single.length <= maxChars) return single
   const space = single.lastIndexOf(" ", maxChars)
@@ -22,6 +45,11 @@ export function shortenText(text: string, maxChars: number): string {
   const cut = inside === undefined ? wordCut : moveOutOf(inside, maxChars)
   const head = balanceBackticks(single.slice(0, cut)).trimEnd()
   if (head.length >= single.length) return single
+  return cutMarked(head)
+}
+
+/** A cut text's head without the separators it ended on, and the ellipsis. */
+function cutMarked(head: string): string {
   return `${head.replace(/[\s,;:(\[{-]+$/, "")}${ELLIPSIS}`
 }
 

@@ -1,6 +1,7 @@
+import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { extractIdentifiers } from "../../src/historian/extract-identifiers.js"
-import { ELLIPSIS, shortenKeepingReason, shortenText } from "../../src/historian/shorten-text.js"
+import { ELLIPSIS, shortenKeepingReason, shortenText, shortenWhole } from "../../src/historian/shorten-text.js"
 
 describe("shortenText", () => {
   it("returns a short text unchanged (on one line)", () => {
@@ -42,3 +43,23 @@ describe("shortenText", () => {
     expect(short).toMatch(/so a crash between the pop and the insert loses the entry\.$/)
   })
 })
+
+describe("shortenText of a long text", () => {
+  it("is shortenWhole, for long texts with any whitespace, punctuation, backticks and quoted paths", () => {
+    const piece = fc.constantFrom("word", "src/a.ts", "v1.2.3", " ", "  ", "\n", "\n\n\t", "\u00a0", ",", ";", "(", "-", "`", "'/tmp/x y'", "\"~/a\"", "fooBar", "…", "é")
+    fc.assert(
+      fc.property(fc.array(piece, { minLength: 20, maxLength: 300 }), fc.constantFrom(1, 5, 20, 60, 140), (pieces, maxChars) => {
+        const text = pieces.join("")
+        expect(shortenText(text, maxChars)).toBe(shortenWhole(text, maxChars))
+      }),
+      { numRuns: 2_000 },
+    )
+  })
+
+  it("reads a long output only as far as its cut", () => {
+    const output = `${"alpha beta gamma ".repeat(10)}\n${"   \n".repeat(5_000)}`
+    expect(shortenText(output, 30)).toBe(`alpha beta gamma alpha beta${ELLIPSIS}`)
+    expect(shortenText(output, 30)).toBe(shortenWhole(output, 30))
+  })
+})
+
