@@ -26,7 +26,8 @@ export function estimateFreedTokens(options: {
   const { state, ready } = options
   const history = ready ? { foldedThroughSeq: ready.foldThroughSeq, text: ready.text, tokens: ready.tokens } : null
   const folded: SessionState = history ? { ...state, applied: { ...state.applied, history } } : state
-  const view = buildLiveView({ messages: options.messages, state: folded, protectedTokens: options.protectedTokens })
+  // The pass's memo holds every live message's facts for these records: read, never written (the pass's views own it).
+  const view = buildLiveView({ messages: options.messages, state: folded, protectedTokens: options.protectedTokens, memo: state.messageMemo, readOnly: true })
   const historyFreed = ready ? options.before.total - options.measure(view, folded).total : 0
   const reclaimed = planReclaim({ view, mode: options.reclaim, boundarySeq: state.applied.boundarySeq })
   const tags = new Set([...reclaimed, ...options.landable, ...options.smart])

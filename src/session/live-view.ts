@@ -1,6 +1,6 @@
 import type { SessionState } from "./session-state.js"
 import { isFinalPart, type HostMessage } from "../transcript/host-message.js"
-import { entryAt, recordsConfirmed, recordWrites, type MessageMemo, type MessageMemoEntry } from "./message-memo.js"
+import { entryAt, recordsConfirmed, recordWrites, syncedWith, type MessageMemo, type MessageMemoEntry } from "./message-memo.js"
 import { messageFacts, type LiveFacts, type LiveItem } from "./live-facts.js"
 
 export type { LiveFacts, LiveItem } from "./live-facts.js"
@@ -102,12 +102,22 @@ export function buildLiveView(options: {
   protectedTokens: number
   /** The pass's memo (`beginPass` ran for these messages): each message's items are listed once per change. */
   memo?: MessageMemo
+  /**
+   * Read the memo's confirmed facts and leave the memo as it was: a view of another state over the same records as the
+   * pass's own view (history folded further, for an estimate), so the pass's view keeps the memo for the next pass.
+   */
+  readOnly?: boolean
 }): LiveView {
-  const { state, protectedTokens, memo } = options
+  const { state, protectedTokens } = options
+  const readOnly = options.readOnly === true
+  // The memo a view writes to; a read-only view reads it only where the pass's own view confirmed it.
+  const memo = readOnly ? undefined : options.memo
   // Messages folded into history are not in the prompt any more.
   const folded = state.applied.history?.foldedThroughSeq ?? 0
+  const maps = [state.parts, state.tagsByPart, state.messageSeq]
   // A message whose records were confirmed and none written since keeps its facts unchecked.
-  if (memo) recordWrites(memo, [state.parts, state.tagsByPart, state.messageSeq])
+  if (memo) recordWrites(memo, maps)
+  const reader = options.memo && (memo || syncedWith(options.memo, maps)) ? options.memo : undefined
   const cache = memo ? memo.view : null
   // The leading messages the last view saw as they are keep its results; the rest are looked at one by one.
   const reuse = memo ? reusable(memo, cache, folded, options.messages) : 0
@@ -130,9 +140,11 @@ export function buildLiveView(options: {
   }
   for (let index = reuse; index < options.messages.length; index += 1) {
     const message = options.messages[index] as HostMessage
-    const entry = memo ? entryAt(memo, index, message) : null
-    const confirmed = memo !== undefined && entry !== null && recordsConfirmed(memo, entry)
-    const seq = confirmed ? entry.seq : state.messageSeq.get(message.info.id)
+    const found = reader ? entryAt(reader, index, message) : null
+    const confirmed = reader !== undefined && found !== null && recordsConfirmed(reader, found)
+    // A read-only view takes only the facts the memo holds as confirmed; others it makes afresh, keeping them nowhere.
+    const entry = readOnly && !(confirmed && found.live?.seq === found.seq) ? null : found
+    const seq = confirmed ? found.seq : state.messageSeq.get(message.info.id)
     const isLive = (seq ?? Number.POSITIVE_INFINITY) > folded
     if (!isLive) {
       // Folded messages before the first live one keep the live ones a tail of the list; one after them breaks it.
@@ -176,14 +188,18 @@ export function buildLiveView(options: {
     const fact = facts[messageIndex] as LiveFacts
     const newest = messageIndex === count - 1
     const inWindow = messageIndex >= protectedFrom
+    // A read-only view places items on its own copy of the facts: the memo's stay as the pass's view placed them.
+    let placing = fact
     fact.items.forEach((item, at) => {
       // An item keeps its object while it stays where it was; the memo keeps the placed one for the next pass.
-      const placed =
-        item.messageIndex === messageIndex && item.newest === newest && item.protected === inWindow
-          ? item
-          : { ...item, messageIndex, newest, protected: inWindow }
-      fact.items[at] = placed
-      items.push(placed)
+      if (item.messageIndex !== messageIndex || item.newest !== newest || item.protected !== inWindow) {
+        if (readOnly && placing === fact) {
+          placing = { ...fact, items: [...fact.items] }
+          facts[messageIndex] = placing
+        }
+        placing.items[at] = { ...item, messageIndex, newest, protected: inWindow }
+      }
+      items.push(placing.items[at] as LiveItem)
     })
     itemsBefore.push(items.length)
   }

@@ -195,6 +195,18 @@ export function recordWrites(memo: MessageMemo, maps: readonly Map<unknown, unkn
   memo.records = { maps, cursors, sync, validFrom: previous.validFrom, firstWritten }
 }
 
+/**
+ * True when the memo's latest sync read these very maps and none was written since: what it confirmed then still holds
+ * for them (a read-only view relies on it).
+ */
+export function syncedWith(memo: MessageMemo, maps: readonly Map<unknown, unknown>[]): boolean {
+  const { maps: read, cursors } = memo.records
+  return (
+    maps.length === read.length &&
+    maps.every((map, index) => map === read[index] && map instanceof RecordMap && map.writes === cursors[index])
+  )
+}
+
 /** True when the entry's `seq` and `live` still match the session's records as of the memo's latest sync. */
 export function recordsConfirmed(memo: MessageMemo, entry: MessageMemoEntry): boolean {
   return entry.confirmedAt >= 0 && entry.confirmedAt >= memo.records.validFrom && entry.writtenAt <= entry.confirmedAt

@@ -161,7 +161,7 @@ describe("the message memo with a list that names one message id twice", () => {
 describe("the memo over a session that grows pass after pass", () => {
   it("gives the view, the measure, the edits and the serialized prompt of a fresh pass, with records written between passes", () => {
     fc.assert(
-      fc.property(scenarioArbitrary, fc.array(fc.nat(), { minLength: 1, maxLength: 5 }), fc.array(fc.nat(), { maxLength: 4 }), fc.array(fc.nat(), { maxLength: 4 }), fc.array(fc.option(fc.nat()), { maxLength: 4 }), (scenario, cuts, flips, rewrites, swaps) => {
+      fc.property(scenarioArbitrary, fc.array(fc.nat(), { minLength: 1, maxLength: 5 }), fc.array(fc.nat(), { maxLength: 4 }), fc.array(fc.nat(), { maxLength: 4 }), fc.array(fc.option(fc.nat()), { maxLength: 4 }), fc.array(fc.nat(), { maxLength: 5 }), (scenario, cuts, flips, rewrites, swaps, folds) => {
         // One session state across passes, as a process keeps it: ingest writes the new messages' records, and
         // between passes a tag record is replaced (a drop landing), so the memo must follow the maps' writes.
         const state = emptySessionState("ses_grow")
@@ -192,6 +192,22 @@ describe("the memo over a session that grows pass after pass", () => {
           const view = buildLiveView({ messages, state, protectedTokens, memo })
           const fresh = buildLiveView({ messages, state, protectedTokens })
           expect(view).toEqual(fresh)
+          // A read-only view of the history folded through some message (an estimate's): as made afresh, and the memo
+          // left as it was (everything below still compares with views, measures and renders made without it).
+          const fold = folds[pass]
+          if (fold !== undefined) {
+            const seqs = [...state.messageSeq.values()]
+            const foldedThroughSeq = seqs[fold % Math.max(seqs.length, 1)] ?? 0
+            const folded = { ...state, applied: { ...state.applied, history: { foldedThroughSeq, text: "", tokens: 0 } } }
+            expect(buildLiveView({ messages, state: folded, protectedTokens, memo, readOnly: true })).toEqual(buildLiveView({ messages, state: folded, protectedTokens }))
+            // A record written since the memo's sync: the read-only view may not trust what the memo confirmed.
+            const written = [...state.tagsByPart.values()][fold % Math.max(state.tagsByPart.size, 1)]
+            if (written) {
+              state.tagsByPart.set(written.partId, { ...written, status: written.status === "live" ? "dropped" : "live", droppedReason: written.status === "live" ? "reduce" : null })
+              expect(buildLiveView({ messages, state: folded, protectedTokens, memo, readOnly: true })).toEqual(buildLiveView({ messages, state: folded, protectedTokens }))
+              state.tagsByPart.set(written.partId, written)
+            }
+          }
           const measured = { messages, state, view, tagsVisible, placements, fixedTokens: 0, reclaimableTags: new Set(view.items.map((item) => item.tag.tag)), count: counter.count }
           // Measured afresh from a copy of the records (the measure keeps running sums per session's records), so the
           // memo's measure takes up from the last pass's sums.
