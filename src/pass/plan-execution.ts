@@ -2,7 +2,7 @@ import type { ReclaimMode } from "../reduce/plan-reclaim.js"
 import { planReclaim } from "../reduce/plan-reclaim.js"
 import type { SmartDrop } from "../reduce/plan-smart-drops.js"
 import type { LiveView } from "../session/live-view.js"
-import { recordsByMessage } from "../session/record-map.js"
+import { RecordMap, recordsByMessage } from "../session/record-map.js"
 import type { AppliedState, DrainState, DropReason, QueuedDrop, ReadyHistory, SessionState, TagRecord } from "../session/session-state.js"
 
 export type PlannedDrop = { tag: number; reason: DropReason; supersededBy: number | null }
@@ -73,7 +73,8 @@ export function planExecution(options: {
  * own maps are copied, never changed: `adoptExecution` makes the plan the session's state after the commit.
  */
 export function plannedState(state: SessionState, plan: ExecutionPlan): SessionState {
-  const tagsByPart = recordsByMessage(state.tagsByPart)
+  // A copy that goes on from the session's record log: the planned view rechecks only the messages whose tags changed.
+  const tagsByPart = state.tagsByPart instanceof RecordMap ? RecordMap.derive(state.tagsByPart) : recordsByMessage(state.tagsByPart)
   const tagsByNumber = new Map(state.tagsByNumber)
   for (const tag of plan.tags) {
     tagsByPart.set(tag.partId, tag)

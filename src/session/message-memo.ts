@@ -179,7 +179,13 @@ export function recordWrites(memo: MessageMemo, maps: readonly Map<unknown, unkn
   const sync = previous.sync + 1
   const cursors = maps.map((map) => (map instanceof RecordMap ? map.writes : -1))
   memo.records = { maps, cursors, sync, validFrom: sync, firstWritten: Number.POSITIVE_INFINITY }
-  const sameMaps = maps.length === previous.maps.length && maps.every((map, index) => map === previous.maps[index] && map instanceof RecordMap)
+  // The same maps, or copies that go on from them (an execute pass's planned records, `RecordMap.derive`).
+  const sameMaps =
+    maps.length === previous.maps.length &&
+    maps.every((map, index) => {
+      const earlier = previous.maps[index]
+      return map instanceof RecordMap && earlier instanceof RecordMap && map.continues(earlier, previous.cursors[index] ?? -1)
+    })
   if (!sameMaps || !memo.uniqueIds) return
   let firstWritten = Number.POSITIVE_INFINITY
   for (let index = 0; index < maps.length; index += 1) {

@@ -9,6 +9,10 @@ export class RecordMap<K, V> extends Map<K, V> {
   private log: string[] | undefined
   private logStart = 0
   private readonly ownerOf: (key: K, value: V) => string
+  /** This map's own line of writes (a token: `derive` starts a new one, so two copies never share write numbers). */
+  private readonly lineage: object = {}
+  /** The map this one was copied from (its lineage) and that map's write count then; null for a map made afresh. */
+  private parent: { lineage: object; writes: number } | null = null
 
   constructor(ownerOf: (key: K, value: V) => string, entries?: Iterable<readonly [K, V]>) {
     // Map's constructor calls `set` for each entry, before this class's fields exist: fill it afterwards.
@@ -16,6 +20,25 @@ export class RecordMap<K, V> extends Map<K, V> {
     this.ownerOf = ownerOf
     this.log = []
     if (entries) for (const [key, value] of entries) super.set(key, value)
+  }
+
+  /**
+   * A copy of `source` that goes on from its writes: the copy's log starts as the source's, so a reader that last read
+   * the source (at a cursor not past the copy) reads the copy's writes since as the source's and then its own. Later
+   * writes to the source are not the copy's (it is a line of its own from then on).
+   */
+  static derive<K, V>(source: RecordMap<K, V>): RecordMap<K, V> {
+    const copy = new RecordMap<K, V>(source.ownerOf, source)
+    copy.log = source.log ? [...source.log] : []
+    copy.logStart = source.logStart
+    copy.parent = { lineage: source.lineage, writes: source.writes }
+    return copy
+  }
+
+  /** True when a reader that read `earlier` at write number `cursor` may read on from this map's log (`ownersSince`). */
+  continues(earlier: RecordMap<unknown, unknown>, cursor: number): boolean {
+    if (earlier === (this as RecordMap<unknown, unknown>)) return true
+    return this.parent !== null && this.parent.lineage === earlier.lineage && cursor <= this.parent.writes
   }
 
   override set(key: K, value: V): this {

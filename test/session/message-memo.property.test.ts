@@ -10,6 +10,7 @@ import type { HostMessage } from "../../src/transcript/host-message.js"
 import { freshCopy } from "../helpers/host-messages.js"
 import { emptySessionState } from "../../src/session/session-state.js"
 import { applyPlanToState, planIngest } from "../../src/session/plan-ingest.js"
+import { RecordMap } from "../../src/session/record-map.js"
 import { scenarioArbitrary, type RandomScenario } from "../helpers/random-session.js"
 
 /**
@@ -188,6 +189,9 @@ describe("the memo over a session that grows pass after pass", () => {
           const flip = flips[pass]
           const tags = [...state.tagsByPart.values()]
           const tag = flip === undefined ? undefined : tags[flip % Math.max(tags.length, 1)]
+          // An odd flip lands on a copy that goes on from the session's records, as an execute pass's planned state
+          // does (`RecordMap.derive`), and the copy becomes the session's.
+          if (tag && flip !== undefined && flip % 2 === 1 && state.tagsByPart instanceof RecordMap) state.tagsByPart = RecordMap.derive(state.tagsByPart)
           if (tag) state.tagsByPart.set(tag.partId, { ...tag, status: tag.status === "live" ? "dropped" : "live", droppedReason: tag.status === "live" ? "reduce" : null })
           const view = buildLiveView({ messages, state, protectedTokens, memo })
           const fresh = buildLiveView({ messages, state, protectedTokens })

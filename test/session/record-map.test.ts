@@ -36,4 +36,24 @@ describe("RecordMap", () => {
     expect(map.ownersSince(map.writes - 1)).toEqual(["k8999"])
     expect(map.ownersSince(map.writes + 1)).toBeNull()
   })
+
+  it("derives a copy that goes on from the source's writes, as a line of its own", () => {
+    const source = recordsByMessage<string, Record>([["p1", { messageId: "m1", tokens: 1 }]])
+    source.set("p2", { messageId: "m2", tokens: 2 })
+    const cursor = source.writes
+    source.set("p3", { messageId: "m3", tokens: 3 })
+    const copy = RecordMap.derive(source)
+    expect([...copy.entries()]).toEqual([...source.entries()])
+    copy.set("p1", { messageId: "m1", tokens: 10 })
+    // A reader of the source at `cursor` reads on from the copy: the source's write since, then the copy's own.
+    expect(copy.continues(source, cursor)).toBe(true)
+    expect(copy.ownersSince(cursor)).toEqual(["m3", "m1"])
+    expect(source.get("p1")?.tokens).toBe(1)
+    // The source written after the copy: a reader that saw that write cannot read on from the copy, nor the other way.
+    source.set("p4", { messageId: "m4", tokens: 4 })
+    expect(copy.continues(source, source.writes)).toBe(false)
+    expect(source.continues(copy, copy.writes)).toBe(false)
+    expect(recordsByMessage<string, Record>(source).continues(source, 0)).toBe(false)
+  })
 })
+
