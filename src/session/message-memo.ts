@@ -151,7 +151,7 @@ export function beginPass(memo: MessageMemo, messages: readonly HostMessage[]): 
   for (const [id, entry] of memo.messages) if (entry.generation !== memo.generation) memo.messages.delete(id)
 }
 
-/** Keeps `entry` for `message`, the `index`-th of the pass's list (`sitting`: the entry the last list had there). */
+/** Keeps `entry` as the `index`-th of the pass's list (`sitting`: the entry the last list had there). */
 function keep(memo: MessageMemo, entry: MessageMemoEntry, index: number, sitting: MessageMemoEntry | undefined): void {
   entry.generation = memo.generation
   entry.index = index
@@ -184,7 +184,7 @@ export function recordWrites(memo: MessageMemo, maps: readonly Map<unknown, unkn
     maps.length === previous.maps.length &&
     maps.every((map, index) => {
       const earlier = previous.maps[index]
-      return map instanceof RecordMap && earlier instanceof RecordMap && map.continues(earlier, previous.cursors[index] ?? -1)
+      return map instanceof RecordMap && earlier !== undefined && map.continues(earlier, previous.cursors[index] ?? -1)
     })
   if (!sameMaps || !memo.uniqueIds) return
   let firstWritten = Number.POSITIVE_INFINITY

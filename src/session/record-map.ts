@@ -36,9 +36,9 @@ export class RecordMap<K, V> extends Map<K, V> {
   }
 
   /** True when a reader that read `earlier` at write number `cursor` may read on from this map's log (`ownersSince`). */
-  continues(earlier: RecordMap<unknown, unknown>, cursor: number): boolean {
-    if (earlier === (this as RecordMap<unknown, unknown>)) return true
-    return this.parent !== null && this.parent.lineage === earlier.lineage && cursor <= this.parent.writes
+  continues(earlier: Map<unknown, unknown>, cursor: number): boolean {
+    if (earlier === (this as Map<unknown, unknown>)) return true
+    return earlier instanceof RecordMap && this.parent !== null && this.parent.lineage === earlier.lineage && cursor <= this.parent.writes
   }
 
   override set(key: K, value: V): this {
