@@ -30,7 +30,7 @@ export function planReminder(options: {
   const newest = messages[messages.length - 1]
   const placeable =
     newest !== undefined &&
-    (options.executes || (session.previousMessageIds !== null && session.previousMessageIds.lastIndexOf(newest.info.id) < 0))
+    (options.executes || (session.previousMessageIds !== null && !namesMessage(session.previousMessageIds, newest.info.id)))
   const newestTool =
     placeable && newest.info.role === "assistant"
       ? [...newest.parts].reverse().find((part) => part.type === "tool" && part.state.status === "completed")
@@ -60,4 +60,10 @@ export function planReminder(options: {
     },
     nudge: { level: reminder.decision.level, channel: reminder.placements.some((placement) => placement.kind === "steer") ? 2 : 1 },
   }
+}
+
+/** True when `messages` name the message `id` (looked for from the newest: a message seen before is most likely among the last). */
+function namesMessage(messages: readonly { readonly id: string }[], id: string): boolean {
+  for (let index = messages.length - 1; index >= 0; index -= 1) if (messages[index]?.id === id) return true
+  return false
 }

@@ -249,7 +249,7 @@ export function runPass(options: PassOptions): PassResult {
   if (folds) planner.settle()
   if (main) {
     session.previousPrompt = serialized
-    session.previousMessageIds = messages.map((message) => message.info.id)
+    session.previousMessageIds = session.messageMemo.list
     session.recentEstimates.push({ seq, startedAt: now, estimate: after.total, fixed: after.fixed })
     if (session.recentEstimates.length > KEEP_ESTIMATES) session.recentEstimates.shift()
   }

@@ -71,6 +71,14 @@ function reusable(memo: MessageMemo, cache: ViewCache | null, folded: number, me
   return reuse
 }
 
+/**
+ * The first `length` of one of the last view's arrays: the array itself when that is all of it and `whole` (nothing
+ * is added to it: a view's arrays are never changed once the view is built), else a copy to add to.
+ */
+function leading<T>(array: readonly T[], length: number, whole: boolean): T[] {
+  return whole && length === array.length ? (array as T[]) : array.slice(0, length)
+}
+
 /** The items by tag number, built on first use (most passes never look an item up by its tag). */
 export function tagIndex(items: readonly LiveItem[]): () => Map<number, LiveItem> {
   let byTag: Map<number, LiveItem> | null = null
@@ -122,17 +130,20 @@ export function buildLiveView(options: {
   // The leading messages the last view saw as they are keep its results; the rest are looked at one by one.
   const reuse = memo ? reusable(memo, cache, folded, options.messages) : 0
   const liveReused = reuse > 0 && cache ? (cache.liveBefore[reuse] ?? 0) : 0
-  const entries = cache && reuse > 0 ? cache.entries.slice(0, reuse) : []
-  const seqs = cache && reuse > 0 ? cache.seqs.slice(0, reuse) : []
-  const live = cache && reuse > 0 ? cache.live.slice(0, reuse) : []
-  const liveBefore = cache && reuse > 0 ? cache.liveBefore.slice(0, reuse + 1) : [0]
-  const facts = cache && reuse > 0 ? cache.facts.slice(0, liveReused) : []
-  const liveSeqs = cache && reuse > 0 ? cache.liveSeqs.slice(0, liveReused) : []
-  const tokensBefore = cache && reuse > 0 ? cache.tokensBefore.slice(0, liveReused + 1) : [0]
-  const messages: HostMessage[] = []
+  // Every message as the last view saw it: its arrays are this view's (nothing is added to them below).
+  const whole = reuse === options.messages.length
+  const entries = cache && reuse > 0 ? leading(cache.entries, reuse, whole) : []
+  const seqs = cache && reuse > 0 ? leading(cache.seqs, reuse, whole) : []
+  const live = cache && reuse > 0 ? leading(cache.live, reuse, whole) : []
+  const liveBefore = cache && reuse > 0 ? leading(cache.liveBefore, reuse + 1, whole) : [0]
+  const facts = cache && reuse > 0 ? leading(cache.facts, liveReused, whole) : []
+  const liveSeqs = cache && reuse > 0 ? leading(cache.liveSeqs, liveReused, whole) : []
+  const tokensBefore = cache && reuse > 0 ? leading(cache.tokensBefore, liveReused + 1, whole) : [0]
   let aligned = true
   let liveFrom: number | null = 0
-  for (let index = 0; index < reuse; index += 1) {
+  // The reused messages all live: they are the list's leading ones.
+  const messages: HostMessage[] = liveReused === reuse ? options.messages.slice(0, reuse) : []
+  for (let index = messages.length; index < reuse; index += 1) {
     if (live[index]) {
       if (liveFrom !== null && liveFrom + messages.length !== index) liveFrom = null
       messages.push(options.messages[index] as HostMessage)
@@ -182,8 +193,9 @@ export function buildLiveView(options: {
   }
 
   const placedAsBefore = cache && reuse > 0 ? placedAsLastTime(cache, liveReused, count, protectedFrom) : 0
-  const itemsBefore = cache && placedAsBefore > 0 ? cache.itemsBefore.slice(0, placedAsBefore + 1) : [0]
-  const items: LiveItem[] = cache && placedAsBefore > 0 ? cache.items.slice(0, itemsBefore[placedAsBefore]) : []
+  const placedAll = placedAsBefore === count
+  const itemsBefore = cache && placedAsBefore > 0 ? leading(cache.itemsBefore, placedAsBefore + 1, placedAll) : [0]
+  const items: LiveItem[] = cache && placedAsBefore > 0 ? leading(cache.items, itemsBefore[placedAsBefore] ?? 0, placedAll) : []
   for (let messageIndex = placedAsBefore; messageIndex < count; messageIndex += 1) {
     const fact = facts[messageIndex] as LiveFacts
     const newest = messageIndex === count - 1

@@ -4,6 +4,7 @@ import { listTrackables, type Trackable } from "../transcript/trackables.js"
 import type { Edit } from "./edit.js"
 import type { LiveFacts, ViewCache } from "./live-view.js"
 import { RecordMap } from "./record-map.js"
+import type { SerializedPrompt } from "./serialize-prompt.js"
 
 /**
  * What earlier passes computed per host message (in memory, per session): the host hands the plugin fresh copies
@@ -35,6 +36,11 @@ export type MessageMemo = {
   stable: number
   /** The latest live view's results by position, for the next view of a list that only grew (`live-view.ts`). */
   view: ViewCache | null
+  /**
+   * The latest rendered serialization (`serializeRenderedChunks`): the prompt, the edits it rendered, the pass and how
+   * many messages. The next pass over the same messages with the same edits has the same prompt.
+   */
+  serialized: { prompt: SerializedPrompt; edits: readonly Edit[]; generation: number; count: number } | null
 }
 
 export type MessageMemoEntry = {
@@ -88,6 +94,7 @@ export function createMessageMemo(): MessageMemo {
     records: { maps: [], cursors: [], sync: 0, validFrom: 0, firstWritten: Number.POSITIVE_INFINITY },
     stable: 0,
     view: null,
+    serialized: null,
   }
 }
 

@@ -52,6 +52,7 @@ export function joinPrompt(prompt: SerializedPrompt): string {
  * long session, mostly differs only near its end) and character by character in the block that differs.
  */
 export function promptDivergence(previous: SerializedPrompt, current: SerializedPrompt): number | null {
+  if (previous === current) return null
   let offset = 0
   let index = 0
   while (index < previous.chunks.length && previous.chunks[index] === current.chunks[index]) {
@@ -179,19 +180,33 @@ export function serializeRenderedChunks(
   previous: SerializedPrompt | null,
   memo: MessageMemo | null = null,
 ): SerializedPrompt {
+  const same = memo?.serialized
+  // The messages of the last pass, each where it sat, rendered by the same edits: the prompt is the last one.
+  if (same && same.edits === edits && same.generation === memo.generation - 1 && same.count === messages.length) {
+    if (memo.stable === messages.length && memo.current === messages) {
+      memo.serialized = { ...same, generation: memo.generation }
+      return same.prompt
+    }
+  }
   const sizes = chunkSizes(previous)
   const chunks: string[] = []
   const bytes: number[] = []
-  const add = (text: string, size: number = sizes(text, chunks.length)): void => {
+  let totalBytes = 0
+  const add = (text: string, size: number): void => {
     chunks.push(text)
     bytes.push(size)
+    totalBytes += size
   }
   const { atStart, after, removed } = messageEdits(edits)
   // The part edits are gathered only when a message is rendered (most chunks of a pass are reused whole).
   let allPartEdits: PartEdits | null = null
-  for (const message of atStart) add(serializeMessage(message))
-  messages.forEach((message, index) => {
-    if (removed.size > 0 && removed.has(message.info.id)) return
+  for (const message of atStart) {
+    const text = serializeMessage(message)
+    add(text, sizes(text, chunks.length))
+  }
+  for (let index = 0; index < messages.length; index += 1) {
+    const message = messages[index] as HostMessage
+    if (removed.size > 0 && removed.has(message.info.id)) continue
     // A chunk is kept only beside the edits it was serialized with: `rendered` is the latest render's.
     const entry = entryAt(memo, index, message)
     const known = entry?.rendered ? entry.chunk : null
@@ -201,12 +216,20 @@ export function serializeRenderedChunks(
       // (unless two messages share an id, and so maybe part ids: then the whole list's last edit of a part wins).
       const own = memo?.uniqueIds === true ? (entry?.rendered?.edits ?? null) : null
       const text = serializeMessage(withPartEdits(message, own !== null ? gatherPartEdits(own) : (allPartEdits ??= gatherPartEdits(edits))))
-      add(text)
-      if (entry?.rendered) entry.chunk = { text, bytes: bytes[bytes.length - 1] ?? 0 }
+      const size = sizes(text, chunks.length)
+      add(text, size)
+      if (entry?.rendered) entry.chunk = { text, bytes: size }
     }
-    if (after.size > 0) for (const inserted of after.get(message.info.id) ?? []) add(serializeMessage(inserted))
-  })
-  return { chunks, bytes, totalBytes: bytes.reduce((sum, size) => sum + size, 0) }
+    if (after.size > 0) {
+      for (const inserted of after.get(message.info.id) ?? []) {
+        const text = serializeMessage(inserted)
+        add(text, sizes(text, chunks.length))
+      }
+    }
+  }
+  const prompt = { chunks, bytes, totalBytes }
+  if (memo) memo.serialized = { prompt, edits, generation: memo.generation, count: messages.length }
+  return prompt
 }
 
 /** The messages applying `edits` would produce, built beside the host's (which stay untouched). */

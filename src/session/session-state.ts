@@ -103,8 +103,11 @@ export type SessionState = {
   previousPrompt: SerializedPrompt | null
   /** What the latest renders computed per message (in memory only): unchanged messages render and serialize once. */
   messageMemo: MessageMemo
-  /** The host message ids of the last main prompt (in memory only): a reminder may only go to a message new since. */
-  previousMessageIds: readonly string[] | null
+  /**
+   * The host messages of the last main prompt, by their ids (in memory only; the memo's list of that pass, which no
+   * later pass changes): a reminder may only go to a message new since.
+   */
+  previousMessageIds: readonly { readonly id: string }[] | null
   /** Recent passes' usage estimates, to calibrate against the usage the provider reports for their requests. */
   recentEstimates: PassEstimate[]
   /**

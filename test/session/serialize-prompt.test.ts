@@ -12,7 +12,9 @@ import {
   serializeRendered,
   serializeRenderedChunks,
   utf8Length,
+  type SerializedPrompt,
 } from "../../src/session/serialize-prompt.js"
+import { beginPass, createMessageMemo } from "../../src/session/message-memo.js"
 import type { HostMessage } from "../../src/transcript/host-message.js"
 import {
   assistantMessage,
@@ -293,5 +295,38 @@ describe("serializeChunks and promptDivergence", () => {
       }),
       { numRuns: 200 },
     )
+  })
+})
+
+describe("serializeRenderedChunks with a memo", () => {
+  const memo = createMessageMemo()
+  const serializeNext = (messages: HostMessage[], edits: readonly Edit[], previous: SerializedPrompt | null): SerializedPrompt => {
+    beginPass(memo, messages)
+    return serializeRenderedChunks(messages, edits, previous, memo)
+  }
+  const dropped: Edit[] = [{ type: "set-tool-result", messageId: "m2", partId: "t1", text: "[dropped]" }]
+
+  it("gives the last pass's prompt again for the same messages and edits, and serializes anew when either differs", () => {
+    const first = serializeNext(freshCopy(session()), dropped, null)
+    expect(joinPrompt(first)).toBe(serializeRendered(session(), dropped))
+    const again = serializeNext(freshCopy(session()), dropped, first)
+    expect(again).toBe(first)
+    expect(promptDivergence(first, again)).toBeNull()
+
+    // An equal list that is another object is other edits (the renderer hands back its very list when nothing changed).
+    const retitled: Edit[] = [...dropped, { type: "set-text", messageId: "m1", partId: "u1", text: "fix it now" }]
+    const other = serializeNext(freshCopy(session()), retitled, again)
+    expect(other).not.toBe(again)
+    expect(joinPrompt(other)).toBe(serializeRendered(session(), retitled))
+
+    const changed = freshCopy(session())
+    const thought = changed[1]?.parts[0]
+    if (thought?.type !== "reasoning") throw new Error("the session's second message starts with reasoning")
+    thought.text = "hmm, the make target"
+    const rewritten = serializeNext(changed, retitled, other)
+    expect(joinPrompt(rewritten)).toBe(serializeRendered(changed, retitled))
+
+    const grown = [...freshCopy(session()), userMessage({ id: "m3", parts: [text("u3", "and the tests")] })]
+    expect(joinPrompt(serializeNext(grown, retitled, rewritten))).toBe(serializeRendered(grown, retitled))
   })
 })
