@@ -182,17 +182,16 @@ export function serializeRenderedChunks(
 ): SerializedPrompt {
   const same = memo?.serialized
   // The messages of the last pass, each where it sat, rendered by the same edits: the prompt is the last one.
-  if (same && same.edits === edits && same.generation === memo.generation - 1 && same.count === messages.length) {
-    if (memo.stable === messages.length && memo.current === messages) {
-      memo.serialized = { ...same, generation: memo.generation }
-      return same.prompt
-    }
+  const count = messages.length
+  if (memo && same?.edits === edits && same.generation === memo.generation - 1 && same.count === count && memo.stable === count && memo.current === messages) {
+    memo.serialized = { ...same, generation: memo.generation }
+    return same.prompt
   }
   const sizes = chunkSizes(previous)
   const chunks: string[] = []
   const bytes: number[] = []
   let totalBytes = 0
-  const add = (text: string, size: number): void => {
+  const add = (text: string, size: number = sizes(text, chunks.length)): void => {
     chunks.push(text)
     bytes.push(size)
     totalBytes += size
@@ -200,10 +199,7 @@ export function serializeRenderedChunks(
   const { atStart, after, removed } = messageEdits(edits)
   // The part edits are gathered only when a message is rendered (most chunks of a pass are reused whole).
   let allPartEdits: PartEdits | null = null
-  for (const message of atStart) {
-    const text = serializeMessage(message)
-    add(text, sizes(text, chunks.length))
-  }
+  for (const message of atStart) add(serializeMessage(message))
   for (let index = 0; index < messages.length; index += 1) {
     const message = messages[index] as HostMessage
     if (removed.size > 0 && removed.has(message.info.id)) continue
@@ -220,15 +216,10 @@ export function serializeRenderedChunks(
       add(text, size)
       if (entry?.rendered) entry.chunk = { text, bytes: size }
     }
-    if (after.size > 0) {
-      for (const inserted of after.get(message.info.id) ?? []) {
-        const text = serializeMessage(inserted)
-        add(text, sizes(text, chunks.length))
-      }
-    }
+    if (after.size > 0) for (const inserted of after.get(message.info.id) ?? []) add(serializeMessage(inserted))
   }
   const prompt = { chunks, bytes, totalBytes }
-  if (memo) memo.serialized = { prompt, edits, generation: memo.generation, count: messages.length }
+  if (memo) memo.serialized = { prompt, edits, generation: memo.generation, count }
   return prompt
 }
 

@@ -1,10 +1,12 @@
 import { describe, expect, it } from "vitest"
 import { buildLiveView } from "../../src/session/live-view.js"
+import { beginPass, createMessageMemo } from "../../src/session/message-memo.js"
 import type { HostMessage } from "../../src/transcript/host-message.js"
 import {
   assistantMessage,
   completed,
   failed,
+  freshCopy,
   inlinedFile,
   mediaFile,
   pending,
@@ -223,5 +225,28 @@ describe("buildLiveView", () => {
     const state = ingestedState(messages, tokCounter)
     const changed = [assistantMessage({ id: "m1", parts: [syntheticText("s1", toks(40))] })]
     expect(buildLiveView({ messages: changed, state, protectedTokens: 0 }).liveTokens).toBe(4)
+  })
+})
+
+describe("buildLiveView with a memo", () => {
+  it("shares the last view's arrays when every message is as it saw them, and a later view never changes them", () => {
+    const messages = session()
+    const state = ingestedState(messages)
+    const memo = createMessageMemo()
+    const viewOf = (list: HostMessage[]) => {
+      beginPass(memo, list)
+      return buildLiveView({ messages: list, state, protectedTokens: 550, memo })
+    }
+    const first = viewOf(freshCopy(messages))
+    const again = viewOf(freshCopy(messages))
+    expect(again.facts).toBe(first.facts)
+    expect(again.items).toBe(first.items)
+    // The view's own arrays (its facts' items are re-placed in place by later views, as before: the memo keeps them).
+    const seen = structuredClone({ items: again.items, facts: again.facts.length, liveTokens: again.liveTokens })
+
+    const grown = [...freshCopy(messages), assistantMessage({ id: "m5", parts: [text("p5", toks(20))] })]
+    const later = viewOf(grown)
+    expect(later).toEqual(buildLiveView({ messages: grown, state, protectedTokens: 550 }))
+    expect({ items: again.items, facts: again.facts.length, liveTokens: again.liveTokens }).toEqual(seen)
   })
 })
