@@ -117,7 +117,6 @@ export function runPass(options: PassOptions): PassResult {
   }
   const view = buildLiveView({ messages, state, protectedTokens: window.protectedTokens, memo: session.messageMemo })
   const measure = (currentView: LiveView, measured: SessionState = state): Breakdown => {
-    const reclaimableTags = new Set(reclaimableItems(currentView, new Set(measured.queued.keys())).map((item) => item.tag.tag))
     return measurePrompt({
       messages,
       state: measured,
@@ -125,7 +124,7 @@ export function runPass(options: PassOptions): PassResult {
       tagsVisible,
       placements: measured.applied.placements,
       fixedTokens: options.fixedTokens,
-      reclaimableTags,
+      reclaimable: reclaimableItems(currentView, measured.queued),
       count,
     })
   }

@@ -1,6 +1,6 @@
 import type { AppliedState, Placement } from "../session/session-state.js"
 import { compactRanges } from "../reduce/parse-drop-ranges.js"
-import { reclaimableItems } from "../reduce/plan-reclaim.js"
+import { reclaimableItems, reclaimableTokens as reclaimableTokensOf } from "../reduce/plan-reclaim.js"
 import type { LiveItem, LiveView } from "../session/live-view.js"
 import { NUDGE_RANK, nudgeFor, type NudgeDecision, type NudgeLevel } from "./nudge-band.js"
 
@@ -45,7 +45,7 @@ export function planNudge(options: {
 }): NudgePlan {
   const { view, applied, queued, pass } = options
   const candidates = reclaimableItems(view, queued)
-  const reclaimableTokens = candidates.reduce((sum, item) => sum + item.contentTokens + item.callTokens, 0)
+  const reclaimableTokens = reclaimableTokensOf(view, queued)
   const decision = nudgeFor({
     liveTailTokens: view.liveTokens,
     reclaimableTokens,
@@ -93,7 +93,7 @@ const OPENINGS: Record<Exclude<NudgeLevel, "quiet">, string> = {
 
 function reminderText(options: {
   decision: NudgeDecision
-  candidates: LiveItem[]
+  candidates: readonly LiveItem[]
   reclaimableTokens: number
   usagePercent: number
 }): string {
@@ -107,7 +107,7 @@ function reminderText(options: {
   )
 }
 
-function steerText(options: { candidates: LiveItem[]; reclaimableTokens: number; usagePercent: number }): string {
+function steerText(options: { candidates: readonly LiveItem[]; reclaimableTokens: number; usagePercent: number }): string {
   return (
     `<system-reminder>magic-context: the context window is ${Math.round(options.usagePercent)}% full and ` +
     `${kilo(options.reclaimableTokens)} tokens of it are old tool output. Before you continue, call ctx_reduce for the ` +
@@ -115,13 +115,13 @@ function steerText(options: { candidates: LiveItem[]; reclaimableTokens: number;
   )
 }
 
-function largest(candidates: LiveItem[]): string {
+function largest(candidates: readonly LiveItem[]): string {
   return topFive(candidates)
     .map((item) => `§${item.tag.tag}§ ${item.tag.tool ?? "tool"} (${kilo(item.contentTokens)})`)
     .join(", ")
 }
 
-function suggestion(candidates: LiveItem[]): string {
+function suggestion(candidates: readonly LiveItem[]): string {
   return compactRanges(topFive(candidates).map((item) => item.tag.tag))
 }
 

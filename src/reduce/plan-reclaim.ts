@@ -46,27 +46,46 @@ export function planReclaim(options: { view: LiveView; mode: ReclaimMode; bounda
     .map((item) => item.tag.tag)
 }
 
+/** Tags queued for dropping: a set of them, or the session's queue by tag. */
+export type QueuedTags = ReadonlySet<number> | ReadonlyMap<number, unknown>
+
 /**
  * What is reclaimable now (the one definition the breakdown, the reminders and the status share): finished tool
  * output outside the protected window, not queued already, not among the kept newest results, arcs of at least
  * MIN_RECLAIM_ARC_TOKENS.
  */
-export function reclaimableItems(view: LiveView, queued: ReadonlySet<number>): LiveItem[] {
-  // A pass asks for the same view's more than once (the breakdown, the reminders): worked out once per queue.
-  const queue = [...queued].sort((a, b) => a - b).join(",")
-  const known = reclaimableOfView.get(view)
-  if (known?.queue === queue) return [...known.items]
-  const items = reclaimable(view, queued)
-  reclaimableOfView.set(view, { queue, items })
-  return [...items]
+export function reclaimableItems(view: LiveView, queued: QueuedTags): readonly LiveItem[] {
+  return reclaimableOf(view, queued).items
 }
 
-/** The latest `reclaimableItems` of each view, and for which queued tags. */
-const reclaimableOfView = new WeakMap<LiveView, { queue: string; items: readonly LiveItem[] }>()
+/** The tokens of `reclaimableItems`' arcs (output and call). */
+export function reclaimableTokens(view: LiveView, queued: QueuedTags): number {
+  return reclaimableOf(view, queued).tokens
+}
 
-function reclaimable(view: LiveView, queued: ReadonlySet<number>): LiveItem[] {
-  const kept = keptNewest(view.items)
-  return view.items.filter(
+type Reclaimable = { queue: string; items: readonly LiveItem[]; tokens: number }
+
+/**
+ * The latest reclaimable items of each list of view items, and for which queued tags: a pass asks more than once
+ * (the breakdown, the reminders), and a view that places every item as the last one did shares its items array, so a
+ * pass over an unchanged session finds the last pass's answer. Keyed by the array, not the view: items are never
+ * changed once placed (a change is a new item object in a new array).
+ */
+const reclaimableOfItems = new WeakMap<readonly LiveItem[], Reclaimable>()
+
+function reclaimableOf(view: LiveView, queued: QueuedTags): Reclaimable {
+  const queue = [...queued.keys()].sort((a, b) => a - b).join(",")
+  const known = reclaimableOfItems.get(view.items)
+  if (known?.queue === queue) return known
+  const items = reclaimable(view.items, queued)
+  const made = { queue, items, tokens: items.reduce((sum, item) => sum + item.contentTokens + item.callTokens, 0) }
+  reclaimableOfItems.set(view.items, made)
+  return made
+}
+
+function reclaimable(items: readonly LiveItem[], queued: QueuedTags): LiveItem[] {
+  const kept = keptNewest(items)
+  return items.filter(
     (item) =>
       item.tag.kind === "tool" &&
       item.tag.status === "live" &&

@@ -1,7 +1,8 @@
 import { inlinedFileRuns } from "../transcript/inlined-file-runs.js"
 import type { Placement, SessionState } from "../session/session-state.js"
-import type { LiveView } from "../session/live-view.js"
+import type { LiveItem, LiveView } from "../session/live-view.js"
 import { sameLeadingFacts, type LiveFacts } from "../session/live-facts.js"
+import { leading } from "../session/leading.js"
 import { isFinalPart, type HostMessage } from "../transcript/host-message.js"
 import { listTrackables, type Trackable } from "../transcript/trackables.js"
 import { dropMarker, editedPath, itemLabel } from "./markers.js"
@@ -45,7 +46,8 @@ export function measurePrompt(options: {
   tagsVisible: boolean
   placements: readonly Placement[]
   fixedTokens: number
-  reclaimableTags: ReadonlySet<number>
+  /** The view's items reclaim or ctx_reduce could take now (`reclaimableItems`). */
+  reclaimable: readonly LiveItem[]
   count: CountText
 }): Breakdown {
   const { state, view, placements, count, tagsVisible } = options
@@ -71,9 +73,11 @@ export function measurePrompt(options: {
   const last = runningSums.get(state.parts)
   const same = last !== undefined && last.tagsVisible === tagsVisible && last.nudgeKey === nudgeKey
   const reused = sameLeadingFacts(same ? last.facts : null, view.facts)
-  const tool = last && reused > 0 ? last.tool.slice(0, reused + 1) : [0]
-  const other = last && reused > 0 ? last.other.slice(0, reused + 1) : [0]
-  const tags = last && reused > 0 ? last.tags.slice(0, reused + 1) : [0]
+  // Every message measured as last time: the last sums are this measure's (nothing is added to them below).
+  const whole = reused === view.messages.length
+  const tool = last && reused > 0 ? leading(last.tool, reused + 1, whole) : [0]
+  const other = last && reused > 0 ? leading(last.other, reused + 1, whole) : [0]
+  const tags = last && reused > 0 ? leading(last.tags, reused + 1, whole) : [0]
   for (let index = reused; index < view.messages.length; index += 1) {
     const sums = factSums(options, view.messages[index] as HostMessage, view.facts[index], nudgeTokens, nudged)
     tool.push((tool[index] ?? 0) + sums.tool)
@@ -87,8 +91,8 @@ export function measurePrompt(options: {
   breakdown.tool = tool[before] ?? 0
   breakdown.conversation = other[before] ?? 0
   breakdown.protected = (tool[live] ?? 0) - breakdown.tool + (other[live] ?? 0) - breakdown.conversation
-  for (const item of view.items) {
-    if (item.tag.status !== "live" || !options.reclaimableTags.has(item.tag.tag)) continue
+  for (const item of options.reclaimable) {
+    if (item.tag.status !== "live") continue
     // The prefix shows on a finished output the host did not prune (see messageSums).
     const prefix = tagsVisible && item.final && !item.pruned ? item.tag.prefixTokens : 0
     breakdown.reclaimable += item.contentTokens + item.callTokens + prefix

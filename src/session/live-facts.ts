@@ -47,6 +47,7 @@ export type LiveFacts = {
  */
 export function sameLeadingFacts(previous: readonly LiveFacts[] | null, current: readonly LiveFacts[]): number {
   if (previous === null) return 0
+  if (previous === current) return current.length
   const limit = Math.min(previous.length, current.length)
   let same = 0
   while (same < limit && current[same] === previous[same]) same += 1

@@ -2,6 +2,7 @@ import type { SessionState } from "./session-state.js"
 import { isFinalPart, type HostMessage } from "../transcript/host-message.js"
 import { entryAt, recordsConfirmed, recordWrites, syncedWith, type MessageMemo, type MessageMemoEntry } from "./message-memo.js"
 import { messageFacts, type LiveFacts, type LiveItem } from "./live-facts.js"
+import { leading } from "./leading.js"
 
 export type { LiveFacts, LiveItem } from "./live-facts.js"
 
@@ -69,14 +70,6 @@ function reusable(memo: MessageMemo, cache: ViewCache | null, folded: number, me
   let reuse = 0
   while (reuse < limit && memo.current[reuse] === messages[reuse]) reuse += 1
   return reuse
-}
-
-/**
- * The first `length` of one of the last view's arrays: the array itself when that is all of it and `whole` (nothing
- * is added to it: a view's arrays are never changed once the view is built), else a copy to add to.
- */
-function leading<T>(array: readonly T[], length: number, whole: boolean): T[] {
-  return whole && length === array.length ? (array as T[]) : array.slice(0, length)
 }
 
 /** The items by tag number, built on first use (most passes never look an item up by its tag). */

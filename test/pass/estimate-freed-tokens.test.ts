@@ -20,7 +20,7 @@ const MESSAGES: HostMessage[] = [
 
 function measureWith(state: SessionState) {
   return (view: LiveView, measured: SessionState): Breakdown =>
-    measurePrompt({ messages: MESSAGES, state: measured, view, tagsVisible: true, placements: [], fixedTokens: 0, reclaimableTags: new Set(), count: tokCounter.count })
+    measurePrompt({ messages: MESSAGES, state: measured, view, tagsVisible: true, placements: [], fixedTokens: 0, reclaimable: [], count: tokCounter.count })
 }
 
 describe("estimateFreedTokens", () => {

@@ -103,7 +103,7 @@ describe("planNudge", () => {
       arc("x", "bash", 2_500),
     ]
     const view = liveView(messages, { protectedTokens: 2_000 })
-    const reference = reclaimableItems(view, new Set())
+    const reference = [...reclaimableItems(view, new Set())]
       .sort((a, b) => b.contentTokens - a.contentTokens || a.tag.tag - b.tag.tag)
       .slice(0, 5)
     expect(reference.map((item) => item.contentTokens)).toEqual([45_000, 45_000, 40_000, 35_000, 25_000])

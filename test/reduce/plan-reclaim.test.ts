@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest"
 import type { SessionState } from "../../src/session/session-state.js"
 import { buildLiveView } from "../../src/session/live-view.js"
-import { keptNewest, planReclaim, type ReclaimMode } from "../../src/reduce/plan-reclaim.js"
+import { keptNewest, planReclaim, reclaimableItems, reclaimableTokens, type ReclaimMode } from "../../src/reduce/plan-reclaim.js"
 import type { HostMessage } from "../../src/transcript/host-message.js"
 import type { HostToolState as ToolState } from "../../src/transcript/host-message.js"
 import { assistantMessage, completed, failed, running, text, tool, userMessage } from "../helpers/host-messages.js"
@@ -222,5 +222,32 @@ describe("keptNewest", () => {
     const view = buildLiveView({ messages, state, protectedTokens: 0 })
     const kept = [...keptNewest(view.items)].map((tag) => state.tagsByNumber.get(tag)?.partId).sort()
     expect(kept).toEqual(["red-2", "red-3", "red-4", "todo-new"])
+  })
+})
+
+describe("reclaimableItems", () => {
+  const partsOf = (state: SessionState, items: readonly { tag: { tag: number } }[]): string[] =>
+    items.map((item) => state.tagsByNumber.get(item.tag.tag)?.partId ?? "?")
+
+  it("takes finished output of 250-token arcs outside the protected window, but the kept newest, the queued and the dropped", () => {
+    const { messages, state } = richState()
+    const view = buildLiveView({ messages, state, protectedTokens: 2_000 })
+    expect(partsOf(state, reclaimableItems(view, new Set()))).toEqual(["old-read", "exact", "todo-old", "red-1", "grep", "edit", "failed", "late-read"])
+    const queued = new Map([[tagOf(state, "grep").tag, "queued"]])
+    expect(partsOf(state, reclaimableItems(view, queued))).toEqual(["old-read", "exact", "todo-old", "red-1", "edit", "failed", "late-read"])
+    const arcs = reclaimableItems(view, queued).map((item) => item.contentTokens + item.callTokens)
+    expect(reclaimableTokens(view, queued)).toBe(arcs.reduce((sum, tokens) => sum + tokens, 0))
+    expect(arcs.every((tokens) => tokens >= 250)).toBe(true)
+  })
+
+  it("answers a view that shares the last view's items from the last answer, and a new queue or new items afresh", () => {
+    const { messages, state } = richState()
+    const first = buildLiveView({ messages, state, protectedTokens: 2_000 })
+    const answer = reclaimableItems(first, new Set())
+    expect(reclaimableItems({ ...first }, new Set())).toBe(answer)
+    expect(reclaimableItems(first, new Set([tagOf(state, "edit").tag]))).not.toContain(first.items.find((item) => state.tagsByNumber.get(item.tag.tag)?.partId === "edit"))
+    // The same view's items placed anew (a wider window protects more): another array, another answer.
+    const wider = buildLiveView({ messages, state, protectedTokens: 4_000 })
+    expect(partsOf(state, reclaimableItems(wider, new Set()))).toEqual(["old-read", "exact", "todo-old", "red-1", "grep", "edit"])
   })
 })

@@ -65,14 +65,16 @@ function measure(
 ): Breakdown {
   const messages = options.messages ?? session()
   const state = options.state ?? ingestedState(messages, wordCounter)
+  const view = buildLiveView({ messages, state, protectedTokens: options.protectedTokens ?? 9 })
+  const reclaimable = new Set(options.reclaimable ?? [])
   return measurePrompt({
     messages,
     state,
-    view: buildLiveView({ messages, state, protectedTokens: options.protectedTokens ?? 9 }),
+    view,
     tagsVisible: options.tagsVisible ?? true,
     placements: options.placements ?? [],
     fixedTokens: 10,
-    reclaimableTags: new Set(options.reclaimable ?? []),
+    reclaimable: view.items.filter((item) => reclaimable.has(item.tag.tag)),
     count: wordCounter.count,
   })
 }
@@ -242,7 +244,7 @@ describe("measurePrompt", () => {
       tagsVisible: true,
       placements: [{ kind: "nudge", anchorId: "a1", level: "gentle", text: "hint", placedPass: 1 }],
       fixedTokens: 0,
-      reclaimableTags: new Set(),
+      reclaimable: [],
       count: (body) => {
         asked.push(body)
         return wordCounter.count(body)
@@ -262,7 +264,7 @@ describe("measurePrompt", () => {
           tagsVisible,
           placements,
           fixedTokens: 0,
-          reclaimableTags: new Set(),
+          reclaimable: [],
           count: counter.count,
         })
         expect(breakdown.total).toBe(

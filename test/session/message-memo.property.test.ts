@@ -57,9 +57,10 @@ describe("renderPrompt with a memo", () => {
           const { state, protectedTokens, tagsVisible, placements, counter } = scenario
           const view = buildLiveView({ messages, state, protectedTokens, memo })
           expect(view).toEqual(buildLiveView({ messages, state, protectedTokens }))
-          const measured = { messages, state, view, tagsVisible, placements, fixedTokens: 0, reclaimableTags: new Set(view.items.map((item) => item.tag.tag)), count: counter.count }
+          const measured = { messages, state, view, tagsVisible, placements, fixedTokens: 0, reclaimable: view.items, count: counter.count }
           // The measure keeps its results on the view's facts, which the memo keeps: a view without it has none.
-          expect(measurePrompt(measured)).toEqual(measurePrompt({ ...measured, view: buildLiveView({ messages, state, protectedTokens }) }))
+          const unmemoized = buildLiveView({ messages, state, protectedTokens })
+          expect(measurePrompt(measured)).toEqual(measurePrompt({ ...measured, view: unmemoized, reclaimable: unmemoized.items }))
         }
       }),
       { numRuns: 300 },
@@ -85,7 +86,7 @@ describe("renderPrompt with a memo", () => {
         }
         const warm = buildLiveView({ messages: scenario.messages, state: scenario.state, protectedTokens: scenario.protectedTokens, memo })
         const { counter, tagsVisible, placements } = scenario
-        measurePrompt({ messages: scenario.messages, state: scenario.state, view: warm, tagsVisible, placements, fixedTokens: 0, reclaimableTags: new Set(), count: counter.count })
+        measurePrompt({ messages: scenario.messages, state: scenario.state, view: warm, tagsVisible, placements, fixedTokens: 0, reclaimable: [], count: counter.count })
         // Ingest replaces a part's record when the part changes (here: its count), an execute pass a tag's record.
         const parts = [...scenario.state.parts.keys()]
         const part = parts[pick % Math.max(parts.length, 1)]
@@ -103,11 +104,11 @@ describe("renderPrompt with a memo", () => {
           tagsVisible: changed.tagsVisible,
           placements: changed.placements,
           fixedTokens: 0,
-          reclaimableTags: new Set(view.items.filter((item) => item.final).map((item) => item.tag.tag)),
+          reclaimable: view.items.filter((item) => item.final),
           count: scenario.counter.count,
         }
         const fresh = buildLiveView({ messages, state: scenario.state, protectedTokens: scenario.protectedTokens })
-        expect(measurePrompt(measured)).toEqual(measurePrompt({ ...measured, view: fresh }))
+        expect(measurePrompt(measured)).toEqual(measurePrompt({ ...measured, view: fresh, reclaimable: fresh.items.filter((item) => item.final) }))
         const edits = renderPrompt({ ...changed, messages, memo })
         expect(edits).toEqual(plain(changed))
         expect(joinPrompt(serializeRenderedChunks(messages, edits, first, memo))).toBe(serializeRendered(scenario.messages, edits))
@@ -212,11 +213,12 @@ describe("the memo over a session that grows pass after pass", () => {
               state.tagsByPart.set(written.partId, written)
             }
           }
-          const measured = { messages, state, view, tagsVisible, placements, fixedTokens: 0, reclaimableTags: new Set(view.items.map((item) => item.tag.tag)), count: counter.count }
+          const measured = { messages, state, view, tagsVisible, placements, fixedTokens: 0, reclaimable: view.items, count: counter.count }
           // Measured afresh from a copy of the records (the measure keeps running sums per session's records), so the
           // memo's measure takes up from the last pass's sums.
           const copy = { ...state, parts: new Map(state.parts) }
-          const expected = measurePrompt({ ...measured, state: copy, view: buildLiveView({ messages, state: copy, protectedTokens }) })
+          const copied = buildLiveView({ messages, state: copy, protectedTokens })
+          const expected = measurePrompt({ ...measured, state: copy, view: copied, reclaimable: copied.items })
           expect(measurePrompt(measured)).toEqual(expected)
           const edits = renderPrompt({ messages, state, tagsVisible, placements, memo, view })
           expect(edits).toEqual(renderPrompt({ messages: freshCopy(messages), state, tagsVisible, placements }))
