@@ -41,6 +41,11 @@ export type MessageMemo = {
    * many messages. The next pass over the same messages with the same edits has the same prompt.
    */
   serialized: { prompt: SerializedPrompt; edits: readonly Edit[]; generation: number; count: number } | null
+  /**
+   * How many leading messages of the list of pass `generation` ingest found stored whole (`plan-ingest.ts`): the next
+   * pass skips as many of them as still sit where they sat.
+   */
+  storedLeading: { generation: number; count: number }
 }
 
 export type MessageMemoEntry = {
@@ -95,6 +100,7 @@ export function createMessageMemo(): MessageMemo {
     stable: 0,
     view: null,
     serialized: null,
+    storedLeading: { generation: 0, count: 0 },
   }
 }
 

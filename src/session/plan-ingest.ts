@@ -5,7 +5,7 @@ import { isFinalPart, type HostMessage, type HostPart } from "../transcript/host
 import { partText } from "../transcript/part-content.js"
 import { tagPrefix } from "../transcript/tag-format.js"
 import { listTrackables } from "../transcript/trackables.js"
-import { entryAt, type MessageMemo } from "./message-memo.js"
+import { entryAt, type MessageMemo, type MessageMemoEntry } from "./message-memo.js"
 import type { KnownPart, PartKind, SessionState, TagRecord } from "./session-state.js"
 
 export type NewMessage = { id: string; seq: number; role: string; createdAt: number | null; infoJson: string }
@@ -50,8 +50,11 @@ export function planIngest(options: {
   const plan: IngestPlan = { sessionId: state.sessionId, messages: [], parts: [], tags: [], nextTag, nextSeq }
   const seenInPlan = new Set<string>()
 
-  messages.forEach((message, index) => {
-    if (memo !== null && storedWhole(memo, state, message, index)) return
+  // The leading messages the last pass found stored whole, where they still sit, are not looked at.
+  const skip = memo === null ? 0 : storedLeadingKept(memo, messages)
+  for (let index = skip; index < messages.length; index += 1) {
+    const message = messages[index] as HostMessage
+    if (memo !== null && storedWhole(memo, state, message, index)) continue
     const info = message.info
     if (!state.messageSeq.has(info.id) && !seenInPlan.has(info.id)) {
       seenInPlan.add(info.id)
@@ -93,7 +96,7 @@ export function planIngest(options: {
         replacesNonFinal: known !== undefined,
       })
     })
-    if (!changed) return
+    if (!changed) continue
 
     for (const trackable of listTrackables(message)) {
       if (state.tagsByPart.has(trackable.partId) || seenInPlan.has(`tag:${trackable.partId}`)) continue
@@ -111,7 +114,8 @@ export function planIngest(options: {
       })
       nextTag += 1
     }
-  })
+  }
+  if (memo !== null) recordStoredLeading(memo, messages, skip)
   plan.nextTag = nextTag
   plan.nextSeq = nextSeq
   return plan
@@ -127,6 +131,23 @@ function storedWhole(memo: MessageMemo, state: SessionState, message: HostMessag
   if (entry.stored) return true
   entry.stored = state.messageSeq.has(message.info.id) && message.parts.every((part) => state.parts.get(part.id)?.final === true)
   return entry.stored
+}
+
+/**
+ * How many leading messages of this pass's list are known stored whole: those the last pass's list had stored whole,
+ * as far as the entries sit where they sat (`MessageMemo.stable`), when the memo's list is this one.
+ */
+function storedLeadingKept(memo: MessageMemo, messages: readonly HostMessage[]): number {
+  const { generation, count } = memo.storedLeading
+  if (memo.current !== messages || generation !== memo.generation - 1) return 0
+  return Math.min(count, memo.stable)
+}
+
+/** Leaves for the next pass how many leading messages of this one's list are stored whole (`skip` are known to be). */
+function recordStoredLeading(memo: MessageMemo, messages: readonly HostMessage[], skip: number): void {
+  let count = skip
+  if (memo.current === messages) while (count < memo.list.length && (memo.list[count] as MessageMemoEntry).stored) count += 1
+  memo.storedLeading = { generation: memo.generation, count: memo.current === messages ? count : 0 }
 }
 
 /** True when the plan adds nothing. */
