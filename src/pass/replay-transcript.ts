@@ -1,4 +1,4 @@
-import { applyEdits } from "../session/apply-edits.js"
+import { applyRenderedEdits } from "../session/apply-edits.js"
 import type { Band } from "../pressure/bands.js"
 import type { WindowSettings } from "../pressure/model-window.js"
 import type { Breakdown } from "../render/measure-prompt.js"
@@ -139,7 +139,7 @@ export function replayTranscript(options: {
         const newTags = promptTags.filter((tag) => !previousTags.has(tag)).sort((a, b) => a - b)
         previousTags = new Set(promptTags)
         last = reduceContextOf(result, window, messages)
-        applyEdits(messages, result.edits)
+        applyRenderedEdits(messages, result.rendered, result.edits)
         passes += 1
         onTurn({
           turn: turn.index,

@@ -7,6 +7,7 @@ import { reclaimableItems } from "../reduce/plan-reclaim.js"
 import { measurePrompt, type Breakdown } from "../render/measure-prompt.js"
 import { renderPrompt } from "../render/render-prompt.js"
 import type { Edit } from "../session/edit.js"
+import type { RenderedList } from "../session/apply-edits.js"
 import { buildLiveView, type LiveView } from "../session/live-view.js"
 import { beginPass, endPass } from "../session/message-memo.js"
 import { promptDivergence, serializeRenderedChunks } from "../session/serialize-prompt.js"
@@ -54,6 +55,8 @@ export type PassOptions = {
 export type PassResult = {
   seq: number
   edits: readonly Edit[]
+  /** The messages the pass rendered and its memo's entries of them: `applyRenderedEdits` writes the edits by them. */
+  rendered: RenderedList
   decision: PassDecision["decision"]
   reason: PassDecision["reason"]
   band: Band
@@ -256,6 +259,7 @@ export function runPass(options: PassOptions): PassResult {
   return {
     seq,
     edits,
+    rendered: { messages, entries: session.messageMemo.list },
     decision: decided.decision,
     reason: decided.reason,
     band,

@@ -13,7 +13,7 @@ import { statusReport } from "../host/status-report.js"
 import { reduceContextOf } from "../pass/queue-reduce-call.js"
 import { runPass } from "../pass/run-pass.js"
 import { systemClock } from "../pass/system-clock.js"
-import { applyEdits } from "../session/apply-edits.js"
+import { applyRenderedEdits } from "../session/apply-edits.js"
 import { piCompaction } from "../status/status-data.js"
 import type { SessionInfo } from "../store/session-repository.js"
 import { storeFailureKind } from "../store/store-failure.js"
@@ -105,7 +105,7 @@ export function registerMagicContext(pi: ExtensionAPI, options: { env?: Record<s
       runtime.lastPass.set(sessionId, { ...reduceContextOf(result, window, context.messages), tagsVisible })
       maybeFail(runtime.faults, "transform")
       const edited = [...context.messages]
-      applyEdits(edited, result.edits)
+      applyRenderedEdits(edited, result.rendered, result.edits)
       runtime.storeWorked()
       return context.rebuild(edited)
     } catch (error) {

@@ -6,7 +6,7 @@ import { storeFailureKind } from "../store/store-failure.js"
 import type { SessionInfo } from "../store/session-repository.js"
 import { newestUserInfo, type HostMessage } from "../transcript/host-message.js"
 import { stripTagEchoes } from "../transcript/tag-format.js"
-import { applyEdits } from "../session/apply-edits.js"
+import { applyEdits, applyRenderedEdits } from "../session/apply-edits.js"
 import { compactionContext } from "./compaction-context.js"
 import { HISTORIAN_SYSTEM_PROMPT } from "../historian/prompt.js"
 import { HISTORIAN_AGENT, type ModelHistorian } from "./model-historian.js"
@@ -109,7 +109,7 @@ export function createHooks(context: HookContext): Hooks {
     }
     maybeFail(runtime.faults, "transform")
     const removals = [...statusIds].map((messageId) => ({ type: "remove-message" as const, messageId }))
-    applyEdits(all, result.edits, removals)
+    applyRenderedEdits(all, result.rendered, result.edits, removals)
     // Off the request path: the historian's tiers show at a later execute pass.
     if (!compaction) void context.historian.schedule(sessionId)
   }

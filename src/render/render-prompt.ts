@@ -151,7 +151,7 @@ function factEdits(
     return entry.rendered.edits
   }
   const edits = messageEdits(message, facts.trackables, state, tagsVisible, nudges)
-  entry.rendered = { made: { facts, tagsVisible, nudges: reminders }, edits }
+  entry.rendered = { made: { facts, tagsVisible, nudges: reminders }, edits, partAt: contentPartPositions(message, edits) }
   entry.chunk = null
   return edits
 }
@@ -194,9 +194,16 @@ function memoizedMessageEdits(
   const made = entry.rendered?.made
   if (entry.rendered && made && "inputs" in made && sameSignature(made.inputs, inputs)) return entry.rendered.edits
   const edits = messageEdits(message, entry.trackables, state, tagsVisible, nudges)
-  entry.rendered = { made: { inputs }, edits }
+  entry.rendered = { made: { inputs }, edits, partAt: contentPartPositions(message, edits) }
   entry.chunk = null
   return edits
+}
+
+/** Per edit of one message, the position of the part a content edit writes (-1 for the other edits). */
+function contentPartPositions(message: HostMessage, edits: readonly Edit[]): number[] {
+  if (edits.length === 0) return []
+  const positions = new Map(message.parts.map((part, position) => [part.id, position]))
+  return edits.map((edit) => (edit.type === "set-text" || edit.type === "set-tool-result" || edit.type === "set-tool-input" ? (positions.get(edit.partId) ?? -1) : -1))
 }
 
 function renderItem(context: {

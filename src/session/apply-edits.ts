@@ -1,5 +1,6 @@
 import type { Edit } from "./edit.js"
 import type { HostMessage, HostPart, HostToolPart } from "../transcript/host-message.js"
+import type { MessageMemoEntry } from "./message-memo.js"
 
 /**
  * Applies rendered edits to the host's message list in place (the transform hook must mutate, not replace).
@@ -9,6 +10,28 @@ import type { HostMessage, HostPart, HostToolPart } from "../transcript/host-mes
  * applied as one list, in order (the pass's edits and the shell's own, without copying them into one).
  */
 export function applyEdits(messages: HostMessage[], ...lists: readonly (readonly Edit[])[]): void {
+  void apply(messages, lists, null)
+}
+
+/**
+ * The list a pass rendered, as the pass left it (`PassResult.rendered`): the host's messages it was given and its
+ * memo's entries of them, by position, each with the edits rendered for its message and their parts' positions.
+ */
+export type RenderedList = { messages: readonly HostMessage[]; entries: readonly MessageMemoEntry[] }
+
+/**
+ * `applyEdits` onto the very messages a pass rendered (the same objects in the same order, unchanged since): a content edit the memo rendered
+ * for the message at its position is written into the part at the position recorded with it, without comparing ids
+ * (the pass compared every part's id this call, `beginPass`, and an entry's edits are the ones made for a message of
+ * those ids in that order). Any other edit, and every edit when the list is another, is looked up by id. Returns how
+ * many content edits were written by position.
+ */
+export function applyRenderedEdits(messages: HostMessage[], rendered: RenderedList, ...lists: readonly (readonly Edit[])[]): number {
+  return apply(messages, lists, sameMessages(rendered.messages, messages) && rendered.entries.length === messages.length ? renderedParts(messages, rendered.entries) : null)
+}
+
+/** Applies `lists` (see `applyEdits`); returns how many content edits were written where `rendered` placed them. */
+function apply(messages: HostMessage[], lists: readonly (readonly Edit[])[], rendered: RenderedParts | null): number {
   const byId = messageLocator(messages)
   // One walk resolves every edit (a part edit's part, or its message for an insert or removal) and sorts it by the
   // step that writes it; nothing is written before the walk ends. Content edits and their parts are kept side by side
@@ -19,6 +42,7 @@ export function applyEdits(messages: HostMessage[], ...lists: readonly (readonly
   const partRemovals: { edit: Extract<Edit, { type: "remove-part" }>; message: HostMessage }[] = []
   const removing = new Set<string>()
   const messageInserts: Extract<Edit, { type: "insert-message" }>[] = []
+  let byPosition = 0
   for (const edits of lists) {
     for (const edit of edits) {
       switch (edit.type) {
@@ -41,9 +65,12 @@ export function applyEdits(messages: HostMessage[], ...lists: readonly (readonly
           partRemovals.push({ edit, message })
           break
         }
-        default:
-          contentParts.push(contentTarget(byId, edit))
+        default: {
+          const placed = rendered?.(edit)
+          if (placed !== undefined) byPosition += 1
+          contentParts.push(placed ?? contentTarget(byId, edit))
           contentEdits.push(edit)
+        }
       }
     }
   }
@@ -86,6 +113,50 @@ export function applyEdits(messages: HostMessage[], ...lists: readonly (readonly
     const position = messages.findIndex((message) => message.info.id === anchor) + 1 + (afterAnchor.get(anchor) ?? 0)
     messages.splice(position, 0, edit.message)
     afterAnchor.set(anchor, (afterAnchor.get(anchor) ?? 0) + 1)
+  }
+  return byPosition
+}
+
+/** True when both lists hold the same message objects in the same order (a shell may hand a copy of the array). */
+function sameMessages(a: readonly HostMessage[], b: readonly HostMessage[]): boolean {
+  if (a === b) return true
+  if (a.length !== b.length) return false
+  for (let index = 0; index < a.length; index += 1) if (a[index] !== b[index]) return false
+  return true
+}
+
+/** The part a content edit writes, found by the pass's record of where it rendered it; undefined when not found. */
+type RenderedParts = (edit: Edit) => HostPart | undefined
+
+/**
+ * Walks the pass's entries in list order beside the edits (the renderer writes each message's edits together, in list
+ * order): an edit is a later one of the entry found last, or one of a later entry's. Identity, not equality, ties an
+ * edit to its entry. Once an edit is found in no later entry, the rest are looked up by id.
+ */
+function renderedParts(messages: readonly HostMessage[], entries: readonly MessageMemoEntry[]): RenderedParts {
+  let next = 0
+  let at = -1
+  let within = 0
+  const placed = (position: number, index: number): HostPart | undefined => {
+    at = position
+    within = index + 1
+    const part = (entries[position] as MessageMemoEntry).rendered?.partAt[index] ?? -1
+    return part < 0 ? undefined : (messages[position] as HostMessage).parts[part]
+  }
+  return (edit) => {
+    const current = at >= 0 ? (entries[at] as MessageMemoEntry).rendered : null
+    if (current !== null) {
+      const index = current.edits.indexOf(edit, within)
+      if (index >= 0) return placed(at, index)
+    }
+    while (next < entries.length) {
+      const position = next
+      next += 1
+      const index = (entries[position] as MessageMemoEntry).rendered?.edits.indexOf(edit) ?? -1
+      if (index >= 0) return placed(position, index)
+    }
+    at = -1
+    return undefined
   }
 }
 

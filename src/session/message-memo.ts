@@ -66,9 +66,10 @@ export type MessageMemoEntry = {
    * The renderer's edits for the message and what they were made from: the live view's facts of the message (the
    * same object while its records are), tag visibility and the reminders on its items; or, rendered without a view,
    * tag visibility then per item its tag's number, status, drop reason, superseding tag and reminders. Null until
-   * rendered.
+   * rendered. `partAt`: per edit, the position in the message of the part a content edit writes (-1 for other edits),
+   * so the shell can write into the pass's own copy without looking parts up (`applyRenderedEdits`).
    */
-  rendered: { made: RenderedFrom; edits: readonly Edit[] } | null
+  rendered: { made: RenderedFrom; edits: readonly Edit[]; partAt: readonly number[] } | null
   /** The rendered message's serialized chunk and its UTF-8 size, for `rendered`'s edits. */
   chunk: { text: string; bytes: number } | null
   /** The live view's facts of the message (`live-view.ts`), with the stored records they were made from. */

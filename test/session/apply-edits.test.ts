@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest"
-import { applyEdits } from "../../src/session/apply-edits.js"
+import { applyEdits, applyRenderedEdits } from "../../src/session/apply-edits.js"
+import { buildLiveView } from "../../src/session/live-view.js"
+import { beginPass, createMessageMemo, type MessageMemoEntry } from "../../src/session/message-memo.js"
+import { renderPrompt } from "../../src/render/render-prompt.js"
+import { ingestedState, markDropped } from "../helpers/pure-session.js"
 import type { Edit } from "../../src/session/edit.js"
 import type { HostMessage } from "../../src/transcript/host-message.js"
 import {
@@ -349,5 +353,52 @@ describe("applyEdits", () => {
     const before = JSON.stringify(messages)
     applyEdits(messages, [])
     expect(JSON.stringify(messages)).toBe(before)
+  })
+})
+
+describe("applyRenderedEdits", () => {
+  /** One pass's view of `messages`: the memo's entries, the edits rendered with them, over a session of ingested items. */
+  const rendered = (messages: HostMessage[]): { edits: readonly Edit[]; entries: readonly MessageMemoEntry[] } => {
+    const state = ingestedState(messages)
+    markDropped(state, "t1")
+    const memo = createMessageMemo()
+    beginPass(memo, messages)
+    const view = buildLiveView({ messages, state, protectedTokens: 0, memo })
+    return { edits: renderPrompt({ messages, state, tagsVisible: true, placements: [], memo, view }), entries: memo.list }
+  }
+  const contentEdits = (edits: readonly Edit[]): number =>
+    edits.filter((edit) => edit.type === "set-text" || edit.type === "set-tool-result" || edit.type === "set-tool-input").length
+
+  it("writes every content edit of the pass's own messages by position, as looking parts up by id does", () => {
+    const messages = session()
+    const { edits, entries } = rendered(messages)
+    const byId = freshCopy(messages)
+    applyEdits(byId, edits)
+    expect(contentEdits(edits)).toBeGreaterThan(3)
+    expect(applyRenderedEdits(messages, { messages, entries }, edits)).toBe(contentEdits(edits))
+    expect(messages).toEqual(byId)
+    expect(visibleText(partById(messages, "t1"))).toContain("[dropped")
+  })
+
+  it("looks parts up by id in a copy of the messages, and for edits the memo did not render", () => {
+    const messages = session()
+    const { edits, entries } = rendered(messages)
+    const expected = freshCopy(messages)
+    applyEdits(expected, edits)
+    const copy = freshCopy(messages)
+    expect(applyRenderedEdits(copy, { messages, entries }, edits)).toBe(0)
+    expect(copy).toEqual(expected)
+    const equalEdits = edits.map((edit) => ({ ...edit }))
+    expect(applyRenderedEdits(messages, { messages, entries }, equalEdits)).toBe(0)
+    expect(messages).toEqual(expected)
+  })
+
+  it("writes nothing when an edit of another list does not fit", () => {
+    const messages = session()
+    const { edits, entries } = rendered(messages)
+    const before = freshCopy(messages)
+    const missing: Edit = { type: "set-text", messageId: "msg_u2", partId: "gone", text: "x" }
+    expect(() => applyRenderedEdits(messages, { messages, entries }, edits, [missing])).toThrow(/part gone/)
+    expect(messages).toEqual(before)
   })
 })

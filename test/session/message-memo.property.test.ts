@@ -11,6 +11,7 @@ import { freshCopy } from "../helpers/host-messages.js"
 import { emptySessionState } from "../../src/session/session-state.js"
 import { applyPlanToState, planIngest } from "../../src/session/plan-ingest.js"
 import { RecordMap } from "../../src/session/record-map.js"
+import { applyEdits, applyRenderedEdits } from "../../src/session/apply-edits.js"
 import { scenarioArbitrary, type RandomScenario } from "../helpers/random-session.js"
 
 /**
@@ -230,6 +231,13 @@ describe("the memo over a session that grows pass after pass", () => {
           const serialized = serializeRenderedChunks(messages, edits, previous, memo)
           expect(joinPrompt(serialized)).toBe(serializeRendered(messages, edits))
           previous = serialized
+          // The shell writes the edits into the pass's own messages by where the memo rendered them: the messages come
+          // out as looking every part up by id makes them.
+          const byId = freshCopy(messages)
+          applyEdits(byId, edits)
+          const content = edits.filter((edit) => edit.type === "set-text" || edit.type === "set-tool-result" || edit.type === "set-tool-input")
+          expect(applyRenderedEdits(messages, { messages, entries: memo.list }, edits)).toBe(content.length)
+          expect(messages).toEqual(byId)
         })
       }),
       { numRuns: 300 },
