@@ -250,10 +250,13 @@ export function createHistoryPlanner(options: {
   const planner: HistoryPlanner = {
     foldGains() {
       const known = load()
-      // The bounds change only with the list: a cut appends to it, a fold or a reload replaces it.
-      if (gainsMemo !== null && gainsMemo.of === known && gainsMemo.length === known.length) return gainsMemo.gains
-      const gains: FoldGains = { quiet: 0, budgeted: 0 }
-      for (const compartment of known) {
+      // The bounds change only with the list: a cut appends to it (the compartments it had keep their bounds), a fold
+      // or a reload replaces it.
+      const from = gainsMemo !== null && gainsMemo.of === known && gainsMemo.length <= known.length ? gainsMemo.length : 0
+      if (gainsMemo !== null && from === known.length) return gainsMemo.gains
+      const gains: FoldGains = from > 0 && gainsMemo !== null ? { ...gainsMemo.gains } : { quiet: 0, budgeted: 0 }
+      for (let index = from; index < known.length; index += 1) {
+        const compartment = known[index] as StoredCompartment
         if (compartment.status !== "closed") continue
         const tokensAt = (tier: Tier): number | undefined =>
           compartment.representations.find((representation) => representation.tier === tier)?.tokens

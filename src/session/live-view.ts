@@ -91,6 +91,18 @@ function placedAsLastTime(cache: ViewCache, liveReused: number, count: number, p
 }
 
 /**
+ * The live messages past the window's edges that have their items placed as the last view placed them, [from, to):
+ * inside the protected window both times, at the same index, and the newest neither time. Empty when the window starts
+ * where it did (`placedAsLastTime` covers those).
+ */
+function placedInWindow(cache: ViewCache, liveReused: number, count: number, protectedFrom: number): [number, number] {
+  if (cache.protectedFrom === protectedFrom) return [0, 0]
+  const from = Math.max(cache.protectedFrom, protectedFrom)
+  const to = Math.min(liveReused, cache.facts.length - 1, count - 1)
+  return from < to ? [from, to] : [0, 0]
+}
+
+/**
  * Builds the live view. The protected window is measured by token mass from the newest message back, in whole
  * messages: a message is protected while the messages newer than it hold fewer than `protectedTokens` tokens and
  * at least half of it lies inside that size, so the window's mass comes as near its size as whole messages allow.
@@ -189,7 +201,16 @@ export function buildLiveView(options: {
   const placedAll = placedAsBefore === count
   const itemsBefore = cache && placedAsBefore > 0 ? leading(cache.itemsBefore, placedAsBefore + 1, placedAll) : [0]
   const items: LiveItem[] = cache && placedAsBefore > 0 ? leading(cache.items, itemsBefore[placedAsBefore] ?? 0, placedAll) : []
+  // After a moved window's edge, the messages inside the window both times keep their items too (`placedInWindow`).
+  const [keptFrom, keptTo] = cache && reuse > 0 ? placedInWindow(cache, liveReused, count, protectedFrom) : [0, 0]
   for (let messageIndex = placedAsBefore; messageIndex < count; messageIndex += 1) {
+    if (cache && messageIndex === keptFrom && keptFrom < keptTo) {
+      const end = cache.itemsBefore[keptTo] ?? 0
+      for (let at = cache.itemsBefore[keptFrom] ?? 0; at < end; at += 1) items.push(cache.items[at] as LiveItem)
+      for (let kept = keptFrom; kept < keptTo; kept += 1) itemsBefore.push(cache.itemsBefore[kept + 1] ?? 0)
+      messageIndex = keptTo - 1
+      continue
+    }
     const fact = facts[messageIndex] as LiveFacts
     const newest = messageIndex === count - 1
     const inWindow = messageIndex >= protectedFrom

@@ -193,6 +193,32 @@ describe("createHistoryPlanner", () => {
       expect(compartmentsOf(session)).toEqual(cut)
     })
 
+    it("tells what a fold would free from every closed compartment cut so far, as the session grows pass by pass", async () => {
+      const session = await openSession()
+      const all = turns(12)
+      const window = quietWindow(850)
+      const expected = (): { quiet: number; budgeted: number } => {
+        let quiet = 0
+        let budgeted = 0
+        for (const compartment of listCompartments(session.db, session.state.sessionId)) {
+          if (compartment.status !== "closed") continue
+          const tokensAt = (tier: Tier): number => compartment.representations.find((representation) => representation.tier === tier)?.tokens ?? compartment.sourceTokens
+          quiet += Math.max(0, compartment.sourceTokens - tokensAt("full"))
+          budgeted += Math.max(0, compartment.sourceTokens - tokensAt("anchor"))
+        }
+        return { quiet, budgeted }
+      }
+      const seen = new Set<number>()
+      for (let count = 2; count <= all.length; count += 2) {
+        pass(session, all.slice(0, count), window)
+        // Asked before and after a pass's cut, from the compartments it had and then from the ones it added.
+        expect(session.planner.foldGains()).toEqual(expected())
+        seen.add(compartmentsOf(session).length)
+      }
+      expect(seen.size).toBeGreaterThan(2)
+      expect(expected().budgeted).toBeGreaterThan(0)
+    })
+
     it("cuts only settled messages, never the protected window nor the newest message, each exactly once", async () => {
       const session = await openSession()
       const all = turns(12)
