@@ -259,7 +259,8 @@ export function runPass(options: PassOptions): PassResult {
   return {
     seq,
     edits,
-    rendered: { messages, entries: session.messageMemo.list },
+    // A list naming an id twice shares entries between its copies: its edits are written by id.
+    rendered: { messages, entries: session.messageMemo.uniqueIds ? session.messageMemo.list : [] },
     decision: decided.decision,
     reason: decided.reason,
     band,

@@ -203,7 +203,10 @@ function memoizedMessageEdits(
 function contentPartPositions(message: HostMessage, edits: readonly Edit[]): number[] {
   if (edits.length === 0) return []
   const positions = new Map(message.parts.map((part, position) => [part.id, position]))
-  return edits.map((edit) => (edit.type === "set-text" || edit.type === "set-tool-result" || edit.type === "set-tool-input" ? (positions.get(edit.partId) ?? -1) : -1))
+  return edits.map((edit) => {
+    const content = edit.type === "set-text" || edit.type === "set-tool-result" || edit.type === "set-tool-input"
+    return content ? (positions.get(edit.partId) ?? -1) : -1
+  })
 }
 
 function renderItem(context: {

@@ -20,14 +20,15 @@ export function applyEdits(messages: HostMessage[], ...lists: readonly (readonly
 export type RenderedList = { messages: readonly HostMessage[]; entries: readonly MessageMemoEntry[] }
 
 /**
- * `applyEdits` onto the very messages a pass rendered (the same objects in the same order, unchanged since): a content edit the memo rendered
- * for the message at its position is written into the part at the position recorded with it, without comparing ids
- * (the pass compared every part's id this call, `beginPass`, and an entry's edits are the ones made for a message of
- * those ids in that order). Any other edit, and every edit when the list is another, is looked up by id. Returns how
- * many content edits were written by position.
+ * `applyEdits` onto the very messages a pass rendered (the same objects in the same order, unchanged since): a
+ * content edit the memo rendered for the message at its position is written into the part at the position recorded
+ * with it, without comparing ids (the pass compared every part's id this call, `beginPass`, and an entry's edits are
+ * the ones made for a message of those ids in that order). Any other edit, and every edit when the list is another,
+ * is looked up by id. Returns how many content edits were written by position.
  */
 export function applyRenderedEdits(messages: HostMessage[], rendered: RenderedList, ...lists: readonly (readonly Edit[])[]): number {
-  return apply(messages, lists, sameMessages(rendered.messages, messages) && rendered.entries.length === messages.length ? renderedParts(messages, rendered.entries) : null)
+  const own = sameMessages(rendered.messages, messages) && rendered.entries.length === messages.length
+  return apply(messages, lists, own ? renderedParts(messages, rendered.entries) : null)
 }
 
 /** Applies `lists` (see `applyEdits`); returns how many content edits were written where `rendered` placed them. */
