@@ -5,7 +5,7 @@ import { estimateUsage } from "../pressure/estimate-usage.js"
 import type { WindowSettings } from "../pressure/model-window.js"
 import { reclaimableItems } from "../reduce/plan-reclaim.js"
 import { measurePrompt, type Breakdown } from "../render/measure-prompt.js"
-import { renderPrompt } from "../render/render-prompt.js"
+import { renderPromptPlaced } from "../render/render-prompt.js"
 import type { Edit } from "../session/edit.js"
 import type { RenderedList } from "../session/apply-edits.js"
 import { buildLiveView, type LiveView } from "../session/live-view.js"
@@ -173,7 +173,7 @@ export function runPass(options: PassOptions): PassResult {
   if (reminder) planned = { ...planned, applied: reminder.applied }
   const nudge = reminder?.nudge ?? null
 
-  const edits = renderPrompt({ messages, state: planned, tagsVisible, placements: planned.applied.placements, memo: session.messageMemo, view: plannedView })
+  const { edits, placed } = renderPromptPlaced({ messages, state: planned, tagsVisible, placements: planned.applied.placements, memo: session.messageMemo, view: plannedView })
   // A replay pass that placed nothing renders the state it started from: measuring again would give the same.
   const after = execution !== null || nudge !== null ? measure(plannedView, planned) : before
   const usageAfter = estimateUsage({ promptTokens: after.total, calibrationTokens: planned.applied.calibrationTokens })
@@ -259,8 +259,8 @@ export function runPass(options: PassOptions): PassResult {
   return {
     seq,
     edits,
-    // A list naming an id twice shares entries between its copies: its edits are written by id.
-    rendered: { messages, entries: session.messageMemo.uniqueIds ? session.messageMemo.list : [] },
+    // A list naming an id twice may share entries between its copies: its edits are written by id.
+    rendered: { messages, edits, placed: session.messageMemo.uniqueIds ? placed : null },
     decision: decided.decision,
     reason: decided.reason,
     band,

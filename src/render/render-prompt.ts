@@ -5,7 +5,7 @@ import { isPrunedTool, toolResultText } from "../transcript/part-content.js"
 import { tagPrefix } from "../transcript/tag-format.js"
 import { sameSignature } from "../session/message-signature.js"
 import { listTrackables, type Trackable } from "../transcript/trackables.js"
-import type { Edit } from "../session/edit.js"
+import type { Edit, PlacedEdits } from "../session/edit.js"
 import { compactToolInput, dropMarker, editedPath, itemLabel } from "./markers.js"
 import { foldedHistoryMessage, renderedSteers, steerMessage } from "./inserted-messages.js"
 import { entryAt, type MessageMemo, type MessageMemoEntry } from "../session/message-memo.js"
@@ -18,7 +18,11 @@ import { sameLeadingFacts, type LiveFacts } from "../session/live-facts.js"
  * they were placed. A pure function of (messages, stored state): the same inputs always give the same edits, so
  * between execute passes every message renders to the same bytes and the prompt only grows at its end.
  */
-export function renderPrompt(options: {
+export function renderPrompt(options: RenderOptions): readonly Edit[] {
+  return renderPromptPlaced(options).edits
+}
+
+type RenderOptions = {
   messages: readonly HostMessage[]
   state: SessionState
   tagsVisible: boolean
@@ -30,7 +34,13 @@ export function renderPrompt(options: {
    * message's records are read from it, and the memo keeps a message's edits while its facts are the same object.
    */
   view?: LiveView
-}): readonly Edit[] {
+}
+
+/**
+ * `renderPrompt`, with where its live messages' edits land (`PlacedEdits`) when they were rendered from the view's
+ * live tail (null otherwise): the shell writes those into the pass's own messages without looking parts up by id.
+ */
+export function renderPromptPlaced(options: RenderOptions): { edits: readonly Edit[]; placed: PlacedEdits | null } {
   const { messages, state, tagsVisible, placements, memo, view } = options
   const nudges = new Map<string, string[]>()
   for (const placement of placements) {
@@ -49,7 +59,8 @@ export function renderPrompt(options: {
     if (historyMessage) edits.push({ type: "insert-message", afterMessageId: null, message: historyMessage })
   }
   let live: readonly Edit[] = []
-  if (view && liveFrom !== null) live = liveEdits({ state, tagsVisible, nudges, memo, view, liveFrom })
+  let targets: Int32Array | null = null
+  if (view && liveFrom !== null) ({ edits: live, targets } = liveEdits({ state, tagsVisible, nudges, memo, view, liveFrom }))
   else {
     messages.forEach((message, index) => {
       if (isFolded(message)) return
@@ -62,8 +73,9 @@ export function renderPrompt(options: {
     const steer = steerMessage(messages, placement)
     if (steer) steers.push(steer)
   }
+  const placed = targets !== null && liveFrom !== null ? { offset: edits.length, liveFrom, targets } : null
   // A session with nothing folded and no steer renders its live messages' edits alone: they are not copied.
-  return edits.length === 0 && steers.length === 0 ? live : edits.concat(live, steers)
+  return { edits: edits.length === 0 && steers.length === 0 ? live : edits.concat(live, steers), placed }
 }
 
 /**
@@ -72,7 +84,15 @@ export function renderPrompt(options: {
  */
 const liveRuns = new WeakMap<
   object,
-  { facts: readonly LiveFacts[]; tagsVisible: boolean; reminders: string; edits: readonly Edit[]; before: readonly number[] }
+  {
+    facts: readonly LiveFacts[]
+    tagsVisible: boolean
+    reminders: string
+    edits: readonly Edit[]
+    before: readonly number[]
+    /** Where each edit lands (`PlacedEdits.targets`). */
+    targets: Int32Array
+  }
 >()
 
 /**
@@ -86,7 +106,7 @@ function liveEdits(options: {
   memo: MessageMemo | undefined
   view: LiveView
   liveFrom: number
-}): readonly Edit[] {
+}): { edits: readonly Edit[]; targets: Int32Array } {
   const { state, tagsVisible, nudges, memo, view, liveFrom } = options
   const reminders = [...nudges].map(([anchor, texts]) => `${anchor}\u0000${texts.join("\u0000")}`).join("\u0001")
   const last = liveRuns.get(state.parts)
@@ -95,21 +115,32 @@ function liveEdits(options: {
   // Every message as last time: the last run's edits stand (a run's edits are never changed once kept).
   if (last && reused > 0 && reused === view.messages.length && last.before.length === reused + 1) {
     if (memo) liveRuns.set(state.parts, { ...last, facts: view.facts })
-    return last.edits
+    return { edits: last.edits, targets: last.targets }
   }
   const before = last && reused > 0 ? last.before.slice(0, reused + 1) : [0]
   const edits = last && reused > 0 ? last.edits.slice(0, before[reused]) : []
+  // Where the new messages' edits land: per edit, the live message's index and the part's position.
+  const placing: number[] = []
   const nudged = nudgedMessages(state, nudges)
   for (let index = reused; index < view.messages.length; index += 1) {
     const message = view.messages[index] as HostMessage
     const facts = view.facts[index]
     const entry = entryAt(memo, liveFrom + index, message)
     const own = facts && entry ? factEdits(entry, facts, message, state, tagsVisible, nudges, nudged) : messageEdits(message, listTrackables(message), state, tagsVisible, nudges)
-    for (const edit of own) edits.push(edit)
+    const partAt = entry?.rendered?.edits === own ? entry.rendered.partAt : contentPartPositions(message, own)
+    for (let at = 0; at < own.length; at += 1) {
+      edits.push(own[at] as Edit)
+      placing.push(index, partAt[at] ?? -1)
+    }
     before.push(edits.length)
   }
-  if (memo) liveRuns.set(state.parts, { facts: view.facts, tagsVisible, reminders, edits, before })
-  return edits
+  // The leading messages' edits are the last run's, and so are their places (a message's index is its facts').
+  const kept = edits.length - placing.length / 2
+  const targets = new Int32Array(edits.length * 2)
+  if (last && kept > 0) targets.set(last.targets.subarray(0, kept * 2))
+  targets.set(placing, kept * 2)
+  if (memo) liveRuns.set(state.parts, { facts: view.facts, tagsVisible, reminders, edits, before, targets })
+  return { edits, targets }
 }
 
 /**

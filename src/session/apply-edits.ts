@@ -1,6 +1,5 @@
-import type { Edit } from "./edit.js"
+import type { Edit, PlacedEdits } from "./edit.js"
 import type { HostMessage, HostPart, HostToolPart } from "../transcript/host-message.js"
-import type { MessageMemoEntry } from "./message-memo.js"
 
 /**
  * Applies rendered edits to the host's message list in place (the transform hook must mutate, not replace).
@@ -14,25 +13,25 @@ export function applyEdits(messages: HostMessage[], ...lists: readonly (readonly
 }
 
 /**
- * The list a pass rendered, as the pass left it (`PassResult.rendered`): the host's messages it was given and its
- * memo's entries of them, by position, each with the edits rendered for its message and their parts' positions.
+ * The edits a pass rendered and the messages it rendered them for, as the pass left them (`PassResult.rendered`):
+ * where its live messages' edits land (`placed`), or null when the pass has no such record.
  */
-export type RenderedList = { messages: readonly HostMessage[]; entries: readonly MessageMemoEntry[] }
+export type RenderedList = { messages: readonly HostMessage[]; edits: readonly Edit[]; placed: PlacedEdits | null }
 
 /**
  * `applyEdits` onto the very messages a pass rendered (the same objects in the same order, unchanged since): a
- * content edit the memo rendered for the message at its position is written into the part at the position recorded
- * with it, without comparing ids (the pass compared every part's id this call, `beginPass`, and an entry's edits are
- * the ones made for a message of those ids in that order). Any other edit, and every edit when the list is another,
- * is looked up by id. Returns how many content edits were written by position.
+ * content edit of the pass's live messages is written into the part at the position the renderer recorded for it,
+ * without comparing ids (the pass compared every part's id this call, `beginPass`, and the positions were recorded
+ * from a message of those ids in that order). Any other edit, and every edit when the messages are others, is looked
+ * up by id. Returns how many content edits were written by position.
  */
 export function applyRenderedEdits(messages: HostMessage[], rendered: RenderedList, ...lists: readonly (readonly Edit[])[]): number {
-  const own = sameMessages(rendered.messages, messages) && rendered.entries.length === messages.length
-  return apply(messages, lists, own ? renderedParts(messages, rendered.entries) : null)
+  const own = rendered.placed !== null && sameMessages(rendered.messages, messages)
+  return apply(messages, lists, own ? { edits: rendered.edits, placed: rendered.placed as PlacedEdits } : null)
 }
 
 /** Applies `lists` (see `applyEdits`); returns how many content edits were written where `rendered` placed them. */
-function apply(messages: HostMessage[], lists: readonly (readonly Edit[])[], rendered: RenderedParts | null): number {
+function apply(messages: HostMessage[], lists: readonly (readonly Edit[])[], rendered: { edits: readonly Edit[]; placed: PlacedEdits } | null): number {
   const byId = messageLocator(messages)
   // One walk resolves every edit (a part edit's part, or its message for an insert or removal) and sorts it by the
   // step that writes it; nothing is written before the walk ends. Content edits and their parts are kept side by side
@@ -45,7 +44,10 @@ function apply(messages: HostMessage[], lists: readonly (readonly Edit[])[], ren
   const messageInserts: Extract<Edit, { type: "insert-message" }>[] = []
   let byPosition = 0
   for (const edits of lists) {
-    for (const edit of edits) {
+    // The positions of the pass's own edits, when these are they.
+    const placed = rendered !== null && edits === rendered.edits ? rendered.placed : null
+    for (let index = 0; index < edits.length; index += 1) {
+      const edit = edits[index] as Edit
       switch (edit.type) {
         case "insert-message":
           messageInserts.push(edit)
@@ -67,9 +69,9 @@ function apply(messages: HostMessage[], lists: readonly (readonly Edit[])[], ren
           break
         }
         default: {
-          const placed = rendered?.(edit)
-          if (placed !== undefined) byPosition += 1
-          contentParts.push(placed ?? contentTarget(byId, edit))
+          const part = placed === null ? undefined : placedPart(messages, placed, index)
+          if (part !== undefined) byPosition += 1
+          contentParts.push(part ?? contentTarget(byId, edit))
           contentEdits.push(edit)
         }
       }
@@ -126,39 +128,12 @@ function sameMessages(a: readonly HostMessage[], b: readonly HostMessage[]): boo
   return true
 }
 
-/** The part a content edit writes, found by the pass's record of where it rendered it; undefined when not found. */
-type RenderedParts = (edit: Edit) => HostPart | undefined
-
-/**
- * Walks the pass's entries in list order beside the edits (the renderer writes each message's edits together, in list
- * order): an edit is a later one of the entry found last, or one of a later entry's. Identity, not equality, ties an
- * edit to its entry. Once an edit is found in no later entry, the rest are looked up by id.
- */
-function renderedParts(messages: readonly HostMessage[], entries: readonly MessageMemoEntry[]): RenderedParts {
-  let next = 0
-  let at = -1
-  let within = 0
-  const placed = (position: number, index: number): HostPart | undefined => {
-    at = position
-    within = index + 1
-    const part = (entries[position] as MessageMemoEntry).rendered?.partAt[index] ?? -1
-    return part < 0 ? undefined : (messages[position] as HostMessage).parts[part]
-  }
-  return (edit) => {
-    const current = at >= 0 ? (entries[at] as MessageMemoEntry).rendered : null
-    if (current !== null) {
-      const index = current.edits.indexOf(edit, within)
-      if (index >= 0) return placed(at, index)
-    }
-    while (next < entries.length) {
-      const position = next
-      next += 1
-      const index = (entries[position] as MessageMemoEntry).rendered?.edits.indexOf(edit) ?? -1
-      if (index >= 0) return placed(position, index)
-    }
-    at = -1
-    return undefined
-  }
+/** The part the `index`-th edit writes by `placed`'s record, or undefined when it has none. */
+function placedPart(messages: readonly HostMessage[], placed: PlacedEdits, index: number): HostPart | undefined {
+  const at = (index - placed.offset) * 2
+  if (at < 0 || at >= placed.targets.length) return undefined
+  const part = placed.targets[at + 1] as number
+  return part < 0 ? undefined : messages[placed.liveFrom + (placed.targets[at] as number)]?.parts[part]
 }
 
 /** Finds the message of an id in the list the edits are applied to. */

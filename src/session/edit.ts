@@ -20,3 +20,11 @@ export type Edit =
   | { type: "insert-message"; afterMessageId: string | null; message: HostMessage }
   /** Remove a whole message (folded into history). */
   | { type: "remove-message"; messageId: string }
+
+/**
+ * Where a run of rendered edits lands, by position: `edits[offset + k]` is an edit of the live message at host
+ * position `liveFrom + targets[2k]`, and writes that message's part at position `targets[2k + 1]` (-1: not a content
+ * edit, or one to look up by id). Made by the renderer from the memo's verified messages (`renderPromptPlaced`); valid
+ * for the very message objects that pass rendered.
+ */
+export type PlacedEdits = { offset: number; liveFrom: number; targets: Int32Array }

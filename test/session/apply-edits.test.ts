@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest"
-import { applyEdits, applyRenderedEdits } from "../../src/session/apply-edits.js"
+import { applyEdits, applyRenderedEdits, type RenderedList } from "../../src/session/apply-edits.js"
 import { buildLiveView } from "../../src/session/live-view.js"
-import { beginPass, createMessageMemo, type MessageMemoEntry } from "../../src/session/message-memo.js"
-import { renderPrompt } from "../../src/render/render-prompt.js"
+import { beginPass, createMessageMemo } from "../../src/session/message-memo.js"
+import { renderPromptPlaced } from "../../src/render/render-prompt.js"
 import { ingestedState, markDropped } from "../helpers/pure-session.js"
 import type { Edit } from "../../src/session/edit.js"
 import type { HostMessage } from "../../src/transcript/host-message.js"
@@ -357,48 +357,47 @@ describe("applyEdits", () => {
 })
 
 describe("applyRenderedEdits", () => {
-  /** One pass's view of `messages`: the memo's entries, the edits rendered with them, over a session of ingested items. */
-  const rendered = (messages: HostMessage[]): { edits: readonly Edit[]; entries: readonly MessageMemoEntry[] } => {
+  /** One pass's render of `messages` over a session of ingested items (one dropped): its edits and their positions. */
+  const rendered = (messages: HostMessage[]): RenderedList => {
     const state = ingestedState(messages)
     markDropped(state, "t1")
     const memo = createMessageMemo()
     beginPass(memo, messages)
     const view = buildLiveView({ messages, state, protectedTokens: 0, memo })
-    return { edits: renderPrompt({ messages, state, tagsVisible: true, placements: [], memo, view }), entries: memo.list }
+    return { messages, ...renderPromptPlaced({ messages, state, tagsVisible: true, placements: [], memo, view }) }
   }
   const contentEdits = (edits: readonly Edit[]): number =>
     edits.filter((edit) => edit.type === "set-text" || edit.type === "set-tool-result" || edit.type === "set-tool-input").length
 
   it("writes every content edit of the pass's own messages by position, as looking parts up by id does", () => {
     const messages = session()
-    const { edits, entries } = rendered(messages)
+    const pass = rendered(messages)
     const byId = freshCopy(messages)
-    applyEdits(byId, edits)
-    expect(contentEdits(edits)).toBeGreaterThan(3)
-    expect(applyRenderedEdits(messages, { messages, entries }, edits)).toBe(contentEdits(edits))
+    applyEdits(byId, pass.edits)
+    expect(contentEdits(pass.edits)).toBeGreaterThan(3)
+    expect(applyRenderedEdits(messages, pass, pass.edits)).toBe(contentEdits(pass.edits))
     expect(messages).toEqual(byId)
     expect(visibleText(partById(messages, "t1"))).toContain("[dropped")
   })
 
-  it("looks parts up by id in a copy of the messages, and for edits the memo did not render", () => {
+  it("looks parts up by id in a copy of the messages, and in a list of edits the pass did not render", () => {
     const messages = session()
-    const { edits, entries } = rendered(messages)
+    const pass = rendered(messages)
     const expected = freshCopy(messages)
-    applyEdits(expected, edits)
+    applyEdits(expected, pass.edits)
     const copy = freshCopy(messages)
-    expect(applyRenderedEdits(copy, { messages, entries }, edits)).toBe(0)
+    expect(applyRenderedEdits(copy, pass, pass.edits)).toBe(0)
     expect(copy).toEqual(expected)
-    const equalEdits = edits.map((edit) => ({ ...edit }))
-    expect(applyRenderedEdits(messages, { messages, entries }, equalEdits)).toBe(0)
+    expect(applyRenderedEdits(messages, pass, pass.edits.map((edit) => ({ ...edit })))).toBe(0)
     expect(messages).toEqual(expected)
   })
 
   it("writes nothing when an edit of another list does not fit", () => {
     const messages = session()
-    const { edits, entries } = rendered(messages)
+    const pass = rendered(messages)
     const before = freshCopy(messages)
     const missing: Edit = { type: "set-text", messageId: "msg_u2", partId: "gone", text: "x" }
-    expect(() => applyRenderedEdits(messages, { messages, entries }, edits, [missing])).toThrow(/part gone/)
+    expect(() => applyRenderedEdits(messages, pass, pass.edits, [missing])).toThrow(/part gone/)
     expect(messages).toEqual(before)
   })
 })

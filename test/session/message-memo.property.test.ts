@@ -1,7 +1,7 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { beginPass, createMessageMemo } from "../../src/session/message-memo.js"
-import { renderPrompt } from "../../src/render/render-prompt.js"
+import { renderPrompt, renderPromptPlaced } from "../../src/render/render-prompt.js"
 import { buildLiveView } from "../../src/session/live-view.js"
 import { measurePrompt } from "../../src/render/measure-prompt.js"
 import { joinPrompt, serializeRendered, serializeRenderedChunks, type SerializedPrompt } from "../../src/session/serialize-prompt.js"
@@ -226,7 +226,7 @@ describe("the memo over a session that grows pass after pass", () => {
           const copied = buildLiveView({ messages, state: copy, protectedTokens })
           const expected = measurePrompt({ ...measured, state: copy, view: copied, reclaimable: copied.items })
           expect(measurePrompt(measured)).toEqual(expected)
-          const edits = renderPrompt({ messages, state, tagsVisible, placements, memo, view })
+          const { edits, placed } = renderPromptPlaced({ messages, state, tagsVisible, placements, memo, view })
           expect(edits).toEqual(renderPrompt({ messages: freshCopy(messages), state, tagsVisible, placements }))
           const serialized = serializeRenderedChunks(messages, edits, previous, memo)
           expect(joinPrompt(serialized)).toBe(serializeRendered(messages, edits))
@@ -236,7 +236,7 @@ describe("the memo over a session that grows pass after pass", () => {
           const byId = freshCopy(messages)
           applyEdits(byId, edits)
           const content = edits.filter((edit) => edit.type === "set-text" || edit.type === "set-tool-result" || edit.type === "set-tool-input")
-          expect(applyRenderedEdits(messages, { messages, entries: memo.list }, edits)).toBe(content.length)
+          expect(applyRenderedEdits(messages, { messages, edits, placed }, edits)).toBe(placed === null ? 0 : content.length)
           expect(messages).toEqual(byId)
         })
       }),
