@@ -68,12 +68,13 @@ function apply(messages: HostMessage[], lists: readonly (readonly Edit[])[], ren
           partRemovals.push({ edit, message })
           break
         }
-        default: {
-          const part = placed === null ? undefined : placedPart(messages, placed, index)
-          if (part !== undefined) byPosition += 1
-          contentParts.push(part ?? contentTarget(byId, edit))
-          contentEdits.push(edit)
-        }
+        default:
+          // A placed edit is found again when it is written (no list of them: a replay pass has one per tagged item).
+          if (placed !== null && placedPart(messages, placed, index) !== undefined) byPosition += 1
+          else {
+            contentParts.push(contentTarget(byId, edit))
+            contentEdits.push(edit)
+          }
       }
     }
   }
@@ -83,7 +84,9 @@ function apply(messages: HostMessage[], lists: readonly (readonly Edit[])[], ren
     if (anchor !== null && (!byId.get(anchor) || removing.has(anchor))) throw new Error(`edit inserts after message ${anchor}, which is missing`)
     if (byId.listed(edit.message.info.id)) throw new Error(`edit inserts message ${edit.message.info.id}, which already exists`)
   }
-  for (let index = 0; index < contentEdits.length; index += 1) writeContent(contentEdits[index] as Edit, contentParts[index] as HostPart)
+  if (byPosition === 0) {
+    for (let index = 0; index < contentEdits.length; index += 1) writeContent(contentEdits[index] as Edit, contentParts[index] as HostPart)
+  } else writePlacedContent(messages, lists, rendered, contentEdits, contentParts)
   for (const { edit, message } of partInserts) {
     const first = message.parts[0]
     const inserted: HostPart = {
@@ -126,6 +129,33 @@ function sameMessages(a: readonly HostMessage[], b: readonly HostMessage[]): boo
   if (a.length !== b.length) return false
   for (let index = 0; index < a.length; index += 1) if (a[index] !== b[index]) return false
   return true
+}
+
+/**
+ * Writes the content edits in list order: a placed one into its part, the others into the parts they were looked up
+ * in (`looked`, in the same order).
+ */
+function writePlacedContent(
+  messages: readonly HostMessage[],
+  lists: readonly (readonly Edit[])[],
+  rendered: { edits: readonly Edit[]; placed: PlacedEdits } | null,
+  looked: readonly Edit[],
+  lookedParts: readonly HostPart[],
+): void {
+  let next = 0
+  for (const edits of lists) {
+    const placed = rendered !== null && edits === rendered.edits ? rendered.placed : null
+    for (let index = 0; index < edits.length; index += 1) {
+      const edit = edits[index] as Edit
+      if (edit.type !== "set-text" && edit.type !== "set-tool-result" && edit.type !== "set-tool-input") continue
+      const part = placed === null ? undefined : placedPart(messages, placed, index)
+      if (part !== undefined) writeContent(edit, part)
+      else {
+        writeContent(looked[next] as Edit, lookedParts[next] as HostPart)
+        next += 1
+      }
+    }
+  }
 }
 
 /** The part the `index`-th edit writes by `placed`'s record, or undefined when it has none. */
