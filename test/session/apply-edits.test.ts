@@ -392,6 +392,17 @@ describe("applyRenderedEdits", () => {
     expect(messages).toEqual(expected)
   })
 
+  it("writes the placed edits and the ones looked up by id in list order: a later edit of the same part wins", () => {
+    const messages = session()
+    const pass = rendered(messages)
+    const later: Edit = { type: "set-text", messageId: "msg_u2", partId: "u2", text: "written last" }
+    const expected = freshCopy(messages)
+    applyEdits(expected, pass.edits, [later])
+    expect(applyRenderedEdits(messages, pass, pass.edits, [later])).toBe(contentEdits(pass.edits))
+    expect(messages).toEqual(expected)
+    expect(visibleText(partById(messages, "u2"))).toBe("written last")
+  })
+
   it("writes nothing when an edit of another list does not fit", () => {
     const messages = session()
     const pass = rendered(messages)
