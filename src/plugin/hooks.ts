@@ -41,10 +41,18 @@ const DISPOSE_WAIT_MS = 2_000
  * host's data is left exactly as OpenCode passed it, so the plugin can never abort the user's turn.
  * This is the only module that writes into OpenCode's `output` objects.
  */
+const NO_STATUS_IDS: ReadonlySet<string> = new Set()
+
 export function createHooks(context: HookContext): Hooks {
   const { runtime } = context
   /** Sessions whose next completed text is the reply to a /ctx-status request. */
   const statusReplies = new Set<string>()
+  /**
+   * Sessions a full scan found free of /ctx-status exchanges, with no request since: a request always reaches the
+   * transform first as its newest message (the command's own model call), which takes the session off this list, so
+   * a transform of a listed session does not look through every message for one.
+   */
+  const statusFree = new Set<string>()
   const sessionInfo = (id: string): SessionInfo => ({
     id,
     source: "opencode",
@@ -175,11 +183,13 @@ export function createHooks(context: HookContext): Hooks {
         // /ctx-status: its own request carries nothing but the report; later prompts leave the exchange out.
         const newest = all[all.length - 1]
         if (newest && isStatusRequest(newest)) {
+          statusFree.delete(sessionId)
           applyEdits(all, all.slice(0, -1).map((message) => ({ type: "remove-message" as const, messageId: message.info.id })))
           statusReplies.add(sessionId)
           return
         }
-        const statusIds = statusExchangeIds(all)
+        const statusIds = statusFree.has(sessionId) ? NO_STATUS_IDS : statusExchangeIds(all)
+        if (statusIds.size === 0) statusFree.add(sessionId)
         const messages = statusIds.size > 0 ? all.filter((message) => !statusIds.has(message.info.id)) : all
         try {
           // Rows an earlier failure left waiting go first, so nothing the host has since compacted away is lost.
