@@ -178,7 +178,7 @@ export function runPass(options: PassOptions): PassResult {
   const after = execution !== null || nudge !== null ? measure(plannedView, planned) : before
   const usageAfter = estimateUsage({ promptTokens: after.total, calibrationTokens: planned.applied.calibrationTokens })
   const previous = main ? session.previousPrompt : null
-  const serialized = serializeRenderedChunks(messages, edits, session.previousPrompt, session.messageMemo)
+  const serialized = serializeRenderedChunks(messages, edits, session.previousPrompt, session.messageMemo, placed)
   const divergence = previous === null ? null : promptDivergence(previous, serialized)
   // What the provider bills for this request, as far as our counts tell: the prefix shared with the previous request
   // read from the cache (while it is warm), the rest uncached or written.

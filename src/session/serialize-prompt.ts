@@ -1,5 +1,5 @@
 import type { HostMessage, HostPart } from "../transcript/host-message.js"
-import type { Edit } from "./edit.js"
+import type { Edit, PlacedEdits } from "./edit.js"
 import { entryAt, type MessageMemo } from "./message-memo.js"
 import { partText } from "../transcript/part-content.js"
 
@@ -179,6 +179,8 @@ export function serializeRenderedChunks(
   edits: readonly Edit[],
   previous: SerializedPrompt | null,
   memo: MessageMemo | null = null,
+  /** Where the live messages' edits of `edits` are (`renderPromptPlaced`): that run has no edit of a whole message. */
+  placed: PlacedEdits | null = null,
 ): SerializedPrompt {
   const same = memo?.serialized
   // The messages of the last pass, each where it sat, rendered by the same edits: the prompt is the last one.
@@ -196,18 +198,23 @@ export function serializeRenderedChunks(
     bytes.push(size)
     totalBytes += size
   }
-  const { atStart, after, removed } = messageEdits(edits)
+  const { atStart, after, removed } = messageEdits(edits, placed)
   // The part edits are gathered only when a message is rendered (most chunks of a pass are reused whole).
   let allPartEdits: PartEdits | null = null
   for (const message of atStart) add(serializeMessage(message))
+  // The memo's entries by position, when they are this list's (`entryAt` otherwise).
+  const entries = memo !== null && memo.current === messages ? memo.list : null
   for (let index = 0; index < messages.length; index += 1) {
     const message = messages[index] as HostMessage
     if (removed.size > 0 && removed.has(message.info.id)) continue
     // A chunk is kept only beside the edits it was serialized with: `rendered` is the latest render's.
-    const entry = entryAt(memo, index, message)
+    const entry = entries !== null ? (entries[index] ?? null) : entryAt(memo, index, message)
     const known = entry?.rendered ? entry.chunk : null
-    if (known) add(known.text, known.bytes)
-    else {
+    if (known) {
+      chunks.push(known.text)
+      bytes.push(known.bytes)
+      totalBytes += known.bytes
+    } else {
       // A message the latest render memoized carries its own part edits: rendering it reads those, not the whole list
       // (unless two messages share an id, and so maybe part ids: then the whole list's last edit of a part wins).
       const own = memo?.uniqueIds === true ? (entry?.rendered?.edits ?? null) : null
@@ -235,12 +242,23 @@ function renderedMessages(messages: readonly HostMessage[], edits: readonly Edit
   return rendered
 }
 
-/** The edits of whole messages: inserted at the start, inserted after a message (by its id), removed. */
-function messageEdits(edits: readonly Edit[]): { atStart: HostMessage[]; after: Map<string, HostMessage[]>; removed: Set<string> } {
+/**
+ * The edits of whole messages: inserted at the start, inserted after a message (by its id), removed. The run of live
+ * messages' edits `placed` names is not looked at (it edits parts only).
+ */
+function messageEdits(
+  edits: readonly Edit[],
+  placed: PlacedEdits | null = null,
+): { atStart: HostMessage[]; after: Map<string, HostMessage[]>; removed: Set<string> } {
   const after = new Map<string, HostMessage[]>()
   const atStart: HostMessage[] = []
   const removed = new Set<string>()
-  for (const edit of edits) {
+  const liveFrom = placed?.offset ?? edits.length
+  const liveTo = placed === null ? edits.length : placed.offset + placed.targets.length / 2
+  for (let index = 0; index < edits.length; index += 1) {
+    if (index === liveFrom) index = liveTo
+    const edit = edits[index]
+    if (edit === undefined) break
     if (edit.type === "remove-message") removed.add(edit.messageId)
     else if (edit.type === "insert-message" && edit.afterMessageId === null) atStart.push(edit.message)
     else if (edit.type === "insert-message" && edit.afterMessageId !== null) {

@@ -228,7 +228,7 @@ describe("the memo over a session that grows pass after pass", () => {
           expect(measurePrompt(measured)).toEqual(expected)
           const { edits, placed } = renderPromptPlaced({ messages, state, tagsVisible, placements, memo, view })
           expect(edits).toEqual(renderPrompt({ messages: freshCopy(messages), state, tagsVisible, placements }))
-          const serialized = serializeRenderedChunks(messages, edits, previous, memo)
+          const serialized = serializeRenderedChunks(messages, edits, previous, memo, placed)
           expect(joinPrompt(serialized)).toBe(serializeRendered(messages, edits))
           previous = serialized
           // The shell writes the edits into the pass's own messages by where the memo rendered them: the messages come
