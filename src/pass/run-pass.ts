@@ -15,6 +15,7 @@ import type { ReadyHistory, SessionState } from "../session/session-state.js"
 import type { Database } from "../store/driver.js"
 import type { PassTrigger } from "../store/pass-repository.js"
 import type { TokenCounter } from "../tokens/token-counter.js"
+import { withRecurringTextCache } from "../tokens/counted-text-cache.js"
 import { contentHashOfParts } from "../transcript/content-hash.js"
 import type { HostMessage } from "../transcript/host-message.js"
 import { calibrated, type ReplyCreated } from "./calibrate.js"
@@ -110,14 +111,9 @@ export function runPass(options: PassOptions): PassResult {
   const replyCreated = options.replyCreated ?? "before-pass"
   const state: SessionState = main ? calibrated(session, messages, replyCreated, options.fixedTokens) : session
 
-  const markerCounts = new Map<string, number>()
-  const count = (text: string): number => {
-    const known = markerCounts.get(text)
-    if (known !== undefined) return known
-    const tokens = counter.count(text)
-    markerCounts.set(text, tokens)
-    return tokens
-  }
+  // Markers and reminders recur pass after pass: counted once per process.
+  const recurringText = withRecurringTextCache(counter)
+  const count = (text: string): number => recurringText.count(text)
   const view = buildLiveView({ messages, state, protectedTokens: window.protectedTokens, memo: session.messageMemo })
   const measure = (currentView: LiveView, measured: SessionState = state): Breakdown => {
     return measurePrompt({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { withCountedTextCache } from "../../src/tokens/counted-text-cache.js"
+import { withCountedTextCache, withRecurringTextCache } from "../../src/tokens/counted-text-cache.js"
 import type { TokenCounter } from "../../src/tokens/token-counter.js"
 
 /** A counter that counts words and records every text it was asked to count. */
@@ -39,5 +39,17 @@ describe("withCountedTextCache", () => {
     cached.count("ab")
     cached.count("ab")
     expect(inner.asked).toEqual(["long text", "long text", "ab"])
+  })
+
+  it("keeps one memory per counter across callers for recurring texts (each pass asks again)", () => {
+    const inner = recordingCounter()
+    const first = withRecurringTextCache(inner)
+    first.count("[dropped §5§ read output]")
+    expect(withRecurringTextCache(inner)).toBe(first)
+    withRecurringTextCache(inner).count("[dropped §5§ read output]")
+    const other = recordingCounter()
+    withRecurringTextCache(other).count("[dropped §5§ read output]")
+    expect(inner.asked).toEqual(["[dropped §5§ read output]"])
+    expect(other.asked).toEqual(["[dropped §5§ read output]"])
   })
 })
