@@ -73,11 +73,11 @@ export function measurePrompt(options: {
   const last = runningSums.get(state.parts)
   const same = last !== undefined && last.tagsVisible === tagsVisible && last.nudgeKey === nudgeKey
   const reused = sameLeadingFacts(same ? last.facts : null, view.facts)
-  // Every message measured as last time: the last sums are this measure's (nothing is added to them below).
-  const whole = reused === view.messages.length
-  const tool = last && reused > 0 ? leading(last.tool, reused + 1, whole) : [0]
-  const other = last && reused > 0 ? leading(last.other, reused + 1, whole) : [0]
-  const tags = last && reused > 0 ? leading(last.tags, reused + 1, whole) : [0]
+  // The last sums, when every message they cover measures as it did, are this measure's to go on from (only measures
+  // read them, and a later one reads no further than its own facts; entries past them are never read).
+  const tool = last && reused > 0 ? leading(last.tool, reused + 1, true) : [0]
+  const other = last && reused > 0 ? leading(last.other, reused + 1, true) : [0]
+  const tags = last && reused > 0 ? leading(last.tags, reused + 1, true) : [0]
   for (let index = reused; index < view.messages.length; index += 1) {
     const sums = factSums(options, view.messages[index] as HostMessage, view.facts[index], nudgeTokens, nudged)
     tool.push((tool[index] ?? 0) + sums.tool)

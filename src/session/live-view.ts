@@ -137,13 +137,17 @@ export function buildLiveView(options: {
   const liveReused = reuse > 0 && cache ? (cache.liveBefore[reuse] ?? 0) : 0
   // Every message as the last view saw it: its arrays are this view's (nothing is added to them below).
   const whole = reuse === options.messages.length
-  const entries = cache && reuse > 0 ? leading(cache.entries, reuse, whole) : []
-  const seqs = cache && reuse > 0 ? leading(cache.seqs, reuse, whole) : []
-  const live = cache && reuse > 0 ? leading(cache.live, reuse, whole) : []
-  const liveBefore = cache && reuse > 0 ? leading(cache.liveBefore, reuse + 1, whole) : [0]
+  // The arrays only views read (not the view's own `facts`, `items`, `messages`) go on from the last view's when it
+  // saw all of them: nothing reads that view's once this one is built. Until then the memo has no view, so a build
+  // that fails leaves the next one to start afresh rather than from arrays it had begun to add to.
+  if (memo) memo.view = null
+  const entries = cache && reuse > 0 ? leading(cache.entries, reuse, true) : []
+  const seqs = cache && reuse > 0 ? leading(cache.seqs, reuse, true) : []
+  const live = cache && reuse > 0 ? leading(cache.live, reuse, true) : []
+  const liveBefore = cache && reuse > 0 ? leading(cache.liveBefore, reuse + 1, true) : [0]
   const facts = cache && reuse > 0 ? leading(cache.facts, liveReused, whole) : []
-  const liveSeqs = cache && reuse > 0 ? leading(cache.liveSeqs, liveReused, whole) : []
-  const tokensBefore = cache && reuse > 0 ? leading(cache.tokensBefore, liveReused + 1, whole) : [0]
+  const liveSeqs = cache && reuse > 0 ? leading(cache.liveSeqs, liveReused, true) : []
+  const tokensBefore = cache && reuse > 0 ? leading(cache.tokensBefore, liveReused + 1, true) : [0]
   let aligned = true
   let liveFrom: number | null = 0
   // The reused messages all live: they are the list's leading ones.
