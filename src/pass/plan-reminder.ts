@@ -28,9 +28,7 @@ export function planReminder(options: {
 }): { placements: Placement[]; applied: AppliedState; nudge: PlacedReminder } | null {
   const { messages, session, planned, seq } = options
   const newest = messages[messages.length - 1]
-  const placeable =
-    newest !== undefined &&
-    (options.executes || (session.previousMessageIds !== null && !namesMessage(session.previousMessageIds, newest.info.id)))
+  const placeable = newest !== undefined && (options.executes || (session.previousMessageIds !== null && !previouslyListed(session, newest)))
   const newestTool =
     placeable && newest.info.role === "assistant"
       ? [...newest.parts].reverse().find((part) => part.type === "tool" && part.state.status === "completed")
@@ -60,6 +58,18 @@ export function planReminder(options: {
     },
     nudge: { level: reminder.decision.level, channel: reminder.placements.some((placement) => placement.kind === "steer") ? 2 : 1 },
   }
+}
+
+/**
+ * True when the previous prompt's messages name `newest`: told by the memo when that prompt's list is the one its pass
+ * began from, else looked for.
+ */
+function previouslyListed(session: SessionState, newest: HostMessage): boolean {
+  const previous = session.previousMessageIds ?? []
+  const memo = session.messageMemo
+  const known = memo.newest
+  const same = known.previousList === previous && memo.current[memo.current.length - 1] === newest
+  return same && known.listed !== null ? known.listed : namesMessage(previous, newest.info.id)
 }
 
 /** True when `messages` name the message `id` (looked for from the newest: a message seen before is most likely among the last). */

@@ -46,6 +46,12 @@ export type MessageMemo = {
    * pass skips as many of them as still sit where they sat.
    */
   storedLeading: { generation: number; count: number }
+  /**
+   * The list of the pass before this one, and whether it named the newest message of this pass's list (null: not
+   * known, the list names an id twice): a pass asks whether its newest message is new without looking through the last
+   * list.
+   */
+  newest: { previousList: readonly MessageMemoEntry[]; listed: boolean | null }
 }
 
 export type MessageMemoEntry = {
@@ -102,6 +108,7 @@ export function createMessageMemo(): MessageMemo {
     view: null,
     serialized: null,
     storedLeading: { generation: 0, count: 0 },
+    newest: { previousList: [], listed: null },
   }
 }
 
@@ -116,6 +123,9 @@ export function beginPass(memo: MessageMemo, messages: readonly HostMessage[]): 
   // The last list's entries by position are the entries by id when it named no id twice: a message that sits where
   // it sat is found without hashing its id (the host's ids are fresh strings on every call).
   const previous = memo.uniqueIds ? memo.list : []
+  // The memo's map holds the last list's entries here: a newest message it knows was in that list.
+  const newest = messages[messages.length - 1]
+  memo.newest = { previousList: memo.list, listed: newest === undefined || !memo.uniqueIds ? null : memo.messages.has(newest.info.id) }
   memo.uniqueIds = true
   const list: MessageMemoEntry[] = []
   memo.list = list
