@@ -8,7 +8,7 @@ import type { HostMessage, HostPart, HostToolPart } from "../transcript/host-mes
  * then message removals, then message insertions (at the start or after their anchor, in edit order). `lists` are
  * applied as one list, in order (the pass's edits and the shell's own, without copying them into one).
  */
-export function applyEdits(messages: HostMessage[], ...lists: readonly (readonly Edit[])[]): void {
+export function applyEdits(messages: HostMessage[], ...lists: EditLists): void {
   void apply(messages, lists, null)
 }
 
@@ -25,13 +25,17 @@ export type RenderedList = { messages: readonly HostMessage[]; edits: readonly E
  * from a message of those ids in that order). Any other edit, and every edit when the messages are others, is looked
  * up by id. Returns how many content edits were written by position.
  */
-export function applyRenderedEdits(messages: HostMessage[], rendered: RenderedList, ...lists: readonly (readonly Edit[])[]): number {
+export function applyRenderedEdits(messages: HostMessage[], rendered: RenderedList, ...lists: EditLists): number {
   const own = rendered.placed !== null && sameMessages(rendered.messages, messages)
   return apply(messages, lists, own ? { edits: rendered.edits, placed: rendered.placed as PlacedEdits } : null)
 }
 
+type EditLists = readonly (readonly Edit[])[]
+/** A list of edits and where its live edits land. */
+type PlacedList = { edits: readonly Edit[]; placed: PlacedEdits }
+
 /** Applies `lists` (see `applyEdits`); returns how many content edits were written where `rendered` placed them. */
-function apply(messages: HostMessage[], lists: readonly (readonly Edit[])[], rendered: { edits: readonly Edit[]; placed: PlacedEdits } | null): number {
+function apply(messages: HostMessage[], lists: EditLists, rendered: PlacedList | null): number {
   const byId = messageLocator(messages)
   // One walk resolves every edit (a part edit's part, or its message for an insert or removal) and sorts it by the
   // step that writes it; nothing is written before the walk ends. Content edits and their parts are kept side by side
@@ -84,9 +88,8 @@ function apply(messages: HostMessage[], lists: readonly (readonly Edit[])[], ren
     if (anchor !== null && (!byId.get(anchor) || removing.has(anchor))) throw new Error(`edit inserts after message ${anchor}, which is missing`)
     if (byId.listed(edit.message.info.id)) throw new Error(`edit inserts message ${edit.message.info.id}, which already exists`)
   }
-  if (byPosition === 0) {
-    for (let index = 0; index < contentEdits.length; index += 1) writeContent(contentEdits[index] as Edit, contentParts[index] as HostPart)
-  } else writePlacedContent(messages, lists, rendered, contentEdits, contentParts)
+  if (byPosition > 0) writePlacedContent(messages, lists, rendered, contentEdits, contentParts)
+  else for (let index = 0; index < contentEdits.length; index += 1) writeContent(contentEdits[index] as Edit, contentParts[index] as HostPart)
   for (const { edit, message } of partInserts) {
     const first = message.parts[0]
     const inserted: HostPart = {
@@ -137,8 +140,8 @@ function sameMessages(a: readonly HostMessage[], b: readonly HostMessage[]): boo
  */
 function writePlacedContent(
   messages: readonly HostMessage[],
-  lists: readonly (readonly Edit[])[],
-  rendered: { edits: readonly Edit[]; placed: PlacedEdits } | null,
+  lists: EditLists,
+  rendered: PlacedList | null,
   looked: readonly Edit[],
   lookedParts: readonly HostPart[],
 ): void {

@@ -13,7 +13,8 @@ import { buildLiveView } from "../../src/session/live-view.js"
 import { fixedWindow, type WindowSettings } from "../../src/pressure/model-window.js"
 import type { SelectionPolicy } from "../../src/render/select-tiers.js"
 import { renderPrompt } from "../../src/render/render-prompt.js"
-import { joinPrompt, serializeRendered, utf8Length, type SerializedPrompt } from "../../src/session/serialize-prompt.js"
+import { joinPrompt, serializeRendered, type SerializedPrompt } from "../../src/session/serialize-prompt.js"
+import { utf8Length } from "../../src/session/utf8-length.js"
 import {
   insertRepresentations,
   listCompartments,

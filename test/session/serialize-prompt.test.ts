@@ -11,10 +11,10 @@ import {
   serializePrompt,
   serializeRendered,
   serializeRenderedChunks,
-  utf8Length,
   type SerializedPrompt,
 } from "../../src/session/serialize-prompt.js"
 import { beginPass, createMessageMemo } from "../../src/session/message-memo.js"
+import { utf8Length } from "../../src/session/utf8-length.js"
 import type { HostMessage } from "../../src/transcript/host-message.js"
 import {
   assistantMessage,
