@@ -8,6 +8,7 @@
  *   BENCH_SIZE=10000 BENCH_ROUNDS=60 BUN_BE_BUN=1 node_modules/.bin/opencode bench/replay-loop.ts
  *   BENCH_MODE=exchange npx tsx bench/replay-loop.ts        calls that each add an exchange, under Node
  *   BENCH_GC=1 ...                                          a full collection before each call (outside the timing)
+ *   BENCH_WINDOW=200000 ...                                 a usable window the session overflows: history folds first
  */
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -18,6 +19,7 @@ import { collectBetweenCalls, freshCopies, syntheticSession } from "./synthetic-
 const SIZE = Number(process.env["BENCH_SIZE"] ?? 1000)
 const ROUNDS = Number(process.env["BENCH_ROUNDS"] ?? 60)
 const MODE = process.env["BENCH_MODE"] ?? "replay"
+const WINDOW = process.env["BENCH_WINDOW"] === undefined ? null : Number(process.env["BENCH_WINDOW"])
 if (MODE !== "replay" && MODE !== "exchange") throw new Error(`BENCH_MODE is replay or exchange, not ${MODE}`)
 
 const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN
@@ -34,9 +36,10 @@ const dir = mkdtempSync(join(tmpdir(), "magic-context-loop-"))
 const harness = hookHarness({ dbFile: join(dir, "bench.db"), sessionID: "bench-loop" })
 const all = syntheticSession({ messageCount: SIZE + ROUNDS * 2 + 2, sessionID: "bench-loop" })
 const base = all.slice(0, SIZE)
-// A window the session does not fill: no pressure work, as the main bench's replay calls.
-await harness.useWindow(100_000_000)
-await harness.transform(freshCopies(base))
+// A window the session does not fill: no pressure work, as the main bench's replay calls. With BENCH_WINDOW, that
+// window: one the session overflows folds history first (a few calls until the session is quiet again).
+await harness.useWindow(WINDOW ?? 100_000_000)
+for (let call = 0; call < (WINDOW === null ? 1 : 4); call += 1) await harness.transform(freshCopies(base))
 profileStart()
 const calls: number[] = []
 const walks: number[] = []

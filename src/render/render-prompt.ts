@@ -50,9 +50,15 @@ export function renderPromptPlaced(options: RenderOptions): { edits: readonly Ed
   const isFolded = (message: HostMessage): boolean =>
     history !== null && (state.messageSeq.get(message.info.id) ?? Number.POSITIVE_INFINITY) <= history.foldedThroughSeq
   const folded = view && liveFrom !== null ? messages.slice(0, liveFrom) : messages.filter(isFolded)
-  for (const message of folded) edits.push({ type: "remove-message", messageId: message.info.id })
-  if (history !== null && folded.length > 0) {
-    const historyMessage = foldedHistoryMessage(messages, history.text, history.foldedThroughSeq)
+  const historyMessage = history !== null && folded.length > 0 ? foldedHistoryMessage(messages, history.text, history.foldedThroughSeq) : null
+  // The folded head of the last pass, when its messages sit where they sat under the same history: the same edits.
+  const last = view && liveFrom !== null && memo ? foldedHeads.get(state.parts) : undefined
+  const sitting = memo !== undefined && memo.current === messages && memo.stable >= folded.length
+  const samePlace = last !== undefined && sitting && last.generation === (memo?.generation ?? 0) - 1 && last.liveFrom === liveFrom
+  const head = samePlace && last.history === history && sameHistoryMessage(last.inserted, historyMessage) ? last : null
+  if (head) for (const edit of head.edits) edits.push(edit)
+  else {
+    for (const message of folded) edits.push({ type: "remove-message", messageId: message.info.id })
     if (historyMessage) edits.push({ type: "insert-message", afterMessageId: null, message: historyMessage })
   }
   let live: readonly Edit[] = []
@@ -72,7 +78,49 @@ export function renderPromptPlaced(options: RenderOptions): { edits: readonly Ed
   }
   const placed = targets !== null && liveFrom !== null ? { offset: edits.length, liveFrom, targets } : null
   // A session with nothing folded and no steer renders its live messages' edits alone: they are not copied.
-  return { edits: edits.length === 0 && steers.length === 0 ? live : edits.concat(live, steers), placed }
+  if (edits.length === 0 && steers.length === 0) return { edits: live, placed }
+  // The last pass's whole list, when its head and its live edits are this pass's and there is no steer: a replay of a
+  // folded session keeps the very list (the serialization then takes the last prompt as it is).
+  if (head && steers.length === 0 && head.live === live) {
+    if (memo) foldedHeads.set(state.parts, { ...head, generation: memo.generation })
+    return { edits: head.whole, placed }
+  }
+  const whole = edits.concat(live, steers)
+  // A render without the memo leaves the memo's records alone.
+  if (memo && history !== null && liveFrom !== null && steers.length === 0) {
+    const own = head ? head.edits : edits.slice()
+    foldedHeads.set(state.parts, { generation: memo.generation, history, liveFrom, inserted: historyMessage, edits: own, live, whole })
+  } else if (memo) foldedHeads.delete(state.parts)
+  return { edits: whole, placed }
+}
+
+/**
+ * The latest folded head of each session's render (by its part records' map), for the pass after it: the pass, the
+ * history and live position it was made for, the history message, the head's edits (the folded messages' removals and
+ * the history's insertion), the live edits after it and the whole list.
+ */
+const foldedHeads = new WeakMap<
+  object,
+  {
+    generation: number
+    history: NonNullable<SessionState["applied"]["history"]>
+    liveFrom: number
+    inserted: HostMessage | null
+    edits: readonly Edit[]
+    live: readonly Edit[]
+    whole: readonly Edit[]
+  }
+>()
+
+/** True when two history messages say the same: the same id, session, time, agent, model and text. */
+function sameHistoryMessage(a: HostMessage | null, b: HostMessage | null): boolean {
+  if (a === null || b === null) return a === b
+  const [first, second] = [a.info, b.info]
+  if (first.id !== second.id || first.sessionID !== second.sessionID || first.time.created !== second.time.created) return false
+  if (first.role !== "user" || second.role !== "user") return false
+  if (first.agent !== second.agent || first.model.providerID !== second.model.providerID || first.model.modelID !== second.model.modelID) return false
+  const [textA, textB] = [a.parts[0], b.parts[0]]
+  return textA?.type === "text" && textB?.type === "text" && textA.text === textB.text && a.parts.length === b.parts.length
 }
 
 /**

@@ -3,6 +3,8 @@ import type { Placement, SessionState } from "../../src/session/session-state.js
 import { applyEdits } from "../../src/session/apply-edits.js"
 import type { Edit } from "../../src/session/edit.js"
 import { renderPrompt } from "../../src/render/render-prompt.js"
+import { buildLiveView } from "../../src/session/live-view.js"
+import { beginPass, createMessageMemo } from "../../src/session/message-memo.js"
 import type { HostMessage } from "../../src/transcript/host-message.js"
 import {
   assistantMessage,
@@ -361,6 +363,34 @@ describe("renderPrompt", () => {
       applyEdits(rendered, render({ messages, state }))
       expect(rendered.map((message) => message.info.id)).toEqual(["mc-history-2", "m3", "m4"])
       expect(visibleText(partById(rendered, "mc-history-2-text"))).toBe("What happened so far.")
+    })
+
+    it("keeps the last pass's very list for a replay of a folded session, and renders anew when the head changes", () => {
+      const messages = session()
+      const state = ingestedState(messages)
+      state.applied = { ...state.applied, history: { foldedThroughSeq: 2, text: "What happened so far.", tokens: 4 } }
+      const memo = createMessageMemo()
+      const pass = (list: HostMessage[], current: SessionState = state): readonly Edit[] => {
+        beginPass(memo, list)
+        const view = buildLiveView({ messages: list, state: current, protectedTokens: 0, memo })
+        return renderPrompt({ messages: list, state: current, tagsVisible: true, placements: [], memo, view })
+      }
+      const first = pass(freshCopy(messages))
+      expect(first).toEqual(render({ messages, state }))
+      // The same messages again (fresh copies): the same list object, so the serialization takes the last prompt.
+      expect(pass(freshCopy(messages))).toBe(first)
+      // Another history (folded further in a later epoch): the head is made anew.
+      const further = { ...state, applied: { ...state.applied, history: { foldedThroughSeq: 3, text: "More happened.", tokens: 2 } } }
+      const refolded = pass(freshCopy(messages), further)
+      expect(refolded).not.toBe(first)
+      expect(refolded).toEqual(render({ messages, state: further }))
+      // The newest user message sent with another model: the history message says so.
+      const switched = freshCopy(messages)
+      const user = switched.findLast((message) => message.info.role === "user")
+      if (user?.info.role === "user") user.info.model = { providerID: "openai", modelID: "gpt-5" }
+      const afterSwitch = pass(switched, further)
+      expect(afterSwitch).not.toBe(refolded)
+      expect(afterSwitch).toEqual(render({ messages: switched, state: further }))
     })
 
     it("inserts no history message when none of the folded messages is in the list", () => {
