@@ -76,7 +76,8 @@ export function renderPromptPlaced(options: RenderOptions): { edits: readonly Ed
     const steer = steerMessage(messages, placement)
     if (steer) steers.push(steer)
   }
-  const placed = targets !== null && liveFrom !== null ? { offset: edits.length, liveFrom, targets } : null
+  // The live run's places, and the folded messages' removals at the head (the list's first `liveFrom`, in order).
+  const placed = targets !== null && liveFrom !== null ? { offset: edits.length, liveFrom, targets, removed: folded.length } : null
   // A session with nothing folded and no steer renders its live messages' edits alone: they are not copied.
   if (edits.length === 0 && steers.length === 0) return { edits: live, placed }
   // The last pass's whole list, when its head and its live edits are this pass's and there is no steer: a replay of a

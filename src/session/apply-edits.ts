@@ -47,10 +47,16 @@ function apply(messages: HostMessage[], lists: EditLists, rendered: PlacedList |
   const removing = new Set<string>()
   const messageInserts: Extract<Edit, { type: "insert-message" }>[] = []
   let byPosition = 0
+  // How many of the list's first messages the placed removals take (the folded ones, in order: no lookup by id).
+  let leadingRemoved = 0
   for (const edits of lists) {
     // The positions of the pass's own edits, when these are they.
     const placed = rendered !== null && edits === rendered.edits ? rendered.placed : null
     for (let index = 0; index < edits.length; index += 1) {
+      if (placed !== null && index < placed.removed) {
+        leadingRemoved += 1
+        continue
+      }
       const edit = edits[index] as Edit
       switch (edit.type) {
         case "insert-message":
@@ -85,7 +91,9 @@ function apply(messages: HostMessage[], lists: EditLists, rendered: PlacedList |
   // An insertion's anchor must be there and stay (every removal is known now).
   for (const edit of messageInserts) {
     const anchor = edit.afterMessageId
-    if (anchor !== null && (!byId.get(anchor) || removing.has(anchor))) throw new Error(`edit inserts after message ${anchor}, which is missing`)
+    const found = anchor === null ? undefined : byId.get(anchor)
+    const gone = anchor !== null && (removing.has(anchor) || (leadingRemoved > 0 && found !== undefined && messages.indexOf(found) < leadingRemoved))
+    if (anchor !== null && (!found || gone)) throw new Error(`edit inserts after message ${anchor}, which is missing`)
     if (byId.listed(edit.message.info.id)) throw new Error(`edit inserts message ${edit.message.info.id}, which already exists`)
   }
   if (byPosition > 0) writePlacedContent(messages, lists, rendered, contentEdits, contentParts)
@@ -104,6 +112,7 @@ function apply(messages: HostMessage[], lists: EditLists, rendered: PlacedList |
   }
   for (const { edit, message } of partRemovals) message.parts.splice(message.parts.findIndex((part) => part.id === edit.partId), 1)
   // Folded history removes thousands of messages at once: one pass over the list, not a splice each.
+  if (leadingRemoved > 0) messages.splice(0, leadingRemoved)
   if (removing.size > 0) {
     let kept = 0
     for (const message of messages) if (!removing.has(message.info.id)) messages[kept++] = message

@@ -24,7 +24,8 @@ export type Edit =
 /**
  * Where a run of rendered edits lands, by position: `edits[offset + k]` is an edit of the live message at host
  * position `liveFrom + targets[2k]`, and writes that message's part at position `targets[2k + 1]` (-1: not a content
- * edit, or one to look up by id). Made by the renderer from the memo's verified messages (`renderPromptPlaced`); valid
- * for the very message objects that pass rendered.
+ * edit, or one to look up by id); the first `removed` edits remove the list's first `removed` messages, in order (the
+ * folded ones). Made by the renderer from the memo's verified messages (`renderPromptPlaced`); valid for the very
+ * message objects that pass rendered.
  */
-export type PlacedEdits = { offset: number; liveFrom: number; targets: Int32Array }
+export type PlacedEdits = { offset: number; liveFrom: number; targets: Int32Array; removed: number }

@@ -358,9 +358,10 @@ describe("applyEdits", () => {
 
 describe("applyRenderedEdits", () => {
   /** One pass's render of `messages` over a session of ingested items (one dropped): its edits and their positions. */
-  const rendered = (messages: HostMessage[]): RenderedList => {
+  const rendered = (messages: HostMessage[], foldedThroughSeq = 0): RenderedList => {
     const state = ingestedState(messages)
     markDropped(state, "t1")
+    if (foldedThroughSeq > 0) state.applied = { ...state.applied, history: { foldedThroughSeq, text: "What happened so far.", tokens: 4 } }
     const memo = createMessageMemo()
     beginPass(memo, messages)
     const view = buildLiveView({ messages, state, protectedTokens: 0, memo })
@@ -401,6 +402,17 @@ describe("applyRenderedEdits", () => {
     expect(applyRenderedEdits(messages, pass, pass.edits, [later])).toBe(contentEdits(pass.edits))
     expect(messages).toEqual(expected)
     expect(visibleText(partById(messages, "u2"))).toBe("written last")
+  })
+
+  it("takes the folded messages off the head of the pass's own messages, as removing them by id does", () => {
+    const messages = [...session(), userMessage({ id: "msg_u3", parts: [text("u3", "and now?")] })]
+    const pass = rendered(messages, 2)
+    expect(pass.placed?.removed).toBe(2)
+    const byId = freshCopy(messages)
+    applyEdits(byId, pass.edits)
+    applyRenderedEdits(messages, pass, pass.edits)
+    expect(messages).toEqual(byId)
+    expect(ids(messages)).toEqual(["mc-history-2", "msg_u2", "msg_u3"])
   })
 
   it("writes nothing when an edit of another list does not fit", () => {
