@@ -147,6 +147,7 @@ export function decideWork(options: {
       // A drain pass reclaims in force mode; any other in age mode.
       reclaim: drain.active ? "force" : "age",
       measure,
+      passView: view,
     })
   const freedWithFold = freedRead ? freedBy(foldable) : 0
   // A fold the cost rule prepared below the threshold goes only where it frees more than the rest of the work alone

@@ -22,7 +22,54 @@ export function estimateFreedTokens(options: {
   reclaim: ReclaimMode
   /** The pass's own measure of a view against a state. */
   measure: (view: LiveView, state: SessionState) => Breakdown
+  /**
+   * The pass's own view of `state` (optional): while its items are the last pass's very array (the messages and their
+   * records unchanged), an estimate asked with the same inputs is the one worked out then.
+   */
+  passView?: LiveView
 }): number {
+  const { placements, history } = options.state.applied
+  if (!options.passView) return estimate(options)
+  const key = estimateKey(options)
+  const known = estimates.get(options.passView.items) ?? []
+  const kept = known.find((made) => made.key === key && made.placements === placements && made.history === history)
+  if (kept) return kept.freed
+  const freed = estimate(options)
+  estimates.set(options.passView.items, [...known.slice(-1), { key, placements, history, freed }])
+  return freed
+}
+
+/**
+ * The estimates worked out for each list of a pass's view items (the last two: a pass asks with and without the fold),
+ * with the inputs besides the items they were made from: the key of the numbers and tags, and the applied state's
+ * placements and history (the measure reads them).
+ */
+const estimates = new WeakMap<
+  readonly unknown[],
+  { key: string; placements: SessionState["applied"]["placements"]; history: SessionState["applied"]["history"]; freed: number }[]
+>()
+
+/** The numbers and tags an estimate reads besides the items, the applied placements and the history, as one string. */
+function estimateKey(options: Parameters<typeof estimateFreedTokens>[0]): string {
+  const { before, ready } = options
+  return [
+    ready ? `${ready.foldThroughSeq}:${ready.tokens}` : "-",
+    options.protectedTokens,
+    before.total,
+    before.fixed,
+    before.history,
+    before.conversation,
+    before.protected,
+    before.tool,
+    before.tags,
+    options.reclaim,
+    options.state.applied.boundarySeq,
+    options.landable.join(","),
+    options.smart.join(","),
+  ].join("|")
+}
+
+function estimate(options: Parameters<typeof estimateFreedTokens>[0]): number {
   const { state, ready } = options
   const history = ready ? { foldedThroughSeq: ready.foldThroughSeq, text: ready.text, tokens: ready.tokens } : null
   const folded: SessionState = history ? { ...state, applied: { ...state.applied, history } } : state

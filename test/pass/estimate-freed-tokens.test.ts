@@ -41,4 +41,33 @@ describe("estimateFreedTokens", () => {
     // A history larger than what it replaces counts against the rest.
     expect(estimate("age", { foldThroughSeq: 1, text: "history", tokens: 120 })).toBe(-100)
   })
+
+  it("answers the same inputs over the same view items from the last estimate, and other inputs afresh", () => {
+    const passView = buildLiveView({ messages: MESSAGES, state, protectedTokens: 50 })
+    const remembered = (reclaim: "age" | "force", ready: { foldThroughSeq: number; text: string; tokens: number } | null, landable: number[] = []) =>
+      estimateFreedTokens({ messages: MESSAGES, state, before, ready, protectedTokens: 50, landable, smart: [], reclaim, measure, passView })
+    const fold = { foldThroughSeq: 2, text: "history", tokens: 100 }
+    const asked: number[] = []
+    let counted = 0
+    const counting = (view: LiveView, measured: SessionState): Breakdown => {
+      counted += 1
+      return measure(view, measured)
+    }
+    const withCount = (ready: typeof fold | null) =>
+      estimateFreedTokens({ messages: MESSAGES, state, before, ready, protectedTokens: 50, landable: [], smart: [], reclaim: "force", measure: counting, passView })
+    asked.push(withCount(fold), withCount(fold))
+    expect(asked).toEqual([4_920, 4_920])
+    // Asked again with the same inputs over the same items: not worked out again.
+    expect(counted).toBe(1)
+    // Another history, another mode or other tags: worked out, as without the memory.
+    expect(remembered("force", { ...fold, tokens: 200 })).toBe(4_820)
+    expect(remembered("age", fold)).toBe(estimate("age", fold))
+    const tag = state.tagsByPart.get("r2")?.tag ?? 0
+    expect(remembered("force", null, [tag])).toBe(estimateFreedTokens({ messages: MESSAGES, state, before, ready: null, protectedTokens: 50, landable: [tag], smart: [], reclaim: "force", measure }))
+    // Another list of view items (the messages or their records changed): worked out again.
+    const other = buildLiveView({ messages: MESSAGES, state, protectedTokens: 50 })
+    expect(other.items).not.toBe(passView.items)
+    estimateFreedTokens({ messages: MESSAGES, state, before, ready: fold, protectedTokens: 50, landable: [], smart: [], reclaim: "force", measure: counting, passView: other })
+    expect(counted).toBe(2)
+  })
 })
