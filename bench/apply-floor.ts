@@ -19,7 +19,7 @@ import { applyEdits } from "../src/session/apply-edits.js"
 import type { Edit } from "../src/session/edit.js"
 import { beginPass, createMessageMemo } from "../src/session/message-memo.js"
 import type { HostMessage, HostPart } from "../src/transcript/host-message.js"
-import { freshCopies, syntheticSession } from "./synthetic-session.js"
+import { freshCopies, syntheticSession, walkParts } from "./synthetic-session.js"
 
 const SIZES = (process.env["BENCH_SIZES"] ?? "1000,10000").split(",").map(Number)
 const ROUNDS = Number(process.env["BENCH_ROUNDS"] ?? 31)
@@ -46,12 +46,6 @@ function itemEdits(messages: readonly HostMessage[]): Edit[] {
     }
   }
   return edits
-}
-
-function walk(messages: readonly HostMessage[]): number {
-  let parts = 0
-  for (const message of messages) for (const part of message.parts) parts += part.id.length > 0 ? 1 : 0
-  return parts
 }
 
 function writeDirect(messages: readonly HostMessage[], edits: readonly Edit[]): void {
@@ -96,7 +90,7 @@ for (const size of SIZES) {
     if (result === 0) throw new Error("the session has no items")
   }
   for (let round = 0; round < ROUNDS; round += 1) {
-    timed(times.walk, walk)
+    timed(times.walk, walkParts)
     timed(times.write, (copy) => writeDirect(copy, edits))
     timed(times.compare, (copy) => compareIds(copy, edits))
     timed(times.begin, (copy) => beginPass(memo, copy))

@@ -6,7 +6,7 @@
  *
  *   HARNESS_SIZE=10000 HARNESS_CALLS=61 BUN_BE_BUN=1 node_modules/.bin/opencode bench/harness-rss.ts
  */
-import { collectBetweenCalls, freshCopies, syntheticSession } from "./synthetic-session.js"
+import { collectBetweenCalls, freshCopies, syntheticSession, walkParts } from "./synthetic-session.js"
 
 const size = Number(process.env["HARNESS_SIZE"] ?? 1000)
 const calls = Number(process.env["HARNESS_CALLS"] ?? 61)
@@ -18,7 +18,7 @@ for (let call = 0; call < calls; call += 1) {
   // The bench's copies grow past `size` by up to six messages a round; these grow by one a call, up to as many.
   collectBetweenCalls()
   const copy = freshCopies(all.slice(0, size + Math.min(call, rounds * 6)))
-  for (const message of copy) for (const part of message.parts) parts += part.id.length > 0 ? 1 : 0
+  parts += walkParts(copy)
   peak = Math.max(peak, process.memoryUsage().rss)
 }
 if (parts === 0) throw new Error("empty session")

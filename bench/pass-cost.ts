@@ -19,7 +19,7 @@ import { systemClock } from "../src/pass/system-clock.js"
 import { openDatabase } from "../src/store/open-database.js"
 import { createTokenCounterPool } from "../src/tokens/tiktoken-counter.js"
 import type { HostMessage } from "../src/transcript/host-message.js"
-import { freshCopies, syntheticSession } from "./synthetic-session.js"
+import { freshCopies, syntheticSession, timedWalk } from "./synthetic-session.js"
 
 const MESSAGES = Number(process.env["BENCH_MESSAGES"] ?? 1000)
 const ROUNDS = Number(process.env["BENCH_ROUNDS"] ?? 30)
@@ -70,12 +70,7 @@ const passthrough: number[] = []
 for (let round = 0; round < ROUNDS; round += 1) {
   const copy = freshCopies(base)
   replay.push(timePass(copy))
-  const walkCopy = freshCopies(base)
-  const started = performance.now()
-  let parts = 0
-  for (const message of walkCopy) for (const part of message.parts) parts += part.id.length > 0 ? 1 : 0
-  passthrough.push(performance.now() - started)
-  if (parts === 0) throw new Error("empty session")
+  passthrough.push(timedWalk(freshCopies(base)))
 }
 
 const incremental: number[] = []

@@ -14,7 +14,7 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { hookHarness } from "./hook-harness.js"
-import { collectBetweenCalls, freshCopies, syntheticSession } from "./synthetic-session.js"
+import { collectBetweenCalls, freshCopies, syntheticSession, timedWalk } from "./synthetic-session.js"
 
 const SIZE = Number(process.env["BENCH_SIZE"] ?? 1000)
 const ROUNDS = Number(process.env["BENCH_ROUNDS"] ?? 60)
@@ -49,12 +49,7 @@ for (let round = 0; round < ROUNDS; round += 1) {
   const started = performance.now()
   await harness.transform(copy)
   calls.push(performance.now() - started)
-  const walk = freshCopies(base)
-  const walked = performance.now()
-  let parts = 0
-  for (const message of walk) for (const part of message.parts) parts += part.id.length > 0 ? 1 : 0
-  walks.push(performance.now() - walked)
-  if (parts === 0) throw new Error("empty session")
+  walks.push(timedWalk(freshCopies(base)))
 }
 await harness.dispose()
 rmSync(dir, { recursive: true, force: true })

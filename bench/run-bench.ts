@@ -29,7 +29,7 @@ import { createTokenCounterPool } from "../src/tokens/tiktoken-counter.js"
 import type { HostMessage } from "../src/transcript/host-message.js"
 import { hookHarness, type HookHarness } from "./hook-harness.js"
 import { nextDropTarget } from "./next-drop.js"
-import { collectBetweenCalls, COLLECT_BETWEEN_CALLS, COPY_MODE, freshCopies, syntheticSession } from "./synthetic-session.js"
+import { collectBetweenCalls, COLLECT_BETWEEN_CALLS, COPY_MODE, freshCopies, syntheticSession, timedWalk } from "./synthetic-session.js"
 
 const SIZES = (process.env["BENCH_SIZES"] ?? "100,1000,5000,10000").split(",").map(Number)
 const ROUNDS = Number(process.env["BENCH_ROUNDS"] ?? 15)
@@ -117,11 +117,7 @@ async function measure(size: number): Promise<Row> {
     counted += state.parts.size - before
     const walk = freshCopies(base)
     collectBetweenCalls()
-    const started = performance.now()
-    let parts = 0
-    for (const message of walk) for (const part of message.parts) parts += part.id.length > 0 ? 1 : 0
-    passthrough.push(performance.now() - started)
-    if (parts === 0) throw new Error("empty session")
+    passthrough.push(timedWalk(walk))
   }
   // Each round one more exchange: the user's message and the assistant's text and tool call with its result.
   const heapAfter = heapBefore !== null && collect() ? process.memoryUsage().heapUsed : null

@@ -92,3 +92,19 @@ export function collectBetweenCalls(): void {
   else if (typeof globalThis.gc === "function") globalThis.gc()
   else throw new Error("BENCH_GC=1 needs a full collection: run node with --expose-gc")
 }
+
+/** The passthrough hook's work: every part's id read (a plugin that looks at nothing cannot do less). Returns the count. */
+export function walkParts(messages: readonly HostMessage[]): number {
+  let parts = 0
+  for (const message of messages) for (const part of message.parts) parts += part.id.length > 0 ? 1 : 0
+  return parts
+}
+
+/** `walkParts` timed, in ms; a session without parts is an error (its walk would time nothing). */
+export function timedWalk(messages: readonly HostMessage[]): number {
+  const started = performance.now()
+  const parts = walkParts(messages)
+  const ms = performance.now() - started
+  if (parts === 0) throw new Error("empty session")
+  return ms
+}

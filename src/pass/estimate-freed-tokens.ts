@@ -4,14 +4,8 @@ import type { Breakdown } from "../render/measure-prompt.js"
 import type { HostMessage } from "../transcript/host-message.js"
 import type { ReadyHistory, SessionState } from "../session/session-state.js"
 
-/**
- * What an execute pass would free, in tokens: the history fold (the prompt measured with the ready history applied,
- * against the prompt before), plus every tag that the pass's reclaim (`reclaim`: force for a drain pass, age at the
- * threshold), the landable queued drops and the smart drops would take from what stays live after the fold, each
- * once, at its content and call tokens (as the reclaim totals the decision reads are counted). A history that would
- * grow the prompt counts against the rest. Reads only.
- */
-export function estimateFreedTokens(options: {
+/** What `estimateFreedTokens` reads. */
+type EstimateOptions = {
   messages: readonly HostMessage[]
   state: SessionState
   before: Breakdown
@@ -27,7 +21,16 @@ export function estimateFreedTokens(options: {
    * records unchanged), an estimate asked with the same inputs is the one worked out then.
    */
   passView?: LiveView
-}): number {
+}
+
+/**
+ * What an execute pass would free, in tokens: the history fold (the prompt measured with the ready history applied,
+ * against the prompt before), plus every tag that the pass's reclaim (`reclaim`: force for a drain pass, age at the
+ * threshold), the landable queued drops and the smart drops would take from what stays live after the fold, each
+ * once, at its content and call tokens (as the reclaim totals the decision reads are counted). A history that would
+ * grow the prompt counts against the rest. Reads only.
+ */
+export function estimateFreedTokens(options: EstimateOptions): number {
   const { placements, history } = options.state.applied
   if (!options.passView) return estimate(options)
   const key = estimateKey(options)
@@ -50,7 +53,7 @@ const estimates = new WeakMap<
 >()
 
 /** The numbers and tags an estimate reads besides the items, the applied placements and the history, as one string. */
-function estimateKey(options: Parameters<typeof estimateFreedTokens>[0]): string {
+function estimateKey(options: EstimateOptions): string {
   const { before, ready } = options
   return [
     ready ? `${ready.foldThroughSeq}:${ready.tokens}` : "-",
@@ -69,7 +72,7 @@ function estimateKey(options: Parameters<typeof estimateFreedTokens>[0]): string
   ].join("|")
 }
 
-function estimate(options: Parameters<typeof estimateFreedTokens>[0]): number {
+function estimate(options: EstimateOptions): number {
   const { state, ready } = options
   const history = ready ? { foldedThroughSeq: ready.foldThroughSeq, text: ready.text, tokens: ready.tokens } : null
   const folded: SessionState = history ? { ...state, applied: { ...state.applied, history } } : state

@@ -28,7 +28,8 @@ export function planReminder(options: {
 }): { placements: Placement[]; applied: AppliedState; nudge: PlacedReminder } | null {
   const { messages, session, planned, seq } = options
   const newest = messages[messages.length - 1]
-  const placeable = newest !== undefined && (options.executes || (session.previousMessageIds !== null && !previouslyListed(session, newest)))
+  const isNew = newest !== undefined && session.previousMessageIds !== null && !previouslyListed(session, newest)
+  const placeable = newest !== undefined && (options.executes || isNew)
   const newestTool =
     placeable && newest.info.role === "assistant"
       ? [...newest.parts].reverse().find((part) => part.type === "tool" && part.state.status === "completed")

@@ -36,13 +36,13 @@ export type HookContext = {
 /** How long `dispose` waits for turn-end writes still running (OpenCode awaits it before the process exits). */
 const DISPOSE_WAIT_MS = 2_000
 
+const NO_STATUS_IDS: ReadonlySet<string> = new Set()
+
 /**
  * The hooks magic-context registers. Every body runs inside `guard`: an internal error is recorded and the
  * host's data is left exactly as OpenCode passed it, so the plugin can never abort the user's turn.
  * This is the only module that writes into OpenCode's `output` objects.
  */
-const NO_STATUS_IDS: ReadonlySet<string> = new Set()
-
 export function createHooks(context: HookContext): Hooks {
   const { runtime } = context
   /** Sessions whose next completed text is the reply to a /ctx-status request. */

@@ -2,7 +2,7 @@ import type { Placement, SessionState } from "../session/session-state.js"
 import type { HostMessage } from "../transcript/host-message.js"
 import { sameSignature } from "../session/message-signature.js"
 import { listTrackables, type Trackable } from "../transcript/trackables.js"
-import type { Edit, PlacedEdits } from "../session/edit.js"
+import { isContentEdit, type Edit, type PlacedEdits } from "../session/edit.js"
 import { renderItem } from "./render-item.js"
 import { foldedHistoryMessage, renderedSteers, steerMessage } from "./inserted-messages.js"
 import { entryAt, type MessageMemo, type MessageMemoEntry } from "../session/message-memo.js"
@@ -44,7 +44,6 @@ export function renderPromptPlaced(options: RenderOptions): { edits: readonly Ed
     if (placement.kind !== "nudge") continue
     nudges.set(placement.anchorId, [...(nudges.get(placement.anchorId) ?? []), placement.text])
   }
-  const edits: Edit[] = []
   const history = state.applied.history
   const liveFrom = view?.liveFrom ?? null
   const isFolded = (message: HostMessage): boolean =>
@@ -53,14 +52,12 @@ export function renderPromptPlaced(options: RenderOptions): { edits: readonly Ed
   const historyMessage = history !== null && folded.length > 0 ? foldedHistoryMessage(messages, history.text, history.foldedThroughSeq) : null
   // The folded head of the last pass, when its messages sit where they sat under the same history: the same edits.
   const last = view && liveFrom !== null && memo ? foldedHeads.get(state.parts) : undefined
-  const sitting = memo !== undefined && memo.current === messages && memo.stable >= folded.length
-  const samePlace = last !== undefined && sitting && last.generation === (memo?.generation ?? 0) - 1 && last.liveFrom === liveFrom
-  const head = samePlace && last.history === history && sameHistoryMessage(last.inserted, historyMessage) ? last : null
-  if (head) for (const edit of head.edits) edits.push(edit)
-  else {
-    for (const message of folded) edits.push({ type: "remove-message", messageId: message.info.id })
-    if (historyMessage) edits.push({ type: "insert-message", afterMessageId: null, message: historyMessage })
-  }
+  const samePlace = last !== undefined && memo !== undefined && last.generation === memo.generation - 1 && last.liveFrom === liveFrom
+  const sitting = samePlace && memo.current === messages && memo.stable >= folded.length
+  const head = sitting && last.history === history && sameHistoryMessage(last.inserted, historyMessage) ? last : null
+  const headEdits: readonly Edit[] = head ? head.edits : foldedEdits(folded, historyMessage)
+  // Rendered without a view's live tail: every live message's edits, after the head.
+  const body: Edit[] = []
   let live: readonly Edit[] = []
   let targets: Int32Array | null = null
   if (view && liveFrom !== null) ({ edits: live, targets } = liveEdits({ state, tagsVisible, nudges, memo, view, liveFrom }))
@@ -68,7 +65,7 @@ export function renderPromptPlaced(options: RenderOptions): { edits: readonly Ed
     messages.forEach((message, index) => {
       if (isFolded(message)) return
       const entry = entryAt(memo, index, message)
-      edits.push(...(entry ? memoizedMessageEdits(entry, message, state, tagsVisible, nudges) : messageEdits(message, listTrackables(message), state, tagsVisible, nudges)))
+      body.push(...(entry ? memoizedMessageEdits(entry, message, state, tagsVisible, nudges) : messageEdits(message, listTrackables(message), state, tagsVisible, nudges)))
     })
   }
   const steers: Edit[] = []
@@ -77,22 +74,28 @@ export function renderPromptPlaced(options: RenderOptions): { edits: readonly Ed
     if (steer) steers.push(steer)
   }
   // The live run's places, and the folded messages' removals at the head (the list's first `liveFrom`, in order).
-  const placed = targets !== null && liveFrom !== null ? { offset: edits.length, liveFrom, targets, removed: folded.length } : null
+  const placed = targets !== null && liveFrom !== null ? { offset: headEdits.length, liveFrom, targets, removed: folded.length } : null
   // A session with nothing folded and no steer renders its live messages' edits alone: they are not copied.
-  if (edits.length === 0 && steers.length === 0) return { edits: live, placed }
+  if (headEdits.length === 0 && body.length === 0 && steers.length === 0) return { edits: live, placed }
   // The last pass's whole list, when its head and its live edits are this pass's and there is no steer: a replay of a
   // folded session keeps the very list (the serialization then takes the last prompt as it is).
   if (head && steers.length === 0 && head.live === live) {
     if (memo) foldedHeads.set(state.parts, { ...head, generation: memo.generation })
     return { edits: head.whole, placed }
   }
-  const whole = edits.concat(live, steers)
+  const whole = headEdits.concat(body, live, steers)
   // A render without the memo leaves the memo's records alone.
   if (memo && history !== null && liveFrom !== null && steers.length === 0) {
-    const own = head ? head.edits : edits.slice()
-    foldedHeads.set(state.parts, { generation: memo.generation, history, liveFrom, inserted: historyMessage, edits: own, live, whole })
+    foldedHeads.set(state.parts, { generation: memo.generation, history, liveFrom, inserted: historyMessage, edits: headEdits, live, whole })
   } else if (memo) foldedHeads.delete(state.parts)
   return { edits: whole, placed }
+}
+
+/** The head of a folded session's edits: each folded message removed, in order, then the history message at the start. */
+function foldedEdits(folded: readonly HostMessage[], historyMessage: HostMessage | null): Edit[] {
+  const edits: Edit[] = folded.map((message) => ({ type: "remove-message", messageId: message.info.id }))
+  if (historyMessage) edits.push({ type: "insert-message", afterMessageId: null, message: historyMessage })
+  return edits
 }
 
 /**
@@ -280,8 +283,5 @@ function memoizedMessageEdits(
 function contentPartPositions(message: HostMessage, edits: readonly Edit[]): number[] {
   if (edits.length === 0) return []
   const positions = new Map(message.parts.map((part, position) => [part.id, position]))
-  return edits.map((edit) => {
-    const content = edit.type === "set-text" || edit.type === "set-tool-result" || edit.type === "set-tool-input"
-    return content ? (positions.get(edit.partId) ?? -1) : -1
-  })
+  return edits.map((edit) => (isContentEdit(edit) ? (positions.get(edit.partId) ?? -1) : -1))
 }

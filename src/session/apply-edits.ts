@@ -1,4 +1,4 @@
-import type { Edit, PlacedEdits } from "./edit.js"
+import { isContentEdit, type Edit, type PlacedEdits } from "./edit.js"
 import type { HostMessage, HostPart, HostToolPart } from "../transcript/host-message.js"
 
 /**
@@ -159,7 +159,7 @@ function writePlacedContent(
     const placed = rendered !== null && edits === rendered.edits ? rendered.placed : null
     for (let index = 0; index < edits.length; index += 1) {
       const edit = edits[index] as Edit
-      if (edit.type !== "set-text" && edit.type !== "set-tool-result" && edit.type !== "set-tool-input") continue
+      if (!isContentEdit(edit)) continue
       const part = placed === null ? undefined : placedPart(messages, placed, index)
       if (part !== undefined) writeContent(edit, part)
       else {

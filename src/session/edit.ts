@@ -21,6 +21,11 @@ export type Edit =
   /** Remove a whole message (folded into history). */
   | { type: "remove-message"; messageId: string }
 
+/** An edit that writes into a part's content (its text, a tool's result or input), as against one that adds or removes. */
+export function isContentEdit(edit: Edit): edit is Extract<Edit, { type: "set-text" | "set-tool-result" | "set-tool-input" }> {
+  return edit.type === "set-text" || edit.type === "set-tool-result" || edit.type === "set-tool-input"
+}
+
 /**
  * Where a run of rendered edits lands, by position: `edits[offset + k]` is an edit of the live message at host
  * position `liveFrom + targets[2k]`, and writes that message's part at position `targets[2k + 1]` (-1: not a content

@@ -415,6 +415,15 @@ describe("applyRenderedEdits", () => {
     expect(ids(messages)).toEqual(["mc-history-2", "msg_u2", "msg_u3"])
   })
 
+  it("refuses, writing nothing, a message inserted after one the placed removals take off the head", () => {
+    const messages = [...session(), userMessage({ id: "msg_u3", parts: [text("u3", "and now?")] })]
+    const pass = rendered(messages, 2)
+    const before = freshCopy(messages)
+    const steer: Edit = { type: "insert-message", afterMessageId: "msg_u1", message: inserted("steer", "a hint") }
+    expect(() => applyRenderedEdits(messages, pass, pass.edits, [steer])).toThrow(/inserts after message msg_u1, which is missing/)
+    expect(messages).toEqual(before)
+  })
+
   it("writes nothing when an edit of another list does not fit", () => {
     const messages = session()
     const pass = rendered(messages)
