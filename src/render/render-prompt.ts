@@ -59,8 +59,11 @@ export function renderPromptPlaced(options: RenderOptions): { edits: readonly Ed
   // Rendered without a view's live tail: every live message's edits, after the head.
   const body: Edit[] = []
   let live: readonly Edit[] = []
-  let targets: Int32Array | null = null
-  if (view && liveFrom !== null) ({ edits: live, targets } = liveEdits({ state, tagsVisible, nudges, memo, view, liveFrom }))
+  let run: LiveRun | null = null
+  if (view && liveFrom !== null) {
+    run = liveEdits({ state, tagsVisible, nudges, memo, view, liveFrom })
+    live = run.edits
+  }
   else {
     messages.forEach((message, index) => {
       if (isFolded(message)) return
@@ -74,7 +77,10 @@ export function renderPromptPlaced(options: RenderOptions): { edits: readonly Ed
     if (steer) steers.push(steer)
   }
   // The live run's places, and the folded messages' removals at the head (the list's first `liveFrom`, in order).
-  const placed = targets !== null && liveFrom !== null ? { offset: headEdits.length, liveFrom, targets, removed: folded.length } : null
+  const placed: PlacedEdits | null =
+    run !== null && liveFrom !== null
+      ? { offset: headEdits.length, liveFrom, targets: run.targets, removed: folded.length, run: run.edits, kept: run.kept, keptFrom: run.keptFrom }
+      : null
   // A session with nothing folded and no steer renders its live messages' edits alone: they are not copied.
   if (headEdits.length === 0 && body.length === 0 && steers.length === 0) return { edits: live, placed }
   // The last pass's whole list, when its head and its live edits are this pass's and there is no steer: a replay of a
@@ -144,6 +150,9 @@ const liveRuns = new WeakMap<
   }
 >()
 
+/** The live messages' edits, where they land, and how many leading messages kept the edits of the earlier run `keptFrom`. */
+type LiveRun = { edits: readonly Edit[]; targets: Int32Array; kept: number; keptFrom: readonly Edit[] | null }
+
 /**
  * The edits of the view's live messages, in order. The leading messages rendered last time with the same facts
  * (the message and its records unchanged), tag visibility and reminders keep their edits without being looked at.
@@ -155,7 +164,7 @@ function liveEdits(options: {
   memo: MessageMemo | undefined
   view: LiveView
   liveFrom: number
-}): { edits: readonly Edit[]; targets: Int32Array } {
+}): LiveRun {
   const { state, tagsVisible, nudges, memo, view, liveFrom } = options
   const reminders = [...nudges].map(([anchor, texts]) => `${anchor}\u0000${texts.join("\u0000")}`).join("\u0001")
   const last = liveRuns.get(state.parts)
@@ -164,7 +173,7 @@ function liveEdits(options: {
   // Every message as last time: the last run's edits stand (a run's edits are never changed once kept).
   if (last && reused > 0 && reused === view.messages.length && last.before.length === reused + 1) {
     if (memo) liveRuns.set(state.parts, { ...last, facts: view.facts })
-    return { edits: last.edits, targets: last.targets }
+    return { edits: last.edits, targets: last.targets, kept: reused, keptFrom: last.edits }
   }
   const before = last && reused > 0 ? last.before.slice(0, reused + 1) : [0]
   const edits = last && reused > 0 ? last.edits.slice(0, before[reused]) : []
@@ -189,7 +198,7 @@ function liveEdits(options: {
   if (last && kept > 0) targets.set(last.targets.subarray(0, kept * 2))
   targets.set(placing, kept * 2)
   if (memo) liveRuns.set(state.parts, { facts: view.facts, tagsVisible, reminders, edits, before, targets })
-  return { edits, targets }
+  return { edits, targets, kept: last ? reused : 0, keptFrom: last && reused > 0 ? last.edits : null }
 }
 
 /**

@@ -33,4 +33,14 @@ export function isContentEdit(edit: Edit): edit is Extract<Edit, { type: "set-te
  * folded ones). Made by the renderer from the memo's verified messages (`renderPromptPlaced`); valid for the very
  * message objects that pass rendered.
  */
-export type PlacedEdits = { offset: number; liveFrom: number; targets: Int32Array; removed: number }
+export type PlacedEdits = {
+  offset: number
+  liveFrom: number
+  targets: Int32Array
+  removed: number
+  /** The live run itself (`edits[offset ..]` holds its edits), for the next pass to say what it kept of it. */
+  run: readonly Edit[]
+  /** How many leading live messages have the edits they had in the earlier run `keptFrom` (0 and null: none). */
+  kept: number
+  keptFrom: readonly Edit[] | null
+}

@@ -4,7 +4,7 @@ import { listTrackables, type Trackable } from "../transcript/trackables.js"
 import type { Edit } from "./edit.js"
 import type { LiveFacts, ViewCache } from "./live-view.js"
 import { RecordMap } from "./record-map.js"
-import type { SerializedPrompt } from "./serialize-prompt.js"
+import type { SerializedLayout, SerializedPrompt } from "./serialize-prompt.js"
 
 /**
  * What earlier passes computed per host message (in memory, per session): the host hands the plugin fresh copies
@@ -40,7 +40,7 @@ export type MessageMemo = {
    * The latest rendered serialization (`serializeRenderedChunks`): the prompt, the edits it rendered, the pass and how
    * many messages. The next pass over the same messages with the same edits has the same prompt.
    */
-  serialized: { prompt: SerializedPrompt; edits: readonly Edit[]; generation: number; count: number } | null
+  serialized: { prompt: SerializedPrompt; edits: readonly Edit[]; generation: number; count: number; layout: SerializedLayout | null } | null
   /**
    * How many leading messages of the list of pass `generation` ingest found stored whole (`plan-ingest.ts`): the next
    * pass skips as many of them as still sit where they sat.

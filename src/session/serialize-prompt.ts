@@ -20,6 +20,13 @@ export function serializePrompt(messages: readonly HostMessage[]): string {
 export type SerializedPrompt = { chunks: readonly string[]; bytes: readonly number[]; totalBytes: number }
 
 /**
+ * How a rendered serialization laid out its chunks, when its live messages follow the messages inserted at its start
+ * with nothing between them (the folded ones removed, nothing inserted after a message): those inserted messages, the
+ * chunk of the first live message, that message's position in the host's list and the live run rendered there.
+ */
+export type SerializedLayout = { atStart: readonly HostMessage[]; liveAt: number; liveFrom: number; run: readonly Edit[] }
+
+/**
  * The per-message serialization of `messages`. A chunk equal to one of `previous` takes its size from there, so a
  * pass over an unchanged session counts no byte twice.
  */
@@ -163,10 +170,28 @@ export function serializeRenderedChunks(
   const { atStart, after, removed } = messageEdits(edits, placed)
   // The part edits are gathered only when a message is rendered (most chunks of a pass are reused whole).
   let allPartEdits: PartEdits | null = null
-  for (const message of atStart) add(serializeMessage(message))
+  // The last prompt's layout, when its live messages followed its inserted-at-start ones with nothing between them.
+  const last = same !== null && same !== undefined && memo !== null && same.generation === memo.generation - 1 ? same.layout : null
+  atStart.forEach((message, index) => {
+    const known = last !== null && last.atStart[index] === message ? same?.prompt.chunks[index] : undefined
+    if (known === undefined) add(serializeMessage(message))
+    else add(known, same?.prompt.bytes[index])
+  })
+  // The leading live messages the render kept from the last prompt's run sit where they sat: their chunks are its.
+  const plain = placed !== null && after.size === 0 && removed.size === placed.removed
+  const kept = plain && memo !== null && last !== null ? keptChunks(memo, messages, placed, last) : 0
+  if (kept > 0 && same && last) {
+    const { chunks: lastChunks, bytes: lastBytes } = same.prompt
+    for (let at = last.liveAt; at < last.liveAt + kept; at += 1) {
+      const size = lastBytes[at] as number
+      chunks.push(lastChunks[at] as string)
+      bytes.push(size)
+      totalBytes += size
+    }
+  }
   // The memo's entries by position, when they are this list's (`entryAt` otherwise).
   const entries = memo !== null && memo.current === messages ? memo.list : null
-  for (let index = 0; index < messages.length; index += 1) {
+  for (let index = kept > 0 && placed ? placed.liveFrom + kept : 0; index < messages.length; index += 1) {
     const message = messages[index] as HostMessage
     if (removed.size > 0 && removed.has(message.info.id)) continue
     // A chunk is kept only beside the edits it was serialized with: `rendered` is the latest render's.
@@ -188,8 +213,19 @@ export function serializeRenderedChunks(
     if (after.size > 0) for (const inserted of after.get(message.info.id) ?? []) add(serializeMessage(inserted))
   }
   const prompt = { chunks, bytes, totalBytes }
-  if (memo) memo.serialized = { prompt, edits, generation: memo.generation, count }
+  const layout = plain && placed ? { atStart, liveAt: atStart.length, liveFrom: placed.liveFrom, run: placed.run } : null
+  if (memo) memo.serialized = { prompt, edits, generation: memo.generation, count, layout }
   return prompt
+}
+
+/**
+ * How many leading live messages take their chunks from the last prompt: those the render kept from the run that
+ * prompt serialized (`PlacedEdits.kept`), while they are the memo's current list's leading messages, each where it
+ * sat (so their content is what was serialized then), live from the same position.
+ */
+function keptChunks(memo: MessageMemo, messages: readonly HostMessage[], placed: PlacedEdits, last: SerializedLayout): number {
+  if (placed.keptFrom === null || placed.keptFrom !== last.run || placed.liveFrom !== last.liveFrom || memo.current !== messages) return 0
+  return Math.max(0, Math.min(placed.kept, memo.stable - placed.liveFrom))
 }
 
 /** The messages applying `edits` would produce, built beside the host's (which stay untouched). */
