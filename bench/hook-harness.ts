@@ -20,6 +20,11 @@ const OUTPUT_TOKENS = 4_096
 export type HookHarness = {
   /** One transform call on `messages` (the hook edits them in place). */
   transform(messages: HostMessage[]): Promise<void>
+  /**
+   * A turn of the event loop after a call, as the host's request and the model's reply give one: what the hook left
+   * to do once it returned (storing the compartments its pass cut) runs now. Returns how long that took, in ms.
+   */
+  afterCall(): Promise<number>
   /** Tells the hooks the model's context window, so the usable window is `usableTokens`. */
   useWindow(usableTokens: number): Promise<void>
   /** The session's state as the runtime holds it (to queue drops the way ctx_reduce does). */
@@ -58,6 +63,12 @@ export function hookHarness(options: { dbFile: string; sessionID: string }): Hoo
       if (!hook) throw new Error("the plugin has no transform hook")
       await hook({}, { messages: asOpenCodeMessages(messages) })
       failIfRecorded("transform")
+    },
+    async afterCall() {
+      const started = performance.now()
+      await new Promise((resolve) => setTimeout(resolve, 0))
+      failIfRecorded("after the call")
+      return performance.now() - started
     },
     async useWindow(usableTokens) {
       const hook = hooks["chat.params"]

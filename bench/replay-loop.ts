@@ -3,7 +3,8 @@
  * session, for a quick median while working on a step of the pass: replay calls (the same messages, a fresh copy per
  * call) or calls that each add one exchange, next to the passthrough walk over a fresh copy. Prints one line. Before
  * the timed calls it spins in `profileStart` for 20 ms, so a CPU profile can be read from there on (the cold call and
- * the session's making come before it).
+ * the session's making come before it). After each call a turn of the event loop, as the host's request gives one: what
+ * the hook left for then (storing what its pass cut) runs there, and its median is printed beside the call's.
  *
  *   BENCH_SIZE=10000 BENCH_ROUNDS=60 BUN_BE_BUN=1 node_modules/.bin/opencode bench/replay-loop.ts
  *   BENCH_MODE=exchange npx tsx bench/replay-loop.ts        calls that each add an exchange, under Node
@@ -39,9 +40,13 @@ const base = all.slice(0, SIZE)
 // A window the session does not fill: no pressure work, as the main bench's replay calls. With BENCH_WINDOW, that
 // window: one the session overflows folds history first (a few calls until the session is quiet again).
 await harness.useWindow(WINDOW ?? 100_000_000)
-for (let call = 0; call < (WINDOW === null ? 1 : 4); call += 1) await harness.transform(freshCopies(base))
+for (let call = 0; call < (WINDOW === null ? 1 : 4); call += 1) {
+  await harness.transform(freshCopies(base))
+  await harness.afterCall()
+}
 profileStart()
 const calls: number[] = []
+const after: number[] = []
 const walks: number[] = []
 for (let round = 0; round < ROUNDS; round += 1) {
   const copy = MODE === "exchange" ? freshCopies(all.slice(0, SIZE + (round + 1) * 2)) : freshCopies(base)
@@ -49,6 +54,7 @@ for (let round = 0; round < ROUNDS; round += 1) {
   const started = performance.now()
   await harness.transform(copy)
   calls.push(performance.now() - started)
+  after.push(await harness.afterCall())
   walks.push(timedWalk(freshCopies(base)))
 }
 await harness.dispose()
@@ -56,4 +62,6 @@ rmSync(dir, { recursive: true, force: true })
 const runtime = typeof process.versions["bun"] === "string" ? `bun ${process.versions["bun"]}` : `node ${process.versions.node}`
 const call = median(calls)
 const walk = median(walks)
-process.stdout.write(`${runtime} ${MODE} at ${SIZE} messages, ${ROUNDS} calls: median ${call.toFixed(3)} ms, walk ${walk.toFixed(3)} ms, ${(call / walk).toFixed(1)}x the walk\n`)
+process.stdout.write(
+  `${runtime} ${MODE} at ${SIZE} messages, ${ROUNDS} calls: median ${call.toFixed(3)} ms (then ${median(after).toFixed(3)} ms after the call), walk ${walk.toFixed(3)} ms, ${(call / walk).toFixed(1)}x the walk\n`,
+)

@@ -43,6 +43,8 @@ type Row = {
   replayMedianMs: number
   replayP95Ms: number
   incrementalMedianMs: number
+  /** After a +1 exchange call, the turn of the event loop that stores what its pass cut (off the request path). */
+  incrementalAfterMedianMs: number
   executeMedianMs: number
   /** How many of the execute rounds executed (the median and p95 are over these). */
   executeSamples: number
@@ -79,13 +81,18 @@ const sample = (): void => {
   peakRss = Math.max(peakRss, process.memoryUsage().rss)
 }
 
-/** One transform call through the real hook, timed; the copy is made by the caller, outside the timing. */
-async function pass(harness: HookHarness, messages: HostMessage[]): Promise<number> {
+/**
+ * One transform call through the real hook, timed; the copy is made by the caller, outside the timing. Then a turn of
+ * the event loop, as the host's request gives one (`afterCall`), its time added to `after` when given.
+ */
+async function pass(harness: HookHarness, messages: HostMessage[], after?: number[]): Promise<number> {
   collectBetweenCalls()
   const started = performance.now()
   await harness.transform(messages)
   const ms = performance.now() - started
   sample()
+  const afterMs = await harness.afterCall()
+  after?.push(afterMs)
   return ms
 }
 
@@ -122,7 +129,8 @@ async function measure(size: number): Promise<Row> {
   // Each round one more exchange: the user's message and the assistant's text and tool call with its result.
   const heapAfter = heapBefore !== null && collect() ? process.memoryUsage().heapUsed : null
   const incremental: number[] = []
-  for (let round = 0; round < ROUNDS; round += 1) incremental.push(await pass(harness, freshCopies(all.slice(0, size + (round + 1) * 2))))
+  const incrementalAfter: number[] = []
+  for (let round = 0; round < ROUNDS; round += 1) incremental.push(await pass(harness, freshCopies(all.slice(0, size + (round + 1) * 2)), incrementalAfter))
 
   // Execute calls: each round the session grows by four messages (so settled ones become a new compartment), a drop
   // of the oldest live tool output is queued (as ctx_reduce queues it), and the model's window is one the last prompt
@@ -152,6 +160,7 @@ async function measure(size: number): Promise<Row> {
     replayMedianMs: round(replayMedian),
     replayP95Ms: round(quantile(replay, 0.95)),
     incrementalMedianMs: round(quantile(incremental, 0.5)),
+    incrementalAfterMedianMs: round(quantile(incrementalAfter, 0.5)),
     executeMedianMs: round(quantile(execute, 0.5)),
     executeSamples: execute.length,
     executeP95Ms: round(quantile(execute, 0.95)),
@@ -221,13 +230,14 @@ for (const size of SIZES) rows.push(measureApart(size))
 pool.dispose()
 
 const runtime = BUN ? `bun ${process.versions["bun"]} (bun:sqlite)` : `node ${process.versions.node} (better-sqlite3)`
-const header = ["messages", "raw tokens", "cold ms", "replay ms (p50/p95)", "+1 exchange ms", "execute ms (p50/p95, n)", "walk ms", "replay/walk", "ms per 1k msgs", "count hits", "DB bytes/1M tok", "peak RSS MB", "harness RSS MB", "plugin heap MB"]
+const header = ["messages", "raw tokens", "cold ms", "replay ms (p50/p95)", "+1 exchange ms", "then after ms", "execute ms (p50/p95, n)", "walk ms", "replay/walk", "ms per 1k msgs", "count hits", "DB bytes/1M tok", "peak RSS MB", "harness RSS MB", "plugin heap MB"]
 const table = rows.map((row) => [
   row.messages,
   row.rawTokens,
   row.coldMs,
   `${row.replayMedianMs} / ${row.replayP95Ms}`,
   row.incrementalMedianMs,
+  row.incrementalAfterMedianMs,
   `${row.executeMedianMs} / ${row.executeP95Ms}, ${row.executeSamples}`,
   row.passthroughMedianMs,
   row.replayOverPassthrough,

@@ -46,6 +46,8 @@ async function expand(runtime: HostRuntime, session: SessionInfo, target: unknow
   const db = await runtime.database()
   const episode = readCompartmentDisplayId(wanted)
   if (episode !== null) {
+    // The last pass's cut, if it is not stored yet (`settleCutsLater`).
+    runtime.planners.get(sessionId)?.settleCuts()
     const compartments = listCompartments(db, sessionId)
     const found = compartments.find((compartment) => compartmentDisplayId(compartment.seq) === episode)
     if (!found) {

@@ -170,6 +170,14 @@ export function createHostRuntime(options: {
       planners.delete(sessionId)
     },
     dispose() {
+      // Cuts not stored yet go in while the store is open (a new process would cut those messages again).
+      for (const [sessionId, planner] of planners) {
+        try {
+          planner.settleCuts()
+        } catch (error) {
+          options.errors.record({ hook: "dispose", sessionId, error })
+        }
+      }
       disposed = true
       pool?.dispose()
       pool = null

@@ -22,7 +22,21 @@ export function historyPlannerFor(runtime: HostRuntime, session: { db: Database;
     policy: runtime.config.history_policy,
     pinPatterns: runtime.pinPatterns,
     expanded: runtime.expanded,
+    // Stored after the pass, off the request path (`settleCutsLater`).
+    deferCuts: true,
   })
   runtime.planners.set(session.sessionId, planner)
   return planner
+}
+
+/**
+ * Stores the compartments the session's last pass cut (`HistoryPlanner.settleCuts`) once the pass has returned: the
+ * callback runs after the shell's own continuation (the request on its way, while the model answers); a pass that
+ * reads them first stores them itself. Not the runtime's `schedule` (the retry clock tests drive): a turn of the loop.
+ */
+export function settleCutsLater(runtime: HostRuntime, sessionId: string, guarded: (settle: () => void) => void): void {
+  const planner = runtime.planners.get(sessionId)
+  if (!planner) return
+  const timer = setTimeout(() => guarded(() => planner.settleCuts()), 0)
+  timer.unref?.()
 }

@@ -96,9 +96,13 @@ export type HistoryReport = {
 export type HistoryPlanner = {
   /**
    * Cuts the conversation settled since the last cut into compartments and stores their tiers (the canonical record,
-   * from the source), in a transaction of its own: a pass's only write besides ingest and its commit.
+   * from the source), in a transaction of its own: a pass's only write besides ingest and its commit. With
+   * `deferCuts` the tiers are made and stored later, from the messages as this pass read them, when the planner is
+   * next asked about its compartments or told to (`settleCuts`): the same compartments, off the request path.
    */
   cut(input: { messages: readonly HostMessage[]; view: LiveView; state: SessionState; pass: number; now: number }): void
+  /** Stores the compartments cut but not stored yet (`deferCuts`); nothing without them. */
+  settleCuts(): void
   prepare(input: {
     messages: readonly HostMessage[]
     view: LiveView
@@ -171,6 +175,8 @@ export function createHistoryPlanner(options: {
   guide?: SelectionGuide | null
   /** The Lab only: the named rules in use (`lab --without`, `lab --folds`); all by default. */
   recognizers?: Recognizers
+  /** Store a cut's compartments when they are next read (`settleCuts`), not at once: the shells settle them after the pass. */
+  deferCuts?: boolean
 }): HistoryPlanner {
   const { db, sessionId, counter, policy } = options
   const pinPatterns = options.pinPatterns ?? []
@@ -234,7 +240,18 @@ export function createHistoryPlanner(options: {
     return workingSetOf(fold)
   }
 
+  // The cuts not written yet (`deferCuts`), oldest first: written before anything reads the compartments.
+  let owing: OwedCut[] = []
   const load = (): StoredCompartment[] => {
+    const known = stored()
+    if (owing.length === 0) return known
+    // A write that fails forgets what it owed: the next cut takes up the same messages again.
+    const owed = owing
+    owing = []
+    for (const cut of owed) writeCut(cut, known)
+    return known
+  }
+  const stored = (): StoredCompartment[] => {
     if (compartments) return compartments
     compartments = listCompartments(db, sessionId)
     const selections = currentSelections(db, sessionId)
@@ -267,12 +284,21 @@ export function createHistoryPlanner(options: {
       return gains
     },
     cut(input) {
-      cutNew({ ...input, known: load() })
+      const known = load()
+      const owed = owedCut({ ...input, known })
+      if (owed === null) return
+      if (options.deferCuts === true) owing.push(owed)
+      else writeCut(owed, known)
+    },
+    settleCuts() {
+      load()
     },
     prepare(input) {
-      const known = load()
       pending = null
-      if (!input.fold || known.length === 0) return null
+      // Without a fold the compartments are not read (a cut this pass owes stays owed).
+      if (!input.fold) return null
+      const known = load()
+      if (known.length === 0) return null
       const relevance = relevanceOf(known, input.view, options.expanded ?? new Set())
       const guide = options.guide ?? null
       const foldThrough = known[known.length - 1]?.lastMessageSeq ?? 0
@@ -405,8 +431,11 @@ export function createHistoryPlanner(options: {
   }
   return planner
 
-  /** Cuts the newly settled messages into compartments and writes their canonical tiers. */
-  function cutNew(input: { messages: readonly HostMessage[]; view: LiveView; state: SessionState; pass: number; now: number; known: StoredCompartment[] }): void {
+  /**
+   * What the newly settled messages owe: their cuts into compartments, with what writing their tiers reads taken now
+   * (`OwedCut`); null when nothing settled since the last cut.
+   */
+  function owedCut(input: { messages: readonly HostMessage[]; view: LiveView; state: SessionState; pass: number; now: number; known: StoredCompartment[] }): OwedCut | null {
     const { view, state, known } = input
     const protectedFromSeq = view.protectedFromSeq
     const newest = view.messages[view.messages.length - 1]
@@ -429,7 +458,7 @@ export function createHistoryPlanner(options: {
       else protectedSeen = true
       uncovered.push(message)
     }
-    if (settled === 0) return
+    if (settled === 0) return null
     const cutMessages: CutMessage[] = uncovered.map((message) => ({
       id: message.info.id,
       seq: state.messageSeq.get(message.info.id) ?? 0,
@@ -441,20 +470,48 @@ export function createHistoryPlanner(options: {
       authoredUser: message.info.role === "user" && message.parts.some((part) => part.type === "text" && !part.synthetic && !part.ignored),
     }))
     const cuts = cutCompartments({ messages: cutMessages, coveredThroughSeq, protectedFromSeq: settledBefore })
-    if (cuts.length === 0) return
-    // A cut names only uncovered messages.
+    if (cuts.length === 0) return null
+    // A cut names only uncovered messages. Each is kept as it reads now: the shell writes the pass's edits (tags,
+    // markers) into the host's objects once the pass returns, and the tiers are made from the source.
     const byId = new Map(uncovered.map((message) => [message.info.id, message]))
+    const tags = new Map<string, { tag: number; dropped: boolean }>()
+    const episodes = cuts.map((cut) => ({
+      cut,
+      messages: cut.messageIds.flatMap((id) => {
+        const message = byId.get(id)
+        if (!message) return []
+        for (const part of message.parts) {
+          const tag = state.tagsByPart.get(part.id)
+          if (tag) tags.set(part.id, { tag: tag.tag, dropped: tag.status === "dropped" })
+        }
+        return [sourceCopy(message)]
+      }),
+    }))
+    return { episodes, tags, pass: input.pass, now: input.now }
+  }
+
+  /** Writes an owed cut's compartments and their canonical tiers, in a transaction, after the compartments `known`. */
+  function writeCut(owed: OwedCut, known: StoredCompartment[]): void {
+    // A failed write leaves no compartment it began with in memory: they are read again from the store.
+    try {
+      writeCutTransaction(owed, known)
+    } catch (error) {
+      compartments = null
+      throw error
+    }
+  }
+
+  function writeCutTransaction(owed: OwedCut, known: StoredCompartment[]): void {
     db.transaction(() => {
-      for (const cut of cuts) {
+      for (const { cut, messages } of owed.episodes) {
         const seq = (known[known.length - 1]?.seq ?? 0) + 1
         const display = compartmentDisplayId(seq)
-        const messages = cut.messageIds.flatMap((id) => byId.get(id) ?? [])
         const extracted = extractCanonicalRecord({
           compartmentId: display,
           messages,
-          tagOf: (partId) => state.tagsByPart.get(partId)?.tag ?? null,
+          tagOf: (partId) => owed.tags.get(partId)?.tag ?? null,
           recognizers: options.recognizers ?? ALL_RECOGNIZERS,
-          droppedOf: (partId) => state.tagsByPart.get(partId)?.status === "dropped",
+          droppedOf: (partId) => owed.tags.get(partId)?.dropped === true,
         })
         const record = { ...extracted, facts: applyPinPatterns(extracted.facts, pinPatterns) }
         const tiers = renderTiers(record)
@@ -486,14 +543,34 @@ export function createHistoryPlanner(options: {
           sourceTokens: cut.tokens,
           representations,
           facts: record.facts,
-          createdPass: input.pass,
-          createdAt: input.now,
+          createdPass: owed.pass,
+          createdAt: owed.now,
         }
         insertCompartment(db, compartment)
         known.push({ ...compartment, status: "closed" })
       }
     })
   }
+}
+
+/**
+ * A cut the planner owes its store (`HistoryPlanner.cut` with `deferCuts`): the episodes cut, each with copies of its
+ * messages as the pass read them, their parts' tags and whether each was dropped then, and the pass that cut them.
+ */
+type OwedCut = {
+  episodes: { cut: ReturnType<typeof cutCompartments>[number]; messages: HostMessage[] }[]
+  tags: ReadonlyMap<string, { tag: number; dropped: boolean }>
+  pass: number
+  now: number
+}
+
+/**
+ * A message as it reads now, apart from the host's objects: its parts copied one level (a tool's state two), which is
+ * where the shell writes edits (a text, a tool's output or error; a tool's input it replaces, never mutates).
+ */
+function sourceCopy(message: HostMessage): HostMessage {
+  const parts = message.parts.map((part) => (part.type === "tool" ? { ...part, state: { ...part.state } } : { ...part }))
+  return { info: message.info, parts } as HostMessage
 }
 
 /**

@@ -107,6 +107,8 @@ export function replayTranscript(options: {
     pinPatterns: options.pinPatterns ?? [],
     guide: options.guide ?? null,
     recognizers: options.recognizers,
+    // As in the shells: a pass's cut is stored once its edits are written into the messages (below).
+    deferCuts: true,
   })
   const fixed = options.fixedTokens ?? counter.count(transcript.system ?? "")
   const tagsVisible = options.tagsVisible ?? true
@@ -140,6 +142,7 @@ export function replayTranscript(options: {
         previousTags = new Set(promptTags)
         last = reduceContextOf(result, window, messages)
         applyRenderedEdits(messages, result.rendered, result.edits)
+        history?.settleCuts()
         passes += 1
         onTurn({
           turn: turn.index,

@@ -18,7 +18,7 @@ import { reduceToolAvailable } from "./tool-availability.js"
 import { createDeferredWrites } from "../host/deferred-writes.js"
 import { createExpandTool, createPinTool, createReduceTool } from "./context-tools.js"
 import { hostMessages } from "./opencode-messages.js"
-import { historyPlannerFor, hostWindow } from "../host/pass-inputs.js"
+import { historyPlannerFor, hostWindow, settleCutsLater } from "../host/pass-inputs.js"
 import { reduceContextOf, REDUCE_TOOL } from "../pass/queue-reduce-call.js"
 
 export type HookContext = {
@@ -118,6 +118,7 @@ export function createHooks(context: HookContext): Hooks {
     maybeFail(runtime.faults, "transform")
     const removals = [...statusIds].map((messageId) => ({ type: "remove-message" as const, messageId }))
     applyRenderedEdits(all, result.rendered, result.edits, removals)
+    settleCutsLater(runtime, sessionId, (settle) => void guard("historian.cut", sessionId, settle))
     // Off the request path: the historian's tiers show at a later execute pass.
     if (!compaction) void context.historian.schedule(sessionId)
   }

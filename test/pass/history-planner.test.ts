@@ -85,7 +85,7 @@ afterEach(() => {
   for (const db of opened.splice(0)) db.close()
 })
 
-type SessionOptions = { policy?: SelectionPolicy; pins?: string[]; expanded?: Set<string> }
+type SessionOptions = { policy?: SelectionPolicy; pins?: string[]; expanded?: Set<string>; deferCuts?: boolean; counter?: typeof wordCounter }
 
 async function openSession(options: SessionOptions = {}): Promise<Session> {
   const db = await memoryStore()
@@ -94,10 +94,11 @@ async function openSession(options: SessionOptions = {}): Promise<Session> {
   const planner = createHistoryPlanner({
     db,
     sessionId: state.sessionId,
-    counter: wordCounter,
+    counter: options.counter ?? wordCounter,
     policy: options.policy ?? "default",
     pinPatterns: compilePinPatterns(options.pins ?? []).matchers,
     ...(options.expanded ? { expanded: options.expanded } : {}),
+    ...(options.deferCuts ? { deferCuts: true } : {}),
   })
   return { db, state, planner }
 }
@@ -192,6 +193,60 @@ describe("createHistoryPlanner", () => {
       expect(cut.length).toBeGreaterThan(0)
       session.planner.cut(input)
       expect(compartmentsOf(session)).toEqual(cut)
+    })
+
+    it("with deferCuts stores a pass's cut later, from the messages as the pass read them: the compartments cut at once", async () => {
+      const atOnce = await openSession()
+      const deferred = await openSession({ deferCuts: true })
+      const all = turns(12)
+      const window = quietWindow(850)
+      let owed = 0
+      for (let count = 2; count <= all.length; count += 2) {
+        const before = compartmentsOf(atOnce).length
+        pass(atOnce, all.slice(0, count), window)
+        // The shell writes the pass's edits (tags) into its messages (`pass` does) before the cut is stored.
+        pass(deferred, all.slice(0, count), window)
+        // The pass stores what the pass before it owed (reading the compartments first), not its own cut; every other
+        // pass is settled at once, the others by the next pass's read.
+        expect(compartmentsOf(deferred).length).toBe(before)
+        if (compartmentsOf(atOnce).length > before) owed += 1
+        if (count % 4 === 0) deferred.planner.settleCuts()
+        else continue
+        expect(compartmentsOf(deferred)).toEqual(compartmentsOf(atOnce))
+      }
+      deferred.planner.settleCuts()
+      expect(owed).toBeGreaterThan(2)
+      expect(compartmentsOf(deferred)).toEqual(compartmentsOf(atOnce))
+      // Tags in the tiers come from the records (`§N§` once), not from the tagged text the shell wrote.
+      const full = compartmentsOf(deferred).map((compartment) => representationOf(compartment, "full")?.content ?? "")
+      expect(full.join("\n")).not.toMatch(/§\d+§ §\d+§/)
+    })
+
+    it("forgets a deferred cut whose store write fails, and the next pass cuts those messages again", async () => {
+      let failing = false
+      const counter = { ...wordCounter, count: (text: string): number => {
+        if (failing) throw new Error("counter down")
+        return wordCounter.count(text)
+      } }
+      const atOnce = await openSession()
+      const deferred = await openSession({ deferCuts: true, counter })
+      const all = turns(12)
+      const window = quietWindow(850)
+      pass(atOnce, all.slice(0, 16), window)
+      pass(deferred, all.slice(0, 16), window)
+      expect(compartmentsOf(atOnce).length).toBeGreaterThan(0)
+      failing = true
+      expect(() => deferred.planner.settleCuts()).toThrow("counter down")
+      failing = false
+      expect(compartmentsOf(deferred)).toEqual([])
+      // Nothing is owed any more: settling again stores nothing.
+      deferred.planner.settleCuts()
+      expect(compartmentsOf(deferred)).toEqual([])
+      pass(atOnce, all, window)
+      pass(deferred, all, window)
+      deferred.planner.settleCuts()
+      expect(compartmentsOf(deferred).length).toBeGreaterThan(0)
+      expect(compartmentsOf(deferred)).toEqual(compartmentsOf(atOnce))
     })
 
     it("tells what a fold would free from every closed compartment cut so far, as the session grows pass by pass", async () => {

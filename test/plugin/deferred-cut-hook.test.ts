@@ -1,0 +1,89 @@
+import { join } from "node:path"
+import { afterEach, describe, expect, it } from "vitest"
+import { listCompartments } from "../../src/store/compartment-repository.js"
+import type { Database } from "../../src/store/driver.js"
+import { openDatabase } from "../../src/store/open-database.js"
+import type { HostMessage } from "../../src/transcript/host-message.js"
+import { assistantMessage, completed, fillerWords, text, tool, userMessage } from "../helpers/host-messages.js"
+import { createPluginHarness, transform, type PluginHarness } from "../helpers/plugin-harness.js"
+import { createTempDirs } from "../helpers/temp-dirs.js"
+
+/**
+ * The transform hook cuts settled conversation into compartments but stores their tiers once it has returned (a turn
+ * of the event loop later, while the model answers), from the messages as the pass read them, not as the hook then
+ * edited them; a runtime disposed before that stores them on its way out.
+ */
+
+const SESSION = "ses_cut"
+const dirs = createTempDirs()
+const open: { harnesses: PluginHarness[]; dbs: Database[] } = { harnesses: [], dbs: [] }
+
+afterEach(async () => {
+  for (const harness of open.harnesses.splice(0)) await harness.dispose()
+  for (const db of open.dbs.splice(0)) db.close()
+  dirs.cleanup()
+})
+
+function harness(): PluginHarness {
+  // A protected window of a few hundred tokens: every turn but the newest has settled.
+  const created = createPluginHarness({ dbFile: join(dirs.make("deferred-cut"), "magic-context.db"), config: { protected_tokens: 400 } })
+  open.harnesses.push(created)
+  return created
+}
+
+/** Four turns, each a request and a reply that reads a file. */
+function session(): HostMessage[] {
+  return Array.from({ length: 4 }, (_, index) => [
+    userMessage({ id: `msg_u${index}`, sessionID: SESSION, created: 10 + index * 10, parts: [text(`prt_u${index}`, `Update src/mod${index}.ts; keep parseItem${index} exported.`)] }),
+    assistantMessage({
+      id: `msg_a${index}`,
+      sessionID: SESSION,
+      created: 11 + index * 10,
+      parts: [
+        text(`prt_a${index}`, `I'll read src/mod${index}.ts first.`),
+        tool(`prt_r${index}`, "read", completed({ filePath: `src/mod${index}.ts` }, fillerWords(200))),
+      ],
+    }),
+  ]).flat()
+}
+
+async function compartments(plugin: PluginHarness) {
+  const db = await openDatabase(plugin.runtime.databaseFile)
+  open.dbs.push(db)
+  return listCompartments(db, SESSION)
+}
+
+const loopTurn = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 5))
+
+describe("the transform hook's cut", () => {
+  it("is stored a turn of the event loop after the hook returned, from the source, not the tagged messages", async () => {
+    const plugin = harness()
+    const messages = await transform(plugin.hooks, session())
+    // The hook wrote the tags into the host's messages ...
+    expect(messages.some((message) => message.parts.some((part) => part.type === "text" && part.text.startsWith("§")))).toBe(true)
+    // ... and has not stored the compartments yet.
+    expect(await compartments(plugin)).toEqual([])
+    await loopTurn()
+    const stored = await compartments(plugin)
+    expect(stored.length).toBeGreaterThan(0)
+    const full = stored.map((compartment) => compartment.representations.find((representation) => representation.tier === "full")?.content ?? "")
+    expect(full.join("\n")).toContain("Update src/mod0.ts; keep parseItem0 exported.")
+    // Each item's tag once (the record's), never the tag the hook wrote into the text as well.
+    expect(full.join("\n")).not.toMatch(/§\d+§ §\d+§/)
+    expect(plugin.errors.recent()).toEqual([])
+  })
+
+  it("is stored by the next pass when that comes first, and by dispose when nothing else came", async () => {
+    const first = harness()
+    await transform(first.hooks, session())
+    await transform(first.hooks, session())
+    // The second pass read the compartments first: the first pass's cut is stored.
+    const afterNext = await compartments(first)
+    expect(afterNext.length).toBeGreaterThan(0)
+
+    const second = harness()
+    await transform(second.hooks, session())
+    await second.dispose()
+    expect(await compartments(second)).toEqual(afterNext)
+  })
+})
