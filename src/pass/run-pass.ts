@@ -92,7 +92,8 @@ const KEEP_ESTIMATES = 32
  * 3. commit: everything decided, with the pass record, in one transaction (`commitPass`);
  * 4. memory follows the store.
  * Only the historian writes besides 1 and 3: it stores compartments as soon as they are cut (`planner.cut`, before
- * the decision).
+ * the decision), or, for a planner with `deferCuts` (the shells' and the replays'), once the pass has returned or when
+ * they are next read (a fold of this pass reads them): the same compartments, off the request path.
  */
 export function runPass(options: PassOptions): PassResult {
   const { db, messages, counter, clock, trigger, tagsVisible, window, now } = options
@@ -136,7 +137,8 @@ export function runPass(options: PassOptions): PassResult {
   const cold = cacheExpired(messages, now, window.cacheTtlMs)
   const planner = options.history ?? null
   // What a fold below the threshold could free is judged on the compartments cut before this pass; then the newly
-  // settled conversation is cut (the historian's own write: its tiers are stored as soon as they exist).
+  // settled conversation is cut (the historian's own write: its tiers are stored as soon as they exist, or owed
+  // until they are read, with `deferCuts`).
   const foldGains = main && planner ? planner.foldGains() : NO_FOLD_GAINS
   if (main && planner) planner.cut({ messages, view, state, pass: seq, now })
   const { landable, smart, ready, estimate, decided } = decideWork({
