@@ -8,7 +8,8 @@ import {
   suffixFromByte,
   type CostedCall,
 } from "../../src/lab/prompt-cost.js"
-import { firstDivergence, serializePrompt } from "../../src/session/serialize-prompt.js"
+import { firstDivergence } from "../../src/session/prompt-divergence.js"
+import { serializePrompt } from "../../src/session/serialize-prompt.js"
 import type { HostMessage } from "../../src/transcript/host-message.js"
 import { assistantMessage, text, userMessage } from "../helpers/host-messages.js"
 import { tokCounter, toks } from "../helpers/pure-session.js"

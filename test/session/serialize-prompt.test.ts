@@ -3,10 +3,9 @@ import { describe, expect, it } from "vitest"
 import { applyEdits } from "../../src/session/apply-edits.js"
 import type { Edit } from "../../src/session/edit.js"
 import { renderPrompt } from "../../src/render/render-prompt.js"
+import { firstDivergence, promptDivergence } from "../../src/session/prompt-divergence.js"
 import {
-  firstDivergence,
   joinPrompt,
-  promptDivergence,
   serializeChunks,
   serializePrompt,
   serializeRendered,
