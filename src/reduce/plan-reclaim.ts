@@ -1,5 +1,5 @@
 import { hostTool, type HostToolRow } from "../session/host-tools.js"
-import type { LiveItem, LiveView } from "../session/live-view.js"
+import { sharedItems, type LiveItem, type LiveView } from "../session/live-view.js"
 
 /**
  * How hard reclaim works. `age` is normal operation (seed: "Reclaim old tool output automatically"); `force` is
@@ -63,7 +63,18 @@ export function reclaimableTokens(view: LiveView, queued: QueuedTags): number {
   return reclaimableOf(view, queued).tokens
 }
 
-type Reclaimable = { queue: string; items: readonly LiveItem[]; tokens: number }
+/**
+ * What is reclaimable in one items array, for one queue: the items, where each sits in the array, the tokens before
+ * each and in all, and the kept newest results it was worked out with.
+ */
+type Reclaimable = {
+  queue: string
+  items: readonly LiveItem[]
+  at: readonly number[]
+  tokensBefore: readonly number[]
+  tokens: number
+  kept: ReadonlySet<number>
+}
 
 /**
  * The latest reclaimable items of each list of view items, and for which queued tags: a pass asks more than once
@@ -77,32 +88,98 @@ function reclaimableOf(view: LiveView, queued: QueuedTags): Reclaimable {
   const queue = [...queued.keys()].sort((a, b) => a - b).join(",")
   const known = reclaimableOfItems.get(view.items)
   if (known?.queue === queue) return known
-  const items = reclaimable(view.items, queued)
-  const made = { queue, items, tokens: items.reduce((sum, item) => sum + item.contentTokens + item.callTokens, 0) }
+  const kept = keptNewestOf(view)
+  // The leading items an earlier view shared keep that view's answer while the queue and the kept results are the
+  // same: only the items after them are looked at (a call that adds an exchange looks at what it moved and added).
+  const shared = sharedItems(view.items)
+  const last = shared ? reclaimableOfItems.get(shared.from) : undefined
+  const from = shared && last && last.queue === queue && sameTags(last.kept, kept) ? shared.count : 0
+  const taken = last && from > 0 ? countBelow(last.at, from) : 0
+  const items = last && taken > 0 ? last.items.slice(0, taken) : []
+  const at = last && taken > 0 ? last.at.slice(0, taken) : []
+  const tokensBefore = last && taken > 0 ? last.tokensBefore.slice(0, taken + 1) : [0]
+  let tokens = tokensBefore[taken] ?? 0
+  for (let index = from; index < view.items.length; index += 1) {
+    const item = view.items[index] as LiveItem
+    if (!isReclaimable(item, queued, kept)) continue
+    items.push(item)
+    at.push(index)
+    tokens += item.contentTokens + item.callTokens
+    tokensBefore.push(tokens)
+  }
+  const made = { queue, items, at, tokensBefore, tokens, kept }
   reclaimableOfItems.set(view.items, made)
   return made
 }
 
-function reclaimable(items: readonly LiveItem[], queued: QueuedTags): LiveItem[] {
-  const kept = keptNewest(items)
-  return items.filter(
-    (item) =>
-      item.tag.kind === "tool" &&
-      item.tag.status === "live" &&
-      item.final &&
-      !item.protected &&
-      !queued.has(item.tag.tag) &&
-      !kept.has(item.tag.tag) &&
-      item.contentTokens + item.callTokens >= MIN_RECLAIM_ARC_TOKENS,
+/** Reclaimable: a finished live tool output outside the protected window, not queued, not kept, worth a marker. */
+function isReclaimable(item: LiveItem, queued: QueuedTags, kept: ReadonlySet<number>): boolean {
+  return (
+    item.tag.kind === "tool" &&
+    item.tag.status === "live" &&
+    item.final &&
+    !item.protected &&
+    !queued.has(item.tag.tag) &&
+    !kept.has(item.tag.tag) &&
+    item.contentTokens + item.callTokens >= MIN_RECLAIM_ARC_TOKENS
   )
+}
+
+/** How many of the ascending positions `at` are below `limit`. */
+function countBelow(at: readonly number[], limit: number): number {
+  let low = 0
+  let high = at.length
+  while (low < high) {
+    const middle = (low + high) >>> 1
+    if ((at[middle] as number) < limit) low = middle + 1
+    else high = middle
+  }
+  return low
+}
+
+function sameTags(a: ReadonlySet<number>, b: ReadonlySet<number>): boolean {
+  if (a.size !== b.size) return false
+  for (const tag of a) if (!b.has(tag)) return false
+  return true
 }
 
 /** Tags of the newest results of the tools in KEEP_NEWEST. */
 export function keptNewest(items: readonly LiveItem[]): Set<number> {
+  return newestOfKeptTools(items, null)
+}
+
+/**
+ * `keptNewest` of a view's items, from where its KEEP_NEWEST tools' results sit (`keptToolPositions`): a view that
+ * shares an earlier view's leading items takes their positions from there and looks only at the items after them.
+ */
+function keptNewestOf(view: LiveView): Set<number> {
+  const known = keptToolPositions.get(view.items)
+  const shared = sharedItems(view.items)
+  const last = known === undefined && shared ? keptToolPositions.get(shared.from) : undefined
+  let positions = known
+  if (positions === undefined) {
+    const from = last && shared ? shared.count : 0
+    const made = last ? last.slice(0, countBelow(last, from)) : []
+    for (let index = from; index < view.items.length; index += 1) {
+      const tool = (view.items[index] as LiveItem).tag.tool
+      if (tool !== null && Object.hasOwn(KEEP_NEWEST, tool)) made.push(index)
+    }
+    keptToolPositions.set(view.items, made)
+    positions = made
+  }
+  return newestOfKeptTools(view.items, positions)
+}
+
+/** Per items array, the positions of the KEEP_NEWEST tools' results, ascending. */
+const keptToolPositions = new WeakMap<readonly LiveItem[], number[]>()
+
+/** The tags of each KEEP_NEWEST tool's newest results among the items at `positions` (ascending; null: every item). */
+function newestOfKeptTools(items: readonly LiveItem[], positions: readonly number[] | null): Set<number> {
   const kept = new Set<number>()
   const seen = new Map<string, number>()
   // One walk from the newest item back, counting each kept tool's results.
-  for (let index = items.length - 1; index >= 0; index -= 1) {
+  for (let at = (positions ?? items).length - 1; at >= 0; at -= 1) {
+    const index = positions === null ? at : (positions[at] as number)
     const tool = (items[index] as LiveItem).tag.tool
     if (tool === null || !Object.hasOwn(KEEP_NEWEST, tool)) continue
     const count = seen.get(tool) ?? 0

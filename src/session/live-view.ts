@@ -34,6 +34,17 @@ export type LiveView = {
 }
 
 /**
+ * For a view's items array made from an earlier view's: that array and how many leading items are its very objects
+ * (`items[k] === from[k]` for every k < count), for work that takes up from what it made of that array.
+ */
+const sharedItemsOf = new WeakMap<readonly LiveItem[], { from: readonly LiveItem[]; count: number }>()
+
+/** The earlier items array `items` shares its leading items with, and how many (`sharedItemsOf`); null: none. */
+export function sharedItems(items: readonly LiveItem[]): { from: readonly LiveItem[]; count: number } | null {
+  return sharedItemsOf.get(items) ?? null
+}
+
+/**
  * What a view built with the memo leaves for the next one (`MessageMemo.view`), by position: of the host's list, each
  * message's entry, sequence number and whether it is live, and how many live messages come before it; of the live
  * list, each message's facts, sequence number, the tokens before it and the items before it.
@@ -205,6 +216,7 @@ export function buildLiveView(options: {
   const placedAll = placedAsBefore === count
   const itemsBefore = cache && placedAsBefore > 0 ? leading(cache.itemsBefore, placedAsBefore + 1, placedAll) : [0]
   const items: LiveItem[] = cache && placedAsBefore > 0 ? leading(cache.items, itemsBefore[placedAsBefore] ?? 0, placedAll) : []
+  if (cache && items.length > 0 && items !== cache.items) sharedItemsOf.set(items, { from: cache.items, count: items.length })
   // After a moved window's edge, the messages inside the window both times keep their items too (`placedInWindow`).
   const [keptFrom, keptTo] = cache && reuse > 0 ? placedInWindow(cache, liveReused, count, protectedFrom) : [0, 0]
   for (let messageIndex = placedAsBefore; messageIndex < count; messageIndex += 1) {

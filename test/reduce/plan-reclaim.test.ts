@@ -1,11 +1,14 @@
 import { describe, expect, it } from "vitest"
 import type { SessionState } from "../../src/session/session-state.js"
-import { buildLiveView } from "../../src/session/live-view.js"
+import { buildLiveView, sharedItems } from "../../src/session/live-view.js"
 import { keptNewest, planReclaim, reclaimableItems, reclaimableTokens, type ReclaimMode } from "../../src/reduce/plan-reclaim.js"
 import type { HostMessage } from "../../src/transcript/host-message.js"
 import type { HostToolState as ToolState } from "../../src/transcript/host-message.js"
-import { assistantMessage, completed, failed, running, text, tool, userMessage } from "../helpers/host-messages.js"
-import { ingestedState, markDropped, tagOf, toks } from "../helpers/pure-session.js"
+import { beginPass, createMessageMemo, endPass } from "../../src/session/message-memo.js"
+import { applyPlanToState, planIngest } from "../../src/session/plan-ingest.js"
+import { emptySessionState } from "../../src/session/session-state.js"
+import { assistantMessage, completed, failed, freshCopy, running, TEST_SESSION, text, tool, userMessage } from "../helpers/host-messages.js"
+import { ingestedState, markDropped, tagOf, tokCounter, toks } from "../helpers/pure-session.js"
 
 /** An assistant message holding one tool arc: `output` tokens of result and `call` tokens of input. */
 function arc(
@@ -249,5 +252,39 @@ describe("reclaimableItems", () => {
     // The same view's items placed anew (a wider window protects more): another array, another answer.
     const wider = buildLiveView({ messages, state, protectedTokens: 4_000 })
     expect(partsOf(state, reclaimableItems(wider, new Set()))).toEqual(["old-read", "exact", "todo-old", "red-1", "grep", "edit"])
+  })
+
+  it("takes up from the last view's answer as the session grows pass by pass, and answers as a view made afresh", () => {
+    // Later kept-newest results (a todowrite, a ctx_reduce) change what is kept; every third pass queues a drop; one
+    // drop lands between passes (the views share only the items before its message).
+    const all = [
+      ...rich(),
+      arc("read-2", "read", 900),
+      arc("todo-3", "todowrite", 500),
+      arc("bash-2", "bash", 800),
+      arc("red-5", "ctx_reduce", 300),
+      arc("read-3", "read", 700),
+      arc("bash-3", "bash", 1_200),
+      arc("bash-4", "bash", 400),
+    ]
+    const state = emptySessionState(TEST_SESSION)
+    const memo = createMessageMemo()
+    let takenUp = 0
+    for (let length = 8; length <= all.length; length += 1) {
+      const messages = freshCopy(all.slice(0, length))
+      beginPass(memo, messages)
+      applyPlanToState(state, planIngest({ state, messages, counter: tokCounter, memo }))
+      // A drop lands as an execute pass lands it: a new record in the session's map (records never change in place).
+      if (length === 23) state.tagsByPart.set(tagOf(state, "grep").partId, { ...tagOf(state, "grep"), status: "dropped", droppedReason: "reduce" })
+      const queued = length % 3 === 0 ? new Map([[tagOf(state, "old-read").tag, "queued"]]) : new Map<number, string>()
+      const view = buildLiveView({ messages, state, protectedTokens: 2_000, memo })
+      const fresh = buildLiveView({ messages, state, protectedTokens: 2_000 })
+      if ((sharedItems(view.items)?.count ?? 0) > 0) takenUp += 1
+      expect(partsOf(state, reclaimableItems(view, queued))).toEqual(partsOf(state, reclaimableItems(fresh, queued)))
+      expect(reclaimableItems(view, queued)).toEqual(reclaimableItems(fresh, queued))
+      expect(reclaimableTokens(view, queued)).toBe(reclaimableTokens(fresh, queued))
+      endPass(memo)
+    }
+    expect(takenUp).toBeGreaterThan(5)
   })
 })
