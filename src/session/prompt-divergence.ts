@@ -1,4 +1,4 @@
-import type { SerializedPrompt } from "./serialize-prompt.js"
+import { sharedLeadingChunks, type SerializedPrompt } from "./serialize-prompt.js"
 import { utf8Length } from "./utf8-length.js"
 
 /** Where two serialized prompts first differ, in UTF-8 bytes of `previous`; null when `previous` is a prefix of `current`. */
@@ -19,6 +19,14 @@ export function promptDivergence(previous: SerializedPrompt, current: Serialized
   if (previous === current) return null
   let offset = 0
   let index = 0
+  // Leading chunks the current prompt took from this one by position are equal without a look (`sharedLeadingChunks`).
+  const shared = sharedLeadingChunks(current)
+  if (shared !== null && shared.from === previous && shared.count <= previous.chunks.length) {
+    let rest = 0
+    for (let at = shared.count; at < previous.chunks.length; at += 1) rest += previous.bytes[at] ?? 0
+    index = shared.count
+    offset = previous.totalBytes - rest
+  }
   while (index < previous.chunks.length && previous.chunks[index] === current.chunks[index]) {
     offset += previous.bytes[index] ?? 0
     index += 1

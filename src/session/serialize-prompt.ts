@@ -26,6 +26,14 @@ export type SerializedPrompt = { chunks: readonly string[]; bytes: readonly numb
  */
 export type SerializedLayout = { atStart: readonly HostMessage[]; liveAt: number; liveFrom: number; run: readonly Edit[] }
 
+/** For a serialization whose leading chunks are an earlier one's very strings at the same positions: that one and how many. */
+const sharedLeading = new WeakMap<SerializedPrompt, { from: SerializedPrompt; count: number }>()
+
+/** The earlier prompt `prompt`'s leading chunks are taken from, and how many (`sharedLeading`); null: none. */
+export function sharedLeadingChunks(prompt: SerializedPrompt): { from: SerializedPrompt; count: number } | null {
+  return sharedLeading.get(prompt) ?? null
+}
+
 /**
  * The per-message serialization of `messages`. A chunk equal to one of `previous` takes its size from there, so a
  * pass over an unchanged session counts no byte twice.
@@ -110,10 +118,13 @@ export function serializeRenderedChunks(
   let allPartEdits: PartEdits | null = null
   // The last prompt's layout, when its live messages followed its inserted-at-start ones with nothing between them.
   const last = same !== null && same !== undefined && memo !== null && same.generation === memo.generation - 1 ? same.layout : null
+  // How many leading chunks are the last prompt's at the same positions.
+  let shared = 0
   atStart.forEach((message, index) => {
     const known = last !== null && last.atStart[index] === message ? same?.prompt.chunks[index] : undefined
     if (known === undefined) add(serializeMessage(message))
     else add(known, same?.prompt.bytes[index])
+    if (known !== undefined && shared === index) shared += 1
   })
   // The leading live messages the render kept from the last prompt's run sit where they sat: their chunks are its.
   const plain = placed !== null && after.size === 0 && removed.size === placed.removed
@@ -126,6 +137,7 @@ export function serializeRenderedChunks(
       bytes.push(size)
       totalBytes += size
     }
+    if (shared === atStart.length && last.liveAt === atStart.length) shared += kept
   }
   // The memo's entries by position, when they are this list's (`entryAt` otherwise).
   const entries = memo !== null && memo.current === messages ? memo.list : null
@@ -151,6 +163,7 @@ export function serializeRenderedChunks(
     if (after.size > 0) for (const inserted of after.get(message.info.id) ?? []) add(serializeMessage(inserted))
   }
   const prompt = { chunks, bytes, totalBytes }
+  if (shared > 0 && same) sharedLeading.set(prompt, { from: same.prompt, count: shared })
   const layout = plain && placed ? { atStart, liveAt: atStart.length, liveFrom: placed.liveFrom, run: placed.run } : null
   if (memo) memo.serialized = { prompt, edits, generation: memo.generation, count, layout }
   return prompt

@@ -5,6 +5,7 @@ import { renderPrompt, renderPromptPlaced } from "../../src/render/render-prompt
 import { buildLiveView } from "../../src/session/live-view.js"
 import { measurePrompt } from "../../src/render/measure-prompt.js"
 import { joinPrompt, serializeRendered, serializeRenderedChunks, type SerializedPrompt } from "../../src/session/serialize-prompt.js"
+import { firstDivergence, promptDivergence } from "../../src/session/prompt-divergence.js"
 import { finalShape, sameFinalShape } from "../../src/session/message-signature.js"
 import type { HostMessage } from "../../src/transcript/host-message.js"
 import { freshCopy } from "../helpers/host-messages.js"
@@ -230,6 +231,8 @@ describe("the memo over a session that grows pass after pass", () => {
           expect(edits).toEqual(renderPrompt({ messages: freshCopy(messages), state, tagsVisible, placements }))
           const serialized = serializeRenderedChunks(messages, edits, previous, memo, placed)
           expect(joinPrompt(serialized)).toBe(serializeRendered(messages, edits))
+          // Where it departs from the last prompt, skipping the chunks it took from there: as the joined texts say.
+          if (previous) expect(promptDivergence(previous, serialized)).toBe(firstDivergence(joinPrompt(previous), joinPrompt(serialized)))
           previous = serialized
           // The shell writes the edits into the pass's own messages by where the memo rendered them: the messages come
           // out as looking every part up by id makes them.
