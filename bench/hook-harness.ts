@@ -21,8 +21,8 @@ export type HookHarness = {
   /** One transform call on `messages` (the hook edits them in place). */
   transform(messages: HostMessage[]): Promise<void>
   /**
-   * A turn of the event loop after a call, as the host's request and the model's reply give one: what the hook left
-   * to do once it returned (storing the compartments its pass cut) runs now. Returns how long that took, in ms.
+   * Turns of the event loop after a call, as the host's request and the model's reply give them, until what the hook
+   * left to do once it returned (storing the compartments its pass cut, in slices) is done. Returns how long, in ms.
    */
   afterCall(): Promise<number>
   /** Tells the hooks the model's context window, so the usable window is `usableTokens`. */
@@ -66,7 +66,8 @@ export function hookHarness(options: { dbFile: string; sessionID: string }): Hoo
     },
     async afterCall() {
       const started = performance.now()
-      await new Promise((resolve) => setTimeout(resolve, 0))
+      do await new Promise((resolve) => setTimeout(resolve, 0))
+      while ([...runtime.planners.values()].some((planner) => planner.owesCuts()))
       failIfRecorded("after the call")
       return performance.now() - started
     },

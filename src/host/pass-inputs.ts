@@ -37,6 +37,19 @@ export function historyPlannerFor(runtime: HostRuntime, session: { db: Database;
 export function settleCutsLater(runtime: HostRuntime, sessionId: string, guarded: (settle: () => void) => void): void {
   const planner = runtime.planners.get(sessionId)
   if (!planner) return
-  const timer = setTimeout(() => guarded(() => planner.settleCuts()), 0)
+  // In slices, a turn of the loop each: the cold call's cut of a long session is thousands of episodes.
+  const slice = (): void => {
+    guarded(() => {
+      if (planner.settleCuts(SETTLE_SLICE_EPISODES)) later(slice)
+    })
+  }
+  later(slice)
+}
+
+/** Episodes stored per turn of the event loop after a pass (~1 ms each at most on this machine's long sessions). */
+export const SETTLE_SLICE_EPISODES = 32
+
+function later(run: () => void): void {
+  const timer = setTimeout(run, 0)
   timer.unref?.()
 }

@@ -101,8 +101,13 @@ export type HistoryPlanner = {
    * next asked about its compartments or told to (`settleCuts`): the same compartments, off the request path.
    */
   cut(input: { messages: readonly HostMessage[]; view: LiveView; state: SessionState; pass: number; now: number }): void
-  /** Stores the compartments cut but not stored yet (`deferCuts`); nothing without them. */
-  settleCuts(): void
+  /**
+   * Stores the compartments cut but not stored yet (`deferCuts`), oldest first: all of them, or at most `limit` (a
+   * slice, so a long owed cut leaves the event loop free between slices). True while some are still owed.
+   */
+  settleCuts(limit?: number): boolean
+  /** True while compartments cut are not stored yet (`deferCuts`). */
+  owesCuts(): boolean
   prepare(input: {
     messages: readonly HostMessage[]
     view: LiveView
@@ -290,8 +295,31 @@ export function createHistoryPlanner(options: {
       if (options.deferCuts === true) owing.push(owed)
       else writeCut(owed, known)
     },
-    settleCuts() {
-      load()
+    owesCuts: () => owing.length > 0,
+    settleCuts(limit) {
+      if (owing.length === 0) return false
+      if (limit === undefined) {
+        load()
+        return false
+      }
+      const known = stored()
+      let left = limit
+      while (left > 0 && owing.length > 0) {
+        const owed = owing[0] as OwedCut
+        const slice = owed.episodes.slice(0, left)
+        const rest = owed.episodes.slice(left)
+        // What is left of the oldest owed cut stays first; a write that fails forgets everything owed (as `load`).
+        if (rest.length > 0) owing[0] = { ...owed, episodes: rest }
+        else owing.shift()
+        try {
+          writeCut({ ...owed, episodes: slice }, known)
+        } catch (error) {
+          owing = []
+          throw error
+        }
+        left -= slice.length
+      }
+      return owing.length > 0
     },
     prepare(input) {
       pending = null

@@ -222,6 +222,36 @@ describe("createHistoryPlanner", () => {
       expect(full.join("\n")).not.toMatch(/§\d+§ §\d+§/)
     })
 
+    it("stores a deferred cut in slices when told to, oldest first: the compartments cut at once", async () => {
+      const atOnce = await openSession()
+      const deferred = await openSession({ deferCuts: true })
+      const all = turns(12)
+      const window = quietWindow(850)
+      // Two passes' cuts owed: the first pass's and, after a pass that settles nothing itself, the second's.
+      pass(atOnce, all.slice(0, 12), window)
+      pass(atOnce, all, window)
+      const expected = compartmentsOf(atOnce)
+      expect(expected.length).toBeGreaterThan(3)
+      pass(deferred, all.slice(0, 12), window)
+      const first = compartmentsOf(deferred).length
+      const counts: number[] = []
+      let owed = true
+      while (owed) {
+        owed = deferred.planner.settleCuts(2)
+        counts.push(compartmentsOf(deferred).length)
+      }
+      // Each slice stores at most two, in order, and together they are the cut made at once.
+      expect(counts.length).toBeGreaterThan(1)
+      expect(first).toBe(0)
+      counts.forEach((count, index) => expect(count - (counts[index - 1] ?? 0)).toBeLessThanOrEqual(2))
+      expect(compartmentsOf(deferred)).toEqual(expected.slice(0, counts[counts.length - 1]))
+      pass(deferred, all, window)
+      deferred.planner.settleCuts(1)
+      deferred.planner.settleCuts()
+      expect(compartmentsOf(deferred)).toEqual(expected)
+      expect(deferred.planner.settleCuts(5)).toBe(false)
+    })
+
     it("forgets a deferred cut whose store write fails, and the next pass cuts those messages again", async () => {
       let failing = false
       const counter = { ...wordCounter, count: (text: string): number => {

@@ -1,5 +1,6 @@
 import { join } from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
+import { SETTLE_SLICE_EPISODES } from "../../src/host/pass-inputs.js"
 import { listCompartments } from "../../src/store/compartment-repository.js"
 import type { Database } from "../../src/store/driver.js"
 import { openDatabase } from "../../src/store/open-database.js"
@@ -31,9 +32,9 @@ function harness(): PluginHarness {
   return created
 }
 
-/** Four turns, each a request and a reply that reads a file. */
-function session(): HostMessage[] {
-  return Array.from({ length: 4 }, (_, index) => [
+/** `turns` turns (four unless told), each a request and a reply that reads a file. */
+function session(turns = 4): HostMessage[] {
+  return Array.from({ length: turns }, (_, index) => [
     userMessage({ id: `msg_u${index}`, sessionID: SESSION, created: 10 + index * 10, parts: [text(`prt_u${index}`, `Update src/mod${index}.ts; keep parseItem${index} exported.`)] }),
     assistantMessage({
       id: `msg_a${index}`,
@@ -76,6 +77,26 @@ describe("the transform hook's cut", () => {
     expect(full.join("\n")).toContain("Update src/mod0.ts; keep parseItem0 exported.")
     // Each item's tag once (the record's), never the tag the hook wrote into the text as well.
     expect(full.join("\n")).not.toMatch(/§\d+§ §\d+§/)
+    expect(plugin.errors.recent()).toEqual([])
+  })
+
+  it("is stored in slices, a turn of the loop each, when it holds many episodes (a long session's first call)", async () => {
+    const plugin = harness()
+    await transform(plugin.hooks, session(80))
+    const planner = plugin.runtime.planners.get(SESSION)
+    if (!planner) throw new Error("no planner for the session")
+    // The slices the hook scheduled, as they come (the first runs a turn of the loop after the call).
+    const limits: (number | undefined)[] = []
+    const settle = planner.settleCuts
+    planner.settleCuts = (limit) => {
+      limits.push(limit)
+      return settle(limit)
+    }
+    for (let turn = 0; turn < 100 && planner.owesCuts(); turn += 1) await loopTurn()
+    expect(planner.owesCuts()).toBe(false)
+    expect(limits.length).toBeGreaterThan(1)
+    expect(limits.every((limit) => limit === SETTLE_SLICE_EPISODES)).toBe(true)
+    expect((await compartments(plugin)).length).toBeGreaterThan(SETTLE_SLICE_EPISODES)
     expect(plugin.errors.recent()).toEqual([])
   })
 
