@@ -189,7 +189,8 @@ export function createHostRuntime(options: {
   }
 }
 
-function unrefTimer(run: () => void, ms: number): void {
+/** Runs `run` after `ms` on a timer that does not keep the process alive. */
+export function unrefTimer(run: () => void, ms: number): void {
   const timer = setTimeout(run, ms)
   timer.unref?.()
 }

@@ -3,7 +3,7 @@ import { protectedClamp, resolveWindow, type ModelLimits, type WindowSettings } 
 import { protectedClampMessage } from "../reduce/protected-window.js"
 import type { Database } from "../store/driver.js"
 import type { TokenCounter } from "../tokens/token-counter.js"
-import type { HostRuntime } from "./host-runtime.js"
+import { unrefTimer, type HostRuntime } from "./host-runtime.js"
 
 /** The model's usable window from the host's limits and the config, telling the user once when `protected_tokens` was clamped. */
 export function hostWindow(runtime: HostRuntime, model: { providerID: string; modelID: string; hostLimits: ModelLimits | null }): WindowSettings {
@@ -32,7 +32,8 @@ export function historyPlannerFor(runtime: HostRuntime, session: { db: Database;
 /**
  * Stores the compartments the session's last pass cut (`HistoryPlanner.settleCuts`) once the pass has returned: the
  * callback runs after the shell's own continuation (the request on its way, while the model answers); a pass that
- * reads them first stores them itself. Not the runtime's `schedule` (the retry clock tests drive): a turn of the loop.
+ * reads them first stores them itself. On the runtime's default timer, not its `schedule` (which tests drive by a
+ * clock): a turn of the loop.
  */
 export function settleCutsLater(runtime: HostRuntime, sessionId: string, guarded: (settle: () => void) => void): void {
   const planner = runtime.planners.get(sessionId)
@@ -40,16 +41,11 @@ export function settleCutsLater(runtime: HostRuntime, sessionId: string, guarded
   // In slices, a turn of the loop each: the cold call's cut of a long session is thousands of episodes.
   const slice = (): void => {
     guarded(() => {
-      if (planner.settleCuts(SETTLE_SLICE_EPISODES)) later(slice)
+      if (planner.settleCuts(SETTLE_SLICE_EPISODES)) unrefTimer(slice, 0)
     })
   }
-  later(slice)
+  unrefTimer(slice, 0)
 }
 
 /** Episodes stored per turn of the event loop after a pass (~1 ms each at most on this machine's long sessions). */
 export const SETTLE_SLICE_EPISODES = 32
-
-function later(run: () => void): void {
-  const timer = setTimeout(run, 0)
-  timer.unref?.()
-}

@@ -249,12 +249,29 @@ export function createHistoryPlanner(options: {
   let owing: OwedCut[] = []
   const load = (): StoredCompartment[] => {
     const known = stored()
-    if (owing.length === 0) return known
-    // A write that fails forgets what it owed: the next cut takes up the same messages again.
-    const owed = owing
-    owing = []
-    for (const cut of owed) writeCut(cut, known)
+    if (owing.length > 0) settle(known, Number.POSITIVE_INFINITY)
     return known
+  }
+  /**
+   * Writes up to `limit` owed episodes after the compartments `known`, oldest first; what is left of the oldest owed
+   * cut stays first. A write that fails forgets everything owed: the next cut takes up the same messages again.
+   */
+  const settle = (known: StoredCompartment[], limit: number): void => {
+    let left = limit
+    while (left > 0 && owing.length > 0) {
+      const owed = owing[0] as OwedCut
+      const slice = owed.episodes.slice(0, left)
+      const rest = owed.episodes.slice(left)
+      if (rest.length > 0) owing[0] = { ...owed, episodes: rest }
+      else owing.shift()
+      try {
+        writeCut({ ...owed, episodes: slice }, known)
+      } catch (error) {
+        owing = []
+        throw error
+      }
+      left -= slice.length
+    }
   }
   const stored = (): StoredCompartment[] => {
     if (compartments) return compartments
@@ -296,29 +313,9 @@ export function createHistoryPlanner(options: {
       else writeCut(owed, known)
     },
     owesCuts: () => owing.length > 0,
-    settleCuts(limit) {
+    settleCuts(limit = Number.POSITIVE_INFINITY) {
       if (owing.length === 0) return false
-      if (limit === undefined) {
-        load()
-        return false
-      }
-      const known = stored()
-      let left = limit
-      while (left > 0 && owing.length > 0) {
-        const owed = owing[0] as OwedCut
-        const slice = owed.episodes.slice(0, left)
-        const rest = owed.episodes.slice(left)
-        // What is left of the oldest owed cut stays first; a write that fails forgets everything owed (as `load`).
-        if (rest.length > 0) owing[0] = { ...owed, episodes: rest }
-        else owing.shift()
-        try {
-          writeCut({ ...owed, episodes: slice }, known)
-        } catch (error) {
-          owing = []
-          throw error
-        }
-        left -= slice.length
-      }
+      settle(stored(), limit)
       return owing.length > 0
     },
     prepare(input) {

@@ -100,6 +100,21 @@ describe("the transform hook's cut", () => {
     expect(plugin.errors.recent()).toEqual([])
   })
 
+  it("records a store write that fails after the call, as after dispose, and never throws into the host", async () => {
+    const plugin = harness()
+    await transform(plugin.hooks, session())
+    const planner = plugin.runtime.planners.get(SESSION)
+    if (!planner) throw new Error("no planner for the session")
+    planner.settleCuts = () => {
+      throw new Error("store gone")
+    }
+    await loopTurn()
+    expect(plugin.errors.recent().map((error) => [error.hook, error.message])).toEqual([["historian.cut", "store gone"]])
+    // What the pass owed is still owed (the stub wrote nothing): dispose tries again and records that too.
+    await plugin.dispose()
+    expect(plugin.errors.recent().map((error) => error.hook)).toEqual(["dispose", "historian.cut"])
+  })
+
   it("is stored by the next pass when that comes first, and by dispose when nothing else came", async () => {
     const first = harness()
     await transform(first.hooks, session())
