@@ -1,4 +1,5 @@
 import type { Database } from "./driver.js"
+import { statement } from "./statements.js"
 
 /**
  * Runs `fn` with the connection's busy timeout at 0, so a statement that meets another process's lock fails at once
@@ -6,7 +7,8 @@ import type { Database } from "./driver.js"
  * rows): SQLite waits synchronously, so a wait there would hold up OpenCode.
  */
 export function withoutBusyWait<T>(db: Database, fn: () => T): T {
-  const row = db.prepare("PRAGMA busy_timeout").get()
+  // Prepared once per connection: under Bun the driver keeps every statement it prepared until the connection closes.
+  const row = statement(db, "PRAGMA busy_timeout").get()
   const previous = Number(row === undefined ? 0 : Object.values(row)[0])
   setBusyTimeout(db, 0)
   try {

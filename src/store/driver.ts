@@ -19,6 +19,10 @@ export interface Database {
   /** Which driver backs this connection. */
   readonly driver: "bun:sqlite" | "better-sqlite3"
   exec(sql: string): void
+  /**
+   * A new statement. The Bun driver keeps each one until the connection closes (to finalize it there): a statement
+   * run again and again comes from `statement()` (statements.ts), prepared once per connection.
+   */
   prepare(sql: string): Statement
   /** Runs `fn` inside one transaction (BEGIN IMMEDIATE ... COMMIT, ROLLBACK on throw). Not reentrant. */
   transaction<T>(fn: () => T): T

@@ -1,6 +1,7 @@
 import { join } from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
 import { withoutBusyWait } from "../../src/store/busy-timeout.js"
+import type { Database } from "../../src/store/driver.js"
 import { openDatabase } from "../../src/store/open-database.js"
 import { holdStoreLock } from "../helpers/store-lock.js"
 import { createTempDirs } from "../helpers/temp-dirs.js"
@@ -25,6 +26,18 @@ describe("withoutBusyWait", () => {
     }
     expect(withoutBusyWait(db, () => db.prepare("SELECT 7 AS seven").get())).toEqual({ seven: 7 })
     expect(db.prepare("PRAGMA busy_timeout").get()).toEqual({ timeout: 2_000 })
+    db.close()
+  })
+})
+
+describe("withoutBusyWait, called again and again", () => {
+  it("prepares its statement once per connection (the Bun driver keeps every statement it prepared until close)", async () => {
+    const db = await openDatabase(join(dirs.make("again"), "store.db"), { busyTimeoutMs: 300 })
+    let prepared = 0
+    const counting: Database = { ...db, prepare: (sql) => ((prepared += 1), db.prepare(sql)) }
+    for (let call = 0; call < 5; call += 1) withoutBusyWait(counting, () => undefined)
+    expect(prepared).toBe(1)
+    expect(db.prepare("PRAGMA busy_timeout").get()).toEqual({ timeout: 300 })
     db.close()
   })
 })
