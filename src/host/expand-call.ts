@@ -46,7 +46,7 @@ async function expand(runtime: HostRuntime, session: SessionInfo, target: unknow
   const db = await runtime.database()
   const episode = readCompartmentDisplayId(wanted)
   if (episode !== null) {
-    // The last pass's cut, if it is not stored yet (`settleCutsLater`).
+    // The last pass's cut, if it is not stored yet (`settleAfterPass`).
     runtime.planners.get(sessionId)?.settleCuts()
     const compartments = listCompartments(db, sessionId)
     const found = compartments.find((compartment) => compartmentDisplayId(compartment.seq) === episode)

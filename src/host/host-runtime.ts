@@ -12,6 +12,7 @@ import type { ReduceContext } from "../pass/queue-reduce-call.js"
 import type { ErrorLog } from "./error-log.js"
 import { createHostFacts, type HostFacts } from "./host-facts.js"
 import type { HistoryPlanner } from "../pass/history-planner.js"
+import { storeOwedRecord } from "../pass/owed-record.js"
 import { compilePinPatterns, type PinPattern } from "../historian/pin-patterns.js"
 import { setBusyTimeout } from "../store/busy-timeout.js"
 import { isBusyError } from "../store/store-failure.js"
@@ -65,6 +66,11 @@ export type HostRuntime = {
   readonly mainStepPending: Set<string>
   /** Tells the user something about the settings once per process (the host log and a toast), e.g. a clamped value. */
   warnOnce(message: string): void
+  /**
+   * Stores the pass records quiet passes left owed (`pass/owed-record.ts`): the session's, or every session's. Nothing
+   * to do before the store and the sessions are open.
+   */
+  storeOwedRecords(sessionId?: string): void
   /** Drops a session's in-memory state after a failed write, so the next pass loads it from the store as it is. */
   forgetSession(sessionId: string): void
   dispose(): void
@@ -126,6 +132,15 @@ export function createHostRuntime(options: {
   const warned = new Set<string>()
 
   const planners = new Map<string, HistoryPlanner>()
+  const storeOwedRecords = (sessionId?: string): void => {
+    const db = opened
+    if (!db || !registry || disposed) return
+    if (sessionId === undefined) for (const state of registry.states()) storeOwedRecord(db, state)
+    else {
+      const state = registry.held(sessionId)
+      if (state) storeOwedRecord(db, state)
+    }
+  }
   return {
     config: options.config,
     configDiagnostics: options.configDiagnostics,
@@ -165,12 +180,18 @@ export function createHostRuntime(options: {
       warned.add(message)
       options.warn?.(message)
     },
+    storeOwedRecords,
     forgetSession(sessionId) {
       registry?.forget(sessionId)
       planners.delete(sessionId)
     },
     dispose() {
-      // Cuts not stored yet go in while the store is open (a new process would cut those messages again).
+      // Records and cuts not stored yet go in while the store is open (a new process would cut those messages again).
+      try {
+        storeOwedRecords()
+      } catch (error) {
+        options.errors.record({ hook: "dispose", sessionId: null, error })
+      }
       for (const [sessionId, planner] of planners) {
         try {
           planner.settleCuts()

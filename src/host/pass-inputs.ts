@@ -22,7 +22,7 @@ export function historyPlannerFor(runtime: HostRuntime, session: { db: Database;
     policy: runtime.config.history_policy,
     pinPatterns: runtime.pinPatterns,
     expanded: runtime.expanded,
-    // Stored after the pass, off the request path (`settleCutsLater`).
+    // Stored after the pass, off the request path (`settleAfterPass`).
     deferCuts: true,
   })
   runtime.planners.set(session.sessionId, planner)
@@ -30,21 +30,25 @@ export function historyPlannerFor(runtime: HostRuntime, session: { db: Database;
 }
 
 /**
- * Stores the compartments the session's last pass cut (`HistoryPlanner.settleCuts`) once the pass has returned: the
- * callback runs after the shell's own continuation (the request on its way, while the model answers); a pass that
- * reads them first stores them itself. On the runtime's default timer, not its `schedule` (which tests drive by a
- * clock): a turn of the loop.
+ * What the session's last pass left to store once it returned: the record of a quiet pass (`runPass`'s
+ * `deferQuietRecord`), then the compartments it cut (`HistoryPlanner.settleCuts`), in slices. The first runs after
+ * the shell's own continuation (the request on its way, while the model answers); a pass that comes first writes the
+ * owed record with its own, and one that reads the compartments stores them itself. On the runtime's default timer,
+ * not its `schedule` (which tests drive by a clock): a turn of the loop. `guarded` runs a step as the shell's hook
+ * `hook` (`record` or `cut`): an error is recorded, never thrown into the host.
  */
-export function settleCutsLater(runtime: HostRuntime, sessionId: string, guarded: (settle: () => void) => void): void {
+export function settleAfterPass(runtime: HostRuntime, sessionId: string, guarded: (step: "record" | "cut", settle: () => void) => void): void {
   const planner = runtime.planners.get(sessionId)
-  if (!planner) return
   // In slices, a turn of the loop each: the cold call's cut of a long session is thousands of episodes.
   const slice = (): void => {
-    guarded(() => {
-      if (planner.settleCuts(SETTLE_SLICE_EPISODES)) unrefTimer(slice, 0)
+    guarded("cut", () => {
+      if (planner?.settleCuts(SETTLE_SLICE_EPISODES)) unrefTimer(slice, 0)
     })
   }
-  unrefTimer(slice, 0)
+  unrefTimer(() => {
+    guarded("record", () => runtime.storeOwedRecords(sessionId))
+    if (planner) slice()
+  }, 0)
 }
 
 /** Episodes stored per turn of the event loop after a pass (~1 ms each at most on this machine's long sessions). */

@@ -46,6 +46,12 @@ export async function statusReport(options: StatusReportOptions): Promise<string
     return fromMemory(error)
   }
   try {
+    // The last pass's record, when it was a quiet pass's and its turn of the loop has not come yet.
+    runtime.storeOwedRecords(sessionId)
+  } catch (error) {
+    runtime.errors.record({ hook: "pass.record", sessionId, error })
+  }
+  try {
     runtime.errors.flush()
     const status = gatherStatus({
       db,

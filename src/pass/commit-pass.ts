@@ -1,17 +1,13 @@
-import type { AppliedState, Placement } from "../session/session-state.js"
+import type { AppliedState, Placement, SessionState } from "../session/session-state.js"
 import { cancelOperations, insertPlacement, markOperationsApplied, markTagsDropped, saveAppliedState } from "../store/applied-state-repository.js"
 import type { Database } from "../store/driver.js"
 import { recordPass, type PassRecord } from "../store/pass-repository.js"
 import type { HistoryPlanner } from "./history-planner.js"
+import { owedRecord, oweRecord, recordStored } from "./owed-record.js"
 import type { ExecutionPlan } from "./plan-execution.js"
 
-/**
- * Writes everything a pass decided, in one transaction: an execute pass's drops, landed and stale operations, the
- * applied state when it changed, the reminders placed, the pass record, and the history the planner folded in
- * (with the pass's id). Either all of it is stored or none; the caller brings memory in step only afterwards.
- * Returns the pass record's id.
- */
-export function commitPass(options: {
+/** What one pass writes when it commits. */
+export type PassCommit = {
   db: Database
   sessionId: string
   seq: number
@@ -20,12 +16,23 @@ export function commitPass(options: {
   applied: AppliedState | null
   placements: readonly Placement[]
   record: PassRecord
+  /** A quiet pass's record not stored yet (`owed-record.ts`): written first, so the passes stay in order. */
+  owed: PassRecord | null
   /** The planner whose prepared history this pass folds in (null: no fold). */
   history: { planner: HistoryPlanner; pressure: number; firstDivergence: number | null; radius: number | null; now: number } | null
   now: number
-}): void {
+}
+
+/**
+ * Writes everything a pass decided, in one transaction: an execute pass's drops, landed and stale operations, the
+ * applied state when it changed, the reminders placed, the pass record, and the history the planner folded in
+ * (with the pass's id), after the record an earlier quiet pass still owes (`owed`). Either all of it is stored or
+ * none; the caller brings memory in step only afterwards.
+ */
+export function commitPass(options: PassCommit): void {
   const { db, sessionId, seq, execution, applied } = options
   db.transaction(() => {
+    if (options.owed) recordPass(db, options.owed)
     if (execution) {
       markTagsDropped(db, sessionId, execution.drops, seq)
       markOperationsApplied(db, execution.landed.map((drop) => drop.operationId), seq)
@@ -41,4 +48,20 @@ export function commitPass(options: {
       planner.write({ pass: seq, passId, ...input })
     }
   })
+}
+
+/**
+ * Commits what the pass decided (`commitPass`) with the record the session still owes, or, for a quiet pass of a
+ * shell (`deferQuietRecord`: no drop, no new applied state, no reminder, no fold, none owed), leaves its record owed
+ * (`owed-record.ts`) and writes nothing.
+ */
+export function commitOrOwe(options: Omit<PassCommit, "owed" | "sessionId"> & { state: SessionState; deferQuietRecord: boolean }): void {
+  const { state, deferQuietRecord, ...commit } = options
+  const owed = owedRecord(state)
+  if (deferQuietRecord && owed === null && commit.execution === null && commit.applied === null && commit.placements.length === 0 && commit.history === null) {
+    oweRecord(state, commit.record)
+    return
+  }
+  commitPass({ ...commit, sessionId: state.sessionId, owed })
+  if (owed) recordStored(state, owed)
 }

@@ -14,13 +14,13 @@ import { promptDivergence } from "../session/prompt-divergence.js"
 import { serializeRenderedChunks } from "../session/serialize-prompt.js"
 import type { ReadyHistory, SessionState } from "../session/session-state.js"
 import type { Database } from "../store/driver.js"
-import type { PassTrigger } from "../store/pass-repository.js"
+import type { PassRecord, PassTrigger } from "../store/pass-repository.js"
 import type { TokenCounter } from "../tokens/token-counter.js"
 import { withRecurringTextCache } from "../tokens/counted-text-cache.js"
 import { contentHashOfParts } from "../transcript/content-hash.js"
 import type { HostMessage } from "../transcript/host-message.js"
 import { calibrated, type ReplyCreated } from "./calibrate.js"
-import { commitPass } from "./commit-pass.js"
+import { commitOrOwe } from "./commit-pass.js"
 import type { PassDecision } from "./decide-pass.js"
 import { decideWork } from "./decide-work.js"
 import { NO_FOLD_GAINS, type HistoryPlanner } from "./history-planner.js"
@@ -51,6 +51,11 @@ export type PassOptions = {
   history?: HistoryPlanner | null
   /** When the host creates a request's reply, which carries its usage report (`calibrated`); OpenCode's order by default. */
   replyCreated?: ReplyCreated
+  /**
+   * A quiet pass (one that changes nothing but its own record) leaves its record owed instead of committing it
+   * (`owed-record.ts`): the shells store it once the pass has returned. Off: every pass commits its record.
+   */
+  deferQuietRecord?: boolean
 }
 
 
@@ -90,7 +95,9 @@ const KEEP_ESTIMATES = 32
  *    window, weigh the due work and decide execute or replay (`decideWork`), plan an execute pass's drops and new
  *    epoch (`planExecution`), place reminders in the new tail (`planReminder`), render, serialize and check the cache
  *    contract against the previous prompt, price the request;
- * 3. commit: everything decided, with the pass record, in one transaction (`commitPass`);
+ * 3. commit: everything decided, with the pass record, in one transaction (`commitPass`); with `deferQuietRecord` (the
+ *    shells), a pass that decided nothing but its record leaves that record owed (`owed-record.ts`), and the next
+ *    commit, the shell's turn of the loop after the pass, /ctx-status or dispose stores it;
  * 4. memory follows the store.
  * Only the historian writes besides 1 and 3: it stores compartments as soon as they are cut (`planner.cut`, before
  * the decision), or, for a planner with `deferCuts` (the shells' and the replays'), once the pass has returned or when
@@ -200,46 +207,50 @@ export function runPass(options: PassOptions): PassResult {
   const newTags = plan.tags.map((tag) => tag.tag)
   const radius = divergence === null || previous === null ? null : previous.totalBytes - divergence
   const folds = execution !== null && ready !== null && planner !== null
-  commitPass({
-    db,
+  const applied = planned.applied !== session.applied ? planned.applied : null
+  const placements = reminder?.placements ?? []
+  const record: PassRecord = {
     sessionId: session.sessionId,
     seq,
+    startedAt,
+    durationMs,
+    trigger,
+    decision: decided.decision,
+    band,
+    usageTokens: usageBefore,
+    windowTokens: window.usableTokens,
+    messageCount: messages.length,
+    newParts: plan.parts.length,
+    newTags: newTags.length,
+    renderedTokens: usageAfter,
+    // The identity of an epoch's prompt; hashing ~1 MB on every pass would cost more than the rest of a replay pass.
+    renderedHash: execution ? contentHashOfParts(serialized.chunks) : null,
+    firstDivergence: divergence,
+    detail: {
+      reason: decided.reason,
+      breakdown: after,
+      // Our own estimate for this request (before calibration): a restarted process calibrates against it.
+      estimate: main ? after.total : null,
+      dropped,
+      nudge,
+      newTags,
+      drain: drain.transition,
+      cost: estimate,
+      billed: billed ? { ...billed, cost: promptCost(billed, window.prices), readPrice: window.prices.cachedRead } : null,
+    },
+    error: null,
+  }
+  commitOrOwe({
+    db,
+    state: session,
+    deferQuietRecord: options.deferQuietRecord ?? false,
+    seq,
     execution,
-    applied: planned.applied !== session.applied ? planned.applied : null,
-    placements: reminder?.placements ?? [],
+    applied,
+    placements,
     now: startedAt,
     history: folds ? { planner, pressure: percentBefore, firstDivergence: divergence, radius, now } : null,
-    record: {
-      sessionId: session.sessionId,
-      seq,
-      startedAt,
-      durationMs,
-      trigger,
-      decision: decided.decision,
-      band,
-      usageTokens: usageBefore,
-      windowTokens: window.usableTokens,
-      messageCount: messages.length,
-      newParts: plan.parts.length,
-      newTags: newTags.length,
-      renderedTokens: usageAfter,
-      // The identity of an epoch's prompt; hashing ~1 MB on every pass would cost more than the rest of a replay pass.
-      renderedHash: execution ? contentHashOfParts(serialized.chunks) : null,
-      firstDivergence: divergence,
-      detail: {
-        reason: decided.reason,
-        breakdown: after,
-        // Our own estimate for this request (before calibration): a restarted process calibrates against it.
-        estimate: main ? after.total : null,
-        dropped,
-        nudge,
-        newTags,
-        drain: drain.transition,
-        cost: estimate,
-        billed: billed ? { ...billed, cost: promptCost(billed, window.prices), readPrice: window.prices.cachedRead } : null,
-      },
-      error: null,
-    },
+    record,
   })
 
   // The store holds the pass: memory follows.

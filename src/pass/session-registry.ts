@@ -7,6 +7,10 @@ import { tagPrefix } from "../transcript/tag-format.js"
 /** Keeps each session's in-memory state for the life of the process; loads it from the store on first use. */
 export type SessionRegistry = {
   stateFor(session: SessionInfo, counter: TokenCounter): SessionState
+  /** The state held for the session, without loading it. */
+  held(sessionId: string): SessionState | undefined
+  /** Every state held. */
+  states(): IterableIterator<SessionState>
   forget(sessionId: string): void
 }
 
@@ -22,6 +26,8 @@ export function createSessionRegistry(options: { db: Database; now: () => number
       states.set(session.id, loaded)
       return loaded
     },
+    held: (sessionId) => states.get(sessionId),
+    states: () => states.values(),
     forget(sessionId) {
       states.delete(sessionId)
     },

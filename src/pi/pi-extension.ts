@@ -4,7 +4,7 @@ import { createDeferredWrites } from "../host/deferred-writes.js"
 import { EXPAND_CALL } from "../host/expand-call.js"
 import { maybeFail } from "../host/fault-injection.js"
 import type { HostRuntime } from "../host/host-runtime.js"
-import { historyPlannerFor, hostWindow, settleCutsLater } from "../host/pass-inputs.js"
+import { historyPlannerFor, hostWindow, settleAfterPass } from "../host/pass-inputs.js"
 import { startHostRuntime } from "../host/start-host-runtime.js"
 import { PIN_CALL } from "../host/pin-call.js"
 import { REDUCE_CALL } from "../host/reduce-call.js"
@@ -101,12 +101,13 @@ export function registerMagicContext(pi: ExtensionAPI, options: { env?: Record<s
         now: Date.now(),
         smartDrops: runtime.config.smart_drops,
         replyCreated: "after-pass",
+        deferQuietRecord: true,
       })
       runtime.lastPass.set(sessionId, { ...reduceContextOf(result, window, context.messages), tagsVisible })
       maybeFail(runtime.faults, "transform")
       const edited = [...context.messages]
       applyRenderedEdits(edited, result.rendered, result.edits)
-      settleCutsLater(runtime, sessionId, (settle) => void guard("pi.historian.cut", sessionId, settle))
+      settleAfterPass(runtime, sessionId, (step, settle) => void guard(step === "cut" ? "pi.historian.cut" : "pi.pass.record", sessionId, settle))
       runtime.storeWorked()
       return context.rebuild(edited)
     } catch (error) {

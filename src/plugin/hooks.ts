@@ -18,7 +18,7 @@ import { reduceToolAvailable } from "./tool-availability.js"
 import { createDeferredWrites } from "../host/deferred-writes.js"
 import { createExpandTool, createPinTool, createReduceTool } from "./context-tools.js"
 import { hostMessages } from "./opencode-messages.js"
-import { historyPlannerFor, hostWindow, settleCutsLater } from "../host/pass-inputs.js"
+import { historyPlannerFor, hostWindow, settleAfterPass } from "../host/pass-inputs.js"
 import { reduceContextOf, REDUCE_TOOL } from "../pass/queue-reduce-call.js"
 
 export type HookContext = {
@@ -109,6 +109,7 @@ export function createHooks(context: HookContext): Hooks {
       fixedTokens: runtime.facts.fixedTokens(sessionId),
       now: Date.now(),
       smartDrops: runtime.config.smart_drops,
+      deferQuietRecord: true,
     })
     if (!compaction) {
       // The main step's system prompt follows this transform (title and compaction requests have no main pass).
@@ -118,7 +119,7 @@ export function createHooks(context: HookContext): Hooks {
     maybeFail(runtime.faults, "transform")
     const removals = [...statusIds].map((messageId) => ({ type: "remove-message" as const, messageId }))
     applyRenderedEdits(all, result.rendered, result.edits, removals)
-    settleCutsLater(runtime, sessionId, (settle) => void guard("historian.cut", sessionId, settle))
+    settleAfterPass(runtime, sessionId, (step, settle) => void guard(step === "cut" ? "historian.cut" : "pass.record", sessionId, settle))
     // Off the request path: the historian's tiers show at a later execute pass.
     if (!compaction) void context.historian.schedule(sessionId)
   }

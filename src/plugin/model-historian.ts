@@ -38,7 +38,7 @@ export function createModelHistorian(options: { runtime: HostRuntime; client: Cl
 
   const runOnce = async (sessionId: string): Promise<void> => {
     const db = await runtime.database()
-    // The pass that scheduled this run may still owe the compartments it cut (`settleCutsLater`).
+    // The pass that scheduled this run may still owe the compartments it cut (`settleAfterPass`).
     runtime.planners.get(sessionId)?.settleCuts()
     const waiting = listCompartments(db, sessionId).filter(
       (compartment) =>

@@ -28,6 +28,9 @@ import {
 
 const SESSION = "ses_hooks"
 
+/** A turn of the event loop: what the hook left for after the call (a quiet pass's record) is stored by then. */
+const loopTurn = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 5))
+
 const session = (): HostMessage[] => [
   userMessage({ id: "msg_001", sessionID: SESSION, parts: [text("u1", "read a.txt"), mediaFile("f1", "shot.png")] }),
   assistantMessage({
@@ -174,6 +177,9 @@ describe("createHooks", () => {
       expect(visibleText(partById(messages, "t1"))).toBe("§4§ §5§ contents")
       expect(existsSync(dbFile)).toBe(true)
       const db = await runtime.database()
+      // The raw rows are stored before the hook returns; a quiet pass's own record a turn of the loop later.
+      expect(countSessionRows(db, SESSION)).toEqual({ messages: 2, parts: 4, tags: 4, passes: 0 })
+      await loopTurn()
       expect(countSessionRows(db, SESSION)).toEqual({ messages: 2, parts: 4, tags: 4, passes: 1 })
     })
 
@@ -255,6 +261,7 @@ describe("createHooks", () => {
       await hostConfig(hooks, { agent: { build: { permission: { ctx_reduce: "deny" } } } })
       const messages = await transform(hooks, session())
       expect(JSON.stringify(messages)).toBe(JSON.stringify(session()))
+      await loopTurn()
       const db = await runtime.database()
       expect(countSessionRows(db, SESSION)).toEqual({ messages: 2, parts: 4, tags: 4, passes: 1 })
       expect(runtime.lastPass.get(SESSION)?.tagsVisible).toBe(false)
@@ -323,12 +330,14 @@ describe("createHooks", () => {
         // A title request's system prompt (no main pass before it) is not the session's fixed prompt.
         await systemPrompt(hooks)
         await transform(hooks, session())
+        await loopTurn()
         const toolsOnly = o200k.count('read Reads a file. {"type":"object"}')
         const db = await runtime.database()
         expect(listPasses(db, SESSION)[0]?.detail["breakdown"]).toMatchObject({ fixed: toolsOnly })
         // The main step's system prompt follows its transform; the next pass counts it.
         await systemPrompt(hooks)
         await transform(hooks, session())
+        await loopTurn()
         const [pass] = listPasses(db, SESSION)
         expect(pass?.detail["breakdown"]).toMatchObject({ fixed: o200k.count("You are a coding agent.") + toolsOnly })
       } finally {
@@ -364,6 +373,7 @@ describe("createHooks", () => {
       await hooks["experimental.session.compacting"]?.({ sessionID: SESSION }, { context: [] })
       await transform(hooks, session())
       await transform(hooks, session())
+      await loopTurn()
       const db = await runtime.database()
       expect(listPasses(db, SESSION).reverse().map((pass) => [pass.seq, pass.trigger])).toEqual([
         [1, "transform"],
@@ -376,6 +386,7 @@ describe("createHooks", () => {
       const { hooks, runtime } = harness()
       await hooks["experimental.session.compacting"]?.({ sessionID: "ses_other" }, { context: [] })
       await transform(hooks, session())
+      await loopTurn()
       const db = await runtime.database()
       expect(listPasses(db, SESSION).map((pass) => pass.trigger)).toEqual(["transform"])
     })

@@ -1,0 +1,76 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { owedRecord, storeOwedRecord } from "../../src/pass/owed-record.js"
+import { runPass } from "../../src/pass/run-pass.js"
+import type { SessionState } from "../../src/session/session-state.js"
+import type { Database } from "../../src/store/driver.js"
+import { listPasses } from "../../src/store/pass-repository.js"
+import { createTokenCounterPool, type TokenCounterPool } from "../../src/tokens/tiktoken-counter.js"
+import type { TokenCounter } from "../../src/tokens/token-counter.js"
+import type { HostMessage } from "../../src/transcript/host-message.js"
+import { assistantMessage, fixedClock, freshCopy, memoryStore, ROOMY_WINDOW, sessionState, text, TEST_SESSION, userMessage } from "../helpers/host-messages.js"
+
+let pool: TokenCounterPool
+let counter: TokenCounter
+
+beforeAll(() => {
+  pool = createTokenCounterPool()
+  counter = pool.counterFor("o200k_base")
+})
+
+afterAll(() => {
+  pool.dispose()
+})
+
+const turns = (count: number): HostMessage[] =>
+  Array.from({ length: count }, (_, index) => [
+    userMessage({ id: `msg_u${index}`, created: 10 + index * 10, parts: [text(`prt_u${index}`, `step ${index}: keep parseItem${index} exported`)] }),
+    assistantMessage({ id: `msg_a${index}`, created: 11 + index * 10, parts: [text(`prt_a${index}`, `done with step ${index}`)] }),
+  ]).flat()
+
+function pass(db: Database, state: SessionState, messages: HostMessage[], deferQuietRecord: boolean) {
+  return runPass({ db, state, messages: freshCopy(messages), counter, clock: fixedClock, trigger: "transform", tagsVisible: true, window: ROOMY_WINDOW, fixedTokens: 0, now: fixedClock.now(), smartDrops: false, deferQuietRecord })
+}
+
+describe("runPass with deferQuietRecord", () => {
+  it("leaves a quiet pass's record owed, and stores the very record the pass would have committed", async () => {
+    const deferred = await memoryStore()
+    const direct = await memoryStore()
+    const deferredState = sessionState({ db: deferred, counter })
+    const directState = sessionState({ db: direct, counter })
+    for (const count of [1, 2, 2, 3]) {
+      pass(deferred, deferredState, turns(count), true)
+      expect(listPasses(deferred, TEST_SESSION, 100).map((record) => record.seq)).not.toContain(deferredState.nextPass - 1)
+      expect(owedRecord(deferredState)?.seq).toBe(deferredState.nextPass - 1)
+      expect(storeOwedRecord(deferred, deferredState)).toBe(true)
+      expect(owedRecord(deferredState)).toBeNull()
+      pass(direct, directState, turns(count), false)
+    }
+    expect(storeOwedRecord(deferred, deferredState)).toBe(false)
+    expect(listPasses(deferred, TEST_SESSION, 100)).toEqual(listPasses(direct, TEST_SESSION, 100))
+    deferred.close()
+    direct.close()
+  })
+
+  it("commits an owed record before its own when the session still owes one, in one transaction", async () => {
+    const db = await memoryStore()
+    const state = sessionState({ db, counter })
+    pass(db, state, turns(1), true)
+    pass(db, state, turns(2), true)
+    expect(listPasses(db, TEST_SESSION).map((record) => record.seq)).toEqual([2, 1])
+    expect(owedRecord(state)).toBeNull()
+    // A commit that fails writes neither (nothing new to ingest: the commit is the pass's one write): the owed record
+    // stays owed, and the failed pass's number is not reused.
+    pass(db, state, turns(2), true)
+    const transaction = db.transaction
+    db.transaction = () => {
+      throw new Error("store gone")
+    }
+    expect(() => pass(db, state, turns(2), true)).toThrow("store gone")
+    db.transaction = transaction
+    expect(owedRecord(state)?.seq).toBe(3)
+    expect(listPasses(db, TEST_SESSION).map((record) => record.seq)).toEqual([2, 1])
+    pass(db, state, turns(3), true)
+    expect(listPasses(db, TEST_SESSION).map((record) => record.seq)).toEqual([5, 3, 2, 1])
+    db.close()
+  })
+})
