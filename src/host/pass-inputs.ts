@@ -34,8 +34,8 @@ export function historyPlannerFor(runtime: HostRuntime, session: { db: Database;
  * `deferQuietRecord`), then the compartments it cut (`HistoryPlanner.settleCuts`), in slices. The first runs after
  * the shell's own continuation (the request on its way, while the model answers); a pass that comes first writes the
  * owed record with its own, and one that reads the compartments stores them itself. On the runtime's default timer,
- * not its `schedule` (which tests drive by a clock): a turn of the loop. `guarded` runs a step as the shell's hook
- * `hook` (`record` or `cut`): an error is recorded, never thrown into the host.
+ * not its `schedule` (which tests drive by a clock): a turn of the loop. `guarded` runs each step (`record`, `cut`)
+ * under the shell's guard, named for the step: an error is recorded, never thrown into the host.
  */
 export function settleAfterPass(runtime: HostRuntime, sessionId: string, guarded: (step: "record" | "cut", settle: () => void) => void): void {
   const planner = runtime.planners.get(sessionId)

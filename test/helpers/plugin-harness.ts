@@ -1,10 +1,15 @@
+import { join } from "node:path"
 import type { Hooks } from "@opencode-ai/plugin"
+import { afterEach } from "vitest"
 import { defaultConfig, type Config } from "../../src/config/schema.js"
 import { createErrorLog, type ErrorLog } from "../../src/host/error-log.js"
 import { createHooks } from "../../src/plugin/hooks.js"
 import { createHostRuntime, type HostRuntime } from "../../src/host/host-runtime.js"
+import type { Database } from "../../src/store/driver.js"
+import { openDatabase } from "../../src/store/open-database.js"
 import type { HostMessage } from "../../src/transcript/host-message.js"
 import { asOpenCodeMessages } from "./host-messages.js"
+import { createTempDirs } from "./temp-dirs.js"
 
 /** A callback the runtime asked to run later; the test runs it when it moves the clock. */
 type Scheduled = { at: number; run: () => void }
@@ -83,4 +88,36 @@ export async function transform(hooks: Hooks, messages: HostMessage[]): Promise<
   if (!hook) throw new Error("transform hook missing")
   await hook({}, { messages: asOpenCodeMessages(messages) })
   return messages
+}
+
+/**
+ * Plugin harnesses over store files in temporary folders, for one test file: the harnesses a test made are disposed,
+ * the stores it opened closed and the folders removed after it. Call once, at the file's top level.
+ */
+export function pluginHarnesses(folder: string, config?: Partial<Config>): {
+  /** A new harness over a fresh store file. */
+  harness(): PluginHarness
+  /** Opens `file` (a harness's store) on a connection of its own. */
+  openStore(file: string): Promise<Database>
+} {
+  const dirs = createTempDirs()
+  const harnesses: PluginHarness[] = []
+  const dbs: Database[] = []
+  afterEach(async () => {
+    for (const harness of harnesses.splice(0)) await harness.dispose()
+    for (const db of dbs.splice(0)) db.close()
+    dirs.cleanup()
+  })
+  return {
+    harness() {
+      const created = createPluginHarness({ dbFile: join(dirs.make(folder), "magic-context.db"), ...(config ? { config } : {}) })
+      harnesses.push(created)
+      return created
+    },
+    async openStore(file) {
+      const db = await openDatabase(file)
+      dbs.push(db)
+      return db
+    },
+  }
 }

@@ -1,13 +1,9 @@
-import { join } from "node:path"
-import { afterEach, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { SETTLE_SLICE_EPISODES } from "../../src/host/pass-inputs.js"
 import { listCompartments } from "../../src/store/compartment-repository.js"
-import type { Database } from "../../src/store/driver.js"
-import { openDatabase } from "../../src/store/open-database.js"
 import type { HostMessage } from "../../src/transcript/host-message.js"
 import { assistantMessage, completed, fillerWords, text, tool, userMessage } from "../helpers/host-messages.js"
-import { createPluginHarness, transform, type PluginHarness } from "../helpers/plugin-harness.js"
-import { createTempDirs } from "../helpers/temp-dirs.js"
+import { pluginHarnesses, transform, type PluginHarness } from "../helpers/plugin-harness.js"
 
 /**
  * The transform hook cuts settled conversation into compartments but stores their tiers once it has returned (a turn
@@ -16,21 +12,7 @@ import { createTempDirs } from "../helpers/temp-dirs.js"
  */
 
 const SESSION = "ses_cut"
-const dirs = createTempDirs()
-const open: { harnesses: PluginHarness[]; dbs: Database[] } = { harnesses: [], dbs: [] }
-
-afterEach(async () => {
-  for (const harness of open.harnesses.splice(0)) await harness.dispose()
-  for (const db of open.dbs.splice(0)) db.close()
-  dirs.cleanup()
-})
-
-function harness(): PluginHarness {
-  // A protected window of a few hundred tokens: every turn but the newest has settled.
-  const created = createPluginHarness({ dbFile: join(dirs.make("deferred-cut"), "magic-context.db"), config: { protected_tokens: 400 } })
-  open.harnesses.push(created)
-  return created
-}
+const { harness, openStore } = pluginHarnesses("deferred-cut", { protected_tokens: 400 })
 
 /** `turns` turns (four unless told), each a request and a reply that reads a file. */
 function session(turns = 4): HostMessage[] {
@@ -55,8 +37,7 @@ async function compartments(plugin: PluginHarness) {
 
 /** The same, from the store file once the runtime has closed it. */
 async function compartmentsInFile(plugin: PluginHarness) {
-  const db = await openDatabase(plugin.runtime.databaseFile)
-  open.dbs.push(db)
+  const db = await openStore(plugin.runtime.databaseFile)
   return listCompartments(db, SESSION)
 }
 

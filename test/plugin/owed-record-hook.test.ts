@@ -1,13 +1,9 @@
-import { join } from "node:path"
-import { afterEach, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { statusReport } from "../../src/host/status-report.js"
-import type { Database } from "../../src/store/driver.js"
-import { openDatabase } from "../../src/store/open-database.js"
 import { listPasses } from "../../src/store/pass-repository.js"
 import type { HostMessage } from "../../src/transcript/host-message.js"
 import { assistantMessage, freshCopy, text, userMessage } from "../helpers/host-messages.js"
-import { createPluginHarness, transform, type PluginHarness } from "../helpers/plugin-harness.js"
-import { createTempDirs } from "../helpers/temp-dirs.js"
+import { pluginHarnesses, transform, type PluginHarness } from "../helpers/plugin-harness.js"
 
 /**
  * A quiet pass (nothing but its own record to write) leaves its record to be stored a turn of the event loop after the
@@ -15,20 +11,7 @@ import { createTempDirs } from "../helpers/temp-dirs.js"
  */
 
 const SESSION = "ses_owed_record"
-const dirs = createTempDirs()
-const open: { harnesses: PluginHarness[]; dbs: Database[] } = { harnesses: [], dbs: [] }
-
-afterEach(async () => {
-  for (const harness of open.harnesses.splice(0)) await harness.dispose()
-  for (const db of open.dbs.splice(0)) db.close()
-  dirs.cleanup()
-})
-
-function harness(): PluginHarness {
-  const created = createPluginHarness({ dbFile: join(dirs.make("owed-record"), "magic-context.db") })
-  open.harnesses.push(created)
-  return created
-}
+const { harness, openStore } = pluginHarnesses("owed-record")
 
 /** `turns` short exchanges: far below any threshold, so every pass is a quiet replay. */
 function session(turns: number): HostMessage[] {
@@ -82,8 +65,7 @@ describe("a quiet pass's record", () => {
     const second = harness()
     await transform(second.hooks, freshCopy(session(2)))
     await second.dispose()
-    const db = await openDatabase(second.runtime.databaseFile)
-    open.dbs.push(db)
+    const db = await openStore(second.runtime.databaseFile)
     expect(listPasses(db, SESSION).map((pass) => pass.seq)).toEqual([1])
   })
 

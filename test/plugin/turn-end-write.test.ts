@@ -1,30 +1,14 @@
 import type { Event } from "@opencode-ai/sdk"
-import { join } from "node:path"
-import { afterEach, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { STATUS_MARKER } from "../../src/plugin/status-command.js"
-import type { Database } from "../../src/store/driver.js"
 import { openDatabase } from "../../src/store/open-database.js"
 import type { HostMessage } from "../../src/transcript/host-message.js"
 import { assistantMessage, text, userMessage } from "../helpers/host-messages.js"
-import { createPluginHarness, transform, type PluginHarness } from "../helpers/plugin-harness.js"
+import { pluginHarnesses, transform, type PluginHarness } from "../helpers/plugin-harness.js"
 import { holdStoreLock } from "../helpers/store-lock.js"
-import { createTempDirs } from "../helpers/temp-dirs.js"
 
 const SESSION = "ses_turn"
-const dirs = createTempDirs()
-const open: { harnesses: PluginHarness[]; dbs: Database[] } = { harnesses: [], dbs: [] }
-
-afterEach(async () => {
-  for (const harness of open.harnesses.splice(0)) await harness.dispose()
-  for (const db of open.dbs.splice(0)) db.close()
-  dirs.cleanup()
-})
-
-function harness(): PluginHarness {
-  const created = createPluginHarness({ dbFile: join(dirs.make("turn-end"), "magic-context.db") })
-  open.harnesses.push(created)
-  return created
-}
+const { harness, openStore } = pluginHarnesses("turn-end")
 
 const question = (id: string, body: string, created = 10): HostMessage =>
   userMessage({ id, sessionID: SESSION, created, parts: [text(`${id}_text`, body)] })
@@ -37,8 +21,7 @@ async function idle(plugin: PluginHarness, sessionID = SESSION): Promise<void> {
 }
 
 async function stored(plugin: PluginHarness): Promise<{ id: string; text: string | null; tag: number | null }[]> {
-  const db = await openDatabase(plugin.runtime.databaseFile)
-  open.dbs.push(db)
+  const db = await openStore(plugin.runtime.databaseFile)
   return db
     .prepare(
       `SELECT m.id, json_extract(p.content_json, '$.text') AS text, t.tag FROM messages m
