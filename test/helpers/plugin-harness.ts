@@ -82,6 +82,11 @@ export function createPluginHarness(options: { dbFile: string; config?: Partial<
   }
 }
 
+/** A turn of the event loop: what a hook left for after the call (a quiet pass's record, a cut) is stored by then. */
+export function loopTurn(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 5))
+}
+
 /** Runs the transform hook on `messages` (mutated in place, as OpenCode's are). */
 export async function transform(hooks: Hooks, messages: HostMessage[]): Promise<HostMessage[]> {
   const hook = hooks["experimental.chat.messages.transform"]

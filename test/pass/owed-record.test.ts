@@ -1,30 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { owedRecord, storeOwedRecord } from "../../src/pass/owed-record.js"
 import { runPass } from "../../src/pass/run-pass.js"
 import type { SessionState } from "../../src/session/session-state.js"
 import type { Database } from "../../src/store/driver.js"
 import { listPasses } from "../../src/store/pass-repository.js"
-import { createTokenCounterPool, type TokenCounterPool } from "../../src/tokens/tiktoken-counter.js"
-import type { TokenCounter } from "../../src/tokens/token-counter.js"
 import type { HostMessage } from "../../src/transcript/host-message.js"
 import { assistantMessage, fixedClock, freshCopy, memoryStore, ROOMY_WINDOW, sessionState, text, TEST_SESSION, userMessage } from "../helpers/host-messages.js"
-
-let pool: TokenCounterPool
-let counter: TokenCounter
-
-beforeAll(() => {
-  pool = createTokenCounterPool()
-  counter = pool.counterFor("o200k_base")
-})
-
-afterAll(() => {
-  pool.dispose()
-})
+import { tokCounter as counter, toks } from "../helpers/pure-session.js"
 
 const turns = (count: number): HostMessage[] =>
   Array.from({ length: count }, (_, index) => [
-    userMessage({ id: `msg_u${index}`, created: 10 + index * 10, parts: [text(`prt_u${index}`, `step ${index}: keep parseItem${index} exported`)] }),
-    assistantMessage({ id: `msg_a${index}`, created: 11 + index * 10, parts: [text(`prt_a${index}`, `done with step ${index}`)] }),
+    userMessage({ id: `msg_u${index}`, created: 10 + index * 10, parts: [text(`prt_u${index}`, `step ${index}: keep parseItem${index} exported ${toks(3 + index)}`)] }),
+    assistantMessage({ id: `msg_a${index}`, created: 11 + index * 10, parts: [text(`prt_a${index}`, `done with step ${index} ${toks(2)}`)] }),
   ]).flat()
 
 function pass(db: Database, state: SessionState, messages: HostMessage[], deferQuietRecord: boolean) {

@@ -3,7 +3,7 @@ import { SETTLE_SLICE_EPISODES } from "../../src/host/pass-inputs.js"
 import { listCompartments } from "../../src/store/compartment-repository.js"
 import type { HostMessage } from "../../src/transcript/host-message.js"
 import { assistantMessage, completed, fillerWords, text, tool, userMessage } from "../helpers/host-messages.js"
-import { pluginHarnesses, transform, type PluginHarness } from "../helpers/plugin-harness.js"
+import { loopTurn, pluginHarnesses, transform, type PluginHarness } from "../helpers/plugin-harness.js"
 
 /**
  * The transform hook cuts settled conversation into compartments but stores their tiers once it has returned (a turn
@@ -40,8 +40,6 @@ async function compartmentsInFile(plugin: PluginHarness) {
   const db = await openStore(plugin.runtime.databaseFile)
   return listCompartments(db, SESSION)
 }
-
-const loopTurn = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 5))
 
 describe("the transform hook's cut", () => {
   it("is stored a turn of the event loop after the hook returned, from the source, not the tagged messages", async () => {

@@ -14,6 +14,7 @@ import { listPasses } from "../../src/store/pass-repository.js"
 import { countSessionRows } from "../../src/store/raw-repository.js"
 import { createTokenCounterPool } from "../../src/tokens/tiktoken-counter.js"
 import type { HostMessage } from "../../src/transcript/host-message.js"
+import { loopTurn } from "../helpers/plugin-harness.js"
 import {
   asOpenCodeMessages,
   assistantMessage,
@@ -27,9 +28,6 @@ import {
 } from "../helpers/host-messages.js"
 
 const SESSION = "ses_hooks"
-
-/** A turn of the event loop: what the hook left for after the call (a quiet pass's record) is stored by then. */
-const loopTurn = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 5))
 
 const session = (): HostMessage[] => [
   userMessage({ id: "msg_001", sessionID: SESSION, parts: [text("u1", "read a.txt"), mediaFile("f1", "shot.png")] }),

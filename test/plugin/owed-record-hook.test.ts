@@ -3,7 +3,7 @@ import { statusReport } from "../../src/host/status-report.js"
 import { listPasses } from "../../src/store/pass-repository.js"
 import type { HostMessage } from "../../src/transcript/host-message.js"
 import { assistantMessage, freshCopy, text, userMessage } from "../helpers/host-messages.js"
-import { pluginHarnesses, transform, type PluginHarness } from "../helpers/plugin-harness.js"
+import { loopTurn, pluginHarnesses, transform, type PluginHarness } from "../helpers/plugin-harness.js"
 
 /**
  * A quiet pass (nothing but its own record to write) leaves its record to be stored a turn of the event loop after the
@@ -27,8 +27,6 @@ async function storedSeqs(plugin: PluginHarness): Promise<number[]> {
     .map((pass) => pass.seq)
     .reverse()
 }
-
-const loopTurn = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 5))
 
 describe("a quiet pass's record", () => {
   it("is stored a turn of the event loop after the hook returned, as the pass recorded it", async () => {
@@ -95,5 +93,25 @@ describe("a quiet pass's record", () => {
     expect(await storedSeqs(plugin)).toEqual([])
     await transform(plugin.hooks, freshCopy(session(3)))
     expect(await storedSeqs(plugin)).toEqual([1, 2])
+  })
+
+  it("that /ctx-status or dispose cannot write is recorded, and the report and the shutdown go on", async () => {
+    const plugin = harness()
+    await transform(plugin.hooks, freshCopy(session(2)))
+    const db = await plugin.runtime.database()
+    const transaction = db.transaction
+    db.transaction = () => {
+      throw new Error("store gone")
+    }
+    const report = await statusReport({ runtime: plugin.runtime, sessionId: SESSION, waitingSessions: 0, now: Date.now(), hostCompaction: null })
+    // The report reads what is stored: no pass yet, the failed write among its errors.
+    expect(report).toMatch(/No pass has run for this session yet/)
+    expect(report).toContain("store gone")
+    await plugin.dispose()
+    db.transaction = transaction
+    expect(plugin.errors.recent().map((error) => [error.hook, error.message])).toEqual([
+      ["dispose", "store gone"],
+      ["pass.record", "store gone"],
+    ])
   })
 })
