@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { statusReport } from "../../src/host/status-report.js"
+import type { Database } from "../../src/store/driver.js"
 import { listPasses } from "../../src/store/pass-repository.js"
 import type { HostMessage } from "../../src/transcript/host-message.js"
 import { assistantMessage, freshCopy, text, userMessage } from "../helpers/host-messages.js"
@@ -26,6 +27,17 @@ async function storedSeqs(plugin: PluginHarness): Promise<number[]> {
   return listPasses(await plugin.runtime.database(), SESSION)
     .map((pass) => pass.seq)
     .reverse()
+}
+
+/** Makes every transaction on `db` throw "store gone" until the returned function is called. */
+function failTransactions(db: Database): () => void {
+  const transaction = db.transaction
+  db.transaction = () => {
+    throw new Error("store gone")
+  }
+  return () => {
+    db.transaction = transaction
+  }
 }
 
 describe("a quiet pass's record", () => {
@@ -82,13 +94,9 @@ describe("a quiet pass's record", () => {
   it("stays owed when its write fails after the call (recorded, never thrown), and the next pass writes it", async () => {
     const plugin = harness()
     await transform(plugin.hooks, freshCopy(session(2)))
-    const db = await plugin.runtime.database()
-    const transaction = db.transaction
-    db.transaction = () => {
-      throw new Error("store gone")
-    }
+    const restore = failTransactions(await plugin.runtime.database())
     await loopTurn()
-    db.transaction = transaction
+    restore()
     expect(plugin.errors.recent().map((error) => [error.hook, error.message])).toEqual([["pass.record", "store gone"]])
     expect(await storedSeqs(plugin)).toEqual([])
     await transform(plugin.hooks, freshCopy(session(3)))
@@ -98,17 +106,13 @@ describe("a quiet pass's record", () => {
   it("that /ctx-status or dispose cannot write is recorded, and the report and the shutdown go on", async () => {
     const plugin = harness()
     await transform(plugin.hooks, freshCopy(session(2)))
-    const db = await plugin.runtime.database()
-    const transaction = db.transaction
-    db.transaction = () => {
-      throw new Error("store gone")
-    }
+    const restore = failTransactions(await plugin.runtime.database())
     const report = await statusReport({ runtime: plugin.runtime, sessionId: SESSION, waitingSessions: 0, now: Date.now(), hostCompaction: null })
     // The report reads what is stored: no pass yet, the failed write among its errors.
     expect(report).toMatch(/No pass has run for this session yet/)
     expect(report).toContain("store gone")
     await plugin.dispose()
-    db.transaction = transaction
+    restore()
     expect(plugin.errors.recent().map((error) => [error.hook, error.message])).toEqual([
       ["dispose", "store gone"],
       ["pass.record", "store gone"],
