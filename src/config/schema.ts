@@ -1,6 +1,7 @@
 import { z } from "zod"
 import { ENCODINGS } from "../tokens/token-counter.js"
 import { readPinPattern } from "./pin-pattern.js"
+import { REASONING_RULE_IDS } from "../session/reasoning-rules.js"
 
 /** A duration such as "5m", "90s", "1h" or "250ms". */
 export const DURATION_PATTERN = /^\d+(ms|s|m|h)$/
@@ -34,6 +35,14 @@ const ModelOverrideSchema = z
         "Prompt token prices relative to an uncached input token (1), for the cost rule and the cost estimates. " +
           "Defaults by provider family: Anthropic read 0.1 and write 1.25, OpenAI read 0.1, Google read 0.25, others " +
           "like OpenAI.",
+      ),
+    reasoning: z
+      .enum(REASONING_RULE_IDS)
+      .optional()
+      .describe(
+        "The provider's rule for the reasoning state this model returns, when the table does not know the model: " +
+          "anthropic-prefix-check (signed thinking under Anthropic's preserved-thinking prefix check), " +
+          "anthropic-thinking, openai-responses-reasoning, gemini-thought-signatures or none.",
       ),
   })
   .strict()

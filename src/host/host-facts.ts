@@ -10,6 +10,9 @@ import { contentHash } from "../transcript/content-hash.js"
 export type HostFacts = {
   rememberLimits(providerID: string, modelID: string, limits: ModelLimits): void
   limitsFor(providerID: string, modelID: string): ModelLimits | null
+  /** The API the host reaches a model through (OpenCode's `model.api.npm`), for its reasoning rule. */
+  rememberApi(providerID: string, modelID: string, api: string): void
+  apiFor(providerID: string, modelID: string): string | null
   rememberSystem(sessionId: string, system: readonly string[], counter: TokenCounter): void
   rememberToolDefinition(toolID: string, text: string, counter: TokenCounter): void
   /** System prompt (last seen for the session) plus tool definitions. */
@@ -20,6 +23,7 @@ export type HostFacts = {
 /** Creates an empty fact store. */
 export function createHostFacts(): HostFacts {
   const limits = new Map<string, ModelLimits>()
+  const apis = new Map<string, string>()
   const systems = new Map<string, { hash: string; tokens: number }>()
   const tools = new Map<string, { hash: string; tokens: number }>()
   return {
@@ -29,6 +33,12 @@ export function createHostFacts(): HostFacts {
     },
     limitsFor(providerID, modelID) {
       return limits.get(`${providerID}/${modelID}`) ?? null
+    },
+    rememberApi(providerID, modelID, api) {
+      if (api !== "") apis.set(`${providerID}/${modelID}`, api)
+    },
+    apiFor(providerID, modelID) {
+      return apis.get(`${providerID}/${modelID}`) ?? null
     },
     rememberSystem(sessionId, system, counter) {
       const text = system.join("\n")

@@ -6,7 +6,10 @@ import type { TokenCounter } from "../tokens/token-counter.js"
 import { unrefTimer, type HostRuntime } from "./host-runtime.js"
 
 /** The model's usable window from the host's limits and the config, telling the user once when `protected_tokens` was clamped. */
-export function hostWindow(runtime: HostRuntime, model: { providerID: string; modelID: string; hostLimits: ModelLimits | null }): WindowSettings {
+export function hostWindow(
+  runtime: HostRuntime,
+  model: { providerID: string; modelID: string; hostLimits: ModelLimits | null; hostApi?: string | null },
+): WindowSettings {
   const window = resolveWindow({ ...model, config: runtime.config })
   const clamp = protectedClamp(window)
   if (clamp) runtime.warnOnce(`${model.providerID}/${model.modelID}: ${protectedClampMessage(clamp)}`)

@@ -31,6 +31,8 @@ export type PassDecision = {
     | "below-threshold"
     | "nothing-due"
     | "mid-tool-deferred"
+    | "reasoning-deferred"
+    | "turn-lookahead"
     | "waiting-for-rebuild"
     | "drain-below-minimum"
     | "history-below-minimum"
@@ -58,20 +60,27 @@ export type PassDecision = {
  *   an execute must run (the seed's worked example), not when it should;
  * - below the threshold: the same work executes once it pays for its prefix break (`pays`, execute-pays.ts: DESIGN
  *   "Cost-aware timing"), and an expired cache lets queued drops land.
- * Normal operation defers an execute pass while the newest message still waits for a tool result.
+ * Normal operation defers an execute pass while the newest message still waits for a tool result, and, under a
+ * provider's reasoning rule that binds thinking to its prefix (`reasoningHold`), while a tool loop whose thinking the
+ * change would invalidate is running: the pass waits for the turn boundary (a rejected request ends the session).
+ * Only the force and emergency bands execute mid-loop.
  */
 export function decidePass(options: {
   band: Band
   drainActive: boolean
   cacheExpired: boolean
   midTool: boolean
+  /** An execute now would change the prefix of the running tool loop's thinking (`reasoning-rules.ts`, prefix check). */
+  reasoningHold?: boolean
   work: DueWork
   /** The least a drain pass, or a pass opened by ready history alone, must free to be worth a rewrite. */
   minimumFreed: number
   /** The cost rule's verdict on the due work (execute-pays.ts); false when there is none to weigh. */
   pays: boolean
 }): PassDecision {
-  const { band, drainActive, cacheExpired, midTool, work } = options
+  const { band, drainActive, cacheExpired, work } = options
+  // Outside the force and emergency bands, a pass that would execute replays while one of these holds it.
+  const held: PassDecision["reason"] | null = options.midTool ? "mid-tool-deferred" : options.reasoningHold ? "reasoning-deferred" : null
   const opening = work.landableDrops + work.readyHistory
   const nothing: PassDecision = { decision: "replay", reason: "nothing-due", reclaim: null, applyQueued: false }
   if (band === "emergency") {
@@ -83,7 +92,7 @@ export function decidePass(options: {
     return { decision: "execute", reason: "force-band", reclaim: "force", applyQueued: true }
   }
   if (drainActive && work.freedTokens >= options.minimumFreed) {
-    if (midTool) return { ...nothing, reason: "mid-tool-deferred" }
+    if (held) return { ...nothing, reason: held }
     return { decision: "execute", reason: "drain", reclaim: "force", applyQueued: true }
   }
   if (drainActive && !cacheExpired) return { ...nothing, reason: "drain-below-minimum" }
@@ -95,14 +104,14 @@ export function decidePass(options: {
     if (work.landableDrops === 0 && work.freedTokens < options.minimumFreed && !cacheExpired) {
       return { ...nothing, reason: "history-below-minimum" }
     }
-    if (midTool) return { decision: "replay", reason: "mid-tool-deferred", reclaim: null, applyQueued: false }
+    if (held) return { ...nothing, reason: held }
     return { decision: "execute", reason: opening > 0 ? "threshold-work" : "cache-expired", reclaim: "age", applyQueued: true }
   }
-  if (cacheExpired && work.landableDrops + work.smartDrops > 0 && !midTool) {
+  if (cacheExpired && work.landableDrops + work.smartDrops > 0 && !held) {
     return { decision: "execute", reason: "cache-expired", reclaim: null, applyQueued: true }
   }
   const worthRewrite = work.landableDrops > 0 || work.freedTokens >= options.minimumFreed
-  if (opening > 0 && options.pays && worthRewrite && !midTool) {
+  if (opening > 0 && options.pays && worthRewrite && !held) {
     return { decision: "execute", reason: "pays", reclaim: "age", applyQueued: true }
   }
   return { decision: "replay", reason: "below-threshold", reclaim: null, applyQueued: false }

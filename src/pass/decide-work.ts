@@ -1,7 +1,7 @@
 import { EMERGENCY_PERCENT, usagePercent, type Band } from "../pressure/bands.js"
 import { executePays, type ExecuteEstimate } from "../pressure/execute-pays.js"
 import { minimumFreedTokens } from "../pressure/minimum-freed.js"
-import { growthPerCall } from "../pressure/prompt-growth.js"
+import { growthPerCall, growthPerTurn } from "../pressure/prompt-growth.js"
 import { planReclaim, type ReclaimMode } from "../reduce/plan-reclaim.js"
 import { planSmartDrops, type SmartDrop } from "../reduce/plan-smart-drops.js"
 import type { Breakdown } from "../render/measure-prompt.js"
@@ -11,6 +11,7 @@ import { decidePass, type PassDecision } from "./decide-pass.js"
 import { estimateFreedTokens } from "./estimate-freed-tokens.js"
 import type { WindowSettings } from "../pressure/model-window.js"
 import type { HostMessage } from "../transcript/host-message.js"
+import type { RunningTurn } from "../session/running-turn.js"
 import type { FoldGains, HistoryPlanner } from "./history-planner.js"
 
 export type WeighedWork = {
@@ -49,10 +50,30 @@ export function decideWork(options: {
   cold: boolean
   /** The planner's `foldGains` before this pass cut anything (none without a planner). */
   foldGains: FoldGains
+  /** The running turn, where the provider's reasoning rule binds it (null: it does not). */
+  turn: RunningTurn | null
+  /** The running turn's first message, which no fold reaches (`Infinity`: none). */
+  fenceSeq: number
   measure: (view: LiveView, state: SessionState) => Breakdown
 }): WeighedWork {
-  const { state, view, before, usageBefore, band, drain, seq, main, cold, messages, window, now, measure } = options
+  const { state, view, before, usageBefore, drain, seq, main, cold, messages, window, now, measure } = options
   const percentBefore = usagePercent(usageBefore, window.usableTokens)
+  const thresholdTokens = (window.usableTokens * window.thresholdPercent) / 100
+  // The provider's reasoning rule (`reasoning-rules.ts`): where it binds thinking to its prefix, an execute pass waits
+  // for the turn boundary (`reasoningHold`), and one that would otherwise land inside the coming turn runs at its
+  // boundary instead: below the threshold, when the largest of the recent turns would carry usage over it.
+  const rule = window.reasoning
+  const { turn } = options
+  const reasoningHold = rule.prefixCheck && turn !== null && turn.open && turn.reasoning
+  const lookahead =
+    main &&
+    rule.prefixCheck &&
+    turn !== null &&
+    !turn.open &&
+    options.band === "below" &&
+    !drain.active &&
+    usageBefore + growthPerTurn(view.messages.map((message) => message.info.role), (index) => view.facts[index]?.tokens ?? 0) >= thresholdTokens
+  const band: Band = lookahead ? "execute" : options.band
   const protectionsYield = band === "emergency"
   const landable = [...state.queued.values()].filter((drop) => {
     const item = view.byTag.get(drop.tag)
@@ -82,7 +103,7 @@ export function decideWork(options: {
       callsSinceExecute: seq - (state.applied.lastExecutePass ?? state.firstPass - 1),
       dropTokens,
       promptTokens: usageBefore,
-      thresholdTokens: (window.usableTokens * window.thresholdPercent) / 100,
+      thresholdTokens,
       growthPerCall: growthPerCall(state.recentEstimates),
       cacheCold: cold,
       prices: window.prices,
@@ -107,7 +128,7 @@ export function decideWork(options: {
           state,
           pass: seq,
           now,
-          fold: percentBefore >= window.thresholdPercent || foldMayPay,
+          fold: percentBefore >= window.thresholdPercent || lookahead || foldMayPay,
           budgetTokens: window.historyBudgetTokens,
           ...(pricedMayPay ? {} : { roomTokens: window.landingTokens - staying }),
           // In the emergency band (the prompt is about to overflow; protections yield too) floors that would keep the
@@ -123,7 +144,8 @@ export function decideWork(options: {
         })
       : null
     : (options.readyHistory ?? null)
-  const foldable = offered && offered.foldThroughSeq < Math.min(protectedSeq, newestSeq) ? offered : null
+  // Where the provider binds the running turn's reasoning to its calls, a fold never cuts into that turn.
+  const foldable = offered && offered.foldThroughSeq < Math.min(protectedSeq, newestSeq, options.fenceSeq) ? offered : null
   // What these tags' outputs and calls hold, as reclaim and drops free them.
   const tagTokens = (tags: readonly number[]): number =>
     tags.reduce((sum, tag) => {
@@ -166,6 +188,7 @@ export function decideWork(options: {
         drainActive: drain.active,
         cacheExpired: cold,
         midTool: view.midTool,
+        reasoningHold,
         work: {
           landableDrops: landable.length,
           readyHistory: ready ? 1 : 0,
@@ -190,6 +213,7 @@ export function decideWork(options: {
         minimumFreed: minimumFreedTokens(window.usableTokens),
       })
     : { decision: "replay", reason: "nothing-due", reclaim: null, applyQueued: false }
+  if (lookahead && decided.decision === "execute") decided.reason = "turn-lookahead"
 
   return { landable, smart, ready, estimate, decided }
 }

@@ -93,6 +93,20 @@ export type HistoryReport = {
  * history an execute pass would fold in (`prepare`, which reads only): a tier per compartment within the history
  * budget, the pinned ledger and the working set. Only an execute pass applies it (`write`, then `settle`).
  */
+/** What a cut reads: the pass's messages and view, and where the cut must stop besides the protected window. */
+export type CutInput = {
+  messages: readonly HostMessage[]
+  view: LiveView
+  state: SessionState
+  pass: number
+  now: number
+  /**
+   * The first message the cut leaves alone whatever the protected window says: the running turn's, where the
+   * provider binds that turn's reasoning to its calls (`reasoning-rules.ts`). Absent: none.
+   */
+  fenceSeq?: number
+}
+
 export type HistoryPlanner = {
   /**
    * Cuts the conversation settled since the last cut into compartments and stores their tiers (the canonical record,
@@ -100,7 +114,7 @@ export type HistoryPlanner = {
    * `deferCuts` the tiers are made and stored later, from the messages as this pass read them, when the planner is
    * next asked about its compartments or told to (`settleCuts`): the same compartments, off the request path.
    */
-  cut(input: { messages: readonly HostMessage[]; view: LiveView; state: SessionState; pass: number; now: number }): void
+  cut(input: CutInput): void
   /**
    * Stores the compartments cut but not stored yet (`deferCuts`), oldest first: all of them, or at most `limit` (a
    * slice, so a long owed cut leaves the event loop free between slices). True while some are still owed.
@@ -460,14 +474,14 @@ export function createHistoryPlanner(options: {
    * What the newly settled messages owe: their cuts into compartments, with what writing their tiers reads taken now
    * (`OwedCut`); null when nothing settled since the last cut.
    */
-  function owedCut(input: { messages: readonly HostMessage[]; view: LiveView; state: SessionState; pass: number; now: number; known: StoredCompartment[] }): OwedCut | null {
+  function owedCut(input: CutInput & { known: StoredCompartment[] }): OwedCut | null {
     const { view, state, known } = input
     const protectedFromSeq = view.protectedFromSeq
     const newest = view.messages[view.messages.length - 1]
     const newestSeq = newest ? (state.messageSeq.get(newest.info.id) ?? Number.POSITIVE_INFINITY) : Number.POSITIVE_INFINITY
     const coveredThroughSeq = Math.max(known[known.length - 1]?.lastMessageSeq ?? 0, state.applied.history?.foldedThroughSeq ?? 0)
     // Never the newest message: the prompt keeps its tail whatever the protected window says.
-    const settledBefore = Math.min(protectedFromSeq, newestSeq)
+    const settledBefore = Math.min(protectedFromSeq, newestSeq, input.fenceSeq ?? Number.POSITIVE_INFINITY)
     // Only what follows the covered conversation can be cut (cutCompartments reads nothing before it), and of the
     // protected messages only the first: it says whether the last settled turn has ended.
     const uncovered: HostMessage[] = []

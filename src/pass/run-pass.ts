@@ -11,6 +11,7 @@ import type { RenderedList } from "../session/apply-edits.js"
 import { buildLiveView, type LiveView } from "../session/live-view.js"
 import { beginPass, endPass } from "../session/message-memo.js"
 import { promptDivergence } from "../session/prompt-divergence.js"
+import { runningTurn, type RunningTurn } from "../session/running-turn.js"
 import { serializeRenderedChunks } from "../session/serialize-prompt.js"
 import type { ReadyHistory, SessionState } from "../session/session-state.js"
 import type { Database } from "../store/driver.js"
@@ -148,7 +149,10 @@ export function runPass(options: PassOptions): PassResult {
   // settled conversation is cut (the historian's own write: its tiers are stored as soon as they exist, or owed
   // until they are read, with `deferCuts`).
   const foldGains = main && planner ? planner.foldGains() : NO_FOLD_GAINS
-  if (main && planner) planner.cut({ messages, view, state, pass: seq, now })
+  // Where the provider binds the running turn's reasoning to its calls, nothing of that turn is cut or folded.
+  const turn = window.reasoning.bindsRunningTurn ? runningTurn(messages) : null
+  const fenceSeq = turnFence(turn, messages, state)
+  if (main && planner) planner.cut({ messages, view, state, pass: seq, now, ...(Number.isFinite(fenceSeq) ? { fenceSeq } : {}) })
   const { landable, smart, ready, estimate, decided } = decideWork({
     ...options,
     state,
@@ -161,6 +165,8 @@ export function runPass(options: PassOptions): PassResult {
     main,
     cold,
     foldGains,
+    turn,
+    fenceSeq,
     measure,
   })
 
@@ -287,6 +293,12 @@ export function runPass(options: PassOptions): PassResult {
     durationMs,
     view: plannedView,
   }
+}
+
+/** The sequence number of the running turn's first message (`Infinity`: no turn is fenced off). */
+function turnFence(turn: RunningTurn | null, messages: readonly HostMessage[], state: SessionState): number {
+  const first = turn === null ? undefined : messages[turn.fromIndex]
+  return first ? (state.messageSeq.get(first.info.id) ?? Number.POSITIVE_INFINITY) : Number.POSITIVE_INFINITY
 }
 
 /** True when the provider's prompt cache has expired (no request within the TTL), or there was none yet. */

@@ -83,7 +83,7 @@ export function registerMagicContext(pi: ExtensionAPI, options: { env?: Record<s
       const registry = await runtime.sessions()
       const state = registry.stateFor(sessionInfo(sessionId, ctx), counter)
       const hostLimits = model ? { context: model.contextWindow, output: model.maxTokens } : null
-      const window = hostWindow(runtime, { providerID, modelID, hostLimits })
+      const window = hostWindow(runtime, { providerID, modelID, hostLimits, hostApi: model?.api ?? null })
       const tagsVisible = pi.getActiveTools().includes(REDUCE_CALL.name)
       const db = await runtime.database()
       const history = historyPlannerFor(runtime, { db, sessionId, counter })

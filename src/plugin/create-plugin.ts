@@ -73,6 +73,7 @@ async function fetchProviderLimits(input: PluginInput, runtime: HostRuntime): Pr
     for (const [modelID, model] of Object.entries(provider.models ?? {})) {
       const limit = model.limit
       if (limit) runtime.facts.rememberLimits(provider.id, modelID, hostModelLimits(limit))
+      runtime.facts.rememberApi(provider.id, modelID, model.api?.npm ?? "")
     }
   }
 }

@@ -92,7 +92,12 @@ export function createHooks(context: HookContext): Hooks {
     const providerID = model?.providerID ?? "unknown"
     const modelID = model?.modelID ?? "unknown"
     if (!runtime.facts.limitsFor(providerID, modelID)) await context.loadProviderLimits()
-    const window = hostWindow(runtime, { providerID, modelID, hostLimits: runtime.facts.limitsFor(providerID, modelID) })
+    const window = hostWindow(runtime, {
+      providerID,
+      modelID,
+      hostLimits: runtime.facts.limitsFor(providerID, modelID),
+      hostApi: runtime.facts.apiFor(providerID, modelID),
+    })
     const tagsVisible = reduceToolAvailable({ hostConfig: runtime.facts.hostConfig, agent: user?.agent, promptTools: user?.tools })
     const db = await runtime.database()
     const history = historyPlannerFor(runtime, { db, sessionId, counter })
@@ -160,6 +165,7 @@ export function createHooks(context: HookContext): Hooks {
       await guard("chat.params", input.sessionID, () => {
         const limit = input.model.limit
         if (limit) runtime.facts.rememberLimits(input.model.providerID, input.model.id, hostModelLimits(limit))
+        runtime.facts.rememberApi(input.model.providerID, input.model.id, input.model.api?.npm ?? "")
       })
     },
 

@@ -3,6 +3,7 @@ import { protectedWindow } from "../reduce/protected-window.js"
 import { drainExitPercent } from "./bands.js"
 import { DEFAULT_PRICES, providerFamily, type ProviderFamily, type TokenPrices } from "./cost-model.js"
 import { parseDurationMs } from "./duration.js"
+import { NO_REASONING_RULE, reasoningApi, reasoningRuleById, reasoningRuleFor, type ReasoningRule, type ReasoningRuleSource } from "../session/reasoning-rules.js"
 
 /** The limits a host reports for a model; `input`, where the model has one, caps the prompt itself. */
 export type ModelLimits = { context: number; output: number; input?: number }
@@ -44,6 +45,10 @@ export type WindowSettings = {
   /** The model's provider family and its prompt token prices (a per-model `prices` override applied). */
   family: ProviderFamily
   prices: TokenPrices
+  /** What the provider requires of the reasoning state the model returned (`session/reasoning-rules.ts`). */
+  reasoning: ReasoningRule
+  /** Where the reasoning rule came from: the config's per-model `reasoning`, or the table. */
+  reasoningSource: ReasoningRuleSource
 }
 
 /**
@@ -56,6 +61,8 @@ export function resolveWindow(options: {
   modelID: string
   hostLimits: ModelLimits | null
   config: Config
+  /** The API the host reaches the model through, where it says (OpenCode's `model.api.npm`, Pi's `api`). */
+  hostApi?: string | null
 }): WindowSettings {
   const { config, hostLimits } = options
   const override = modelOverride(config, options.providerID, options.modelID)
@@ -75,7 +82,17 @@ export function resolveWindow(options: {
     ...protectedSettings(config, usableTokens),
     source: override?.context !== undefined ? "config" : hostLimits ? "host" : "fallback",
     ...pricing(providerFamily(options.providerID, options.modelID), override),
+    ...reasoningRule(options, override),
   }
+}
+
+/** The model's reasoning rule: the config's per-model `reasoning` first, else the table's row for its API and id. */
+function reasoningRule(
+  model: { providerID: string; modelID: string; hostApi?: string | null },
+  override: ModelOverride | null,
+): Pick<WindowSettings, "reasoning" | "reasoningSource"> {
+  if (override?.reasoning !== undefined) return { reasoning: reasoningRuleById(override.reasoning), reasoningSource: "config" }
+  return { reasoning: reasoningRuleFor(reasoningApi(model), model.modelID), reasoningSource: "table" }
 }
 
 /** The limits of a host model record: context and output, and its input limit when it has one. */
@@ -100,6 +117,8 @@ export function fixedWindow(options: { usableTokens: number; thresholdPercent?: 
     ...protectedSettings(config, usableTokens),
     source: "replay",
     ...pricing("other", null),
+    reasoning: NO_REASONING_RULE,
+    reasoningSource: "table",
   }
 }
 

@@ -1,5 +1,5 @@
 import { inlinedFileRuns } from "../transcript/inlined-file-runs.js"
-import type { Placement, SessionState } from "../session/session-state.js"
+import { promptTokensOf, type Placement, type SessionState } from "../session/session-state.js"
 import type { LiveItem, LiveView } from "../session/live-view.js"
 import { sameLeadingFacts, type LiveFacts } from "../session/live-facts.js"
 import { leading } from "../session/leading.js"
@@ -161,7 +161,7 @@ function messageSums(
   for (const part of message.parts) {
     const known = state.parts.get(part.id)
     const isTool = part.type === "tool" || known?.kind === "file" || part.type === "file"
-    tokensByPart.set(part.id, { tokens: known ? known.tokens + known.callTokens : 0, isTool })
+    tokensByPart.set(part.id, { tokens: promptTokensOf(known), isTool })
   }
   for (const trackable of trackables) {
     const tag = state.tagsByPart.get(trackable.partId)

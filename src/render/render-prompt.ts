@@ -245,7 +245,7 @@ function factEdits(
   return edits
 }
 
-/** The edits of one live message's tagged items. */
+/** The edits of one live message: its withheld reasoning parts taken out, its tagged items rendered. */
 function messageEdits(
   message: HostMessage,
   trackables: readonly Trackable[],
@@ -255,6 +255,11 @@ function messageEdits(
 ): Edit[] {
   const parts = new Map(message.parts.map((part) => [part.id, part]))
   const edits: Edit[] = []
+  for (const part of message.parts) {
+    if (part.type === "reasoning" && state.parts.get(part.id)?.withheld === true) {
+      edits.push({ type: "remove-part", messageId: message.info.id, partId: part.id })
+    }
+  }
   for (const trackable of trackables) {
     const tag = state.tagsByPart.get(trackable.partId)
     if (!tag) continue
@@ -265,8 +270,8 @@ function messageEdits(
 
 /**
  * `messageEdits`, reused from an earlier render when nothing it reads changed: the message (its memo entry is
- * current), its items' tags (number, status, why dropped, what superseded it), whether tags show, and the
- * reminders on its items.
+ * current), whether its reasoning parts are withheld, its items' tags (number, status, why dropped, what superseded
+ * it), whether tags show, and the reminders on its items.
  */
 function memoizedMessageEdits(
   entry: MessageMemoEntry,
@@ -276,6 +281,7 @@ function memoizedMessageEdits(
   nudges: ReadonlyMap<string, string[]>,
 ): readonly Edit[] {
   const inputs: unknown[] = [tagsVisible]
+  for (const part of message.parts) if (part.type === "reasoning") inputs.push(state.parts.get(part.id)?.withheld === true)
   for (const trackable of entry.trackables) {
     const tag = state.tagsByPart.get(trackable.partId)
     inputs.push(tag?.tag, tag?.status, tag?.droppedReason, tag?.supersededBy, ...(nudges.get(trackable.partId) ?? []), "\u0000")

@@ -1,5 +1,5 @@
 import { inlinedFileRuns } from "../transcript/inlined-file-runs.js"
-import type { KnownPart, SessionState, TagRecord } from "./session-state.js"
+import { promptTokensOf, type KnownPart, type SessionState, type TagRecord } from "./session-state.js"
 import { isFinalPart, type HostMessage } from "../transcript/host-message.js"
 import type { MessageMemoEntry } from "./message-memo.js"
 import { listTrackables, type Trackable } from "../transcript/trackables.js"
@@ -99,7 +99,7 @@ export function messageFacts(message: HostMessage, state: SessionState, entry: M
     trackables,
     parts: message.parts.map((part) => state.parts.get(part.id)),
     tags: trackables.map((trackable) => state.tagsByPart.get(trackable.partId)),
-    tokens: message.parts.reduce((sum, part) => sum + partTokens(state.parts.get(part.id)), 0),
+    tokens: message.parts.reduce((sum, part) => sum + promptTokensOf(state.parts.get(part.id)), 0),
     items,
   }
   if (entry) entry.live = facts
@@ -115,10 +115,6 @@ function sameRecords(facts: LiveFacts, message: HostMessage, trackables: readonl
     if (facts.tags[index] !== state.tagsByPart.get(trackables[index]?.partId ?? "")) return false
   }
   return true
-}
-
-function partTokens(known: KnownPart | undefined): number {
-  return known ? known.tokens + known.callTokens : 0
 }
 
 /** Tokens of each inlined file's synthetic content run, keyed by the file part id. */

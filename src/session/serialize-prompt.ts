@@ -179,6 +179,33 @@ function keptChunks(memo: MessageMemo, messages: readonly HostMessage[], placed:
   return Math.max(0, Math.min(placed.kept, memo.stable - placed.liveFrom))
 }
 
+/**
+ * The index in `messages` of the first host message that applying `edits` would place at or after position
+ * `renderedIndex` of the rendered list (messages inserted by the edits take positions too, removed ones none);
+ * `messages.length` when there is none.
+ */
+export function firstHostMessageFrom(messages: readonly HostMessage[], edits: readonly Edit[], renderedIndex: number): number {
+  const { atStart, after, removed } = messageEdits(edits)
+  let position = atStart.length
+  for (let index = 0; index < messages.length; index += 1) {
+    const message = messages[index] as HostMessage
+    if (removed.has(message.info.id)) continue
+    if (position >= renderedIndex) return index
+    position += 1 + (after.get(message.info.id)?.length ?? 0)
+  }
+  return messages.length
+}
+
+/** The index of the chunk of `prompt` that holds byte `offset` (the number of chunks when it is past the end). */
+export function chunkAtByte(prompt: SerializedPrompt, offset: number): number {
+  let start = 0
+  for (let index = 0; index < prompt.bytes.length; index += 1) {
+    start += prompt.bytes[index] ?? 0
+    if (offset < start) return index
+  }
+  return prompt.bytes.length
+}
+
 /** The messages applying `edits` would produce, built beside the host's (which stay untouched). */
 function renderedMessages(messages: readonly HostMessage[], edits: readonly Edit[]): HostMessage[] {
   const { atStart, after, removed } = messageEdits(edits)

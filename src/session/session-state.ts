@@ -18,6 +18,16 @@ export type KnownPart = {
   tokens: number
   /** Tokens of a tool call (name and input); 0 for other parts. */
   callTokens: number
+  /**
+   * A reasoning part the provider's rule makes invalid in the prompt (its prefix changed under Anthropic's prefix
+   * check): left out of every prompt from the execute pass that withheld it on. Absent: sent.
+   */
+  withheld?: true
+}
+
+/** The tokens a stored part puts into the prompt: none once withheld. */
+export function promptTokensOf(known: KnownPart | undefined): number {
+  return known && known.withheld !== true ? known.tokens + known.callTokens : 0
 }
 
 /** Why a tag's content left the prompt. */

@@ -91,6 +91,12 @@ export function insertPlacement(db: Database, sessionId: string, epoch: number, 
 }
 
 /** Marks tags dropped (their content leaves the prompt; the raw parts stay stored). */
+/** Records that `pass` took these reasoning parts out of the prompt (a part already withheld keeps its first pass). */
+export function markReasoningWithheld(db: Database, sessionId: string, partIds: readonly string[], pass: number): void {
+  const update = statement(db, "UPDATE parts SET withheld_pass = ? WHERE session_id = ? AND id = ? AND withheld_pass IS NULL")
+  for (const partId of partIds) update.run([pass, sessionId, partId])
+}
+
 export function markTagsDropped(
   db: Database,
   sessionId: string,

@@ -53,7 +53,7 @@ export function loadSessionState(
   }
   const partRows = statement(
     db,
-    "SELECT id, message_id, kind, final, content_hash, tokens, call_tokens FROM parts WHERE session_id = ?",
+    "SELECT id, message_id, kind, final, content_hash, tokens, call_tokens, withheld_pass FROM parts WHERE session_id = ?",
   ).all([sessionId])
   for (const row of partRows) {
     const part: KnownPart = {
@@ -63,6 +63,7 @@ export function loadSessionState(
       hash: String(row["content_hash"]),
       tokens: Number(row["tokens"]),
       callTokens: Number(row["call_tokens"]),
+      ...(row["withheld_pass"] === null ? {} : { withheld: true as const }),
     }
     state.parts.set(String(row["id"]), part)
   }
@@ -105,7 +106,8 @@ export function loadSessionState(
 
 /**
  * Forgets what earlier passes applied to a session (applied state, reminders, queued and landed drops, compartments
- * with their tiers and selections, pins) and keeps the raw messages, parts and tags (all live again) and the pass
+ * with their tiers and selections, pins, withheld reasoning) and keeps the raw messages, parts and tags (all live and
+ * sent again) and the pass
  * records. A replay starts from here, so that what it prints depends on the transcript alone, also in a store that
  * holds an earlier run (`replay --db`): otherwise the first turns would render the last run's folded history.
  */
@@ -120,6 +122,7 @@ export function resetDerivedState(db: Database, sessionId: string): void {
     "DELETE FROM pins WHERE session_id = ?",
     `UPDATE tags SET status = 'live', dropped_reason = NULL, superseded_by = NULL, dropped_pass = NULL
      WHERE session_id = ?`,
+    "UPDATE parts SET withheld_pass = NULL WHERE session_id = ? AND withheld_pass IS NOT NULL",
   ]) {
     statement(db, sql).run([sessionId])
   }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest"
 import { defaultConfig, type Config } from "../../src/config/schema.js"
 import { fixedWindow, modelOverride, resolveWindow } from "../../src/pressure/model-window.js"
+import { reasoningRuleById } from "../../src/session/reasoning-rules.js"
 
 const config = (overrides: Partial<Config> = {}): Config => ({ ...defaultConfig(), ...overrides })
 
@@ -61,7 +62,18 @@ describe("resolveWindow", () => {
       // Anthropic's prices, the override's cache-read price on top.
       family: "anthropic",
       prices: { uncached: 1, cachedRead: 0.08, cacheWrite: 1.25 },
+      reasoning: reasoningRuleById("anthropic-thinking"),
+      reasoningSource: "table",
     })
+  })
+
+  it("takes the reasoning rule from the table by the host's API, or from the config's per-model override", () => {
+    const model = { providerID: "work", modelID: "claude-fable-5-1", hostLimits: null }
+    expect(resolveWindow({ ...model, config: config({}), hostApi: "@ai-sdk/anthropic" }).reasoning.id).toBe("anthropic-prefix-check")
+    expect(resolveWindow({ ...model, config: config({}) }).reasoning.id).toBe("none")
+    const overridden = resolveWindow({ ...model, config: config({ models: { "work/*": { reasoning: "anthropic-thinking" } } }) })
+    expect(overridden.reasoning.id).toBe("anthropic-thinking")
+    expect(overridden.reasoningSource).toBe("config")
   })
 
   it("takes the host's limits when no override names a context", () => {
@@ -109,6 +121,8 @@ describe("resolveWindow", () => {
       source: "fallback",
       family: "other",
       prices: { uncached: 1, cachedRead: 0.1, cacheWrite: 1 },
+      reasoning: reasoningRuleById("none"),
+      reasoningSource: "table",
     })
   })
 
@@ -184,6 +198,8 @@ describe("fixedWindow", () => {
       source: "replay",
       family: "other",
       prices: { uncached: 1, cachedRead: 0.1, cacheWrite: 1 },
+      reasoning: reasoningRuleById("none"),
+      reasoningSource: "table",
     })
   })
 

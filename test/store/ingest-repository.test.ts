@@ -90,6 +90,7 @@ describe("writeIngestPlan", () => {
       tokens: 2,
       call_tokens: 3,
       stored_at: 2_000,
+      withheld_pass: null,
     })
   })
 

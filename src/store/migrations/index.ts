@@ -3,6 +3,7 @@ import { migrateTo0001 } from "./0001-initial.js"
 import { migrateTo0002 } from "./0002-context-reduction.js"
 import { migrateTo0003 } from "./0003-pins.js"
 import { migrateTo0004 } from "./0004-pi-sessions.js"
+import { migrateTo0005 } from "./0005-withheld-reasoning.js"
 
 export type Migration = {
   version: number
@@ -17,6 +18,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 2, up: migrateTo0002 },
   { version: 3, up: migrateTo0003 },
   { version: 4, up: migrateTo0004, rebuildsTables: true },
+  { version: 5, up: migrateTo0005 },
 ]
 
 /** The schema version this code writes. */
