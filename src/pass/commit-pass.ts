@@ -1,5 +1,5 @@
 import type { AppliedState, Placement, SessionState } from "../session/session-state.js"
-import { cancelOperations, insertPlacement, markOperationsApplied, markTagsDropped, saveAppliedState } from "../store/applied-state-repository.js"
+import { cancelOperations, insertPlacement, markOperationsApplied, markReasoningWithheld, markTagsDropped, saveAppliedState } from "../store/applied-state-repository.js"
 import type { Database } from "../store/driver.js"
 import { recordPass, type PassRecord } from "../store/pass-repository.js"
 import type { HistoryPlanner } from "./history-planner.js"
@@ -15,6 +15,8 @@ export type PassCommit = {
   /** The applied state to save, or null when the pass left it as it was. */
   applied: AppliedState | null
   placements: readonly Placement[]
+  /** Reasoning parts an execute pass took out of the prompt (`withhold-reasoning.ts`). */
+  withheld?: readonly string[]
   record: PassRecord
   /** A quiet pass's record not stored yet (`owed-record.ts`): written first, so the passes stay in order. */
   owed: PassRecord | null
@@ -37,6 +39,7 @@ export function commitPass(options: PassCommit): void {
       markTagsDropped(db, sessionId, execution.drops, seq)
       markOperationsApplied(db, execution.landed.map((drop) => drop.operationId), seq)
       cancelOperations(db, execution.stale.map((drop) => drop.operationId), "no longer in the context")
+      if (options.withheld && options.withheld.length > 0) markReasoningWithheld(db, sessionId, options.withheld, seq)
     }
     if (applied) {
       saveAppliedState(db, sessionId, applied, options.now)

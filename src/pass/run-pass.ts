@@ -12,6 +12,7 @@ import { buildLiveView, type LiveView } from "../session/live-view.js"
 import { beginPass, endPass } from "../session/message-memo.js"
 import { promptDivergence } from "../session/prompt-divergence.js"
 import { runningTurn, type RunningTurn } from "../session/running-turn.js"
+import { reasoningToWithhold, withheldState, withheldTokens } from "../session/withhold-reasoning.js"
 import { serializeRenderedChunks } from "../session/serialize-prompt.js"
 import type { ReadyHistory, SessionState } from "../session/session-state.js"
 import type { Database } from "../store/driver.js"
@@ -84,7 +85,12 @@ export type PassResult = {
   durationMs: number
   /** The live view after the pass (ctx_reduce validates against it). */
   view: LiveView
+  /** The reasoning this pass took out of the prompt under the provider's prefix check (null: none). */
+  reasoning: WithheldReasoning | null
 }
+
+/** What an execute pass withheld: how many reasoning parts, their tokens, and whether the running tool loop's were among them. */
+export type WithheldReasoning = { withheld: number; tokens: number; runningLoop: boolean }
 
 const KEEP_ESTIMATES = 32
 
@@ -179,19 +185,35 @@ export function runPass(options: PassOptions): PassResult {
   if (!execution && main && drain.transition !== "idle" && drain.transition !== "continued") {
     planned = { ...planned, applied: { ...planned.applied, drain: drain.drain } }
   }
-  const plannedView = execution ? buildLiveView({ messages, state: planned, protectedTokens: window.protectedTokens, memo: session.messageMemo }) : view
+  let plannedView = execution ? buildLiveView({ messages, state: planned, protectedTokens: window.protectedTokens, memo: session.messageMemo }) : view
 
   const reminder = main ? planReminder({ messages, session, planned, view: plannedView, seq, executes: execution !== null, usageBefore, window, tagsVisible, count }) : null
   if (reminder) planned = { ...planned, applied: reminder.applied }
   const nudge = reminder?.nudge ?? null
 
-  const { edits, placed } = renderPromptPlaced({ messages, state: planned, tagsVisible, placements: planned.applied.placements, memo: session.messageMemo, view: plannedView })
+  const previous = main ? session.previousPrompt : null
+  const render = (rendering: SessionState, renderView: LiveView) => {
+    const { edits, placed } = renderPromptPlaced({ messages, state: rendering, tagsVisible, placements: rendering.applied.placements, memo: session.messageMemo, view: renderView })
+    const serialized = serializeRenderedChunks(messages, edits, session.previousPrompt, session.messageMemo, placed)
+    return { edits, placed, serialized, divergence: previous === null ? null : promptDivergence(previous, serialized) }
+  }
+  let rendered = render(planned, plannedView)
+  // Under a provider's prefix check on thinking, the blocks this execute pass's change invalidates leave the prompt
+  // with it (`withhold-reasoning.ts`), the running tool loop's too where the force or emergency band executes inside it.
+  const withheld =
+    main && execution !== null && window.reasoning.prefixCheck
+      ? reasoningToWithhold({ messages, edits: rendered.edits, state: planned, previous, divergence: rendered.divergence })
+      : []
+  const reasoning = withheld.length > 0 ? { withheld: withheld.length, tokens: withheldTokens(planned, withheld), runningLoop: runningLoopWithheld(turn, messages, withheld) } : null
+  if (withheld.length > 0) {
+    planned = withheldState(planned, withheld)
+    plannedView = buildLiveView({ messages, state: planned, protectedTokens: window.protectedTokens, memo: session.messageMemo })
+    rendered = render(planned, plannedView)
+  }
+  const { edits, placed, serialized, divergence } = rendered
   // A replay pass that placed nothing renders the state it started from: measuring again would give the same.
   const after = execution !== null || nudge !== null ? measure(plannedView, planned) : before
   const usageAfter = estimateUsage({ promptTokens: after.total, calibrationTokens: planned.applied.calibrationTokens })
-  const previous = main ? session.previousPrompt : null
-  const serialized = serializeRenderedChunks(messages, edits, session.previousPrompt, session.messageMemo, placed)
-  const divergence = previous === null ? null : promptDivergence(previous, serialized)
   // What the provider bills for this request, as far as our counts tell: the prefix shared with the previous request
   // read from the cache (while it is warm), the rest uncached or written.
   const previousEstimate = session.recentEstimates[session.recentEstimates.length - 1]?.estimate ?? 0
@@ -242,6 +264,7 @@ export function runPass(options: PassOptions): PassResult {
       newTags,
       drain: drain.transition,
       cost: estimate,
+      ...(reasoning ? { reasoning } : {}),
       billed: billed ? { ...billed, cost: promptCost(billed, window.prices), readPrice: window.prices.cachedRead } : null,
     },
     error: null,
@@ -257,10 +280,12 @@ export function runPass(options: PassOptions): PassResult {
     now: startedAt,
     history: folds ? { planner, pressure: percentBefore, firstDivergence: divergence, radius, now } : null,
     record,
+    withheld,
   })
 
   // The store holds the pass: memory follows.
   session.applied = planned.applied
+  if (withheld.length > 0) session.parts = planned.parts
   session.tagsByPart = planned.tagsByPart
   session.tagsByNumber = planned.tagsByNumber
   session.queued = planned.queued
@@ -292,7 +317,18 @@ export function runPass(options: PassOptions): PassResult {
     newParts: plan.parts.length,
     durationMs,
     view: plannedView,
+    reasoning,
   }
+}
+
+/** True when a reasoning part of the open turn (after its user message) is among `withheld`. */
+function runningLoopWithheld(turn: RunningTurn | null, messages: readonly HostMessage[], withheld: readonly string[]): boolean {
+  if (turn === null || !turn.open) return false
+  const ids = new Set(withheld)
+  for (let index = turn.fromIndex + 1; index < messages.length; index += 1) {
+    if ((messages[index] as HostMessage).parts.some((part) => ids.has(part.id))) return true
+  }
+  return false
 }
 
 /** The sequence number of the running turn's first message (`Infinity`: no turn is fenced off). */

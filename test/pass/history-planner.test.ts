@@ -12,6 +12,7 @@ import { applyEdits } from "../../src/session/apply-edits.js"
 import { buildLiveView } from "../../src/session/live-view.js"
 import { fixedWindow, type WindowSettings } from "../../src/pressure/model-window.js"
 import type { SelectionPolicy } from "../../src/render/select-tiers.js"
+import { reasoningRuleById } from "../../src/session/reasoning-rules.js"
 import { renderPrompt } from "../../src/render/render-prompt.js"
 import { joinPrompt, serializeRendered, type SerializedPrompt } from "../../src/session/serialize-prompt.js"
 import { utf8Length } from "../../src/session/utf8-length.js"
@@ -193,6 +194,28 @@ describe("createHistoryPlanner", () => {
       expect(cut.length).toBeGreaterThan(0)
       session.planner.cut(input)
       expect(compartmentsOf(session)).toEqual(cut)
+    })
+
+    it("cuts nothing of the running turn where the provider binds that turn's reasoning to its calls", async () => {
+      // One finished turn, then a long turn still running: ten steps of 500 words each, past a 300-word protected window.
+      const steps = Array.from({ length: 10 }, (_, index) =>
+        assistantMessage({
+          id: `s${index}`,
+          created: 20_000 + index,
+          parts: [tool(`s${index}r`, "read", completed({ filePath: `src/step${index}.ts` }, fillerWords(500)))],
+        }),
+      )
+      const messages = [...turn(1), userMessage({ id: "u2", created: 19_999, parts: [text("u2t", requestOf(2))] }), ...steps]
+      const unbound = await openSession()
+      pass(unbound, messages, quietWindow())
+      const running = seqOf(unbound, "u2")
+      expect(compartmentsOf(unbound).some((compartment) => compartment.lastMessageSeq >= running)).toBe(true)
+
+      const bound = await openSession()
+      pass(bound, messages, { ...quietWindow(), reasoning: reasoningRuleById("anthropic-thinking") })
+      const cut = compartmentsOf(bound)
+      expect(cut.length).toBeGreaterThan(0)
+      expect(cut.every((compartment) => compartment.lastMessageSeq < seqOf(bound, "u2"))).toBe(true)
     })
 
     it("with deferCuts stores a pass's cut later, from the messages as the pass read them: the compartments cut at once", async () => {

@@ -1,0 +1,154 @@
+import { beforeEach, describe, expect, it } from "vitest"
+import { defaultConfig } from "../../src/config/schema.js"
+import { fixedWindow, type WindowSettings } from "../../src/pressure/model-window.js"
+import { reasoningRuleById } from "../../src/session/reasoning-rules.js"
+import type { SessionState } from "../../src/session/session-state.js"
+import { serializePrompt } from "../../src/session/serialize-prompt.js"
+import { queueDrops } from "../../src/store/applied-state-repository.js"
+import type { Database } from "../../src/store/driver.js"
+import { listPasses } from "../../src/store/pass-repository.js"
+import { loadSessionState } from "../../src/store/session-repository.js"
+import { statement } from "../../src/store/statements.js"
+import type { HostMessage } from "../../src/transcript/host-message.js"
+import {
+  assistantMessage,
+  completed,
+  memoryStore,
+  passAndRender,
+  reasoning,
+  sessionState,
+  storedContentJson,
+  allParts,
+  text,
+  tool,
+  userMessage,
+} from "../helpers/host-messages.js"
+import { tokCounter, toks } from "../helpers/pure-session.js"
+
+/**
+ * Passes under Anthropic's preserved-thinking prefix check, measured with the "tok" counter in a 100k window with a 5k
+ * protected window (threshold 65k, force band 85k). Each assistant step starts with its thinking block, as Claude's do.
+ */
+const BASE_WINDOW = fixedWindow({ usableTokens: 100_000, config: { ...defaultConfig(), protected_tokens: 5_000 } })
+const PREFIX_CHECK: WindowSettings = { ...BASE_WINDOW, reasoning: reasoningRuleById("anthropic-prefix-check") }
+const BASE = 1_800_000_000_000
+
+let db: Database
+let state: SessionState
+let clock: number
+
+beforeEach(async () => {
+  db = await memoryStore()
+  state = sessionState({ db, counter: tokCounter })
+  clock = BASE
+})
+
+const at = (): number => (clock += 1_000)
+const user = (id: string, size: number): HostMessage => userMessage({ id, created: at(), parts: [text(`p-${id}`, toks(size))] })
+/** A tool-loop step: its thinking block, then a read. */
+const step = (id: string, size: number): HostMessage =>
+  assistantMessage({ id: `m-${id}`, created: at(), parts: [reasoning(`t-${id}`, toks(50)), tool(id, "read", completed({ path: id }, toks(size)))] })
+
+function pass(messages: HostMessage[], window: WindowSettings = PREFIX_CHECK) {
+  const now = Math.max(...messages.map((message) => message.info.time.created)) + 1_000
+  const { result, rendered } = passAndRender({ db, state, messages, counter: tokCounter, window, now, tagsVisible: true })
+  return { result, rendered, serialized: serializePrompt(rendered) }
+}
+
+const queue = (...partIds: string[]): void => {
+  const tags = partIds.map((id) => state.tagsByPart.get(id)?.tag ?? -1)
+  for (const drop of queueDrops(db, state.sessionId, tags, { pass: state.nextPass - 1, now: clock })) state.queued.set(drop.tag, drop)
+}
+
+/** The reasoning parts a rendered prompt still sends, by id. */
+const thinking = (rendered: readonly HostMessage[]): string[] =>
+  rendered.flatMap((message) => message.parts.filter((part) => part.type === "reasoning").map((part) => part.id))
+
+const withheldRows = () => statement(db, "SELECT id, withheld_pass FROM parts WHERE withheld_pass IS NOT NULL ORDER BY id").all([])
+
+describe("runPass under a prefix check on thinking", () => {
+  it("takes out every thinking block at or after the first change, keeps those before it, and keeps them out", () => {
+    const messages = [user("u1", 1_000), step("r1", 30_000), step("r2", 30_000), user("u2", 6_000)]
+    pass(messages)
+    queue("r2")
+    const executed = pass(messages)
+    expect(executed.result).toMatchObject({ decision: "execute", dropped: [state.tagsByPart.get("r2")?.tag] })
+    // r2's output changed, and so its own message's block goes (conservatively: it sits in the changed message).
+    expect(thinking(executed.rendered)).toEqual(["t-r1"])
+    expect(executed.result.reasoning).toEqual({ withheld: 1, tokens: 50, runningLoop: false })
+    expect(withheldRows()).toEqual([{ id: "t-r2", withheld_pass: executed.result.seq }])
+    expect(listPasses(db, state.sessionId, 1)[0]?.detail["reasoning"]).toEqual({ withheld: 1, tokens: 50, runningLoop: false })
+
+    // The next turn: the model's new blocks are sent, the withheld one stays out, and the prompt only grows.
+    messages.push(step("r3", 100), user("u3", 10))
+    const replayed = pass(messages)
+    expect(replayed.result).toMatchObject({ decision: "replay", prefixChanged: false })
+    expect(thinking(replayed.rendered)).toEqual(["t-r1", "t-r3"])
+    expect(replayed.serialized.startsWith(executed.serialized)).toBe(true)
+
+    // A new process reads the withheld record from the store and renders the same prompt.
+    state = loadSessionState(db, state.sessionId, () => 0)
+    expect(thinking(pass(messages).rendered)).toEqual(["t-r1", "t-r3"])
+    // The raw transcript keeps every block as the host stored it.
+    const stored = storedContentJson(db)
+    for (const part of allParts(messages)) expect(stored.get(part.id)).toBe(JSON.stringify(part))
+  })
+
+  it("withholds nothing where the provider has no prefix check", () => {
+    const messages = [user("u1", 1_000), step("r1", 30_000), step("r2", 30_000), user("u2", 6_000)]
+    pass(messages, BASE_WINDOW)
+    queue("r1")
+    const executed = pass(messages, BASE_WINDOW)
+    expect(executed.result.decision).toBe("execute")
+    expect(thinking(executed.rendered)).toEqual(["t-r1", "t-r2"])
+    expect(executed.result.reasoning).toBeNull()
+    expect(withheldRows()).toEqual([])
+  })
+
+  it("waits for the turn boundary while a tool loop runs, then executes there", () => {
+    const messages = [user("u1", 1_000), step("r1", 30_000), step("r2", 30_000), user("u2", 6_000), step("r3", 100)]
+    pass(messages)
+    queue("r1")
+    const held = pass(messages)
+    expect(held.result).toMatchObject({ decision: "replay", reason: "reasoning-deferred", dropped: [] })
+    expect(thinking(held.rendered)).toEqual(["t-r1", "t-r2", "t-r3"])
+    // The same pass without the rule executes mid-loop.
+    messages.push(step("r4", 100))
+    expect(pass(messages, BASE_WINDOW).result).toMatchObject({ decision: "execute" })
+  })
+
+  it("executes at the turn boundary after a deferral, the running loop untouched before it", () => {
+    const messages = [user("u1", 1_000), step("r1", 30_000), step("r2", 30_000), user("u2", 6_000), step("r3", 100)]
+    pass(messages)
+    queue("r1")
+    expect(pass(messages).result.reason).toBe("reasoning-deferred")
+    messages.push(user("u3", 10))
+    const boundary = pass(messages)
+    expect(boundary.result).toMatchObject({ decision: "execute", reason: "threshold-work" })
+    // r1's output changed: its block and every later one go, the turn that just ended included.
+    expect(thinking(boundary.rendered)).toEqual([])
+    expect(boundary.result.reasoning).toMatchObject({ withheld: 3, runningLoop: false })
+  })
+
+  it("executes inside a tool loop in the force band, and says it took the running loop's thinking", () => {
+    const messages = [user("u1", 1_000), step("r1", 40_000), step("r2", 40_000), user("u2", 6_000), step("r3", 100)]
+    const forced = pass(messages)
+    expect(forced.result).toMatchObject({ decision: "execute", band: "force" })
+    expect(forced.result.reasoning?.runningLoop).toBe(true)
+    expect(thinking(forced.rendered)).not.toContain("t-r3")
+  })
+
+  it("runs an execute pass at the turn boundary when the largest recent turn would carry usage over the threshold", () => {
+    // Turns of 20k: at 56k, the next turn would end at 76k, inside the execute band, in the middle of its tool loop.
+    const messages = [user("u1", 1_000), step("r1", 19_000), user("u2", 1_000), step("r2", 19_000), user("u3", 1_000), step("r3", 14_000), user("u4", 1_000)]
+    pass(messages)
+    queue("r1")
+    const ahead = pass(messages)
+    expect(ahead.result).toMatchObject({ decision: "execute", reason: "turn-lookahead", band: "below" })
+    // Without the rule the pass waits for the threshold.
+    const other = [user("v1", 1_000), step("s1", 19_000), user("v2", 1_000), step("s2", 19_000), user("v3", 1_000), step("s3", 14_000), user("v4", 1_000)]
+    pass(other, BASE_WINDOW)
+    queue("s1")
+    expect(pass(other, BASE_WINDOW).result.decision).toBe("replay")
+  })
+})
