@@ -15,6 +15,12 @@ export type HostFacts = {
   apiFor(providerID: string, modelID: string): string | null
   rememberSystem(sessionId: string, system: readonly string[], counter: TokenCounter): void
   rememberToolDefinition(toolID: string, text: string, counter: TokenCounter): void
+  /**
+   * Whether the session's requests ask for manual extended thinking (`thinking.type: "enabled"`, under which a tool
+   * loop's last assistant message must start with its thinking block), as the host's request options last said.
+   */
+  rememberThinking(sessionId: string, type: string | null): void
+  loopThinkingRequired(sessionId: string): boolean
   /** System prompt (last seen for the session) plus tool definitions. */
   fixedTokens(sessionId: string): number
   hostConfig: unknown
@@ -24,6 +30,7 @@ export type HostFacts = {
 export function createHostFacts(): HostFacts {
   const limits = new Map<string, ModelLimits>()
   const apis = new Map<string, string>()
+  const manualThinking = new Set<string>()
   const systems = new Map<string, { hash: string; tokens: number }>()
   const tools = new Map<string, { hash: string; tokens: number }>()
   return {
@@ -40,6 +47,11 @@ export function createHostFacts(): HostFacts {
     apiFor(providerID, modelID) {
       return apis.get(`${providerID}/${modelID}`) ?? null
     },
+    rememberThinking(sessionId, type) {
+      if (type === "enabled") manualThinking.add(sessionId)
+      else manualThinking.delete(sessionId)
+    },
+    loopThinkingRequired: (sessionId) => manualThinking.has(sessionId),
     rememberSystem(sessionId, system, counter) {
       const text = system.join("\n")
       const hash = contentHash(text)

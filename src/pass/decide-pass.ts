@@ -1,6 +1,9 @@
 import type { Band } from "../pressure/bands.js"
 import type { ReclaimMode } from "../reduce/plan-reclaim.js"
 
+/** How far a running tool loop's thinking holds an execute pass back (`decidePass`). */
+export type ReasoningHold = "below-force" | "every-band"
+
 /** What is waiting to be applied, as counts. */
 export type DueWork = {
   /** Queued ctx_reduce drops that may land now (outside the protected window, or protections yield). */
@@ -63,15 +66,20 @@ export type PassDecision = {
  * Normal operation defers an execute pass while the newest message still waits for a tool result, and, under a
  * provider's reasoning rule that binds thinking to its prefix (`reasoningHold`), while a tool loop whose thinking the
  * change would invalidate is running: the pass waits for the turn boundary (a rejected request ends the session).
- * Only the force and emergency bands execute mid-loop.
+ * The force and emergency bands execute inside such a loop only where the loop may go on without its thinking
+ * (`"below-force"`: adaptive thinking); where the loop's last assistant message must start with its thinking block
+ * (`"every-band"`: manual extended thinking) no band does, since the provider would reject the request either way.
  */
 export function decidePass(options: {
   band: Band
   drainActive: boolean
   cacheExpired: boolean
   midTool: boolean
-  /** An execute now would change the prefix of the running tool loop's thinking (`reasoning-rules.ts`, prefix check). */
-  reasoningHold?: boolean
+  /**
+   * An execute now would change the prefix of the running tool loop's thinking (`reasoning-rules.ts`, prefix check):
+   * it waits for the turn boundary below the force band, or in every band. Absent: no hold.
+   */
+  reasoningHold?: ReasoningHold
   work: DueWork
   /** The least a drain pass, or a pass opened by ready history alone, must free to be worth a rewrite. */
   minimumFreed: number
@@ -83,6 +91,7 @@ export function decidePass(options: {
   const held: PassDecision["reason"] | null = options.midTool ? "mid-tool-deferred" : options.reasoningHold ? "reasoning-deferred" : null
   const opening = work.landableDrops + work.readyHistory
   const nothing: PassDecision = { decision: "replay", reason: "nothing-due", reclaim: null, applyQueued: false }
+  if (options.reasoningHold === "every-band" && (band === "emergency" || band === "force")) return { ...nothing, reason: "reasoning-deferred" }
   if (band === "emergency") {
     if (opening + work.smartDrops + work.reclaim.emergency === 0) return nothing
     return { decision: "execute", reason: "emergency", reclaim: "emergency", applyQueued: true }

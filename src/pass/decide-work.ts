@@ -7,7 +7,7 @@ import { planSmartDrops, type SmartDrop } from "../reduce/plan-smart-drops.js"
 import type { Breakdown } from "../render/measure-prompt.js"
 import type { LiveView } from "../session/live-view.js"
 import type { DrainState, QueuedDrop, ReadyHistory, SessionState } from "../session/session-state.js"
-import { decidePass, type PassDecision } from "./decide-pass.js"
+import { decidePass, type PassDecision, type ReasoningHold } from "./decide-pass.js"
 import { estimateFreedTokens } from "./estimate-freed-tokens.js"
 import type { WindowSettings } from "../pressure/model-window.js"
 import type { HostMessage } from "../transcript/host-message.js"
@@ -54,6 +54,8 @@ export function decideWork(options: {
   turn: RunningTurn | null
   /** The running turn's first message, which no fold reaches (`Infinity`: none). */
   fenceSeq: number
+  /** A tool loop's last assistant message must start with its thinking block (manual extended thinking). */
+  loopThinkingRequired?: boolean
   measure: (view: LiveView, state: SessionState) => Breakdown
 }): WeighedWork {
   const { state, view, before, usageBefore, drain, seq, main, cold, messages, window, now, measure } = options
@@ -64,7 +66,8 @@ export function decideWork(options: {
   // boundary instead: below the threshold, when the largest of the recent turns would carry usage over it.
   const rule = window.reasoning
   const { turn } = options
-  const reasoningHold = rule.prefixCheck && turn !== null && turn.open && turn.reasoning
+  const reasoningHold: ReasoningHold | undefined =
+    rule.prefixCheck && turn !== null && turn.open && turn.reasoning ? (options.loopThinkingRequired ? "every-band" : "below-force") : undefined
   const lookahead =
     main &&
     rule.prefixCheck &&

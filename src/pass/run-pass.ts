@@ -58,6 +58,12 @@ export type PassOptions = {
    * (`owed-record.ts`): the shells store it once the pass has returned. Off: every pass commits its record.
    */
   deferQuietRecord?: boolean
+  /**
+   * The host asks for manual extended thinking (`thinking.type: "enabled"`), under which a tool loop's last assistant
+   * message must start with its thinking block: no band may then take the running loop's thinking. Off: adaptive
+   * thinking, or not known.
+   */
+  loopThinkingRequired?: boolean
 }
 
 

@@ -115,6 +115,7 @@ export function createHooks(context: HookContext): Hooks {
       now: Date.now(),
       smartDrops: runtime.config.smart_drops,
       deferQuietRecord: true,
+      loopThinkingRequired: runtime.facts.loopThinkingRequired(sessionId),
     })
     if (!compaction) {
       // The main step's system prompt follows this transform (title and compaction requests have no main pass).
@@ -161,11 +162,13 @@ export function createHooks(context: HookContext): Hooks {
       })
     },
 
-    "chat.params": async (input) => {
+    "chat.params": async (input, output) => {
       await guard("chat.params", input.sessionID, () => {
         const limit = input.model.limit
         if (limit) runtime.facts.rememberLimits(input.model.providerID, input.model.id, hostModelLimits(limit))
         runtime.facts.rememberApi(input.model.providerID, input.model.id, input.model.api?.npm ?? "")
+        // The title request mixes in a variant of its own: only the session's own steps say how it thinks.
+        if (input.agent !== "title") runtime.facts.rememberThinking(input.sessionID, thinkingType(output.options))
       })
     },
 
@@ -277,4 +280,12 @@ export function createHooks(context: HookContext): Hooks {
       runtime.dispose()
     },
   }
+}
+
+/** The `thinking.type` of a request's provider options (`chat.params`), or null when they name none. */
+function thinkingType(options: Record<string, unknown>): string | null {
+  const thinking = options["thinking"]
+  if (thinking === null || typeof thinking !== "object") return null
+  const type = (thinking as { type?: unknown }).type
+  return typeof type === "string" ? type : null
 }

@@ -209,6 +209,7 @@ export function passAndRender(options: {
   now?: number
   smartDrops?: boolean
   replyCreated?: ReplyCreated
+  loopThinkingRequired?: boolean
 }): { result: PassResult; rendered: HostMessage[] } {
   const rendered = freshCopy(options.messages)
   const result = runPass({
@@ -224,6 +225,7 @@ export function passAndRender(options: {
     now: options.now ?? fixedClock.now(),
     smartDrops: options.smartDrops ?? false,
     ...(options.replyCreated ? { replyCreated: options.replyCreated } : {}),
+    ...(options.loopThinkingRequired ? { loopThinkingRequired: true } : {}),
   })
   applyEdits(rendered, result.edits)
   return { result, rendered }

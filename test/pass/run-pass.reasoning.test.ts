@@ -49,9 +49,9 @@ const user = (id: string, size: number): HostMessage => userMessage({ id, create
 const step = (id: string, size: number): HostMessage =>
   assistantMessage({ id: `m-${id}`, created: at(), parts: [reasoning(`t-${id}`, toks(50)), tool(id, "read", completed({ path: id }, toks(size)))] })
 
-function pass(messages: HostMessage[], window: WindowSettings = PREFIX_CHECK) {
+function pass(messages: HostMessage[], window: WindowSettings = PREFIX_CHECK, loopThinkingRequired = false) {
   const now = Math.max(...messages.map((message) => message.info.time.created)) + 1_000
-  const { result, rendered } = passAndRender({ db, state, messages, counter: tokCounter, window, now, tagsVisible: true })
+  const { result, rendered } = passAndRender({ db, state, messages, counter: tokCounter, window, now, tagsVisible: true, loopThinkingRequired })
   return { result, rendered, serialized: serializePrompt(rendered) }
 }
 
@@ -130,12 +130,24 @@ describe("runPass under a prefix check on thinking", () => {
     expect(boundary.result.reasoning).toMatchObject({ withheld: 3, runningLoop: false })
   })
 
-  it("executes inside a tool loop in the force band, and says it took the running loop's thinking", () => {
+  it("executes inside a tool loop in the force band under adaptive thinking, and says it took the running loop's thinking", () => {
     const messages = [user("u1", 1_000), step("r1", 40_000), step("r2", 40_000), user("u2", 6_000), step("r3", 100)]
     const forced = pass(messages)
     expect(forced.result).toMatchObject({ decision: "execute", band: "force" })
     expect(forced.result.reasoning?.runningLoop).toBe(true)
     expect(thinking(forced.rendered)).not.toContain("t-r3")
+  })
+
+  it.each([
+    ["force", 40_000],
+    ["emergency", 45_000],
+  ])("waits in the %s band too where the loop's last assistant message must start with its thinking", (band, size) => {
+    const messages = [user("u1", 1_000), step("r1", size), step("r2", size), user("u2", 6_000), step("r3", 100)]
+    const held = pass(messages, PREFIX_CHECK, true)
+    expect(held.result).toMatchObject({ decision: "replay", reason: "reasoning-deferred", band })
+    expect(thinking(held.rendered)).toEqual(["t-r1", "t-r2", "t-r3"])
+    messages.push(user("u3", 10))
+    expect(pass(messages, PREFIX_CHECK, true).result).toMatchObject({ decision: "execute", band })
   })
 
   it("runs an execute pass at the turn boundary when the largest recent turn would carry usage over the threshold", () => {

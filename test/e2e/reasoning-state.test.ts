@@ -1,0 +1,138 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import type { AnthropicRequest } from "./harness/anthropic-thinking-rules.js"
+import { startMockAnthropicServer, toolUseId, type AnthropicReply, type MockAnthropicServer } from "./harness/mock-anthropic-server.js"
+import { createOpenCodeSandbox, type OpenCodeSandbox, type RunResult } from "./harness/opencode-harness.js"
+import { queryStore } from "./harness/store-reader.js"
+
+/**
+ * The real OpenCode with magic-context, talking through its bundled Anthropic provider to a mock of the Messages API
+ * that makes a signed thinking block first in every answer and checks every block sent back against Anthropic's rules
+ * (`harness/anthropic-thinking-rules.ts`): the original ones and the preserved-thinking prefix check. Four user turns
+ * of five file reads each in a 32k window, so that execute passes fold history and drop old output while thinking
+ * blocks are in the prompt. `REASONING_RULE=none` runs the same session with the plugin told the model has no rule
+ * (`models.<pattern>.reasoning`): the mock then rejects requests, which shows what the checks catch.
+ */
+
+const TURNS = 4
+const READS_PER_TURN = 5
+const MODEL = "claude-opus-5-5"
+
+/** A file of about 900 tokens whose lines name it. */
+function fileText(index: number): string {
+  return Array.from({ length: 60 }, (_, line) => `file ${index} line ${line}: value-${index}-${line} keeps the settings of module ${index}.`).join("\n")
+}
+
+const files: Record<string, string> = {}
+for (let index = 1; index <= TURNS * READS_PER_TURN; index += 1) files[`data/file-${index}.txt`] = fileText(index)
+
+function textOf(content: AnthropicRequest["messages"][number]["content"]): string {
+  if (typeof content === "string") return content
+  return content.map((block) => (block.type === "text" ? block.text : "")).join("\n")
+}
+
+/**
+ * The scripted model: a user message naming `TURN-k` starts turn k (read its five files, then answer); a tool result
+ * continues the turn of the call it answers (the call id names the request that made it). A request without tools
+ * (OpenCode's title) gets a title.
+ */
+function createScript(directory: () => string): (request: AnthropicRequest, n: number) => AnthropicReply {
+  const calls = new Map<string, { turn: number; step: number }>()
+  return (request, n) => {
+    if ((request.tools ?? []).length === 0) return { kind: "text", text: "Reading files" }
+    const newest = request.messages[request.messages.length - 1]
+    let position: { turn: number; step: number } | undefined
+    if (newest && typeof newest.content !== "string") {
+      const result = [...newest.content].reverse().find((block) => block.type === "tool_result")
+      if (result && result.type === "tool_result") {
+        const previous = calls.get(result.tool_use_id)
+        if (previous) position = { turn: previous.turn, step: previous.step + 1 }
+      }
+    }
+    const marker = newest ? /TURN-(\d+)/.exec(textOf(newest.content)) : null
+    if (!position && marker) position = { turn: Number(marker[1]), step: 0 }
+    if (!position) return { kind: "text", text: "MOCK-LOST" }
+    if (position.step >= READS_PER_TURN) return { kind: "text", text: `TURN-${position.turn} DONE` }
+    calls.set(toolUseId(n), position)
+    const file = (position.turn - 1) * READS_PER_TURN + position.step + 1
+    return { kind: "tool", name: "read", input: { filePath: `${directory()}/data/file-${file}.txt` } }
+  }
+}
+
+type PassRow = { seq: number; decision: string; band: string; detail_json: string }
+
+/** The sandbox's OpenCode config for the Anthropic provider at the mock, with the model's own options. */
+function anthropicConfig(url: string, modelOptions: Record<string, unknown>): Record<string, unknown> {
+  return {
+    model: `anthropic/${MODEL}`,
+    small_model: `anthropic/${MODEL}`,
+    enabled_providers: ["anthropic"],
+    provider: {
+      anthropic: {
+        npm: "@ai-sdk/anthropic",
+        options: { baseURL: url, apiKey: "sk-ant-mock" },
+        models: {
+          [MODEL]: { name: "Claude Opus 5.5 (mock)", tool_call: true, reasoning: true, limit: { context: 32_000, output: 4_096 }, options: modelOptions },
+        },
+      },
+    },
+  }
+}
+
+async function runTurns(sandbox: OpenCodeSandbox): Promise<RunResult[]> {
+  const results: RunResult[] = []
+  for (let turn = 1; turn <= TURNS; turn += 1) {
+    const args = turn === 1 ? ["run", `TURN-${turn}: read this turn's files`] : ["run", "--continue", `TURN-${turn}: read this turn's files`]
+    results.push(await sandbox.run(args))
+  }
+  return results
+}
+
+describe("thinking blocks through execute passes, Anthropic's prefix check answering 400", () => {
+  let mock: MockAnthropicServer
+  let sandbox: OpenCodeSandbox
+  let runs: RunResult[]
+  let passes: PassRow[]
+
+  beforeAll(async () => {
+    let project = ""
+    mock = await startMockAnthropicServer({ script: createScript(() => project), prefixCheck: true })
+    // Manual extended thinking without OpenCode's "drop_block" binding: a block that fails the prefix check is a 400,
+    // and a tool loop's last assistant message must start with its block.
+    sandbox = createOpenCodeSandbox({
+      mockUrl: mock.url,
+      files: process.env["REASONING_RULE"] ? { ...files, "magic-context.jsonc": JSON.stringify({ models: { [`anthropic/${MODEL}`]: { reasoning: process.env["REASONING_RULE"] } } }) } : files,
+      config: anthropicConfig(mock.url, { thinking: { type: "enabled", budgetTokens: 1024, blockBinding: false } }),
+    })
+    project = sandbox.project
+    runs = await runTurns(sandbox)
+    passes = queryStore<PassRow>(sandbox.databaseFile, "SELECT seq, decision, band, detail_json FROM passes ORDER BY seq")
+  })
+
+  afterAll(async () => {
+    sandbox?.cleanup()
+    await mock?.close()
+  })
+
+  it("finishes every turn with every request accepted", () => {
+    const rejected = mock.requests.filter((request) => request.status !== 200).map((request) => `${request.n}: ${request.error}`)
+    expect(rejected).toEqual([])
+    expect(runs.map((run) => run.exitCode)).toEqual(Array(TURNS).fill(0))
+    expect(runs.map((run) => run.stdout).join("\n")).toContain(`TURN-${TURNS} DONE`)
+  })
+
+  it("sends thinking blocks back, none that fails the prefix check, none changed", () => {
+    const sent = mock.requests.flatMap((request) => request.verdict.blocks)
+    expect(sent.length).toBeGreaterThan(TURNS * READS_PER_TURN)
+    expect(sent.filter((block) => !block.intact)).toEqual([])
+    expect(mock.requests.flatMap((request) => request.verdict.failing)).toEqual([])
+  })
+
+  it("ran execute passes that changed the prompt, and withheld the thinking they invalidated", () => {
+    const executed = passes.filter((pass) => pass.decision === "execute")
+    expect(executed.length).toBeGreaterThanOrEqual(2)
+    const withheld = executed.map((pass) => (JSON.parse(pass.detail_json) as { reasoning?: { withheld: number } }).reasoning?.withheld ?? 0)
+    expect(withheld.some((count) => count > 0)).toBe(true)
+    // Every execute pass ran at a turn boundary: none took the running loop's thinking.
+    expect(executed.every((pass) => (JSON.parse(pass.detail_json) as { reasoning?: { runningLoop: boolean } }).reasoning?.runningLoop !== true)).toBe(true)
+  })
+})
