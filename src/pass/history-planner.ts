@@ -105,6 +105,11 @@ export type CutInput = {
    * provider binds that turn's reasoning to its calls (`reasoning-rules.ts`). Absent: none.
    */
   fenceSeq?: number
+  /**
+   * Leave reasoning parts out of the episodes' source: the provider signs or encrypts reasoning, and its text stays
+   * in the message it was made for (`reasoning-rules.ts`), never in the history message.
+   */
+  withoutReasoning?: boolean
 }
 
 export type HistoryPlanner = {
@@ -523,7 +528,7 @@ export function createHistoryPlanner(options: {
           const tag = state.tagsByPart.get(part.id)
           if (tag) tags.set(part.id, { tag: tag.tag, dropped: tag.status === "dropped" })
         }
-        return [sourceCopy(message)]
+        return [sourceCopy(message, input.withoutReasoning === true)]
       }),
     }))
     return { episodes, tags, pass: input.pass, now: input.now }
@@ -607,8 +612,9 @@ type OwedCut = {
  * A message as it reads now, apart from the host's objects: its parts copied one level (a tool's state two), which is
  * where the shell writes edits (a text, a tool's output or error; a tool's input it replaces, never mutates).
  */
-function sourceCopy(message: HostMessage): HostMessage {
-  const parts = message.parts.map((part) => (part.type === "tool" ? { ...part, state: { ...part.state } } : { ...part }))
+function sourceCopy(message: HostMessage, withoutReasoning: boolean): HostMessage {
+  const kept = withoutReasoning ? message.parts.filter((part) => part.type !== "reasoning") : message.parts
+  const parts = kept.map((part) => (part.type === "tool" ? { ...part, state: { ...part.state } } : { ...part }))
   return { info: message.info, parts } as HostMessage
 }
 

@@ -164,7 +164,17 @@ export function runPass(options: PassOptions): PassResult {
   // Where the provider binds the running turn's reasoning to its calls, nothing of that turn is cut or folded.
   const turn = window.reasoning.bindsRunningTurn ? runningTurn(messages) : null
   const fenceSeq = turnFence(turn, messages, state)
-  if (main && planner) planner.cut({ messages, view, state, pass: seq, now, ...(Number.isFinite(fenceSeq) ? { fenceSeq } : {}) })
+  if (main && planner) {
+    planner.cut({
+      messages,
+      view,
+      state,
+      pass: seq,
+      now,
+      ...(Number.isFinite(fenceSeq) ? { fenceSeq } : {}),
+      ...(window.reasoning.signed ? { withoutReasoning: true } : {}),
+    })
+  }
   const { landable, smart, ready, estimate, decided } = decideWork({
     ...options,
     state,

@@ -218,6 +218,22 @@ describe("createHistoryPlanner", () => {
       expect(cut.every((compartment) => compartment.lastMessageSeq < seqOf(bound, "u2"))).toBe(true)
     })
 
+    it("leaves reasoning out of the episodes' tiers where the provider signs it", async () => {
+      const thought = "Private chain of thought about src/mod1.ts that only the provider may read back."
+      const messages = turns(6)
+      const first = messages[1]
+      if (first) first.parts.unshift({ id: "a1think", sessionID: first.info.sessionID, messageID: first.info.id, type: "reasoning", text: thought, time: { start: 1, end: 2 } })
+      const tiersOf = async (window: WindowSettings): Promise<string> => {
+        const session = await openSession()
+        pass(session, messages, window)
+        return compartmentsOf(session).flatMap((compartment) => compartment.representations.map((representation) => representation.content)).join("\n")
+      }
+      expect(await tiersOf(quietWindow())).toContain(thought)
+      const signed = await tiersOf({ ...quietWindow(), reasoning: reasoningRuleById("anthropic-thinking") })
+      expect(signed).not.toContain("Private chain of thought")
+      expect(signed).toContain("lookup table in src/mod1.ts")
+    })
+
     it("with deferCuts stores a pass's cut later, from the messages as the pass read them: the compartments cut at once", async () => {
       const atOnce = await openSession()
       const deferred = await openSession({ deferCuts: true })
