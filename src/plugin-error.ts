@@ -14,6 +14,7 @@ export type PluginErrorCode =
   | "historian_failed"
   | "invalid_argument"
   | "host_request_failed"
+  | "provider_rejected_reasoning"
 
 /** The one error class of the project: a stable `code` callers can branch on, plus structured `data`. */
 export class PluginError extends Error {

@@ -19,7 +19,11 @@ import { isBusyError } from "../store/store-failure.js"
 import { createStoreGate, type StoreFailure } from "./store-gate.js"
 
 /** What the last main pass of a session saw; ctx_reduce (`ReduceContext`) and the system guidance read it. */
-export type LastPass = ReduceContext & { tagsVisible: boolean }
+export type LastPass = ReduceContext & {
+  tagsVisible: boolean
+  /** The model the pass ran for ("provider/model"), when the host said. */
+  model?: string | null
+}
 
 /** What the hooks share for the life of one OpenCode instance. */
 export type HostRuntime = {

@@ -1,4 +1,7 @@
+import type { ReasoningRule, ReasoningRuleSource } from "../session/reasoning-rules.js"
 import type { Database } from "../store/driver.js"
+import { resolveWindow } from "../pressure/model-window.js"
+import { newestUserModel } from "../store/status-repository.js"
 import type { ErrorRecord } from "../store/error-repository.js"
 import { storeFailureKind } from "../store/store-failure.js"
 import { formatMemoryStatus, type MemoryStatus } from "../status/format-memory-status.js"
@@ -60,6 +63,7 @@ export async function statusReport(options: StatusReportOptions): Promise<string
       thresholdPercent: runtime.lastPass.get(sessionId)?.window.thresholdPercent ?? runtime.config.execute_threshold,
       configuredProtectedTokens: runtime.config.protected_tokens,
       hostCompaction: options.hostCompaction,
+      reasoningRule: reasoningRuleOf(runtime, db, sessionId),
     })
     // Errors the store could not take yet (it is busy) are shown from memory beside the stored ones.
     const errors = [...runtime.errors.unsaved().filter(forSession), ...status.errors].sort((a, b) => b.at - a.at)
@@ -85,6 +89,19 @@ function storeHealth(options: StatusReportOptions, error: unknown): StoreHealth 
     busyTimeoutMs: runtime.config.database.busy_timeout_ms,
     waitingSessions: options.waitingSessions,
   }
+}
+
+/**
+ * The reasoning rule of the session: the one its last pass in this process ran under, else the rule of the model of
+ * its newest stored user message (a new process, `/ctx-status` before any pass).
+ */
+function reasoningRuleOf(runtime: HostRuntime, db: Database, sessionId: string): { rule: ReasoningRule; source: ReasoningRuleSource; model: string | null } | null {
+  const pass = runtime.lastPass.get(sessionId)
+  if (pass) return { rule: pass.window.reasoning, source: pass.window.reasoningSource, model: pass.model ?? null }
+  const model = newestUserModel(db, sessionId)
+  if (!model) return null
+  const window = resolveWindow({ ...model, hostLimits: null, config: runtime.config, hostApi: runtime.facts.apiFor(model.providerID, model.modelID) })
+  return { rule: window.reasoning, source: window.reasoningSource, model: `${model.providerID}/${model.modelID}` }
 }
 
 function lastPassInMemory(runtime: HostRuntime, sessionId: string): MemoryStatus["lastPass"] {

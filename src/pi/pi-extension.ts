@@ -103,7 +103,7 @@ export function registerMagicContext(pi: ExtensionAPI, options: { env?: Record<s
         replyCreated: "after-pass",
         deferQuietRecord: true,
       })
-      runtime.lastPass.set(sessionId, { ...reduceContextOf(result, window, context.messages), tagsVisible })
+      runtime.lastPass.set(sessionId, { ...reduceContextOf(result, window, context.messages), tagsVisible, model: `${providerID}/${modelID}` })
       maybeFail(runtime.faults, "transform")
       const edited = [...context.messages]
       applyRenderedEdits(edited, result.rendered, result.edits)

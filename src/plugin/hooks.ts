@@ -20,6 +20,7 @@ import { createExpandTool, createPinTool, createReduceTool } from "./context-too
 import { hostMessages } from "./opencode-messages.js"
 import { historyPlannerFor, hostWindow, settleAfterPass } from "../host/pass-inputs.js"
 import { reduceContextOf, REDUCE_TOOL } from "../pass/queue-reduce-call.js"
+import { noteProviderError, thinkingType } from "./provider-events.js"
 
 export type HookContext = {
   runtime: HostRuntime
@@ -120,7 +121,7 @@ export function createHooks(context: HookContext): Hooks {
     if (!compaction) {
       // The main step's system prompt follows this transform (title and compaction requests have no main pass).
       runtime.mainStepPending.add(sessionId)
-      runtime.lastPass.set(sessionId, { ...reduceContextOf(result, window, messages), tagsVisible })
+      runtime.lastPass.set(sessionId, { ...reduceContextOf(result, window, messages), tagsVisible, model: `${providerID}/${modelID}` })
     }
     maybeFail(runtime.faults, "transform")
     const removals = [...statusIds].map((messageId) => ({ type: "remove-message" as const, messageId }))
@@ -255,6 +256,10 @@ export function createHooks(context: HookContext): Hooks {
     },
 
     event: async ({ event }) => {
+      if (event.type === "session.error") {
+        await guard("event", event.properties.sessionID ?? null, () => noteProviderError(runtime, event.properties))
+        return
+      }
       if (event.type !== "session.idle") return
       const sessionId = event.properties.sessionID
       const work = guard("event", sessionId, async () => {
@@ -282,10 +287,3 @@ export function createHooks(context: HookContext): Hooks {
   }
 }
 
-/** The `thinking.type` of a request's provider options (`chat.params`), or null when they name none. */
-function thinkingType(options: Record<string, unknown>): string | null {
-  const thinking = options["thinking"]
-  if (thinking === null || typeof thinking !== "object") return null
-  const type = (thinking as { type?: unknown }).type
-  return typeof type === "string" ? type : null
-}

@@ -2,7 +2,7 @@ import { protectedClampMessage } from "../reduce/protected-window.js"
 import { breakdownSegments, SEGMENTS, segmentBar, type SegmentKey } from "./breakdown-segments.js"
 import { formatAge } from "./format-age.js"
 import { configProblemLines, errorLines } from "./report-lines.js"
-import type { StatusData } from "./status-data.js"
+import type { ReasoningStatus, StatusData } from "./status-data.js"
 import { storeHealthLines } from "./store-health.js"
 
 /** The width of the proportional bar, in characters. */
@@ -85,12 +85,32 @@ export function formatStatus(status: StatusData, now: number): string {
   )
   if (historian.lastError) lines.push(`  last historian error: ${historian.lastError.message} (${formatAge(now - historian.lastError.at)})`)
   lines.push(`Pins: ${status.pins} pinned by the agent`)
+  if (status.reasoning) lines.push(...reasoningLines(status.reasoning))
   if (status.hostCompaction) {
     const { host, settings, recommended, source } = status.hostCompaction
     lines.push(`${host} compaction: ${settings} [${source}]${recommended ? ` (recommended: ${recommended})` : ""}`)
   }
   lines.push(...closingLines(status, now))
   return lines.join("\n")
+}
+
+/** The provider's rule on reasoning state and what it made the passes do (nothing to say under the "none" rule). */
+export function reasoningLines(reasoning: ReasoningStatus): string[] {
+  const { rule } = reasoning
+  const origin = reasoning.source === "config" ? "set in the config" : "from the provider table"
+  const lines = [`Reasoning rule: ${rule.id}${reasoning.model ? ` for ${reasoning.model}` : ""} (${origin}): ${rule.summary}`]
+  if (rule.id === "none") return lines
+  lines.push(`  if broken: ${rule.failure}; source: ${rule.source}`)
+  if (rule.prefixCheck) {
+    lines.push(
+      `  thinking withheld by execute passes: ${plural(reasoning.withheld, "block")} (${fmt(reasoning.withheldTokens)} tokens); ` +
+        `passes held for the turn boundary: ${reasoning.deferred}`,
+    )
+  }
+  if (reasoning.runningLoop > 0) {
+    lines.push(`  ${plural(reasoning.runningLoop, "force or emergency pass")} took a running tool loop's thinking (the model re-plans that step without it)`)
+  }
+  return lines
 }
 
 /** The config problems and the recent internal errors, which every report ends with. */

@@ -8,7 +8,7 @@ import { listPins } from "../store/pin-repository.js"
 import { readStatusRows } from "../store/status-repository.js"
 import { protectedWindow } from "../reduce/protected-window.js"
 import { measureHistory, type HistoryMeasure } from "./measure-history.js"
-import type { StatusData } from "./status-data.js"
+import type { ReasoningStatus, StatusData } from "./status-data.js"
 
 /** Gathers a session's status from the store (plus what only the caller knows: strategy, threshold, host settings). */
 export function gatherStatus(options: {
@@ -19,6 +19,8 @@ export function gatherStatus(options: {
   hostCompaction: StatusData["hostCompaction"]
   /** The config's `protected_tokens`, to say whether the last pass's window had to clamp it. */
   configuredProtectedTokens?: number | null
+  /** The reasoning rule the last pass ran under and the model it is for (null: no pass of this process). */
+  reasoningRule?: Pick<ReasoningStatus, "rule" | "source" | "model"> | null
 }): StatusData {
   const { db, sessionId } = options
   const rows = readStatusRows(db, sessionId)
@@ -73,6 +75,7 @@ export function gatherStatus(options: {
     errors,
     hostCompaction: options.hostCompaction,
     protectedClamp: clampOf(options.configuredProtectedTokens ?? null, rows.lastPass?.window ?? null),
+    reasoning: options.reasoningRule ? { ...options.reasoningRule, ...rows.reasoning } : null,
   }
 }
 

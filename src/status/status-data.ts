@@ -1,3 +1,4 @@
+import type { ReasoningRule, ReasoningRuleSource } from "../session/reasoning-rules.js"
 import type { Breakdown } from "../render/measure-prompt.js"
 import type { ErrorRecord } from "../store/error-repository.js"
 import type { HistoryMeasure } from "./measure-history.js"
@@ -61,6 +62,21 @@ export type StatusData = {
   store?: StoreHealth | null
   /** Config problems of this process (a file or value refused), one line each. */
   configProblems?: readonly string[]
+  /** The provider's rule on reasoning state for the session's model, and what it made the passes do. */
+  reasoning?: ReasoningStatus | null
+}
+
+/** The reasoning rule in force (`session/reasoning-rules.ts`) and what it made the session's passes do. */
+export type ReasoningStatus = {
+  rule: ReasoningRule
+  /** Where the rule came from: the config's per-model `reasoning`, or the table by the model's API and id. */
+  source: ReasoningRuleSource
+  /** The model it applies to ("provider/model"), when known. */
+  model: string | null
+  deferred: number
+  withheld: number
+  withheldTokens: number
+  runningLoop: number
 }
 
 /** A host's compaction settings: what they are, what magic-context recommends instead (null: they are fine), and where they were read. */

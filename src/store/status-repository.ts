@@ -27,6 +27,8 @@ export type StatusRows = {
   currentTiers: { tier: string; count: number }[]
   tierChanges: { compartment: string; from: string | null; to: string }[]
   pins: number
+  /** What the provider's reasoning rule made the passes do: execute passes held back, thinking blocks withheld. */
+  reasoning: { deferred: number; withheld: number; withheldTokens: number; runningLoop: number }
 }
 
 /** Reads the rows of a session's status report. */
@@ -49,8 +51,22 @@ export function readStatusRows(db: Database, sessionId: string): StatusRows {
      FROM passes WHERE session_id = ? AND trigger != 'compaction' AND json_valid(detail_json)
        AND json_extract(detail_json, '$.billed.cost') IS NOT NULL`,
   ).get([sessionId])
+  const reasoning = statement(
+    db,
+    `SELECT SUM(json_extract(detail_json, '$.reason') = 'reasoning-deferred') AS deferred,
+            SUM(json_extract(detail_json, '$.reasoning.withheld')) AS withheld,
+            SUM(json_extract(detail_json, '$.reasoning.tokens')) AS tokens,
+            SUM(json_extract(detail_json, '$.reasoning.runningLoop') = 1) AS running
+     FROM passes WHERE session_id = ? AND json_valid(detail_json)`,
+  ).get([sessionId])
   const count = (sql: string): number => Number(statement(db, sql).get([sessionId])?.["n"] ?? 0)
   return {
+    reasoning: {
+      deferred: Number(reasoning?.["deferred"] ?? 0),
+      withheld: Number(reasoning?.["withheld"] ?? 0),
+      withheldTokens: Number(reasoning?.["tokens"] ?? 0),
+      runningLoop: Number(reasoning?.["running"] ?? 0),
+    },
     title: session?.["title"] == null ? null : String(session["title"]),
     lastPass: last
       ? {
@@ -125,4 +141,16 @@ export function readStatusRows(db: Database, sessionId: string): StatusRows {
 export function newestSessionId(db: Database): string | null {
   const row = statement(db, "SELECT id FROM sessions ORDER BY updated_at DESC, id LIMIT 1").get()
   return row ? String(row["id"]) : null
+}
+
+/** The model of the session's newest stored user message ("provider" and "model" ids), or null. */
+export function newestUserModel(db: Database, sessionId: string): { providerID: string; modelID: string } | null {
+  const row = statement(db, "SELECT info_json FROM messages WHERE session_id = ? AND role = 'user' ORDER BY seq DESC LIMIT 1").get([sessionId])
+  if (!row) return null
+  try {
+    const model = (JSON.parse(String(row["info_json"])) as { model?: { providerID?: unknown; modelID?: unknown } }).model
+    return typeof model?.providerID === "string" && typeof model.modelID === "string" ? { providerID: model.providerID, modelID: model.modelID } : null
+  } catch {
+    return null
+  }
 }

@@ -9,8 +9,8 @@ import { queryStore } from "./harness/store-reader.js"
  * that makes a signed thinking block first in every answer and checks every block sent back against Anthropic's rules
  * (`harness/anthropic-thinking-rules.ts`): the original ones and the preserved-thinking prefix check. Four user turns
  * of five file reads each in a 32k window, so that execute passes fold history and drop old output while thinking
- * blocks are in the prompt. `REASONING_RULE=none` runs the same session with the plugin told the model has no rule
- * (`models.<pattern>.reasoning`): the mock then rejects requests, which shows what the checks catch.
+ * blocks are in the prompt. The same session with the plugin told that the model has no rule (`models.<pattern>.reasoning:
+ * "none"`) is rejected: that is what the checks catch, and magic-context then says so.
  */
 
 const TURNS = 4
@@ -48,8 +48,11 @@ function createScript(directory: () => string): (request: AnthropicRequest, n: n
         if (previous) position = { turn: previous.turn, step: previous.step + 1 }
       }
     }
-    const marker = newest ? /TURN-(\d+)/.exec(textOf(newest.content)) : null
-    if (!position && marker) position = { turn: Number(marker[1]), step: 0 }
+    const text = newest ? textOf(newest.content) : ""
+    if (text.includes("<ctx-status>")) return { kind: "text", text: "STATUS-SHOWN" }
+    const marker = /TURN-(\d+)/.exec(text)
+    // A turn past the scripted ones answers at once.
+    if (!position && marker) position = { turn: Number(marker[1]), step: Number(marker[1]) > TURNS ? READS_PER_TURN : 0 }
     if (!position) return { kind: "text", text: "MOCK-LOST" }
     if (position.step >= READS_PER_TURN) return { kind: "text", text: `TURN-${position.turn} DONE` }
     calls.set(toolUseId(n), position)
@@ -78,9 +81,9 @@ function anthropicConfig(url: string, modelOptions: Record<string, unknown>): Re
   }
 }
 
-async function runTurns(sandbox: OpenCodeSandbox): Promise<RunResult[]> {
+async function runTurns(sandbox: OpenCodeSandbox, turns: number): Promise<RunResult[]> {
   const results: RunResult[] = []
-  for (let turn = 1; turn <= TURNS; turn += 1) {
+  for (let turn = 1; turn <= turns; turn += 1) {
     const args = turn === 1 ? ["run", `TURN-${turn}: read this turn's files`] : ["run", "--continue", `TURN-${turn}: read this turn's files`]
     results.push(await sandbox.run(args))
   }
@@ -100,11 +103,14 @@ describe("thinking blocks through execute passes, Anthropic's prefix check answe
     // and a tool loop's last assistant message must start with its block.
     sandbox = createOpenCodeSandbox({
       mockUrl: mock.url,
-      files: process.env["REASONING_RULE"] ? { ...files, "magic-context.jsonc": JSON.stringify({ models: { [`anthropic/${MODEL}`]: { reasoning: process.env["REASONING_RULE"] } } }) } : files,
+      files,
       config: anthropicConfig(mock.url, { thinking: { type: "enabled", budgetTokens: 1024, blockBinding: false } }),
     })
     project = sandbox.project
-    runs = await runTurns(sandbox)
+    runs = await runTurns(sandbox, TURNS)
+    // /ctx-status, then one more turn: the exchange leaves the prompt and the next request must still be valid.
+    runs.push(await sandbox.run(["run", "--continue", "--command", "ctx-status"]))
+    runs.push(await sandbox.run(["run", "--continue", `TURN-${TURNS + 1}: answer`]))
     passes = queryStore<PassRow>(sandbox.databaseFile, "SELECT seq, decision, band, detail_json FROM passes ORDER BY seq")
   })
 
@@ -116,8 +122,15 @@ describe("thinking blocks through execute passes, Anthropic's prefix check answe
   it("finishes every turn with every request accepted", () => {
     const rejected = mock.requests.filter((request) => request.status !== 200).map((request) => `${request.n}: ${request.error}`)
     expect(rejected).toEqual([])
-    expect(runs.map((run) => run.exitCode)).toEqual(Array(TURNS).fill(0))
+    expect(runs.map((run) => run.exitCode)).toEqual(Array(TURNS + 2).fill(0))
     expect(runs.map((run) => run.stdout).join("\n")).toContain(`TURN-${TURNS} DONE`)
+    expect(runs.at(-1)?.stdout).toContain(`TURN-${TURNS + 1} DONE`)
+  })
+
+  it("says in /ctx-status which rule applies and what it made the passes do", () => {
+    const report = mock.requests.map((request) => textOf(request.body.messages.at(-1)?.content ?? "")).find((text) => text.includes("<ctx-status>"))
+    expect(report).toContain(`Reasoning rule: anthropic-prefix-check for anthropic/${MODEL} (from the provider table)`)
+    expect(report).toMatch(/thinking withheld by execute passes: [1-9]\d* blocks? \([\d,]+ tokens\)/)
   })
 
   it("sends thinking blocks back, none that fails the prefix check, none changed", () => {
@@ -134,5 +147,43 @@ describe("thinking blocks through execute passes, Anthropic's prefix check answe
     expect(withheld.some((count) => count > 0)).toBe(true)
     // Every execute pass ran at a turn boundary: none took the running loop's thinking.
     expect(executed.every((pass) => (JSON.parse(pass.detail_json) as { reasoning?: { runningLoop: boolean } }).reasoning?.runningLoop !== true)).toBe(true)
+  })
+})
+
+describe("the same session with the rule switched off", () => {
+  let mock: MockAnthropicServer
+  let sandbox: OpenCodeSandbox
+  let runs: RunResult[]
+
+  beforeAll(async () => {
+    let project = ""
+    mock = await startMockAnthropicServer({ script: createScript(() => project), prefixCheck: true })
+    sandbox = createOpenCodeSandbox({
+      mockUrl: mock.url,
+      files: { ...files, "magic-context.jsonc": JSON.stringify({ models: { [`anthropic/${MODEL}`]: { reasoning: "none" } } }) },
+      config: anthropicConfig(mock.url, { thinking: { type: "enabled", budgetTokens: 1024, blockBinding: false } }),
+    })
+    project = sandbox.project
+    runs = await runTurns(sandbox, TURNS)
+  })
+
+  afterAll(async () => {
+    sandbox?.cleanup()
+    await mock?.close()
+  })
+
+  it("is rejected once an execute pass changes what the thinking blocks were made after", () => {
+    const rejected = mock.requests.filter((request) => request.status === 400)
+    expect(rejected.length).toBeGreaterThan(0)
+    expect(rejected[0]?.error).toContain("The block is bound to a different conversation")
+    expect(runs.some((run) => run.exitCode !== 0)).toBe(true)
+  })
+
+  it("records the rejection with what to do, where /ctx-status and the sidebar show it", () => {
+    const errors = queryStore<{ hook: string; code: string | null; message: string }>(sandbox.databaseFile, "SELECT hook, code, message FROM errors")
+    const noted = errors.filter((error) => error.hook === "provider")
+    expect(noted.length).toBeGreaterThan(0)
+    expect(noted[0]?.message).toContain("the provider rejected a request over its reasoning state (HTTP 400)")
+    expect(noted[0]?.message).toContain("What to do:")
   })
 })

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest"
 import type { Breakdown } from "../../src/render/measure-prompt.js"
 import { BREAKDOWN } from "./breakdown-fixture.js"
-import { formatStatus } from "../../src/status/format-status.js"
+import { formatStatus, reasoningLines } from "../../src/status/format-status.js"
 import type { StatusData } from "../../src/status/status-data.js"
+import { reasoningRuleById } from "../../src/session/reasoning-rules.js"
 
 const NOW = 1_700_000_000_000
 
@@ -192,5 +193,26 @@ describe("formatStatus cost lines", () => {
 
   it("says nothing of cost before any pass recorded one", () => {
     expect(formatStatus(status({}), NOW)).not.toContain("Prompt cost so far")
+  })
+})
+
+describe("reasoningLines", () => {
+  const counts = { deferred: 2, withheld: 7, withheldTokens: 1_234, runningLoop: 0 }
+
+  it("names the rule, where it came from, what breaking it does, and what it made the passes do", () => {
+    expect(reasoningLines({ rule: reasoningRuleById("anthropic-prefix-check"), source: "table", model: "anthropic/claude-opus-5-5", ...counts })).toEqual([
+      "Reasoning rule: anthropic-prefix-check for anthropic/claude-opus-5-5 (from the provider table): signed thinking, byte-identical; a block is valid only while everything before it is unchanged",
+      "  if broken: HTTP 400 invalid_request_error, or the invalid blocks dropped (thinking.block_binding.prefix_mismatch_behavior); source: https://platform.claude.com/docs/en/build-with-claude/preserved-thinking/prefix-checks",
+      "  thinking withheld by execute passes: 7 blocks (1,234 tokens); passes held for the turn boundary: 2",
+    ])
+  })
+
+  it("says when a force or emergency pass took a running loop's thinking, and only names the none rule", () => {
+    expect(reasoningLines({ rule: reasoningRuleById("anthropic-prefix-check"), source: "config", model: null, ...counts, runningLoop: 1 }).at(-1)).toBe(
+      "  1 force or emergency pass took a running tool loop's thinking (the model re-plans that step without it)",
+    )
+    expect(reasoningLines({ rule: reasoningRuleById("none"), source: "table", model: "mock/mock-model", ...counts })).toEqual([
+      "Reasoning rule: none for mock/mock-model (from the provider table): no reasoning state the provider checks",
+    ])
   })
 })
