@@ -8,6 +8,8 @@ import { SCHEMA_VERSION } from "../store/migrations/index.js"
 import { openDatabase } from "../store/open-database.js"
 import { createTokenCounterPool } from "../tokens/tiktoken-counter.js"
 import { pluginConflicts } from "./plugin-conflicts.js"
+import type { Config } from "../config/schema.js"
+import { resolveWindow } from "../pressure/model-window.js"
 import { EXIT, type CliIo, type ExitCode } from "./cli-io.js"
 import { inspectOpenCodeInstall, isMagicContextTuiEntry, type OpenCodeInstall } from "./opencode-install.js"
 
@@ -53,7 +55,32 @@ export async function runChecks(directory: string, env: Record<string, string | 
   checks.push(await checkDatabase(configuredDatabasePath(loaded.config.database.path, env)))
   checks.push(checkTokenizer())
   checks.push(checkHostCompaction(install))
+  checks.push(checkReasoningRule(install, loaded.config))
   return checks
+}
+
+/**
+ * The provider's rule on reasoning state for OpenCode's configured model (`session/reasoning-rules.ts`): a warning
+ * where the model runs Anthropic's prefix check, since that is where a context plugin can break a session.
+ */
+function checkReasoningRule(install: OpenCodeInstall, config: Config): Check {
+  const name = "Reasoning rule"
+  if (!install.model) return { name, status: "ok", detail: ["no model set in OpenCode's config: the rule is chosen per session from the model in use"] }
+  const { providerID, modelID, source, npm } = install.model
+  const window = resolveWindow({ providerID, modelID, hostLimits: null, config, hostApi: npm })
+  const rule = window.reasoning
+  const detail = [
+    `${providerID}/${modelID} (${source}): ${rule.id}, ${window.reasoningSource === "config" ? "set in magic-context's config" : "from the provider table"}`,
+    rule.summary,
+  ]
+  if (!rule.prefixCheck) return { name, status: "ok", detail }
+  detail.push(
+    "this model runs Anthropic's preserved-thinking prefix check: a request whose thinking blocks' prefix changed is",
+    "rejected (400) or loses that thinking. magic-context withholds the blocks its execute passes invalidate and holds",
+    "those passes for the turn boundary; keep OpenCode's default thinking block binding (drop_block) as the safety net.",
+    `source: ${rule.source}`,
+  )
+  return { name, status: "warn", detail }
 }
 
 function checkPluginEntry(directory: string, install: OpenCodeInstall): Check {

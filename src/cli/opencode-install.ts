@@ -19,6 +19,8 @@ export type OpenCodeInstall = {
   tuiEntries: { file: string; entry: string }[]
   /** The merged `compaction` settings, with env overrides applied. */
   compaction: { auto: boolean; prune: boolean; autoSource: string; pruneSource: string }
+  /** The merged `model` ("provider/model"), the file that set it and the provider's package where the config names one. */
+  model: { providerID: string; modelID: string; source: string; npm: string | null } | null
 }
 
 const CONFIG_NAMES = ["config.json", "opencode.json", "opencode.jsonc"]
@@ -40,6 +42,7 @@ export function inspectOpenCodeInstall(options: { directory: string; env: Record
     pluginEntries: [],
     tuiEntries: [],
     compaction: { auto: true, prune: false, autoSource: "OpenCode default", pruneSource: "OpenCode default" },
+    model: null,
   }
   const layers: { file: string; value: JsonObject }[] = []
   for (const file of candidates) {
@@ -57,6 +60,11 @@ export function inspectOpenCodeInstall(options: { directory: string; env: Record
   for (const layer of layers) {
     install.configFiles.push(layer.file)
     merged = mergeDeep(merged, layer.value)
+    const model = layer.value["model"]
+    if (typeof model === "string" && model.includes("/")) {
+      const [providerID = "", ...rest] = model.split("/")
+      install.model = { providerID, modelID: rest.join("/"), source: layer.file, npm: null }
+    }
     const compaction = layer.value["compaction"]
     if (isJsonObject(compaction)) {
       if (typeof compaction["auto"] === "boolean") install.compaction.autoSource = layer.file
@@ -66,6 +74,11 @@ export function inspectOpenCodeInstall(options: { directory: string; env: Record
       install.pluginEntries.push({ file: layer.file, entry: name })
       if (isMagicContextEntry(name)) install.pluginReferences.push({ file: layer.file, entry: name })
     }
+  }
+  if (install.model) {
+    const providers = isJsonObject(merged["provider"]) ? merged["provider"] : {}
+    const provider = providers[install.model.providerID]
+    if (isJsonObject(provider) && typeof provider["npm"] === "string") install.model.npm = provider["npm"]
   }
   const compaction = isJsonObject(merged["compaction"]) ? merged["compaction"] : {}
   if (typeof compaction["auto"] === "boolean") install.compaction.auto = compaction["auto"]

@@ -102,6 +102,9 @@ export function registerMagicContext(pi: ExtensionAPI, options: { env?: Record<s
         smartDrops: runtime.config.smart_drops,
         replyCreated: "after-pass",
         deferQuietRecord: true,
+        // Pi's extensions are not told how a request thinks; Pi asks Claude for budgeted (manual) thinking on every
+        // model it does not know as adaptive, under which a tool loop's last message must start with its block.
+        loopThinkingRequired: true,
       })
       runtime.lastPass.set(sessionId, { ...reduceContextOf(result, window, context.messages), tagsVisible, model: `${providerID}/${modelID}` })
       maybeFail(runtime.faults, "transform")

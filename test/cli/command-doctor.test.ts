@@ -17,6 +17,7 @@ const CHECK_NAMES = [
   "database",
   "token counter",
   "OpenCode compaction",
+  "Reasoning rule",
 ]
 const REAL_DEFAULT_STORE = join(homedir(), ".local", "share", "magic-context", "magic-context.db")
 
@@ -136,7 +137,7 @@ describe("commandDoctor", () => {
     write(join(project, ".opencode", "tui.json"), { plugin: [["magic-context", {}]] })
     const { code, checks } = await doctorJson()
     expect(code).toBe(0)
-    expect(Object.values(checks).map((check) => check.status)).toEqual(["ok", "ok", "ok", "ok", "ok", "ok", "ok"])
+    expect(Object.values(checks).map((check) => check.status)).toEqual(["ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok"])
   })
 
   it("finds the plugin entry in the user's global OpenCode config", async () => {
@@ -211,6 +212,23 @@ describe("commandDoctor", () => {
     const { checks } = await doctorJson()
     expect(checks["OpenCode compaction"]?.status).toBe("warn")
     expect(checks["OpenCode compaction"]?.detail[0]).toBe("compaction.auto = true (OpenCode default)")
+  })
+
+  it("warns when the configured model runs Anthropic's prefix check on thinking, and names the rule of any other", async () => {
+    const file = write(join(project, "opencode.json"), {
+      ...READY,
+      model: "work/claude-fable-5-1",
+      provider: { work: { npm: "@ai-sdk/anthropic", models: { "claude-fable-5-1": {} } } },
+    })
+    const { code, checks } = await doctorJson()
+    expect(code).toBe(0)
+    expect(checks["Reasoning rule"]?.status).toBe("warn")
+    expect(checks["Reasoning rule"]?.detail[0]).toBe(`work/claude-fable-5-1 (${file}): anthropic-prefix-check, from the provider table`)
+    expect(checks["Reasoning rule"]?.detail.join("\n")).toContain("holds\nthose passes for the turn boundary")
+    write(join(project, "opencode.json"), { ...READY, model: "openai/gpt-5.4" })
+    const other = await doctorJson()
+    expect(other.checks["Reasoning rule"]).toMatchObject({ status: "ok", detail: [expect.stringContaining("openai/gpt-5.4"), expect.any(String)] })
+    expect(other.checks["Reasoning rule"]?.detail[0]).toContain("openai-responses-reasoning")
   })
 
   it("takes auto compaction as off from OPENCODE_DISABLE_AUTOCOMPACT", async () => {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { AnthropicRequest } from "./harness/anthropic-thinking-rules.js"
 import { startMockAnthropicServer, toolUseId, type AnthropicReply, type MockAnthropicServer } from "./harness/mock-anthropic-server.js"
 import { createOpenCodeSandbox, type OpenCodeSandbox, type RunResult } from "./harness/opencode-harness.js"
+import { createPiSandbox, type PiSandbox } from "./harness/pi-harness.js"
 import { queryStore } from "./harness/store-reader.js"
 
 /**
@@ -15,6 +16,8 @@ import { queryStore } from "./harness/store-reader.js"
 
 const TURNS = 4
 const READS_PER_TURN = 5
+/** Reads of the one long turn: more than the window holds, so the force band comes inside its tool loop. */
+const LONG_TURN_READS = 30
 const MODEL = "claude-opus-5-5"
 
 /** A file of about 900 tokens whose lines name it. */
@@ -23,7 +26,7 @@ function fileText(index: number): string {
 }
 
 const files: Record<string, string> = {}
-for (let index = 1; index <= TURNS * READS_PER_TURN; index += 1) files[`data/file-${index}.txt`] = fileText(index)
+for (let index = 1; index <= LONG_TURN_READS; index += 1) files[`data/file-${index}.txt`] = fileText(index)
 
 function textOf(content: AnthropicRequest["messages"][number]["content"]): string {
   if (typeof content === "string") return content
@@ -35,7 +38,7 @@ function textOf(content: AnthropicRequest["messages"][number]["content"]): strin
  * continues the turn of the call it answers (the call id names the request that made it). A request without tools
  * (OpenCode's title) gets a title.
  */
-function createScript(directory: () => string): (request: AnthropicRequest, n: number) => AnthropicReply {
+function createScript(directory: () => string, pathKey = "filePath", reads = READS_PER_TURN): (request: AnthropicRequest, n: number) => AnthropicReply {
   const calls = new Map<string, { turn: number; step: number }>()
   return (request, n) => {
     if ((request.tools ?? []).length === 0) return { kind: "text", text: "Reading files" }
@@ -52,12 +55,12 @@ function createScript(directory: () => string): (request: AnthropicRequest, n: n
     if (text.includes("<ctx-status>")) return { kind: "text", text: "STATUS-SHOWN" }
     const marker = /TURN-(\d+)/.exec(text)
     // A turn past the scripted ones answers at once.
-    if (!position && marker) position = { turn: Number(marker[1]), step: Number(marker[1]) > TURNS ? READS_PER_TURN : 0 }
+    if (!position && marker) position = { turn: Number(marker[1]), step: Number(marker[1]) > TURNS ? reads : 0 }
     if (!position) return { kind: "text", text: "MOCK-LOST" }
-    if (position.step >= READS_PER_TURN) return { kind: "text", text: `TURN-${position.turn} DONE` }
+    if (position.step >= reads) return { kind: "text", text: `TURN-${position.turn} DONE` }
     calls.set(toolUseId(n), position)
-    const file = (position.turn - 1) * READS_PER_TURN + position.step + 1
-    return { kind: "tool", name: "read", input: { filePath: `${directory()}/data/file-${file}.txt` } }
+    const file = (position.turn - 1) * reads + position.step + 1
+    return { kind: "tool", name: "read", input: { [pathKey]: `${directory()}/data/file-${file}.txt` } }
   }
 }
 
@@ -185,5 +188,87 @@ describe("the same session with the rule switched off", () => {
     expect(noted.length).toBeGreaterThan(0)
     expect(noted[0]?.message).toContain("the provider rejected a request over its reasoning state (HTTP 400)")
     expect(noted[0]?.message).toContain("What to do:")
+  })
+})
+
+describe("thinking blocks through execute passes in the real Pi, Anthropic's prefix check answering 400", () => {
+  let mock: MockAnthropicServer
+  let sandbox: PiSandbox
+  let runs: RunResult[]
+  let passes: PassRow[]
+
+  beforeAll(async () => {
+    let project = ""
+    mock = await startMockAnthropicServer({ script: createScript(() => project, "path"), prefixCheck: true })
+    // Pi asks Claude models it does not know as adaptive for budgeted thinking, with no "drop_block" binding.
+    sandbox = createPiSandbox({
+      mockUrl: mock.url.replace(/\/v1$/, ""),
+      files,
+      provider: { name: "claude-mock", api: "anthropic-messages", model: MODEL, reasoning: true, thinking: "low" },
+    })
+    project = sandbox.project
+    runs = []
+    for (let turn = 1; turn <= TURNS; turn += 1) runs.push(await sandbox.run(`TURN-${turn}: read this turn's files`, { continueSession: turn > 1 }))
+    passes = queryStore<PassRow>(sandbox.databaseFile, "SELECT seq, decision, band, detail_json FROM passes ORDER BY seq")
+  })
+
+  afterAll(async () => {
+    sandbox?.cleanup()
+    await mock?.close()
+  })
+
+  it("finishes every turn with every request accepted and no block failing its checks", () => {
+    expect(mock.requests.filter((request) => request.status !== 200).map((request) => `${request.n}: ${request.error}`)).toEqual([])
+    expect(runs.map((run) => run.exitCode)).toEqual(Array(TURNS).fill(0))
+    expect(mock.requests.flatMap((request) => request.verdict.blocks).length).toBeGreaterThan(TURNS * READS_PER_TURN)
+    expect(mock.requests.flatMap((request) => request.verdict.failing)).toEqual([])
+  })
+
+  it("ran execute passes and withheld the thinking they invalidated", () => {
+    const executed = passes.filter((pass) => pass.decision === "execute")
+    expect(executed.length).toBeGreaterThanOrEqual(2)
+    expect(executed.some((pass) => ((JSON.parse(pass.detail_json) as { reasoning?: { withheld: number } }).reasoning?.withheld ?? 0) > 0)).toBe(true)
+  })
+})
+
+describe("one long turn past the force band under adaptive thinking, Anthropic's prefix check answering 400", () => {
+  let mock: MockAnthropicServer
+  let sandbox: OpenCodeSandbox
+  let run: RunResult
+  let passes: PassRow[]
+
+  beforeAll(async () => {
+    let project = ""
+    mock = await startMockAnthropicServer({ script: createScript(() => project, "filePath", LONG_TURN_READS), prefixCheck: true })
+    sandbox = createOpenCodeSandbox({
+      mockUrl: mock.url,
+      files,
+      config: anthropicConfig(mock.url, { thinking: { type: "adaptive", blockBinding: false } }),
+    })
+    project = sandbox.project
+    run = await sandbox.run(["run", "TURN-1: read every file"])
+    passes = queryStore<PassRow>(sandbox.databaseFile, "SELECT seq, decision, band, detail_json FROM passes ORDER BY seq")
+  })
+
+  afterAll(async () => {
+    sandbox?.cleanup()
+    await mock?.close()
+  })
+
+  const detail = (pass: PassRow) => JSON.parse(pass.detail_json) as { reason: string; reasoning?: { runningLoop: boolean } }
+
+  it("finishes the turn with every request accepted and no block failing its checks", () => {
+    expect(mock.requests.filter((request) => request.status !== 200).map((request) => `${request.n}: ${request.error}`)).toEqual([])
+    expect(run.exitCode).toBe(0)
+    expect(run.stdout).toContain("TURN-1 DONE")
+    expect(mock.requests.flatMap((request) => request.verdict.failing)).toEqual([])
+  })
+
+  it("executes inside the loop only in the force band, which takes the loop's thinking and says so", () => {
+    // Nothing of the running turn folds (its reasoning is bound to it): only the force band's reclaim opens a pass.
+    const executed = passes.filter((pass) => pass.decision === "execute")
+    expect(executed.length).toBeGreaterThan(0)
+    expect(executed.every((pass) => pass.band === "force" || pass.band === "emergency")).toBe(true)
+    expect(executed.some((pass) => detail(pass).reasoning?.runningLoop === true)).toBe(true)
   })
 })

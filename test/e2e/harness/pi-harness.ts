@@ -1,6 +1,6 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { dirname, join } from "node:path"
 import { REPO_ROOT, runBinary, type RunResult } from "./opencode-harness.js"
 
 /** The real Pi binary from the installed `@mariozechner/pi-coding-agent` package. */
@@ -35,24 +35,37 @@ export function createPiSandbox(options: {
   packages?: string[]
   /** Pi's own auto-compaction on (Pi's default); off unless set, as magic-context recommends. */
   piCompaction?: boolean
+  /** The provider in Pi's `models.json` instead of the OpenAI-compatible mock (its models' first is the one run). */
+  provider?: { name: string; api: string; model: string; reasoning?: boolean; thinking?: string }
 }): PiSandbox {
   const root = mkdtempSync(join(tmpdir(), "magic-context-pi-e2e-"))
   const project = join(root, "project")
   const home = join(root, "home")
   const dirs = { HOME: home, XDG_CONFIG_HOME: join(root, "xdg", "config"), XDG_DATA_HOME: join(root, "xdg", "data"), XDG_CACHE_HOME: join(root, "xdg", "cache") }
   for (const dir of [project, join(home, ".pi", "agent"), ...Object.values(dirs)]) mkdirSync(dir, { recursive: true })
+  const chosen = options.provider ?? { name: "mock", api: "openai-completions", model: "mock-model" }
   const provider = {
     baseUrl: options.mockUrl,
-    api: "openai-completions",
+    api: chosen.api,
     apiKey: "mock",
-    compat: { supportsDeveloperRole: false, supportsReasoningEffort: false },
-    models: [{ id: "mock-model", contextWindow: options.contextWindow ?? 32_000, maxTokens: options.maxTokens ?? 4_096 }],
+    ...(options.provider ? {} : { compat: { supportsDeveloperRole: false, supportsReasoningEffort: false } }),
+    models: [
+      {
+        id: chosen.model,
+        contextWindow: options.contextWindow ?? 32_000,
+        maxTokens: options.maxTokens ?? 4_096,
+        ...(chosen.reasoning ? { reasoning: true } : {}),
+      },
+    ],
   }
-  writeFileSync(join(home, ".pi", "agent", "models.json"), JSON.stringify({ providers: { mock: provider } }, null, 2))
+  writeFileSync(join(home, ".pi", "agent", "models.json"), JSON.stringify({ providers: { [chosen.name]: provider } }, null, 2))
   // Pi's own compaction off unless asked for, as the status report recommends: only magic-context reduces.
   const settings = { compaction: { enabled: options.piCompaction === true }, ...(options.packages ? { packages: options.packages } : {}) }
   writeFileSync(join(home, ".pi", "agent", "settings.json"), JSON.stringify(settings))
-  for (const [name, content] of Object.entries(options.files ?? {})) writeFileSync(join(project, name), content)
+  for (const [name, content] of Object.entries(options.files ?? {})) {
+    mkdirSync(dirname(join(project, name)), { recursive: true })
+    writeFileSync(join(project, name), content)
+  }
   const sessions = join(root, "sessions")
   const env: Record<string, string> = { PATH: process.env["PATH"] ?? "/usr/bin:/bin", ...dirs }
   return {
@@ -63,7 +76,8 @@ export function createPiSandbox(options: {
     run: (prompt, runOptions) => {
       const extension = runOptions?.extension === false ? [] : ["-e", join(REPO_ROOT, "dist", "pi.js")]
       const resume = runOptions?.continueSession ? ["--continue"] : []
-      const args = ["-p", prompt, "--provider", "mock", "--model", "mock-model", "--offline", "--session-dir", sessions, ...resume, ...extension]
+      const thinking = chosen.thinking ? ["--thinking", chosen.thinking] : []
+      const args = ["-p", prompt, "--provider", chosen.name, "--model", chosen.model, ...thinking, "--offline", "--session-dir", sessions, ...resume, ...extension]
       // Pi reads a piped stdin as part of the prompt: runBinary closes it.
       return runBinary(PI_BIN, { args, cwd: project, env: { ...env, ...runOptions?.env }, timeoutMs: runOptions?.timeoutMs })
     },
