@@ -163,4 +163,24 @@ describe("runPass under a prefix check on thinking", () => {
     queue("s1")
     expect(pass(other, BASE_WINDOW).result.decision).toBe("replay")
   })
+
+  it("passes reasoning of any shape through untouched where it keeps it, and counts it", () => {
+    // No signature, an empty text with one, a redacted block, metadata of a shape nobody defined.
+    const odd = assistantMessage({
+      id: "m-odd",
+      created: at(),
+      parts: [
+        (owner) => ({ id: "t-nosig", ...owner, type: "reasoning", text: toks(20), time: { start: 1, end: 2 } }),
+        (owner) => ({ id: "t-empty", ...owner, type: "reasoning", text: "", metadata: { anthropic: { signature: "sig" } }, time: { start: 1 } }),
+        (owner) => ({ id: "t-redacted", ...owner, type: "reasoning", text: "", metadata: { anthropic: { redactedData: "opaque" } }, time: { start: 1 } }),
+        (owner) => ({ id: "t-odd", ...owner, type: "reasoning", text: toks(5), metadata: { vendor: { blob: [1, { x: null }] } }, time: { start: 1 } }),
+        tool("o1", "read", completed({ path: "o1" }, toks(10))),
+      ],
+    })
+    const messages = [user("u1", 100), odd, user("u2", 10)]
+    const { result, rendered } = pass(messages)
+    expect(rendered[1]?.parts.slice(0, 4)).toEqual(odd.parts.slice(0, 4))
+    expect(result.breakdown.total).toBe(100 + 20 + 5 + 10 + 10)
+  })
 })
+

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { growthPerCall } from "../../src/pressure/prompt-growth.js"
+import { growthPerCall, growthPerTurn, TURNS_LOOKED_AT } from "../../src/pressure/prompt-growth.js"
 
 const estimates = (...values: number[]) => values.map((estimate) => ({ estimate, fixed: 5_000 }))
 
@@ -23,5 +23,29 @@ describe("growthPerCall", () => {
       { estimate: 20_400, fixed: 16_000 },
     ]
     expect(growthPerCall(counted)).toBeCloseTo(200)
+  })
+})
+
+describe("growthPerTurn", () => {
+  const growth = (turns: string) => {
+    // "u5 a10 a20": a user message of 5 tokens, then assistant steps of 10 and 20.
+    const messages = turns.split(" ").map((entry) => ({ role: entry[0] === "u" ? "user" : "assistant", tokens: Number(entry.slice(1)) }))
+    return growthPerTurn(messages.map((message) => message.role), (index) => messages[index]?.tokens ?? 0)
+  }
+
+  it("is the largest complete turn among the newest, its user message included", () => {
+    expect(growth("u5 a10 a20 u1 a100 u3 a7 u2")).toBe(101)
+  })
+
+  it("leaves out the turn still running and turns older than the ones it looks at", () => {
+    expect(growth("u5 a10 a20 u1 a100 u3 a7 u2 a9000")).toBe(101)
+    const older = `u1 a5000 ${Array.from({ length: TURNS_LOOKED_AT }, () => "u1 a10").join(" ")} u1`
+    expect(growth(older)).toBe(11)
+  })
+
+  it("is 0 before a turn is complete", () => {
+    expect(growth("u5 a10")).toBe(0)
+    expect(growth("u5")).toBe(0)
+    expect(growthPerTurn([], () => 0)).toBe(0)
   })
 })
