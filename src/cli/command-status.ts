@@ -4,6 +4,7 @@ import { parseArgs } from "node:util"
 import { readConfigFiles } from "../config/read-config-files.js"
 import { isPluginError } from "../plugin-error.js"
 import { gatherStatus } from "../status/gather-status.js"
+import { storedSessionReasoning } from "../status/session-reasoning.js"
 import { formatStatus } from "../status/format-status.js"
 import { openCodeCompaction, piCompaction, type HostCompaction } from "../status/status-data.js"
 import { configuredDatabasePath } from "../store/database-path.js"
@@ -74,6 +75,7 @@ export async function commandStatus(io: CliIo): Promise<ExitCode> {
         thresholdPercent: loaded.config.execute_threshold,
         configuredProtectedTokens: loaded.config.protected_tokens,
         hostCompaction: hostCompactionOf(session, io),
+        reasoningRule: storedSessionReasoning({ db, sessionId, config: loaded.config }),
       })
       io.stdout(parsed.values.json ? JSON.stringify(status, null, 2) : formatStatus(status, Date.now()))
       return EXIT.ok

@@ -1,13 +1,11 @@
-import type { ReasoningRule, ReasoningRuleSource } from "../session/reasoning-rules.js"
 import type { Database } from "../store/driver.js"
-import { resolveWindow } from "../pressure/model-window.js"
-import { newestUserModel } from "../store/status-repository.js"
+import { storedSessionReasoning } from "../status/session-reasoning.js"
 import type { ErrorRecord } from "../store/error-repository.js"
 import { storeFailureKind } from "../store/store-failure.js"
 import { formatMemoryStatus, type MemoryStatus } from "../status/format-memory-status.js"
 import { gatherStatus } from "../status/gather-status.js"
 import { formatStatus } from "../status/format-status.js"
-import type { HostCompaction } from "../status/status-data.js"
+import type { HostCompaction, ReasoningStatus } from "../status/status-data.js"
 import type { StoreHealth } from "../status/store-health.js"
 import type { HostRuntime } from "./host-runtime.js"
 
@@ -95,13 +93,10 @@ function storeHealth(options: StatusReportOptions, error: unknown): StoreHealth 
  * The reasoning rule of the session: the one its last pass in this process ran under, else the rule of the model of
  * its newest stored user message (a new process, `/ctx-status` before any pass).
  */
-function reasoningRuleOf(runtime: HostRuntime, db: Database, sessionId: string): { rule: ReasoningRule; source: ReasoningRuleSource; model: string | null } | null {
+function reasoningRuleOf(runtime: HostRuntime, db: Database, sessionId: string): Pick<ReasoningStatus, "rule" | "source" | "model"> | null {
   const pass = runtime.lastPass.get(sessionId)
   if (pass) return { rule: pass.window.reasoning, source: pass.window.reasoningSource, model: pass.model ?? null }
-  const model = newestUserModel(db, sessionId)
-  if (!model) return null
-  const window = resolveWindow({ ...model, hostLimits: null, config: runtime.config, hostApi: runtime.facts.apiFor(model.providerID, model.modelID) })
-  return { rule: window.reasoning, source: window.reasoningSource, model: `${model.providerID}/${model.modelID}` }
+  return storedSessionReasoning({ db, sessionId, config: runtime.config, hostApi: (providerID, modelID) => runtime.facts.apiFor(providerID, modelID) })
 }
 
 function lastPassInMemory(runtime: HostRuntime, sessionId: string): MemoryStatus["lastPass"] {

@@ -75,8 +75,14 @@ export function gatherStatus(options: {
     errors,
     hostCompaction: options.hostCompaction,
     protectedClamp: clampOf(options.configuredProtectedTokens ?? null, rows.lastPass?.window ?? null),
-    reasoning: options.reasoningRule ? { ...options.reasoningRule, ...rows.reasoning } : null,
+    reasoning: options.reasoningRule ? { ...options.reasoningRule, rule: withoutPattern(options.reasoningRule.rule), ...rows.reasoning } : null,
   }
+}
+
+/** A reasoning rule's row without its model pattern (a RegExp has no JSON form). */
+function withoutPattern(rule: ReasoningStatus["rule"] & { models?: RegExp }): ReasoningStatus["rule"] {
+  const { models: _pattern, ...row } = rule
+  return row
 }
 
 /** The recorded cost of a pass's request, or null. */

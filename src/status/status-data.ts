@@ -68,7 +68,8 @@ export type StatusData = {
 
 /** The reasoning rule in force (`session/reasoning-rules.ts`) and what it made the session's passes do. */
 export type ReasoningStatus = {
-  rule: ReasoningRule
+  /** The table's row (its model pattern left out: the report names the model). */
+  rule: Omit<ReasoningRule, "models">
   /** Where the rule came from: the config's per-model `reasoning`, or the table by the model's API and id. */
   source: ReasoningRuleSource
   /** The model it applies to ("provider/model"), when known. */

@@ -313,6 +313,8 @@ describe("/ctx-status in the real OpenCode", () => {
       "",
       "Historian (off): 0 compartments, 0 folded into history",
       "Pins: 0 pinned by the agent",
+      // The mock model is reached through an OpenAI-compatible provider: no reasoning state the provider checks.
+      "Reasoning rule: none for mock/mock-model (from the provider table): no reasoning state the provider checks",
       "OpenCode compaction: auto false, prune false [OpenCode's config as loaded]",
       "",
       "Recent internal errors: none",
