@@ -49,6 +49,21 @@ describe("inspectOpenCodeInstall", () => {
       pluginEntries: [],
       tuiEntries: [],
       compaction: { auto: true, prune: false, autoSource: "OpenCode default", pruneSource: "OpenCode default" },
+      model: null,
+    })
+  })
+
+  it("reads the model the config sets last, with its provider's package where a config names one", () => {
+    write(join(home.configHome, "opencode", "opencode.json"), JSON.stringify({ model: "anthropic/claude-opus-5-5" }))
+    const file = write(
+      join(project, "opencode.json"),
+      JSON.stringify({ model: "work/team/claude-fable-5-1", provider: { work: { npm: "@ai-sdk/anthropic" } } }),
+    )
+    expect(inspectOpenCodeInstall({ directory: project, env: home.env }).model).toEqual({
+      providerID: "work",
+      modelID: "team/claude-fable-5-1",
+      source: file,
+      npm: "@ai-sdk/anthropic",
     })
   })
 
