@@ -60,6 +60,11 @@ export type HostRuntime = {
   readonly lastPass: Map<string, LastPass>
   /** Sessions whose next transform call comes from OpenCode's compaction. */
   readonly compacting: Set<string>
+  /**
+   * Sessions whose last request the provider rejected over its reasoning state: their next pass withholds every
+   * reasoning part (the providers' documented way out: leave the thinking out and go on).
+   */
+  readonly reasoningRejected: Set<string>
   /** The config's pin patterns, compiled once. */
   readonly pinPatterns: readonly PinPattern[]
   /** Compartments the agent expanded: relevant again, so the next history update promotes them. */
@@ -163,6 +168,7 @@ export function createHostRuntime(options: {
     facts: createHostFacts(),
     lastPass: new Map(),
     compacting: new Set(),
+    reasoningRejected: new Set(),
     mainStepPending: new Set(),
     planners,
     expanded: new Set(),

@@ -36,6 +36,7 @@ export type PassDecision = {
     | "mid-tool-deferred"
     | "reasoning-deferred"
     | "turn-lookahead"
+    | "reasoning-recovery"
     | "waiting-for-rebuild"
     | "drain-below-minimum"
     | "history-below-minimum"
@@ -80,6 +81,8 @@ export function decidePass(options: {
    * it waits for the turn boundary below the force band, or in every band. Absent: no hold.
    */
   reasoningHold?: ReasoningHold
+  /** The provider rejected the last request over its reasoning state: execute now, whatever is due. */
+  recoverReasoning?: boolean
   work: DueWork
   /** The least a drain pass, or a pass opened by ready history alone, must free to be worth a rewrite. */
   minimumFreed: number
@@ -91,6 +94,7 @@ export function decidePass(options: {
   const held: PassDecision["reason"] | null = options.midTool ? "mid-tool-deferred" : options.reasoningHold ? "reasoning-deferred" : null
   const opening = work.landableDrops + work.readyHistory
   const nothing: PassDecision = { decision: "replay", reason: "nothing-due", reclaim: null, applyQueued: false }
+  if (options.recoverReasoning) return { decision: "execute", reason: "reasoning-recovery", reclaim: "age", applyQueued: true }
   if (options.reasoningHold === "every-band" && (band === "emergency" || band === "force")) return { ...nothing, reason: "reasoning-deferred" }
   if (band === "emergency") {
     if (opening + work.smartDrops + work.reclaim.emergency === 0) return nothing

@@ -56,6 +56,8 @@ export function decideWork(options: {
   fenceSeq: number
   /** A tool loop's last assistant message must start with its thinking block (manual extended thinking). */
   loopThinkingRequired?: boolean
+  /** The provider rejected the last request over its reasoning state (`PassOptions.withholdAllReasoning`). */
+  withholdAllReasoning?: boolean
   measure: (view: LiveView, state: SessionState) => Breakdown
 }): WeighedWork {
   const { state, view, before, usageBefore, drain, seq, main, cold, messages, window, now, measure } = options
@@ -192,6 +194,7 @@ export function decideWork(options: {
         cacheExpired: cold,
         midTool: view.midTool,
         reasoningHold,
+        recoverReasoning: options.withholdAllReasoning === true,
         work: {
           landableDrops: landable.length,
           readyHistory: ready ? 1 : 0,

@@ -64,6 +64,11 @@ export type PassOptions = {
    * thinking, or not known.
    */
   loopThinkingRequired?: boolean
+  /**
+   * The provider rejected the session's last request over its reasoning state: this pass executes and withholds
+   * every reasoning part, whatever the rule (the providers' documented way out), so the next request can go through.
+   */
+  withholdAllReasoning?: boolean
 }
 
 
@@ -216,9 +221,17 @@ export function runPass(options: PassOptions): PassResult {
   let rendered = render(planned, plannedView)
   // Under a provider's prefix check on thinking, the blocks this execute pass's change invalidates leave the prompt
   // with it (`withhold-reasoning.ts`), the running tool loop's too where the force or emergency band executes inside it.
+  const recovering = main && execution !== null && options.withholdAllReasoning === true
   const withheld =
-    main && execution !== null && window.reasoning.prefixCheck
-      ? reasoningToWithhold({ messages, edits: rendered.edits, state: planned, previous, divergence: rendered.divergence })
+    main && execution !== null && (window.reasoning.prefixCheck || recovering)
+      ? reasoningToWithhold({
+          messages,
+          edits: rendered.edits,
+          state: planned,
+          // A recovering pass takes the change to be at the start: every block goes.
+          previous: recovering ? null : previous,
+          divergence: recovering ? null : rendered.divergence,
+        })
       : []
   const reasoning = withheld.length > 0 ? { withheld: withheld.length, tokens: withheldTokens(planned, withheld), runningLoop: runningLoopWithheld(turn, messages, withheld) } : null
   if (withheld.length > 0) {

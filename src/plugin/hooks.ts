@@ -20,7 +20,8 @@ import { createExpandTool, createPinTool, createReduceTool } from "./context-too
 import { hostMessages } from "./opencode-messages.js"
 import { historyPlannerFor, hostWindow, settleAfterPass } from "../host/pass-inputs.js"
 import { reduceContextOf, REDUCE_TOOL } from "../pass/queue-reduce-call.js"
-import { noteProviderError, thinkingType } from "./provider-events.js"
+import { noteProviderError, REASONING_REJECTED, thinkingType } from "./provider-events.js"
+import { errorSinceLastPass } from "../store/error-repository.js"
 
 export type HookContext = {
   runtime: HostRuntime
@@ -117,6 +118,9 @@ export function createHooks(context: HookContext): Hooks {
       smartDrops: runtime.config.smart_drops,
       deferQuietRecord: true,
       loopThinkingRequired: runtime.facts.loopThinkingRequired(sessionId),
+      // A rejection this process heard of, or one a process before it recorded (`opencode run` ends with the turn).
+      withholdAllReasoning:
+        !compaction && (runtime.reasoningRejected.delete(sessionId) || errorSinceLastPass(db, sessionId, REASONING_REJECTED)),
     })
     if (!compaction) {
       // The main step's system prompt follows this transform (title and compaction requests have no main pass).

@@ -2,6 +2,9 @@ import type { HostRuntime } from "../host/host-runtime.js"
 import { explainReasoningRejection, isReasoningRejection } from "../host/provider-rejection.js"
 import { PluginError } from "../plugin-error.js"
 
+/** The error code of a provider's rejection over reasoning state: the next pass of its session withholds every block. */
+export const REASONING_REJECTED = "provider_rejected_reasoning"
+
 /** The `thinking.type` of a request's provider options (`chat.params`), or null when they name none. */
 export function thinkingType(options: Record<string, unknown>): string | null {
   const thinking = options["thinking"]
@@ -26,5 +29,6 @@ export function noteProviderError(runtime: HostRuntime, properties: { sessionID?
     rule: last?.window.reasoning ?? null,
     lastPass: last?.passSeq ?? null,
   })
-  runtime.errors.record({ hook: "provider", sessionId, error: new PluginError("provider_rejected_reasoning", explained) })
+  runtime.errors.record({ hook: "provider", sessionId, error: new PluginError(REASONING_REJECTED, explained) })
+  if (sessionId !== null) runtime.reasoningRejected.add(sessionId)
 }

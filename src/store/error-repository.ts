@@ -44,3 +44,14 @@ export function listErrors(db: Database, options: { sessionId?: string; limit?: 
     stack: row["stack"] === null ? null : String(row["stack"]),
   }))
 }
+
+/**
+ * True when the session's newest error of `code` came after its newest pass began: a provider rejected the request
+ * of that pass, and no pass has run since (errors are recorded when the host reports them, after the request).
+ */
+export function errorSinceLastPass(db: Database, sessionId: string, code: string): boolean {
+  const error = statement(db, "SELECT at FROM errors WHERE session_id = ? AND code = ? ORDER BY at DESC LIMIT 1").get([sessionId, code])
+  if (!error) return false
+  const pass = statement(db, "SELECT started_at FROM passes WHERE session_id = ? ORDER BY seq DESC LIMIT 1").get([sessionId])
+  return Number(error["at"]) >= Number(pass?.["started_at"] ?? 0)
+}

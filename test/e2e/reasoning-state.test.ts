@@ -164,7 +164,9 @@ describe("the same session with the rule switched off", () => {
     sandbox = createOpenCodeSandbox({
       mockUrl: mock.url,
       files: { ...files, "magic-context.jsonc": JSON.stringify({ models: { [`anthropic/${MODEL}`]: { reasoning: "none" } } }) },
-      config: anthropicConfig(mock.url, { thinking: { type: "enabled", budgetTokens: 1024, blockBinding: false } }),
+      // Adaptive thinking, no "drop_block" binding: a block that fails the prefix check is a 400, and a request may
+      // leave all thinking out (the documented way out of a rejection), even inside a tool loop.
+      config: anthropicConfig(mock.url, { thinking: { type: "adaptive", blockBinding: false } }),
     })
     project = sandbox.project
     runs = await runTurns(sandbox, TURNS)
@@ -180,6 +182,13 @@ describe("the same session with the rule switched off", () => {
     expect(rejected.length).toBeGreaterThan(0)
     expect(rejected[0]?.error).toContain("The block is bound to a different conversation")
     expect(runs.some((run) => run.exitCode !== 0)).toBe(true)
+  })
+
+  it("is not stuck: the request after a rejection leaves the thinking out and goes through", () => {
+    const first = mock.requests.findIndex((request) => request.status === 400)
+    const next = mock.requests.slice(first + 1).find((request) => (request.body.tools ?? []).length > 0)
+    expect(next?.status).toBe(200)
+    expect(next?.verdict.blocks).toEqual([])
   })
 
   it("records the rejection with what to do, where /ctx-status and the sidebar show it", () => {

@@ -210,6 +210,7 @@ export function passAndRender(options: {
   smartDrops?: boolean
   replyCreated?: ReplyCreated
   loopThinkingRequired?: boolean
+  withholdAllReasoning?: boolean
 }): { result: PassResult; rendered: HostMessage[] } {
   const rendered = freshCopy(options.messages)
   const result = runPass({
@@ -226,6 +227,7 @@ export function passAndRender(options: {
     smartDrops: options.smartDrops ?? false,
     ...(options.replyCreated ? { replyCreated: options.replyCreated } : {}),
     ...(options.loopThinkingRequired ? { loopThinkingRequired: true } : {}),
+    ...(options.withholdAllReasoning ? { withholdAllReasoning: true } : {}),
   })
   applyEdits(rendered, result.edits)
   return { result, rendered }

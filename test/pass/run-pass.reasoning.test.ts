@@ -182,5 +182,19 @@ describe("runPass under a prefix check on thinking", () => {
     expect(rendered[1]?.parts.slice(0, 4)).toEqual(odd.parts.slice(0, 4))
     expect(result.breakdown.total).toBe(100 + 20 + 5 + 10 + 10)
   })
+
+  it("after a rejection over reasoning, executes and withholds every block whatever the rule, then keeps them out", () => {
+    const messages = [user("u1", 1_000), step("r1", 100), step("r2", 100), user("u2", 10)]
+    pass(messages, BASE_WINDOW)
+    const now = Math.max(...messages.map((message) => message.info.time.created)) + 1_000
+    const recovered = passAndRender({ db, state, messages, counter: tokCounter, window: BASE_WINDOW, now, withholdAllReasoning: true })
+    expect(recovered.result).toMatchObject({ decision: "execute", reason: "reasoning-recovery" })
+    expect(thinking(recovered.rendered)).toEqual([])
+    expect(recovered.result.reasoning).toMatchObject({ withheld: 2, tokens: 100 })
+    messages.push(step("r3", 100), user("u3", 10))
+    const next = pass(messages, BASE_WINDOW)
+    expect(next.result).toMatchObject({ decision: "replay", prefixChanged: false })
+    expect(thinking(next.rendered)).toEqual(["t-r3"])
+  })
 })
 
