@@ -16,6 +16,9 @@ export type PluginErrorCode =
   | "host_request_failed"
   | "provider_rejected_reasoning"
 
+/** The code of a provider's rejection of a request over its reasoning state (recorded by a host adapter). */
+export const REASONING_REJECTED: PluginErrorCode = "provider_rejected_reasoning"
+
 /** The one error class of the project: a stable `code` callers can branch on, plus structured `data`. */
 export class PluginError extends Error {
   readonly code: PluginErrorCode

@@ -20,7 +20,8 @@ import { createExpandTool, createPinTool, createReduceTool } from "./context-too
 import { hostMessages } from "./opencode-messages.js"
 import { historyPlannerFor, hostWindow, settleAfterPass } from "../host/pass-inputs.js"
 import { reduceContextOf, REDUCE_TOOL } from "../pass/queue-reduce-call.js"
-import { noteProviderError, REASONING_REJECTED, thinkingType } from "./provider-events.js"
+import { noteProviderError, thinkingType } from "./provider-events.js"
+import { REASONING_REJECTED } from "../plugin-error.js"
 import { errorSinceLastPass } from "../store/error-repository.js"
 
 export type HookContext = {

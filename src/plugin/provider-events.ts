@@ -1,9 +1,6 @@
 import type { HostRuntime } from "../host/host-runtime.js"
 import { explainReasoningRejection, isReasoningRejection } from "../host/provider-rejection.js"
-import { PluginError } from "../plugin-error.js"
-
-/** The error code of a provider's rejection over reasoning state: the next pass of its session withholds every block. */
-export const REASONING_REJECTED = "provider_rejected_reasoning"
+import { PluginError, REASONING_REJECTED } from "../plugin-error.js"
 
 /** The `thinking.type` of a request's provider options (`chat.params`), or null when they name none. */
 export function thinkingType(options: Record<string, unknown>): string | null {

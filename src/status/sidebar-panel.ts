@@ -1,6 +1,7 @@
 import { breakdownSegments, FREE_CHAR, SEGMENTS, segmentBar, type SegmentKey } from "./breakdown-segments.js"
 import { formatAge } from "./format-age.js"
 import type { StatusData } from "./status-data.js"
+import { REASONING_REJECTED } from "../plugin-error.js"
 
 /** How a span of the panel is drawn; the TUI maps each tone to a theme color. */
 export type PanelTone = "title" | "text" | "muted" | "warning" | "error" | SegmentKey | "free" | "threshold"
@@ -155,8 +156,9 @@ function historianLines(historian: StatusData["historian"], width: number): Pane
 }
 
 /**
- * The warnings: config problems (a file or value refused; the first one), and internal errors of the last hour (how
- * many, how recent, the newest one's hook and message). /ctx-status lists them all.
+ * The warnings: config problems (a file or value refused; the first one), a provider's rejection over reasoning state
+ * in the last hour, and internal errors of the last hour (how many, how recent, the newest one's hook and message).
+ * /ctx-status lists them all.
  */
 function errorLines(status: StatusData, now: number, width: number): PanelLine[] {
   const lines: PanelLine[] = []
@@ -165,7 +167,14 @@ function errorLines(status: StatusData, now: number, width: number): PanelLine[]
     lines.push([span(fit(`! ${count(problems.length, "config problem")} (defaults apply)`, width), "warning")])
     lines.push([span(fit(`  ${problems[0]}`, width), "muted")])
   }
-  const recent = status.errors.filter((error) => now - error.at < RECENT_ERROR_MS)
+  const young = status.errors.filter((error) => now - error.at < RECENT_ERROR_MS)
+  // A provider's rejection over reasoning state is the user's session failing, not the plugin's: said apart.
+  const rejected = young.find((error) => error.code === REASONING_REJECTED)
+  if (rejected) {
+    lines.push([span(fit("! Provider rejected a request", width), "error")])
+    lines.push([span(fit(`  (reasoning), ${formatAge(now - rejected.at)}: /ctx-status`, width), "muted")])
+  }
+  const recent = young.filter((error) => error.code !== REASONING_REJECTED)
   const newest = recent[0]
   if (!newest) return lines
   lines.push([span(fit(`! ${count(recent.length, "internal error")}, newest ${formatAge(now - newest.at)}`, width), "warning")])

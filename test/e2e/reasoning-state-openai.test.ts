@@ -94,6 +94,8 @@ describe("reasoning items through execute passes, OpenAI's Responses API answeri
       runs.push(await sandbox.run(turn === 1 ? ["run", prompt] : ["run", "--continue", prompt]))
     }
     passes = queryStore<PassRow>(sandbox.databaseFile, "SELECT seq, decision, band, detail_json FROM passes ORDER BY seq")
+    // DEBUG-DUMP
+    ;(await import("node:fs")).writeFileSync("/tmp/openai-debug.json", JSON.stringify({ requests: mock.requests, made: mock.made, passes, runs }, null, 1))
   })
 
   afterAll(async () => {

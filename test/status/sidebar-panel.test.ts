@@ -153,6 +153,16 @@ describe("sidebarPanel", () => {
     expect(text).toContain("Historian (canonical): 4 of 5 folded\n  2 DENSE · 2 COMPACT")
   })
 
+  it("says apart, in the error tone, that the provider rejected a request over its reasoning", () => {
+    const rejected = { ...error(NOW - 5_000, "provider", "the provider rejected a request over its reasoning state (HTTP 400): ..."), code: "provider_rejected_reasoning" }
+    const lines = panel(status({ errors: [rejected, error(NOW - 30_000, "ctx_reduce", "store busy")] }))
+    const text = panelText(lines)
+    expect(text).toContain("! Provider rejected a request\n  (reasoning), 5s ago: /ctx-status")
+    expect(lines.find((line) => line[0]?.text.startsWith("! Provider"))?.[0]?.tone).toBe("error")
+    // The rejection is not counted among the internal errors.
+    expect(text).toContain("! 1 internal error, newest 30s ago")
+  })
+
   it("warns about internal errors of the last hour with the newest one, and leaves older ones to /ctx-status", () => {
     const recent = status({ errors: [error(NOW - 30_000, "ctx_reduce", "store busy"), error(NOW - 600_000, "transform", "x")] })
     const lines = panel(recent)
