@@ -2,6 +2,7 @@ import { createHistoryPlanner, type HistoryPlanner } from "../pass/history-plann
 import { protectedClamp, resolveWindow, type ModelLimits, type WindowSettings } from "../pressure/model-window.js"
 import { protectedClampMessage } from "../reduce/protected-window.js"
 import type { Database } from "../store/driver.js"
+import type { ReasoningRule } from "../session/reasoning-rules.js"
 import type { TokenCounter } from "../tokens/token-counter.js"
 import { unrefTimer, type HostRuntime } from "./host-runtime.js"
 
@@ -14,6 +15,16 @@ export function hostWindow(
   const clamp = protectedClamp(window)
   if (clamp) runtime.warnOnce(`${model.providerID}/${model.modelID}: ${protectedClampMessage(clamp)}`)
   return window
+}
+
+/**
+ * The reasoning rule of any model the session used, as the window of that model would resolve it (the config's
+ * per-model `reasoning`, else the table by the API the host named for it): a pass asks which messages' thinking the
+ * prefix check binds.
+ */
+export function hostReasoningRuleOf(runtime: HostRuntime): (providerID: string, modelID: string) => ReasoningRule {
+  return (providerID, modelID) =>
+    resolveWindow({ providerID, modelID, hostLimits: null, config: runtime.config, hostApi: runtime.facts.apiFor(providerID, modelID) }).reasoning
 }
 
 /** The session's history planner, made on its first pass and kept by the runtime; none while the historian is off. */

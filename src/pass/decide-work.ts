@@ -116,7 +116,7 @@ export function decideWork(options: {
   // Below the threshold a fold is prepared only when it could pay, bounded by what its compartments save on their
   // source (as cut up to the previous pass): a quiet fold (with room: new episodes at FULL) first; else a priced fold,
   // held to the history budget (new episodes below FULL, as at the threshold), when that could pay: a session that
-  // grows far below its threshold pays for its size at every call (issue 11: at 200k the first fold came at call 112,
+  // grows far below its threshold pays for its size at every call (at 200k the first fold came at call 112,
   // the whole session costing 5% less than OpenCode alone). It must pay at a warm cache's price: a cold cache lets
   // queued drops land free (cache-expired), but an early fold trades detail for cost, and a break that happens to be
   // free is no reason.

@@ -13,6 +13,7 @@ import { beginPass, endPass } from "../session/message-memo.js"
 import { promptDivergence } from "../session/prompt-divergence.js"
 import { runningTurn, type RunningTurn } from "../session/running-turn.js"
 import { reasoningToWithhold, withheldState, withheldTokens } from "../session/withhold-reasoning.js"
+import type { ReasoningRule } from "../session/reasoning-rules.js"
 import { serializeRenderedChunks } from "../session/serialize-prompt.js"
 import type { ReadyHistory, SessionState } from "../session/session-state.js"
 import type { Database } from "../store/driver.js"
@@ -69,6 +70,11 @@ export type PassOptions = {
    * every reasoning part, whatever the rule (the providers' documented way out), so the next request can go through.
    */
   withholdAllReasoning?: boolean
+  /**
+   * The reasoning rule of the model that made an assistant message (the host resolves it as it resolves the window):
+   * a prefix-check model's blocks stay bound to their prefix while another model runs. Absent: the window's rule.
+   */
+  reasoningRuleOf?: (providerID: string, modelID: string) => ReasoningRule
 }
 
 
@@ -222,8 +228,9 @@ export function runPass(options: PassOptions): PassResult {
   // Under a provider's prefix check on thinking, the blocks this execute pass's change invalidates leave the prompt
   // with it (`withhold-reasoning.ts`), the running tool loop's too where the force or emergency band executes inside it.
   const recovering = main && execution !== null && options.withholdAllReasoning === true
+  const bound = recovering ? () => true : boundByPrefixCheck(window, options.reasoningRuleOf)
   const withheld =
-    main && execution !== null && (window.reasoning.prefixCheck || recovering)
+    main && execution !== null && (recovering || messages.some(bound))
       ? reasoningToWithhold({
           messages,
           edits: rendered.edits,
@@ -231,6 +238,7 @@ export function runPass(options: PassOptions): PassResult {
           // A recovering pass takes the change to be at the start: every block goes.
           previous: recovering ? null : previous,
           divergence: recovering ? null : rendered.divergence,
+          bound,
         })
       : []
   const reasoning = withheld.length > 0 ? { withheld: withheld.length, tokens: withheldTokens(planned, withheld), runningLoop: runningLoopWithheld(turn, messages, withheld) } : null
@@ -347,6 +355,26 @@ export function runPass(options: PassOptions): PassResult {
     durationMs,
     view: plannedView,
     reasoning,
+  }
+}
+
+/**
+ * Which messages' thinking the prefix check binds: the assistant messages of a model whose rule runs it (the window's
+ * rule for every model when the host gives no `ruleOf`), each model resolved once per pass.
+ */
+function boundByPrefixCheck(window: WindowSettings, ruleOf: PassOptions["reasoningRuleOf"]): (message: HostMessage) => boolean {
+  if (!ruleOf) return (message) => window.reasoning.prefixCheck && message.info.role === "assistant"
+  const known = new Map<string, boolean>()
+  return (message) => {
+    const info = message.info
+    if (info.role !== "assistant") return false
+    const key = `${info.providerID}/${info.modelID}`
+    let checked = known.get(key)
+    if (checked === undefined) {
+      checked = ruleOf(info.providerID, info.modelID).prefixCheck
+      known.set(key, checked)
+    }
+    return checked
   }
 }
 

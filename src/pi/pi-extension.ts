@@ -4,7 +4,7 @@ import { createDeferredWrites } from "../host/deferred-writes.js"
 import { EXPAND_CALL } from "../host/expand-call.js"
 import { maybeFail } from "../host/fault-injection.js"
 import type { HostRuntime } from "../host/host-runtime.js"
-import { historyPlannerFor, hostWindow, settleAfterPass } from "../host/pass-inputs.js"
+import { historyPlannerFor, hostReasoningRuleOf, hostWindow, settleAfterPass } from "../host/pass-inputs.js"
 import { startHostRuntime } from "../host/start-host-runtime.js"
 import { PIN_CALL } from "../host/pin-call.js"
 import { REDUCE_CALL } from "../host/reduce-call.js"
@@ -105,6 +105,7 @@ export function registerMagicContext(pi: ExtensionAPI, options: { env?: Record<s
         // Pi's extensions are not told how a request thinks; Pi asks Claude for budgeted (manual) thinking on every
         // model it does not know as adaptive, under which a tool loop's last message must start with its block.
         loopThinkingRequired: true,
+        reasoningRuleOf: hostReasoningRuleOf(runtime),
       })
       runtime.lastPass.set(sessionId, { ...reduceContextOf(result, window, context.messages), tagsVisible, model: `${providerID}/${modelID}` })
       maybeFail(runtime.faults, "transform")

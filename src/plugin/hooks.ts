@@ -18,7 +18,7 @@ import { reduceToolAvailable } from "./tool-availability.js"
 import { createDeferredWrites } from "../host/deferred-writes.js"
 import { createExpandTool, createPinTool, createReduceTool } from "./context-tools.js"
 import { hostMessages } from "./opencode-messages.js"
-import { historyPlannerFor, hostWindow, settleAfterPass } from "../host/pass-inputs.js"
+import { historyPlannerFor, hostReasoningRuleOf, hostWindow, settleAfterPass } from "../host/pass-inputs.js"
 import { reduceContextOf, REDUCE_TOOL } from "../pass/queue-reduce-call.js"
 import { noteProviderError, thinkingType } from "./provider-events.js"
 import { REASONING_REJECTED } from "../plugin-error.js"
@@ -119,6 +119,7 @@ export function createHooks(context: HookContext): Hooks {
       smartDrops: runtime.config.smart_drops,
       deferQuietRecord: true,
       loopThinkingRequired: runtime.facts.loopThinkingRequired(sessionId),
+      reasoningRuleOf: hostReasoningRuleOf(runtime),
       // A rejection this process heard of, or one a process before it recorded (`opencode run` ends with the turn).
       withholdAllReasoning:
         !compaction && (runtime.reasoningRejected.delete(sessionId) || errorSinceLastPass(db, sessionId, REASONING_REJECTED)),

@@ -250,7 +250,7 @@ function selectByBudget(
  * The order of one level's demotions: least relevant first, then the compartment whose next step frees the fewest
  * tokens, then the oldest. A small step (a DENSE barely longer than its COMPACT) loses little detail; taking those
  * first keeps the room for the episodes where a step loses most (a read document's limits, a plan's schema), whatever
- * their age: demoting the oldest first is what lost long-range facts (issue 9).
+ * their age: demoting the oldest first lost long-range facts in the Lab.
  */
 function stepOrder(options: {
   count: number

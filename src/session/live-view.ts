@@ -118,7 +118,7 @@ function placedInWindow(cache: ViewCache, liveReused: number, count: number, pro
  * messages: a message is protected while the messages newer than it hold fewer than `protectedTokens` tokens and
  * at least half of it lies inside that size, so the window's mass comes as near its size as whole messages allow.
  * The newest message is always in (unless the window is empty). Protecting the crossing message whole, however
- * large, kept a second file read raw at 32k: every later read then crossed the threshold (bench:e2e, issue 11).
+ * large, kept a second file read raw at 32k: every later read then crossed the threshold (bench:e2e).
  */
 export function buildLiveView(options: {
   messages: readonly HostMessage[]

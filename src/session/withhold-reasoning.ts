@@ -13,8 +13,10 @@ import type { HostMessage } from "../transcript/host-message.js"
  * the turns you keep"). Without the last prompt (a new process) the change is taken to be at the start.
  *
  * `rendered` is the prompt this pass renders (before any withholding), `previous` the last prompt sent and
- * `divergence` where they first differ (null: the last prompt is a prefix of this one, nothing to withhold).
- * Returns the ids of the parts to withhold (stored, not withheld yet), oldest first.
+ * `divergence` where they first differ (null: the last prompt is a prefix of this one, nothing to withhold). `bound`
+ * says which messages' blocks the check binds: those a prefix-check model made, whatever model runs now (a host sends
+ * a model's own blocks back to it when it runs again). Returns the ids of the parts to withhold (stored, not withheld
+ * yet), oldest first.
  */
 export function reasoningToWithhold(options: {
   messages: readonly HostMessage[]
@@ -22,14 +24,17 @@ export function reasoningToWithhold(options: {
   state: SessionState
   previous: SerializedPrompt | null
   divergence: number | null
+  bound: (message: HostMessage) => boolean
 }): string[] {
-  const { messages, edits, state, previous, divergence } = options
+  const { messages, edits, state, previous, divergence, bound } = options
   if (previous !== null && divergence === null) return []
   const firstChanged = previous === null || divergence === null ? 0 : chunkAtByte(previous, divergence)
   const from = firstHostMessageFrom(messages, edits, firstChanged)
   const withheld: string[] = []
   for (let index = from; index < messages.length; index += 1) {
-    for (const part of (messages[index] as HostMessage).parts) {
+    const message = messages[index] as HostMessage
+    if (!bound(message)) continue
+    for (const part of message.parts) {
       if (part.type !== "reasoning") continue
       const known = state.parts.get(part.id)
       if (known && known.withheld !== true) withheld.push(part.id)

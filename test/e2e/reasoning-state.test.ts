@@ -66,8 +66,13 @@ function createScript(directory: () => string, pathKey = "filePath", reads = REA
 
 type PassRow = { seq: number; decision: string; band: string; detail_json: string }
 
+/** A model of the mock provider: a 32k window, reasoning, the given options. */
+function mockModel(name: string, options: Record<string, unknown>): Record<string, unknown> {
+  return { name, tool_call: true, reasoning: true, limit: { context: 32_000, output: 4_096 }, options }
+}
+
 /** The sandbox's OpenCode config for the Anthropic provider at the mock, with the model's own options. */
-function anthropicConfig(url: string, modelOptions: Record<string, unknown>): Record<string, unknown> {
+function anthropicConfig(url: string, modelOptions: Record<string, unknown>, others: Record<string, Record<string, unknown>> = {}): Record<string, unknown> {
   return {
     model: `anthropic/${MODEL}`,
     small_model: `anthropic/${MODEL}`,
@@ -76,9 +81,7 @@ function anthropicConfig(url: string, modelOptions: Record<string, unknown>): Re
       anthropic: {
         npm: "@ai-sdk/anthropic",
         options: { baseURL: url, apiKey: "sk-ant-mock" },
-        models: {
-          [MODEL]: { name: "Claude Opus 5.5 (mock)", tool_call: true, reasoning: true, limit: { context: 32_000, output: 4_096 }, options: modelOptions },
-        },
+        models: { [MODEL]: mockModel("Claude Opus 5.5 (mock)", modelOptions), ...others },
       },
     },
   }
@@ -279,5 +282,42 @@ describe("one long turn past the force band under adaptive thinking, Anthropic's
     expect(executed.length).toBeGreaterThan(0)
     expect(executed.every((pass) => pass.band === "force" || pass.band === "emergency")).toBe(true)
     expect(executed.some((pass) => detail(pass).reasoning?.runningLoop === true)).toBe(true)
+  })
+})
+
+describe("a model switch mid-session: a prefix-check model's blocks stay bound while another model runs", () => {
+  const OTHER = "claude-sonnet-4-6"
+  let mock: MockAnthropicServer
+  let sandbox: OpenCodeSandbox
+  let runs: RunResult[]
+
+  beforeAll(async () => {
+    let project = ""
+    mock = await startMockAnthropicServer({ script: createScript(() => project), prefixCheck: (model) => model === MODEL })
+    const manual = { thinking: { type: "enabled", budgetTokens: 1024, blockBinding: false } }
+    sandbox = createOpenCodeSandbox({
+      mockUrl: mock.url,
+      files,
+      config: anthropicConfig(mock.url, manual, { [OTHER]: mockModel("Claude Sonnet 4.6 (mock)", manual) }),
+    })
+    project = sandbox.project
+    // Two turns on the prefix-check model, one on a model without the check (execute passes run there), then back.
+    runs = []
+    for (const [turn, model] of [[1, MODEL], [2, MODEL], [3, OTHER], [4, MODEL]] as const) {
+      const args = ["run", ...(turn > 1 ? ["--continue"] : []), "-m", `anthropic/${model}`, `TURN-${turn}: read this turn's files`]
+      runs.push(await sandbox.run(args))
+    }
+  })
+
+  afterAll(async () => {
+    sandbox?.cleanup()
+    await mock?.close()
+  })
+
+  it("finishes every turn with every request accepted and no block failing its checks", () => {
+    expect(mock.requests.filter((request) => request.status !== 200).map((request) => `${request.n}: ${request.error}`)).toEqual([])
+    expect(runs.map((run) => run.exitCode)).toEqual([0, 0, 0, 0])
+    expect(mock.requests.filter((request) => request.body.model === OTHER).length).toBeGreaterThan(0)
+    expect(mock.requests.flatMap((request) => request.verdict.failing)).toEqual([])
   })
 })

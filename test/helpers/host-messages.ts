@@ -7,6 +7,7 @@ import type { Clock } from "../../src/pass/system-clock.js"
 import { applyEdits } from "../../src/session/apply-edits.js"
 import { fixedWindow, type WindowSettings } from "../../src/pressure/model-window.js"
 import type { Database } from "../../src/store/driver.js"
+import type { ReasoningRule } from "../../src/session/reasoning-rules.js"
 import { MEMORY_DATABASE, openDatabase } from "../../src/store/open-database.js"
 import type { PassTrigger } from "../../src/store/pass-repository.js"
 import { statement } from "../../src/store/statements.js"
@@ -211,6 +212,7 @@ export function passAndRender(options: {
   replyCreated?: ReplyCreated
   loopThinkingRequired?: boolean
   withholdAllReasoning?: boolean
+  reasoningRuleOf?: (providerID: string, modelID: string) => ReasoningRule
 }): { result: PassResult; rendered: HostMessage[] } {
   const rendered = freshCopy(options.messages)
   const result = runPass({
@@ -228,6 +230,7 @@ export function passAndRender(options: {
     ...(options.replyCreated ? { replyCreated: options.replyCreated } : {}),
     ...(options.loopThinkingRequired ? { loopThinkingRequired: true } : {}),
     ...(options.withholdAllReasoning ? { withholdAllReasoning: true } : {}),
+    ...(options.reasoningRuleOf ? { reasoningRuleOf: options.reasoningRuleOf } : {}),
   })
   applyEdits(rendered, result.edits)
   return { result, rendered }

@@ -196,5 +196,25 @@ describe("runPass under a prefix check on thinking", () => {
     expect(next.result).toMatchObject({ decision: "replay", prefixChanged: false })
     expect(thinking(next.rendered)).toEqual(["t-r3"])
   })
+
+  it("withholds a prefix-check model's blocks after the change while another model runs, and only those", () => {
+    const by = (message: HostMessage, modelID: string): HostMessage =>
+      message.info.role === "assistant" ? { ...message, info: { ...message.info, providerID: "anthropic", modelID } } : message
+    // Two turns on a prefix-check model, then a turn on one without the check, whose window this pass runs in.
+    const messages = [user("u1", 1_000), by(step("r1", 30_000), "claude-opus-5-5"), by(step("r2", 30_000), "claude-opus-5-5"), user("u2", 10), by(step("r3", 100), "claude-sonnet-4-6"), user("u3", 6_000)]
+    const sonnet: WindowSettings = { ...BASE_WINDOW, reasoning: reasoningRuleById("anthropic-thinking") }
+    const ruleOf = (_provider: string, model: string) => reasoningRuleById(model === "claude-opus-5-5" ? "anthropic-prefix-check" : "anthropic-thinking")
+    const run = () => {
+      const now = Math.max(...messages.map((message) => message.info.time.created)) + 1_000
+      return passAndRender({ db, state, messages, counter: tokCounter, window: sonnet, now, reasoningRuleOf: ruleOf })
+    }
+    run()
+    queue("r1")
+    const executed = run()
+    expect(executed.result.decision).toBe("execute")
+    // r1's output changed: the prefix-check model's blocks from there on go; the other model's block stays.
+    expect(thinking(executed.rendered)).toEqual(["t-r3"])
+    expect(executed.result.reasoning).toMatchObject({ withheld: 2 })
+  })
 })
 

@@ -42,9 +42,13 @@ export type MockAnthropicServer = {
  * A deterministic mock of Anthropic's Messages API on 127.0.0.1 (a free port): streams SSE as the API does, makes a
  * signed thinking block first in every answer to a request that asks for thinking, and checks every block sent back
  * against the documented rules (`anthropic-thinking-rules.ts`), answering 400 with the API's error body where the API
- * would reject the request. `prefixCheck` says whether the model runs the preserved-thinking prefix check.
+ * would reject the request.
  */
-export async function startMockAnthropicServer(options: { script: AnthropicScript; prefixCheck: boolean }): Promise<MockAnthropicServer> {
+export async function startMockAnthropicServer(options: {
+  script: AnthropicScript
+  /** The model runs the preserved-thinking prefix check (a function: per the request's model). */
+  prefixCheck: boolean | ((model: string) => boolean)
+}): Promise<MockAnthropicServer> {
   const requests: RecordedAnthropicRequest[] = []
   const made = new Map<string, MadeBlock>()
   let count = 0
@@ -63,7 +67,8 @@ export async function startMockAnthropicServer(options: { script: AnthropicScrip
       } catch {
         return answerError(response, 400, "invalid_request_error", "the request body is not JSON")
       }
-      const verdict = checkThinking(body, made, options.prefixCheck)
+      const prefixCheck = typeof options.prefixCheck === "function" ? options.prefixCheck(body.model) : options.prefixCheck
+      const verdict = checkThinking(body, made, prefixCheck)
       const recorded: RecordedAnthropicRequest = { n, body, verdict, status: 200, error: null, dropped: 0 }
       requests.push(recorded)
       const firstFailing = verdict.failing[0]
