@@ -50,7 +50,7 @@ export function decideWork(options: {
   cold: boolean
   /** The planner's `foldGains` before this pass cut anything (none without a planner). */
   foldGains: FoldGains
-  /** The running turn, where the provider's reasoning rule binds it (null: it does not). */
+  /** The running turn, where the provider's reasoning rule reads it (null: it does not). */
   turn: RunningTurn | null
   /** The running turn's first message, which no fold reaches (`Infinity`: none). */
   fenceSeq: number
@@ -63,16 +63,21 @@ export function decideWork(options: {
   const { state, view, before, usageBefore, drain, seq, main, cold, messages, window, now, measure } = options
   const percentBefore = usagePercent(usageBefore, window.usableTokens)
   const thresholdTokens = (window.usableTokens * window.thresholdPercent) / 100
-  // The provider's reasoning rule (`reasoning-rules.ts`): where it binds thinking to its prefix, an execute pass waits
-  // for the turn boundary (`reasoningHold`), and one that would otherwise land inside the coming turn runs at its
-  // boundary instead: below the threshold, when the largest of the recent turns would carry usage over it.
+  // The provider's reasoning rule (`reasoning-rules.ts`): where reasoning after a prefix change is lost, an execute
+  // pass waits for the turn boundary (`reasoningHold`; in every band where the loop's message must start with its
+  // thinking), and one that would otherwise land inside the coming turn runs at its boundary instead: below the
+  // threshold, when the largest of the recent turns would carry usage over it.
   const rule = window.reasoning
   const { turn } = options
   const reasoningHold: ReasoningHold | undefined =
-    rule.prefixCheck && turn !== null && turn.open && turn.reasoning ? (options.loopThinkingRequired ? "every-band" : "below-force") : undefined
+    rule.keepsPrefix && turn !== null && turn.open && turn.reasoning
+      ? rule.prefixCheck && options.loopThinkingRequired
+        ? "every-band"
+        : "below-force"
+      : undefined
   const lookahead =
     main &&
-    rule.prefixCheck &&
+    rule.keepsPrefix &&
     turn !== null &&
     !turn.open &&
     options.band === "below" &&

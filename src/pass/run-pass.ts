@@ -172,9 +172,11 @@ export function runPass(options: PassOptions): PassResult {
   // settled conversation is cut (the historian's own write: its tiers are stored as soon as they exist, or owed
   // until they are read, with `deferCuts`).
   const foldGains = main && planner ? planner.foldGains() : NO_FOLD_GAINS
-  // Where the provider binds the running turn's reasoning to its calls, nothing of that turn is cut or folded.
-  const turn = window.reasoning.bindsRunningTurn ? runningTurn(messages) : null
-  const fenceSeq = turnFence(turn, messages, state)
+  // The running turn, where the provider's rule reads it; where the rule binds all of that turn's reasoning to its
+  // calls, nothing of it is cut or folded.
+  const rule = window.reasoning
+  const turn = rule.bindsRunningTurn || rule.keepsPrefix ? runningTurn(messages) : null
+  const fenceSeq = rule.bindsRunningTurn ? turnFence(turn, messages, state) : Number.POSITIVE_INFINITY
   if (main && planner) {
     planner.cut({
       messages,

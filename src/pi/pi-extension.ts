@@ -83,6 +83,8 @@ export function registerMagicContext(pi: ExtensionAPI, options: { env?: Record<s
       const registry = await runtime.sessions()
       const state = registry.stateFor(sessionInfo(sessionId, ctx), counter)
       const hostLimits = model ? { context: model.contextWindow, output: model.maxTokens } : null
+      // Every model the session ran is resolved by its API (a message's rule is its model's): remember this one's.
+      if (model?.api) runtime.facts.rememberApi(providerID, modelID, model.api)
       const window = hostWindow(runtime, { providerID, modelID, hostLimits, hostApi: model?.api ?? null })
       const tagsVisible = pi.getActiveTools().includes(REDUCE_CALL.name)
       const db = await runtime.database()

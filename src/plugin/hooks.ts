@@ -20,9 +20,7 @@ import { createExpandTool, createPinTool, createReduceTool } from "./context-too
 import { hostMessages } from "./opencode-messages.js"
 import { historyPlannerFor, hostReasoningRuleOf, hostWindow, settleAfterPass } from "../host/pass-inputs.js"
 import { reduceContextOf, REDUCE_TOOL } from "../pass/queue-reduce-call.js"
-import { noteProviderError, thinkingType } from "./provider-events.js"
-import { REASONING_REJECTED } from "../plugin-error.js"
-import { errorSinceLastPass } from "../store/error-repository.js"
+import { noteProviderError, rejectedSinceLastPass, thinkingType } from "./provider-events.js"
 
 export type HookContext = {
   runtime: HostRuntime
@@ -120,9 +118,7 @@ export function createHooks(context: HookContext): Hooks {
       deferQuietRecord: true,
       loopThinkingRequired: runtime.facts.loopThinkingRequired(sessionId),
       reasoningRuleOf: hostReasoningRuleOf(runtime),
-      // A rejection this process heard of, or one a process before it recorded (`opencode run` ends with the turn).
-      withholdAllReasoning:
-        !compaction && (runtime.reasoningRejected.delete(sessionId) || errorSinceLastPass(db, sessionId, REASONING_REJECTED)),
+      withholdAllReasoning: !compaction && rejectedSinceLastPass(runtime, db, sessionId),
     })
     if (!compaction) {
       // The main step's system prompt follows this transform (title and compaction requests have no main pass).

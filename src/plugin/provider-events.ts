@@ -1,6 +1,8 @@
 import type { HostRuntime } from "../host/host-runtime.js"
 import { explainReasoningRejection, isReasoningRejection } from "../host/provider-rejection.js"
 import { PluginError, REASONING_REJECTED } from "../plugin-error.js"
+import type { Database } from "../store/driver.js"
+import { errorSinceLastPass } from "../store/error-repository.js"
 
 /** The `thinking.type` of a request's provider options (`chat.params`), or null when they name none. */
 export function thinkingType(options: Record<string, unknown>): string | null {
@@ -28,4 +30,19 @@ export function noteProviderError(runtime: HostRuntime, properties: { sessionID?
   })
   runtime.errors.record({ hook: "provider", sessionId, error: new PluginError(REASONING_REJECTED, explained) })
   if (sessionId !== null) runtime.reasoningRejected.add(sessionId)
+}
+
+/**
+ * True when the provider rejected the session's last request over its reasoning state: this process heard of it, or
+ * (on the session's first pass in this process: `opencode run` ends with the turn) a process before it recorded it
+ * after the last pass. A store that cannot answer says no: the check never fails the pass.
+ */
+export function rejectedSinceLastPass(runtime: HostRuntime, db: Database, sessionId: string): boolean {
+  if (runtime.reasoningRejected.delete(sessionId)) return true
+  if (runtime.lastPass.has(sessionId)) return false
+  try {
+    return errorSinceLastPass(db, sessionId, REASONING_REJECTED)
+  } catch {
+    return false
+  }
 }

@@ -35,7 +35,16 @@ export type ReasoningRule = {
    * loop's block (it waits for the turn boundary).
    */
   prefixCheck: boolean
-  /** The running turn's reasoning must come back with the calls it preceded: a fold never cuts into that turn. */
+  /**
+   * Reasoning made after a change of the prompt's prefix is lost to the model (rejected, or dropped by the provider):
+   * an execute pass waits for the turn boundary while a tool loop with reasoning runs, and runs at the boundary before
+   * a turn that would cross the threshold. Every row with `prefixCheck` has it.
+   */
+  keepsPrefix: boolean
+  /**
+   * All of the running turn's reasoning must come back with the calls it preceded (not only the newest message's,
+   * which no fold reaches anyway): a fold never cuts into that turn.
+   */
   bindsRunningTurn: boolean
   /** What the provider does with a request that breaks the rule. */
   failure: string
@@ -52,7 +61,9 @@ export const REASONING_RULES: readonly ReasoningRule[] = [
     summary: "signed thinking, byte-identical; a block is valid only while everything before it is unchanged",
     signed: true,
     prefixCheck: true,
-    bindsRunningTurn: true,
+    keepsPrefix: true,
+    // Only the loop's last assistant message must keep its block, and the newest message is never folded.
+    bindsRunningTurn: false,
     failure: "HTTP 400 invalid_request_error, or the invalid blocks dropped (thinking.block_binding.prefix_mismatch_behavior)",
     source: "https://platform.claude.com/docs/en/build-with-claude/preserved-thinking/prefix-checks",
   },
@@ -63,7 +74,8 @@ export const REASONING_RULES: readonly ReasoningRule[] = [
     summary: "signed thinking, byte-identical; a tool loop's last assistant message starts with its block",
     signed: true,
     prefixCheck: false,
-    bindsRunningTurn: true,
+    keepsPrefix: false,
+    bindsRunningTurn: false,
     failure: "HTTP 400 invalid_request_error (a changed signature, or a tool loop's block missing)",
     source: "https://platform.claude.com/docs/en/build-with-claude/extended-thinking",
   },
@@ -71,12 +83,15 @@ export const REASONING_RULES: readonly ReasoningRule[] = [
     id: "openai-responses-reasoning",
     api: "openai-responses",
     models: /./,
-    summary: "reasoning items (encrypted when not stored) travel with the function calls they preceded",
+    summary:
+      "reasoning items (encrypted when not stored) travel with the function calls they preceded; newer models drop, " +
+      "silently, reasoning that follows a prefix change",
     signed: true,
     prefixCheck: false,
+    keepsPrefix: true,
     bindsRunningTurn: true,
-    failure: "HTTP 400 invalid_request_error (a function call without its reasoning item, or the reverse)",
-    source: "https://platform.openai.com/docs/guides/reasoning",
+    failure: "HTTP 400 invalid_request_error (a function call without its reasoning item, or the reverse); reasoning after a prefix change dropped without an error",
+    source: "https://developers.openai.com/api/docs/guides/keep-prefix-unchanged",
   },
   {
     id: "gemini-thought-signatures",
@@ -85,6 +100,7 @@ export const REASONING_RULES: readonly ReasoningRule[] = [
     summary: "the thought signatures of the running turn's function calls come back",
     signed: true,
     prefixCheck: false,
+    keepsPrefix: false,
     bindsRunningTurn: true,
     failure: "HTTP 400 INVALID_ARGUMENT (a function call of the running turn without its thought signature)",
     source: "https://ai.google.dev/gemini-api/docs/thought-signatures",
@@ -96,6 +112,7 @@ export const REASONING_RULES: readonly ReasoningRule[] = [
     summary: "no reasoning state the provider checks",
     signed: false,
     prefixCheck: false,
+    keepsPrefix: false,
     bindsRunningTurn: false,
     failure: "none known",
     source: "",

@@ -212,7 +212,7 @@ describe("createHistoryPlanner", () => {
       expect(compartmentsOf(unbound).some((compartment) => compartment.lastMessageSeq >= running)).toBe(true)
 
       const bound = await openSession()
-      pass(bound, messages, { ...quietWindow(), reasoning: reasoningRuleById("anthropic-thinking") })
+      pass(bound, messages, { ...quietWindow(), reasoning: reasoningRuleById("openai-responses-reasoning") })
       const cut = compartmentsOf(bound)
       expect(cut.length).toBeGreaterThan(0)
       expect(cut.every((compartment) => compartment.lastMessageSeq < seqOf(bound, "u2"))).toBe(true)

@@ -216,5 +216,17 @@ describe("runPass under a prefix check on thinking", () => {
     expect(thinking(executed.rendered)).toEqual(["t-r3"])
     expect(executed.result.reasoning).toMatchObject({ withheld: 2 })
   })
+
+  it("holds execute passes for the turn boundary where the provider drops reasoning after a prefix change, withholding none", () => {
+    const openai: WindowSettings = { ...BASE_WINDOW, reasoning: reasoningRuleById("openai-responses-reasoning") }
+    const messages = [user("u1", 1_000), step("r1", 30_000), step("r2", 30_000), user("u2", 6_000), step("r3", 100)]
+    pass(messages, openai)
+    queue("r1")
+    expect(pass(messages, openai).result).toMatchObject({ decision: "replay", reason: "reasoning-deferred" })
+    messages.push(user("u3", 10))
+    const boundary = pass(messages, openai)
+    expect(boundary.result).toMatchObject({ decision: "execute", reasoning: null })
+    expect(thinking(boundary.rendered)).toEqual(["t-r1", "t-r2", "t-r3"])
+  })
 })
 

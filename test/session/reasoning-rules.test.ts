@@ -8,9 +8,9 @@ describe("REASONING_RULES", () => {
     expect(REASONING_RULES.at(-1)?.id).toBe("none")
   })
 
-  it("puts the prefix check only on rows whose provider signs reasoning and binds the running turn", () => {
+  it("puts the prefix check only on rows whose provider signs reasoning and loses it after a prefix change", () => {
     for (const rule of REASONING_RULES) {
-      if (rule.prefixCheck) expect(rule.signed && rule.bindsRunningTurn).toBe(true)
+      if (rule.prefixCheck) expect(rule.signed && rule.keepsPrefix).toBe(true)
     }
   })
 })

@@ -1,10 +1,18 @@
 import { createHash } from "node:crypto"
 import { createServer, type Server, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
-import { checkReasoning, prefixOf, type MadeReasoning, type ReasoningVerdict, type ResponsesApiError, type ResponsesRequest } from "./openai-reasoning-rules.js"
+import {
+  checkReasoning,
+  prefixOf,
+  type MadeReasoning,
+  type ReasoningVerdict,
+  type ResponsesApiError,
+  type ResponsesRequest,
+} from "./openai-reasoning-rules.js"
 
 /** What the scripted model answers: text, or one function call. Every answer starts with a reasoning item. */
-export type OpenAIReply = { kind: "text"; text: string } | { kind: "tool"; name: string; input: Record<string, unknown> }
+export type OpenAIReply =
+  { kind: "text"; text: string } | { kind: "tool"; name: string; input: Record<string, unknown> }
 
 /** Decides the reply to a request; deterministic in the request. */
 export type OpenAIScript = (request: ResponsesRequest, n: number) => OpenAIReply
@@ -38,7 +46,9 @@ export type MockOpenAIResponsesServer = {
  * function call (`fc_…`, `call_…`) or a message (`msg_…`). It checks every request against OpenAI's rules
  * (`openai-reasoning-rules.ts`) and answers 400 with the API's error body where the API would reject it.
  */
-export async function startMockOpenAIResponsesServer(options: { script: OpenAIScript }): Promise<MockOpenAIResponsesServer> {
+export async function startMockOpenAIResponsesServer(options: {
+  script: OpenAIScript
+}): Promise<MockOpenAIResponsesServer> {
   const requests: RecordedResponsesRequest[] = []
   const made: MadeReasoning[] = []
   let count = 0
@@ -47,7 +57,11 @@ export async function startMockOpenAIResponsesServer(options: { script: OpenAISc
     request.on("data", (chunk: Buffer) => (raw += chunk.toString("utf8")))
     request.on("end", () => {
       if (request.method !== "POST" || !request.url?.replace(/\?.*$/, "").endsWith("/responses")) {
-        return answerError(response, 404, { message: `Invalid URL (${request.method} ${request.url})`, param: null, code: null })
+        return answerError(response, 404, {
+          message: `Invalid URL (${request.method} ${request.url})`,
+          param: null,
+          code: null,
+        })
       }
       count += 1
       const n = count
@@ -55,9 +69,16 @@ export async function startMockOpenAIResponsesServer(options: { script: OpenAISc
       try {
         body = JSON.parse(raw) as ResponsesRequest
       } catch {
-        return answerError(response, 400, { message: "We could not parse the JSON body of your request.", param: null, code: null })
+        return answerError(response, 400, {
+          message: "We could not parse the JSON body of your request.",
+          param: null,
+          code: null,
+        })
       }
-      if (!Array.isArray(body.input)) body = { ...body, input: [] }
+      // `input` may be a string: one user message.
+      const input: unknown = body.input
+      if (typeof input === "string") body = { ...body, input: [{ role: "user", content: input }] }
+      else if (!Array.isArray(input)) body = { ...body, input: [] }
       const verdict = checkReasoning(body, made)
       const recorded: RecordedResponsesRequest = { n, body, verdict, status: 200, error: null }
       requests.push(recorded)
@@ -97,18 +118,24 @@ export function functionCallId(n: number): string {
 
 /** An id in the API's shape: its prefix, then hex naming the request. */
 function itemId(prefix: "resp" | "rs" | "fc" | "msg", n: number): string {
-  return `${prefix}_mock${String(n).padStart(4, "0")}${createHash("sha256").update(`${prefix}${n}`).digest("hex").slice(0, 32)}`
+  const hex = createHash("sha256").update(`${prefix}${n}`).digest("hex").slice(0, 32)
+  return `${prefix}_mock${String(n).padStart(4, "0")}${hex}`
 }
 
 /** Opaque, deterministic in what the item was made after: `gAAAAAB` as the API's, then base64url. */
 function encryptedContent(n: number, prefix: string, summary: string): string {
-  const digest = (salt: string) => createHash("sha256").update(`${salt}\n${n}\n${prefix}\n${summary}`).digest("base64url")
+  const digest = (salt: string) =>
+    createHash("sha256").update(`${salt}\n${n}\n${prefix}\n${summary}`).digest("base64url")
   return `gAAAAAB${digest("a")}${digest("b")}${digest("c")}==`
 }
 
 function answerError(response: ServerResponse, status: number, error: ResponsesApiError): void {
   response.writeHead(status, { "content-type": "application/json" })
-  response.end(JSON.stringify({ error: { message: error.message, type: "invalid_request_error", param: error.param, code: error.code } }))
+  response.end(
+    JSON.stringify({
+      error: { message: error.message, type: "invalid_request_error", param: error.param, code: error.code },
+    }),
+  )
 }
 
 function pieces(text: string, size: number): string[] {
@@ -117,15 +144,30 @@ function pieces(text: string, size: number): string[] {
   return out
 }
 
-function stream(response: ServerResponse, body: ResponsesRequest, n: number, reply: OpenAIReply, made: MadeReasoning[], inputTokens: number): void {
-  const summaryText = reply.kind === "tool" ? `**Next step**\n\nRequest ${n}: I should call ${reply.name} next.` : `**Answering**\n\nRequest ${n}: I can answer now.`
+function stream(
+  response: ServerResponse,
+  body: ResponsesRequest,
+  n: number,
+  reply: OpenAIReply,
+  made: MadeReasoning[],
+  inputTokens: number,
+): void {
+  const summaryText =
+    reply.kind === "tool"
+      ? `**Next step**\n\nRequest ${n}: I should call ${reply.name} next.`
+      : `**Answering**\n\nRequest ${n}: I can answer now.`
   const withSummary = body.reasoning?.summary != null
   const withEncrypted = (body.include ?? []).includes("reasoning.encrypted_content")
   const prefix = prefixOf(body, body.input.length)
   const reasoningId = itemId("rs", n)
   const encrypted = encryptedContent(n, prefix, summaryText)
   const summary = withSummary ? [{ type: "summary_text", text: summaryText }] : []
-  const reasoningDone = { id: reasoningId, type: "reasoning", encrypted_content: withEncrypted ? encrypted : null, summary }
+  const reasoningDone = {
+    id: reasoningId,
+    type: "reasoning",
+    encrypted_content: withEncrypted ? encrypted : null,
+    summary,
+  }
   const args = reply.kind === "tool" ? JSON.stringify(reply.input) : ""
   const callId = functionCallId(n)
   const nextId = itemId(reply.kind === "tool" ? "fc" : "msg", n)
@@ -140,7 +182,10 @@ function stream(response: ServerResponse, body: ResponsesRequest, n: number, rep
       id: reasoningId,
       request: n,
       encryptedContent: encrypted,
-      next: reply.kind === "tool" ? { type: "function_call", id: nextId, callId } : { type: "message", id: nextId, text },
+      next:
+        reply.kind === "tool"
+          ? { type: "function_call", id: nextId, callId, name: reply.name, arguments: args }
+          : { type: "message", id: nextId, text },
       prefix,
     })
   }
@@ -165,7 +210,11 @@ function stream(response: ServerResponse, body: ResponsesRequest, n: number, rep
     tools: body.tools ?? [],
     usage: null,
   }
-  response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" })
+  response.writeHead(200, {
+    "content-type": "text/event-stream",
+    "cache-control": "no-cache",
+    connection: "keep-alive",
+  })
   let sequence = 0
   const send = (type: string, data: Record<string, unknown>): void => {
     response.write(`event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: sequence, ...data })}\n\n`)
@@ -177,7 +226,12 @@ function stream(response: ServerResponse, body: ResponsesRequest, n: number, rep
   // The reasoning item: its added copy's encrypted content is incomplete, the done one is what comes back.
   send("response.output_item.added", {
     output_index: 0,
-    item: { id: reasoningId, type: "reasoning", encrypted_content: withEncrypted ? encrypted.slice(0, 40) : null, summary: [] },
+    item: {
+      id: reasoningId,
+      type: "reasoning",
+      encrypted_content: withEncrypted ? encrypted.slice(0, 40) : null,
+      summary: [],
+    },
   })
   if (withSummary) {
     const part = { item_id: reasoningId, output_index: 0, summary_index: 0 }
@@ -191,12 +245,23 @@ function stream(response: ServerResponse, body: ResponsesRequest, n: number, rep
   if (reply.kind === "tool") {
     send("response.output_item.added", {
       output_index: 1,
-      item: { id: nextId, type: "function_call", status: "in_progress", arguments: "", call_id: callId, name: reply.name },
+      item: {
+        id: nextId,
+        type: "function_call",
+        status: "in_progress",
+        arguments: "",
+        call_id: callId,
+        name: reply.name,
+      },
     })
-    for (const delta of pieces(args, 24)) send("response.function_call_arguments.delta", { item_id: nextId, output_index: 1, delta })
+    for (const delta of pieces(args, 24))
+      send("response.function_call_arguments.delta", { item_id: nextId, output_index: 1, delta })
     send("response.function_call_arguments.done", { item_id: nextId, output_index: 1, arguments: args })
   } else {
-    send("response.output_item.added", { output_index: 1, item: { id: nextId, type: "message", status: "in_progress", content: [], role: "assistant" } })
+    send("response.output_item.added", {
+      output_index: 1,
+      item: { id: nextId, type: "message", status: "in_progress", content: [], role: "assistant" },
+    })
     const part = { item_id: nextId, output_index: 1, content_index: 0 }
     send("response.content_part.added", { ...part, part: { ...outputText, text: "" } })
     for (const delta of pieces(text, 16)) send("response.output_text.delta", { ...part, delta, logprobs: [] })
