@@ -33,6 +33,16 @@ export default defineConfig({
       },
       {
         test: {
+          // The end-to-end scenarios that take longest (`npm run test:slow-e2e`, run by CI after `npm test`).
+          name: "slow-e2e",
+          include: ["test/e2e/*.slow.test.ts"],
+          testTimeout: 240_000,
+          hookTimeout: 240_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        test: {
           // The whole fault suite: the fast probes (also in `npm test`) and the slow ones.
           name: "faults",
           include: ["test/faults/**/*.test.ts", "test/e2e/faults/**/*.test.ts"],
