@@ -9,7 +9,7 @@ import { LONG_TURN_READS, mockModel, READ_FILES, readPasses, runTurns, TURNS, tu
  * Anthropic's rules on thinking blocks (`harness/anthropic-thinking-rules.ts`) through the real OpenCode in the
  * scenarios that take longest (`npm run test:slow-e2e`, run by CI after `npm test`): the same session with the plugin
  * told the model has no rule (rejected, then going on once magic-context has heard of it), one long turn past the
- * force band, and a model switch mid-session.
+ * force band, a model switch mid-session, and OpenCode's own compaction left on.
  */
 
 describe("the same session with the rule switched off", () => {
@@ -134,5 +134,38 @@ describe("a model switch mid-session: a prefix-check model's blocks stay bound w
     expect(runs.map((run) => run.exitCode)).toEqual([0, 0, 0, 0])
     expect(mock.requests.filter((request) => request.body.model === OTHER).length).toBeGreaterThan(0)
     expect(mock.requests.flatMap((request) => request.verdict.failing)).toEqual([])
+  })
+})
+
+describe("OpenCode's own compaction left on beside magic-context", () => {
+  let mock: MockAnthropicServer
+  let sandbox: OpenCodeSandbox
+  let runs: RunResult[]
+
+  beforeAll(async () => {
+    let project = ""
+    mock = await startMockAnthropicServer({ script: anthropicReadingScript(() => project), prefixCheck: true })
+    sandbox = createOpenCodeSandbox({
+      mockUrl: mock.url,
+      files: READ_FILES,
+      config: {
+        ...anthropicConfig(mock.url, { thinking: { type: "enabled", budgetTokens: 1024, blockBinding: false } }),
+        compaction: { auto: true, prune: false },
+      },
+    })
+    project = sandbox.project
+    runs = await runTurns(sandbox, TURNS)
+  })
+
+  afterAll(async () => {
+    sandbox?.cleanup()
+    await mock?.close()
+  })
+
+  it("finishes every turn with every request accepted: magic-context keeps the prompt under the host's overflow", () => {
+    expect(mock.requests.filter((request) => request.status !== 200).map((request) => `${request.n}: ${request.error}`)).toEqual([])
+    expect(runs.map((run) => run.exitCode)).toEqual(Array(TURNS).fill(0))
+    expect(mock.requests.flatMap((request) => request.verdict.failing)).toEqual([])
+    expect(readPasses(sandbox.databaseFile).some((pass) => pass.decision === "execute")).toBe(true)
   })
 })
