@@ -27,7 +27,7 @@ export type PassCommit = {
 
 /**
  * Writes everything a pass decided, in one transaction: an execute pass's drops, landed and stale operations, the
- * applied state when it changed, the reminders placed, the pass record, and the history the planner folded in
+ * reasoning parts it withheld, the applied state when it changed, the reminders placed, the pass record, and the history the planner folded in
  * (with the pass's id), after the record an earlier quiet pass still owes (`owed`). Either all of it is stored or
  * none; the caller brings memory in step only afterwards.
  */
@@ -39,8 +39,8 @@ export function commitPass(options: PassCommit): void {
       markTagsDropped(db, sessionId, execution.drops, seq)
       markOperationsApplied(db, execution.landed.map((drop) => drop.operationId), seq)
       cancelOperations(db, execution.stale.map((drop) => drop.operationId), "no longer in the context")
-      if (options.withheld && options.withheld.length > 0) markReasoningWithheld(db, sessionId, options.withheld, seq)
     }
+    if (options.withheld && options.withheld.length > 0) markReasoningWithheld(db, sessionId, options.withheld, seq)
     if (applied) {
       saveAppliedState(db, sessionId, applied, options.now)
       for (const placement of options.placements) insertPlacement(db, sessionId, applied.epoch, placement)
@@ -55,13 +55,14 @@ export function commitPass(options: PassCommit): void {
 
 /**
  * Commits what the pass decided (`commitPass`) with the record the session still owes, or, for a quiet pass of a
- * shell (`deferQuietRecord`: no drop, no new applied state, no reminder, no fold, none owed), leaves its record owed
- * (`owed-record.ts`) and writes nothing.
+ * shell (`deferQuietRecord`: no drop, no new applied state, no reminder, no fold, no withheld reasoning, none owed),
+ * leaves its record owed (`owed-record.ts`) and writes nothing.
  */
 export function commitOrOwe(options: Omit<PassCommit, "owed" | "sessionId"> & { state: SessionState; deferQuietRecord: boolean }): void {
   const { state, deferQuietRecord, ...commit } = options
   const owed = owedRecord(state)
-  if (deferQuietRecord && owed === null && commit.execution === null && commit.applied === null && commit.placements.length === 0 && commit.history === null) {
+  const quiet = commit.execution === null && commit.applied === null && commit.placements.length === 0 && commit.history === null
+  if (deferQuietRecord && owed === null && quiet && (commit.withheld ?? []).length === 0) {
     oweRecord(state, commit.record)
     return
   }

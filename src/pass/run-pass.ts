@@ -227,12 +227,14 @@ export function runPass(options: PassOptions): PassResult {
     return { edits, placed, serialized, divergence: previous === null ? null : promptDivergence(previous, serialized) }
   }
   let rendered = render(planned, plannedView)
-  // Under a provider's prefix check on thinking, the blocks this execute pass's change invalidates leave the prompt
-  // with it (`withhold-reasoning.ts`), the running tool loop's too where the force or emergency band executes inside it.
+  // Under a provider's prefix check on thinking, the blocks a change of the prompt invalidates leave it with the change
+  // (`withhold-reasoning.ts`): an execute pass's change, the running tool loop's blocks too where the force or emergency
+  // band executes inside it; or a change the host made between two replay passes (OpenCode's prune, an edited message).
   const recovering = main && execution !== null && options.withholdAllReasoning === true
   const bound = recovering ? () => true : boundByPrefixCheck(window, options.reasoningRuleOf)
+  const changed = execution !== null || rendered.divergence !== null
   const withheld =
-    main && execution !== null && (recovering || messages.some(bound))
+    main && changed && (recovering || messages.some(bound))
       ? reasoningToWithhold({
           messages,
           edits: rendered.edits,

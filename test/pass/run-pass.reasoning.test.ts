@@ -228,5 +228,23 @@ describe("runPass under a prefix check on thinking", () => {
     expect(boundary.result).toMatchObject({ decision: "execute", reasoning: null })
     expect(thinking(boundary.rendered)).toEqual(["t-r1", "t-r2", "t-r3"])
   })
+
+  it("withholds the blocks after a change the host made between two replay passes, and keeps them out", () => {
+    const messages = [user("u1", 100), step("r1", 100), step("r2", 100), user("u2", 10)]
+    pass(messages)
+    // The host clears an earlier tool output in its own copy (OpenCode's prune): the prompt changes in r2's message.
+    const pruned = messages.map((message) =>
+      message.info.id === "m-r2" ? { ...message, parts: message.parts.map((part) => (part.type === "tool" && part.state.status === "completed" ? { ...part, state: { ...part.state, output: "[Old tool result content cleared]" } } : part)) } : message,
+    )
+    const after = pass(pruned)
+    expect(after.result.decision).toBe("replay")
+    expect(after.result.reasoning).toMatchObject({ withheld: 1 })
+    expect(thinking(after.rendered)).toEqual(["t-r1"])
+    expect(withheldRows()).toEqual([{ id: "t-r2", withheld_pass: after.result.seq }])
+    pruned.push(step("r3", 10), user("u3", 10))
+    const next = pass(pruned)
+    expect(next.result.prefixChanged).toBe(false)
+    expect(thinking(next.rendered)).toEqual(["t-r1", "t-r3"])
+  })
 })
 
