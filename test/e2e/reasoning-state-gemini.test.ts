@@ -16,7 +16,8 @@ import {
   type MockGeminiServer,
 } from "./harness/mock-gemini-server.js"
 import { createOpenCodeSandbox, type OpenCodeSandbox, type RunResult } from "./harness/opencode-harness.js"
-import { queryStore } from "./harness/store-reader.js"
+import { createPiSandbox, type PiSandbox } from "./harness/pi-harness.js"
+import { fileToRead, LONG_TURN_READS, mockModel, providerConfig, READ_FILES, READS_PER_TURN, readPasses, runTurnsAndStatus, TURNS, turnDone, turnPrompt, type PassDetail, type PassRow } from "./harness/reasoning-session.js"
 
 /**
  * The real OpenCode with magic-context, talking through its bundled `@ai-sdk/google` provider to a mock of the Gemini
@@ -32,20 +33,7 @@ import { queryStore } from "./harness/store-reader.js"
  * signature on its text part.
  */
 
-const TURNS = 4
-const READS_PER_TURN = 5
-/** Reads of the one long turn: more than the window holds, so the force band comes inside its tool loop. */
-const LONG_TURN_READS = 30
 const MODEL = "gemini-3-pro"
-
-/** A file of about 900 tokens whose lines name it. */
-function fileText(index: number): string {
-  const line = (at: number) => `file ${index} line ${at}: value-${index}-${at} keeps the settings of module ${index}.`
-  return Array.from({ length: 60 }, (_, at) => line(at)).join("\n")
-}
-
-const files: Record<string, string> = {}
-for (let index = 1; index <= LONG_TURN_READS; index += 1) files[`data/file-${index}.txt`] = fileText(index)
 
 function textOf(content: GeminiContent | undefined): string {
   return (content?.parts ?? []).map((part) => (part.thought === true ? "" : (part.text ?? ""))).join("\n")
@@ -55,8 +43,9 @@ function textOf(content: GeminiContent | undefined): string {
  * The scripted model: a user content naming `TURN-k` starts turn k (read its files, then answer); a function response
  * continues the turn of the call it answers, found by the signature of the call before it (the signature names the
  * request that made it: the provider sends no call ids). A request without tools (OpenCode's title) gets a title.
+ * `pathKey` is the read tool's path argument (OpenCode's `filePath`, Pi's `path`).
  */
-function createScript(directory: () => string, reads = READS_PER_TURN): (request: GeminiRequest, n: number) => GeminiReply {
+function createScript(directory: () => string, reads = READS_PER_TURN, pathKey = "filePath"): (request: GeminiRequest, n: number) => GeminiReply {
   const calls = new Map<number, { turn: number; step: number }>()
   return (request, n) => {
     if (!hasTools(request)) return { kind: "text", text: "Reading files" }
@@ -73,40 +62,15 @@ function createScript(directory: () => string, reads = READS_PER_TURN): (request
     // A turn past the scripted ones answers at once.
     if (!position && marker) position = { turn: Number(marker[1]), step: Number(marker[1]) > TURNS ? reads : 0 }
     if (!position) return { kind: "text", text: "MOCK-LOST" }
-    if (position.step >= reads) return { kind: "text", text: `TURN-${position.turn} DONE` }
+    if (position.step >= reads) return { kind: "text", text: turnDone(position.turn) }
     calls.set(n, position)
-    const file = (position.turn - 1) * reads + position.step + 1
-    return { kind: "tool", name: "read", input: { filePath: `${directory()}/data/file-${file}.txt` } }
+    return { kind: "tool", name: "read", input: { [pathKey]: fileToRead(directory(), position.turn, position.step, reads) } }
   }
 }
-
-type PassRow = { seq: number; decision: string; band: string; detail_json: string }
 
 /** The sandbox's OpenCode config for the Google provider at the mock: a reasoning Gemini 3 model in a 32k window. */
 function geminiConfig(url: string): Record<string, unknown> {
-  return {
-    model: `google/${MODEL}`,
-    small_model: `google/${MODEL}`,
-    enabled_providers: ["google"],
-    provider: {
-      google: {
-        npm: "@ai-sdk/google",
-        options: { baseURL: url, apiKey: "gemini-mock-key" },
-        models: {
-          [MODEL]: { name: "Gemini 3 Pro (mock)", tool_call: true, reasoning: true, limit: { context: 32_000, output: 4_096 } },
-        },
-      },
-    },
-  }
-}
-
-async function runTurns(sandbox: OpenCodeSandbox, turns: number): Promise<RunResult[]> {
-  const results: RunResult[] = []
-  for (let turn = 1; turn <= turns; turn += 1) {
-    const prompt = `TURN-${turn}: read this turn's files`
-    results.push(await sandbox.run(turn === 1 ? ["run", prompt] : ["run", "--continue", prompt]))
-  }
-  return results
+  return providerConfig({ provider: "google", npm: "@ai-sdk/google", url, apiKey: "gemini-mock-key", models: { [MODEL]: mockModel("Gemini 3 Pro (mock)") } })
 }
 
 /** True for a request that declares functions (OpenCode's title request declares none). */
@@ -124,24 +88,19 @@ function validated(mock: MockGeminiServer): SentCall[] {
   return mock.requests.flatMap((request) => request.verdict.calls.filter((call) => call.currentTurn && call.first))
 }
 
-const PASSES_SQL = "SELECT seq, decision, band, detail_json FROM passes ORDER BY seq"
-
 describe("thought signatures through execute passes, Gemini 3 answering 400", () => {
   let mock: MockGeminiServer
   let sandbox: OpenCodeSandbox
   let runs: RunResult[]
-  let passes: PassRow[]
+  let passes: (PassRow & { detail: PassDetail })[]
 
   beforeAll(async () => {
     let project = ""
     mock = await startMockGeminiServer({ script: createScript(() => project) })
-    sandbox = createOpenCodeSandbox({ mockUrl: mock.url, files, config: geminiConfig(mock.url) })
+    sandbox = createOpenCodeSandbox({ mockUrl: mock.url, files: READ_FILES, config: geminiConfig(mock.url) })
     project = sandbox.project
-    runs = await runTurns(sandbox, TURNS)
-    // /ctx-status, then one more turn: the exchange leaves the prompt and the next request must still be valid.
-    runs.push(await sandbox.run(["run", "--continue", "--command", "ctx-status"]))
-    runs.push(await sandbox.run(["run", "--continue", `TURN-${TURNS + 1}: answer`]))
-    passes = queryStore<PassRow>(sandbox.databaseFile, PASSES_SQL)
+    runs = await runTurnsAndStatus(sandbox, TURNS)
+    passes = readPasses(sandbox.databaseFile)
   })
 
   afterAll(async () => {
@@ -152,8 +111,8 @@ describe("thought signatures through execute passes, Gemini 3 answering 400", ()
   it("finishes every turn with every request accepted", () => {
     expect(rejected(mock)).toEqual([])
     expect(runs.map((run) => run.exitCode)).toEqual(Array(TURNS + 2).fill(0))
-    expect(runs.map((run) => run.stdout).join("\n")).toContain(`TURN-${TURNS} DONE`)
-    expect(runs.at(-1)?.stdout).toContain(`TURN-${TURNS + 1} DONE`)
+    expect(runs.map((run) => run.stdout).join("\n")).toContain(turnDone(TURNS))
+    expect(runs.at(-1)?.stdout).toContain(turnDone(TURNS + 1))
   })
 
   it("asks for thoughts and gets the current turn's signatures back as made, none missing or replaced", () => {
@@ -183,15 +142,15 @@ describe("one long turn past the force band, Gemini 3 answering 400", () => {
   let mock: MockGeminiServer
   let sandbox: OpenCodeSandbox
   let run: RunResult
-  let passes: PassRow[]
+  let passes: (PassRow & { detail: PassDetail })[]
 
   beforeAll(async () => {
     let project = ""
     mock = await startMockGeminiServer({ script: createScript(() => project, LONG_TURN_READS) })
-    sandbox = createOpenCodeSandbox({ mockUrl: mock.url, files, config: geminiConfig(mock.url) })
+    sandbox = createOpenCodeSandbox({ mockUrl: mock.url, files: READ_FILES, config: geminiConfig(mock.url) })
     project = sandbox.project
     run = await sandbox.run(["run", "TURN-1: read every file"])
-    passes = queryStore<PassRow>(sandbox.databaseFile, PASSES_SQL)
+    passes = readPasses(sandbox.databaseFile)
   })
 
   afterAll(async () => {
@@ -218,6 +177,66 @@ describe("one long turn past the force band, Gemini 3 answering 400", () => {
   it("reached the force band inside the loop: its passes dropped output, not calls", () => {
     const executed = passes.filter((pass) => pass.decision === "execute")
     expect(executed.some((pass) => pass.band === "force" || pass.band === "emergency")).toBe(true)
+  })
+})
+
+/**
+ * The real Pi with magic-context, through its `google-generative-ai` provider (`@google/genai` at the model's
+ * `baseUrl`, the API version taken from it). Pi asks a Gemini 3 Pro model for thoughts at `--thinking low`
+ * (`thinkingConfig: { includeThoughts: true, thinkingLevel: "LOW" }`), and sends a thought back as
+ * `{ thought: true, text }`, a call as `{ functionCall: { name, args }, thoughtSignature }` (no call ids: Pi makes its
+ * own), a text answer with its signature on the text part, for the same provider and model only.
+ * Pi's prompt is much smaller than OpenCode's, and this rule has no turn-boundary lookahead (Gemini keeps no prefix):
+ * in a 32k window the four turns reach the threshold once. A 24k window makes the passes execute inside the tool
+ * loops, past the threshold, while the running turn's signed calls are in the prompt.
+ */
+describe("thought signatures through execute passes in the real Pi, Gemini 3 answering 400", () => {
+  let mock: MockGeminiServer
+  let sandbox: PiSandbox
+  let runs: RunResult[]
+  let passes: (PassRow & { detail: PassDetail })[]
+
+  beforeAll(async () => {
+    let project = ""
+    mock = await startMockGeminiServer({ script: createScript(() => project, READS_PER_TURN, "path") })
+    sandbox = createPiSandbox({
+      mockUrl: mock.url,
+      files: READ_FILES,
+      // Pi's small prompt: a 24k window reaches the threshold about as often as OpenCode's prompt does in 32k.
+      contextWindow: 24_000,
+      provider: { name: "gemini-mock", api: "google-generative-ai", model: MODEL, reasoning: true, thinking: "low" },
+    })
+    project = sandbox.project
+    runs = []
+    for (let turn = 1; turn <= TURNS; turn += 1) runs.push(await sandbox.run(turnPrompt(turn), { continueSession: turn > 1 }))
+    passes = readPasses(sandbox.databaseFile)
+  })
+
+  afterAll(async () => {
+    sandbox?.cleanup()
+    await mock?.close()
+  })
+
+  it("finishes every turn with every request accepted, asking for thoughts", () => {
+    expect(rejected(mock)).toEqual([])
+    expect(runs.map((run) => run.exitCode)).toEqual(Array(TURNS).fill(0))
+    expect(runs.map((run) => run.stdout).join("\n")).toContain(turnDone(TURNS))
+    expect(mock.requests.every((request) => request.model === MODEL && request.streamed)).toBe(true)
+    expect(mock.requests.map((request) => request.body.generationConfig?.thinkingConfig)).toEqual(
+      mock.requests.map(() => ({ includeThoughts: true, thinkingLevel: "LOW" })),
+    )
+  })
+
+  it("gets the current turn's signatures back as made, none missing or replaced", () => {
+    const calls = validated(mock)
+    expect(calls.length).toBeGreaterThanOrEqual(TURNS * READS_PER_TURN)
+    expect(calls.filter((call) => call.signature !== "made")).toEqual([])
+  })
+
+  it("ran execute passes that folded earlier turns into the history block while signed calls were in the prompt", () => {
+    expect(passes.filter((pass) => pass.decision === "execute").length).toBeGreaterThanOrEqual(2)
+    const folded = mock.requests.filter((request) => textOf(request.body.contents[0]).includes("<session-history>"))
+    expect(folded.some((request) => request.verdict.calls.some((call) => call.currentTurn))).toBe(true)
   })
 })
 

@@ -6,6 +6,7 @@ import {
   type OpenAIReply,
 } from "./harness/mock-openai-responses-server.js"
 import { createOpenCodeSandbox, type OpenCodeSandbox, type RunResult } from "./harness/opencode-harness.js"
+import { createPiSandbox, type PiSandbox } from "./harness/pi-harness.js"
 import {
   checkReasoning,
   isMessage,
@@ -15,7 +16,7 @@ import {
   type ResponsesItem,
   type ResponsesRequest,
 } from "./harness/openai-reasoning-rules.js"
-import { queryStore } from "./harness/store-reader.js"
+import { fileToRead, mockModel, providerConfig, READ_FILES, READS_PER_TURN, readPasses, runTurns, TURNS, turnDone, turnPrompt, type PassDetail, type PassRow } from "./harness/reasoning-session.js"
 
 /**
  * The real OpenCode with magic-context, talking through its bundled `@ai-sdk/openai` provider (the Responses API) to
@@ -27,27 +28,15 @@ import { queryStore } from "./harness/store-reader.js"
  * content, its item ids stripped.
  */
 
-const TURNS = 4
-const READS_PER_TURN = 5
 const MODEL = "gpt-5.4"
-
-/** A file of about 900 tokens whose lines name it. */
-function fileText(index: number): string {
-  return Array.from(
-    { length: 60 },
-    (_, line) => `file ${index} line ${line}: value-${index}-${line} keeps the settings of module ${index}.`,
-  ).join("\n")
-}
-
-const files: Record<string, string> = {}
-for (let index = 1; index <= TURNS * READS_PER_TURN; index += 1) files[`data/file-${index}.txt`] = fileText(index)
 
 /**
  * The scripted model: a user message naming `TURN-k` starts turn k (read its five files, then answer); a function
  * call's output continues the turn of the call it answers (the call id names the request that made it). A request
- * without tools (OpenCode's title) gets a title.
+ * without tools (OpenCode's title) gets a title. `pathKey` is the read tool's path argument (OpenCode's `filePath`,
+ * Pi's `path`).
  */
-function createScript(directory: () => string): (request: ResponsesRequest, n: number) => OpenAIReply {
+function createScript(directory: () => string, pathKey = "filePath"): (request: ResponsesRequest, n: number) => OpenAIReply {
   const calls = new Map<string, { turn: number; step: number }>()
   return (request, n) => {
     if ((request.tools ?? []).length === 0) return { kind: "text", text: "Reading files" }
@@ -60,59 +49,32 @@ function createScript(directory: () => string): (request: ResponsesRequest, n: n
     const marker = newest && isMessage(newest) && newest.role === "user" ? /TURN-(\d+)/.exec(messageText(newest)) : null
     if (!position && marker) position = { turn: Number(marker[1]), step: 0 }
     if (!position) return { kind: "text", text: "MOCK-LOST" }
-    if (position.step >= READS_PER_TURN) return { kind: "text", text: `TURN-${position.turn} DONE` }
+    if (position.step >= READS_PER_TURN) return { kind: "text", text: turnDone(position.turn) }
     calls.set(functionCallId(n), position)
-    const file = (position.turn - 1) * READS_PER_TURN + position.step + 1
-    return { kind: "tool", name: "read", input: { filePath: `${directory()}/data/file-${file}.txt` } }
+    return { kind: "tool", name: "read", input: { [pathKey]: fileToRead(directory(), position.turn, position.step, READS_PER_TURN) } }
   }
 }
 
-type PassRow = { seq: number; decision: string; band: string; detail_json: string }
-
 /** The sandbox's OpenCode config for the OpenAI provider (the Responses API) at the mock. */
 function openaiConfig(url: string): Record<string, unknown> {
-  return {
-    model: `openai/${MODEL}`,
-    small_model: `openai/${MODEL}`,
-    enabled_providers: ["openai"],
-    provider: {
-      openai: {
-        npm: "@ai-sdk/openai",
-        options: { baseURL: url, apiKey: "sk-openai-mock" },
-        // OpenCode's model table gives gpt-5.4 an input limit, which the window is measured against: set it too.
-        models: {
-          [MODEL]: {
-            name: "GPT-5.4 (mock)",
-            tool_call: true,
-            reasoning: true,
-            limit: { context: 32_000, input: 32_000, output: 4_096 },
-          },
-        },
-      },
-    },
-  }
+  // OpenCode's model table gives gpt-5.4 an input limit, which the window is measured against: set it too.
+  const limit = { context: 32_000, input: 32_000, output: 4_096 }
+  return providerConfig({ provider: "openai", npm: "@ai-sdk/openai", url, apiKey: "sk-openai-mock", models: { [MODEL]: mockModel("GPT-5.4 (mock)", { limit }) } })
 }
 
 describe("reasoning items through execute passes, OpenAI's Responses API answering 400", () => {
   let mock: MockOpenAIResponsesServer
   let sandbox: OpenCodeSandbox
   let runs: RunResult[]
-  let passes: PassRow[]
+  let passes: (PassRow & { detail: PassDetail })[]
 
   beforeAll(async () => {
     let project = ""
     mock = await startMockOpenAIResponsesServer({ script: createScript(() => project) })
-    sandbox = createOpenCodeSandbox({ mockUrl: mock.url, files, config: openaiConfig(mock.url) })
+    sandbox = createOpenCodeSandbox({ mockUrl: mock.url, files: READ_FILES, config: openaiConfig(mock.url) })
     project = sandbox.project
-    runs = []
-    for (let turn = 1; turn <= TURNS; turn += 1) {
-      const prompt = `TURN-${turn}: read this turn's files`
-      runs.push(await sandbox.run(turn === 1 ? ["run", prompt] : ["run", "--continue", prompt]))
-    }
-    passes = queryStore<PassRow>(
-      sandbox.databaseFile,
-      "SELECT seq, decision, band, detail_json FROM passes ORDER BY seq",
-    )
+    runs = await runTurns(sandbox, TURNS)
+    passes = readPasses(sandbox.databaseFile)
   })
 
   afterAll(async () => {
@@ -136,7 +98,7 @@ describe("reasoning items through execute passes, OpenAI's Responses API answeri
       .map((request) => `${request.n}: ${request.error?.message}`)
     expect(rejected).toEqual([])
     expect(runs.map((run) => run.exitCode)).toEqual(Array(TURNS).fill(0))
-    expect(runs.map((run) => run.stdout).join("\n")).toContain(`TURN-${TURNS} DONE`)
+    expect(runs.map((run) => run.stdout).join("\n")).toContain(turnDone(TURNS))
   })
 
   it("sends reasoning items back whole, intact, each right before the item made with it", () => {
@@ -167,7 +129,66 @@ describe("reasoning items through execute passes, OpenAI's Responses API answeri
     expect(running.length).toBeGreaterThan(0)
     expect(running.filter((item) => !item.prefixOk)).toEqual([])
     const executed = passes.filter((pass) => pass.decision === "execute")
-    expect(executed.every((pass) => (JSON.parse(pass.detail_json) as { reason: string }).reason !== "threshold-work" || pass.band !== "force")).toBe(true)
+    expect(executed.every((pass) => pass.detail.reason !== "threshold-work" || pass.band !== "force")).toBe(true)
+  })
+})
+
+/**
+ * The real Pi with magic-context, through its `openai-responses` provider (the OpenAI SDK at `${baseUrl}/responses`).
+ * Pi asks a reasoning model statelessly too (`store: false`, `include: ["reasoning.encrypted_content"]`,
+ * `reasoning: { effort, summary: "auto" }`), but sends earlier output back with its item ids: each reasoning item as
+ * the whole item it took from `response.output_item.done` (`rs_` id, encrypted content, summary), each call with its
+ * `fc_` id and `call_id`, each answer as a message with its `msg_` id.
+ */
+describe("reasoning items through execute passes in the real Pi, OpenAI's Responses API answering 400", () => {
+  let mock: MockOpenAIResponsesServer
+  let sandbox: PiSandbox
+  let runs: RunResult[]
+  let passes: (PassRow & { detail: PassDetail })[]
+
+  beforeAll(async () => {
+    let project = ""
+    mock = await startMockOpenAIResponsesServer({ script: createScript(() => project, "path") })
+    sandbox = createPiSandbox({
+      mockUrl: mock.url,
+      files: READ_FILES,
+      provider: { name: "openai-mock", api: "openai-responses", model: MODEL, reasoning: true, thinking: "low" },
+    })
+    project = sandbox.project
+    runs = []
+    for (let turn = 1; turn <= TURNS; turn += 1) runs.push(await sandbox.run(turnPrompt(turn), { continueSession: turn > 1 }))
+    passes = readPasses(sandbox.databaseFile)
+  })
+
+  afterAll(async () => {
+    sandbox?.cleanup()
+    await mock?.close()
+  })
+
+  it("finishes every turn with every request accepted, asking statelessly for encrypted reasoning", () => {
+    expect(mock.requests.filter((request) => request.status !== 200).map((request) => `${request.n}: ${request.error?.message}`)).toEqual([])
+    expect(runs.map((run) => run.exitCode)).toEqual(Array(TURNS).fill(0))
+    expect(runs.map((run) => run.stdout).join("\n")).toContain(turnDone(TURNS))
+    for (const request of mock.requests) {
+      expect(request.body.store).toBe(false)
+      expect(request.body.include).toContain("reasoning.encrypted_content")
+      expect(request.body.reasoning).toMatchObject({ effort: "low", summary: "auto" })
+    }
+  })
+
+  it("sends reasoning items back whole and intact, each right before the item made with it, none of the running turn missing", () => {
+    const sent = mock.requests.flatMap((request) => request.verdict.reasoning)
+    expect(sent.length).toBeGreaterThan(TURNS * READS_PER_TURN)
+    expect(sent.filter((item) => item.madeId === null || !item.intact || !item.paired)).toEqual([])
+    expect(mock.requests.flatMap((request) => request.verdict.missingFromRunningTurn)).toEqual([])
+    expect(mock.requests.flatMap((request) => request.body.input.filter((item) => item.type === "item_reference"))).toEqual([])
+  })
+
+  it("ran execute passes, none changing a prefix the running turn's reasoning was made after", () => {
+    expect(passes.filter((pass) => pass.decision === "execute").length).toBeGreaterThanOrEqual(2)
+    const running = mock.requests.flatMap((request) => request.verdict.reasoning.filter((item) => item.runningTurn))
+    expect(running.length).toBeGreaterThan(0)
+    expect(running.filter((item) => !item.prefixOk)).toEqual([])
   })
 })
 
