@@ -11,9 +11,10 @@ import type { RenderedList } from "../session/apply-edits.js"
 import { buildLiveView, type LiveView } from "../session/live-view.js"
 import { beginPass, endPass } from "../session/message-memo.js"
 import { promptDivergence } from "../session/prompt-divergence.js"
-import { runningTurn, type RunningTurn } from "../session/running-turn.js"
-import { reasoningToWithhold, withheldState, withheldTokens } from "../session/withhold-reasoning.js"
+import { runningTurn } from "../session/running-turn.js"
+import { withheldState } from "../session/withhold-reasoning.js"
 import type { ReasoningRule } from "../session/reasoning-rules.js"
+import { NOTHING_WITHHELD, reasoningToWithholdNow, turnFence, type WithheldReasoning } from "./pass-reasoning.js"
 import { serializeRenderedChunks } from "../session/serialize-prompt.js"
 import type { ReadyHistory, SessionState } from "../session/session-state.js"
 import type { Database } from "../store/driver.js"
@@ -106,9 +107,6 @@ export type PassResult = {
   reasoning: WithheldReasoning | null
 }
 
-/** What an execute pass withheld: how many reasoning parts, their tokens, and whether the running tool loop's were among them. */
-export type WithheldReasoning = { withheld: number; tokens: number; runningLoop: boolean }
-
 const KEEP_ESTIMATES = 32
 
 /**
@@ -185,7 +183,7 @@ export function runPass(options: PassOptions): PassResult {
       pass: seq,
       now,
       ...(Number.isFinite(fenceSeq) ? { fenceSeq } : {}),
-      ...(window.reasoning.signed ? { withoutReasoning: true } : {}),
+      ...(rule.signed ? { withoutReasoning: true } : {}),
     })
   }
   const { landable, smart, ready, estimate, decided } = decideWork({
@@ -228,24 +226,21 @@ export function runPass(options: PassOptions): PassResult {
   }
   let rendered = render(planned, plannedView)
   // Under a provider's prefix check on thinking, the blocks a change of the prompt invalidates leave it with the change
-  // (`withhold-reasoning.ts`): an execute pass's change, the running tool loop's blocks too where the force or emergency
-  // band executes inside it; or a change the host made between two replay passes (OpenCode's prune, an edited message).
-  const recovering = main && execution !== null && options.withholdAllReasoning === true
-  const bound = recovering ? () => true : boundByPrefixCheck(window, options.reasoningRuleOf)
-  const changed = execution !== null || rendered.divergence !== null
-  const withheld =
-    main && changed && (recovering || messages.some(bound))
-      ? reasoningToWithhold({
-          messages,
-          edits: rendered.edits,
-          state: planned,
-          // A recovering pass takes the change to be at the start: every block goes.
-          previous: recovering ? null : previous,
-          divergence: recovering ? null : rendered.divergence,
-          bound,
-        })
-      : []
-  const reasoning = withheld.length > 0 ? { withheld: withheld.length, tokens: withheldTokens(planned, withheld), runningLoop: runningLoopWithheld(turn, messages, withheld) } : null
+  // (`pass-reasoning.ts`): an execute pass's change, or one the host made between two replay passes.
+  const { withheld, reasoning } = main
+    ? reasoningToWithholdNow({
+        messages,
+        edits: rendered.edits,
+        state: planned,
+        previous,
+        divergence: rendered.divergence,
+        executes: execution !== null,
+        recovering: execution !== null && options.withholdAllReasoning === true,
+        window,
+        ruleOf: options.reasoningRuleOf,
+        turn,
+      })
+    : NOTHING_WITHHELD
   if (withheld.length > 0) {
     planned = withheldState(planned, withheld)
     plannedView = buildLiveView({ messages, state: planned, protectedTokens: window.protectedTokens, memo: session.messageMemo })
@@ -253,7 +248,7 @@ export function runPass(options: PassOptions): PassResult {
   }
   const { edits, placed, serialized, divergence } = rendered
   // A replay pass that placed nothing renders the state it started from: measuring again would give the same.
-  const after = execution !== null || nudge !== null ? measure(plannedView, planned) : before
+  const after = execution !== null || nudge !== null || withheld.length > 0 ? measure(plannedView, planned) : before
   const usageAfter = estimateUsage({ promptTokens: after.total, calibrationTokens: planned.applied.calibrationTokens })
   // What the provider bills for this request, as far as our counts tell: the prefix shared with the previous request
   // read from the cache (while it is warm), the rest uncached or written.
@@ -360,42 +355,6 @@ export function runPass(options: PassOptions): PassResult {
     view: plannedView,
     reasoning,
   }
-}
-
-/**
- * Which messages' thinking the prefix check binds: the assistant messages of a model whose rule runs it (the window's
- * rule for every model when the host gives no `ruleOf`), each model resolved once per pass.
- */
-function boundByPrefixCheck(window: WindowSettings, ruleOf: PassOptions["reasoningRuleOf"]): (message: HostMessage) => boolean {
-  if (!ruleOf) return (message) => window.reasoning.prefixCheck && message.info.role === "assistant"
-  const known = new Map<string, boolean>()
-  return (message) => {
-    const info = message.info
-    if (info.role !== "assistant") return false
-    const key = `${info.providerID}/${info.modelID}`
-    let checked = known.get(key)
-    if (checked === undefined) {
-      checked = ruleOf(info.providerID, info.modelID).prefixCheck
-      known.set(key, checked)
-    }
-    return checked
-  }
-}
-
-/** True when a reasoning part of the open turn (after its user message) is among `withheld`. */
-function runningLoopWithheld(turn: RunningTurn | null, messages: readonly HostMessage[], withheld: readonly string[]): boolean {
-  if (turn === null || !turn.open) return false
-  const ids = new Set(withheld)
-  for (let index = turn.fromIndex + 1; index < messages.length; index += 1) {
-    if ((messages[index] as HostMessage).parts.some((part) => ids.has(part.id))) return true
-  }
-  return false
-}
-
-/** The sequence number of the running turn's first message (`Infinity`: no turn is fenced off). */
-function turnFence(turn: RunningTurn | null, messages: readonly HostMessage[], state: SessionState): number {
-  const first = turn === null ? undefined : messages[turn.fromIndex]
-  return first ? (state.messageSeq.get(first.info.id) ?? Number.POSITIVE_INFINITY) : Number.POSITIVE_INFINITY
 }
 
 /** True when the provider's prompt cache has expired (no request within the TTL), or there was none yet. */
