@@ -17,7 +17,7 @@ import {
 } from "./harness/mock-gemini-server.js"
 import { createOpenCodeSandbox, type OpenCodeSandbox, type RunResult } from "./harness/opencode-harness.js"
 import { createPiSandbox, type PiSandbox } from "./harness/pi-harness.js"
-import { fileToRead, LONG_TURN_READS, mockModel, providerConfig, READ_FILES, READS_PER_TURN, readPasses, runTurnsAndStatus, TURNS, turnDone, turnPrompt, type PassDetail, type PassRow } from "./harness/reasoning-session.js"
+import { fileToRead, LONG_TURN_READS, mockModel, providerConfig, READ_FILES, readPasses, READS_PER_TURN, runPiTurns, runTurnsAndStatus, turnDone, TURNS, type PassDetail, type PassRow } from "./harness/reasoning-session.js"
 
 /**
  * The real OpenCode with magic-context, talking through its bundled `@ai-sdk/google` provider to a mock of the Gemini
@@ -207,8 +207,7 @@ describe("thought signatures through execute passes in the real Pi, Gemini 3 ans
       provider: { name: "gemini-mock", api: "google-generative-ai", model: MODEL, reasoning: true, thinking: "low" },
     })
     project = sandbox.project
-    runs = []
-    for (let turn = 1; turn <= TURNS; turn += 1) runs.push(await sandbox.run(turnPrompt(turn), { continueSession: turn > 1 }))
+    runs = await runPiTurns(sandbox, TURNS)
     passes = readPasses(sandbox.databaseFile)
   })
 

@@ -16,7 +16,7 @@ import {
   type ResponsesItem,
   type ResponsesRequest,
 } from "./harness/openai-reasoning-rules.js"
-import { fileToRead, mockModel, providerConfig, READ_FILES, READS_PER_TURN, readPasses, runTurns, TURNS, turnDone, turnPrompt, type PassDetail, type PassRow } from "./harness/reasoning-session.js"
+import { fileToRead, mockModel, providerConfig, READ_FILES, readPasses, READS_PER_TURN, runPiTurns, runTurns, turnDone, TURNS, type PassDetail, type PassRow } from "./harness/reasoning-session.js"
 
 /**
  * The real OpenCode with magic-context, talking through its bundled `@ai-sdk/openai` provider (the Responses API) to
@@ -155,8 +155,7 @@ describe("reasoning items through execute passes in the real Pi, OpenAI's Respon
       provider: { name: "openai-mock", api: "openai-responses", model: MODEL, reasoning: true, thinking: "low" },
     })
     project = sandbox.project
-    runs = []
-    for (let turn = 1; turn <= TURNS; turn += 1) runs.push(await sandbox.run(turnPrompt(turn), { continueSession: turn > 1 }))
+    runs = await runPiTurns(sandbox, TURNS)
     passes = readPasses(sandbox.databaseFile)
   })
 

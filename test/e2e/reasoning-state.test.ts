@@ -3,7 +3,7 @@ import { anthropicConfig, anthropicReadingScript, anthropicText, CLAUDE_MODEL } 
 import { startMockAnthropicServer, type MockAnthropicServer } from "./harness/mock-anthropic-server.js"
 import { createOpenCodeSandbox, type OpenCodeSandbox, type RunResult } from "./harness/opencode-harness.js"
 import { createPiSandbox, type PiSandbox } from "./harness/pi-harness.js"
-import { READ_FILES, READS_PER_TURN, readPasses, runTurnsAndStatus, TURNS, turnDone, turnPrompt, type PassDetail, type PassRow } from "./harness/reasoning-session.js"
+import { READ_FILES, readPasses, READS_PER_TURN, runPiTurns, runTurnsAndStatus, turnDone, TURNS, type PassDetail, type PassRow } from "./harness/reasoning-session.js"
 
 /**
  * The real OpenCode and the real Pi with magic-context, talking through their Anthropic providers to a mock of the
@@ -87,8 +87,7 @@ describe("thinking blocks through execute passes in the real Pi, Anthropic's pre
       provider: { name: "claude-mock", api: "anthropic-messages", model: CLAUDE_MODEL, reasoning: true, thinking: "low" },
     })
     project = sandbox.project
-    runs = []
-    for (let turn = 1; turn <= TURNS; turn += 1) runs.push(await sandbox.run(turnPrompt(turn), { continueSession: turn > 1 }))
+    runs = await runPiTurns(sandbox, TURNS)
     passes = readPasses(sandbox.databaseFile)
   })
 

@@ -1,4 +1,5 @@
 import type { OpenCodeSandbox, RunResult } from "./opencode-harness.js"
+import type { PiSandbox } from "./pi-harness.js"
 import { queryStore } from "./store-reader.js"
 
 /**
@@ -43,6 +44,13 @@ export async function runTurns(sandbox: OpenCodeSandbox, turns: number): Promise
   for (let turn = 1; turn <= turns; turn += 1) {
     results.push(await sandbox.run(["run", ...(turn > 1 ? ["--continue"] : []), turnPrompt(turn)]))
   }
+  return results
+}
+
+/** Runs turns 1 to `turns` with `pi -p`, each after the first continuing the session. */
+export async function runPiTurns(sandbox: PiSandbox, turns: number): Promise<RunResult[]> {
+  const results: RunResult[] = []
+  for (let turn = 1; turn <= turns; turn += 1) results.push(await sandbox.run(turnPrompt(turn), { continueSession: turn > 1 }))
   return results
 }
 
