@@ -5,6 +5,11 @@ import { REPO_ROOT } from "../e2e/harness/opencode-harness.js"
 import { runCliCaptured } from "../helpers/run-cli.js"
 import { createTempDirs, createTempHome } from "../helpers/temp-dirs.js"
 
+/** The README's text, its lines joined by single spaces (a sentence may wrap). */
+function readmeText(): string {
+  return readFileSync(join(REPO_ROOT, "README.md"), "utf8").replace(/\s+/g, " ")
+}
+
 /** The README's main-job line: `npx magic-context <args>   # the main job`. */
 function mainJobArgs(): string[] {
   const readme = readFileSync(join(REPO_ROOT, "README.md"), "utf8")
@@ -15,14 +20,27 @@ function mainJobArgs(): string[] {
 }
 
 describe("the README's main job", () => {
-  it("runs on embedded defaults and shows the engine at work (execute passes, history, savings)", async () => {
+  it("runs on embedded defaults, shows the engine at work (execute passes, history, savings) and is what the README says", async () => {
     const dirs = createTempDirs()
     try {
       const home = createTempHome(dirs)
       const { code, io } = await runCliCaptured(mainJobArgs(), { env: home.env, cwd: REPO_ROOT })
       expect(code).toBe(0)
-      expect(io.out.find((line) => line.startsWith("What the engine did: "))).toMatch(/^What the engine did: \d+ execute passes; \d+ settled episodes folded/)
-      expect(io.out.find((line) => line.startsWith("Against the same session unreduced: "))).toMatch(/tokens \(−\d+%\)/)
+      const did = /^What the engine did: (\d+) execute passes; (\d+) settled episodes folded into history .*; (\d+) tool outputs dropped/.exec(
+        io.out.find((line) => line.startsWith("What the engine did: ")) ?? "",
+      )
+      const saved = /mean prompt ([\d,]+) vs ([\d,]+) tokens \(−(\d+)%\); estimated prompt cost .* \(−(\d+)%/.exec(
+        io.out.find((line) => line.startsWith("Against the same session unreduced: ")) ?? "",
+      )
+      expect(did).not.toBeNull()
+      expect(saved).not.toBeNull()
+      const [, executes, episodes, outputs] = did ?? []
+      const [, mean, unreduced, tokens, cost] = saved ?? []
+      // The README says what the command prints.
+      expect(readmeText()).toContain(
+        `${executes} execute passes fold ${episodes} episodes into history and drop ${outputs} old tool outputs, and the mean ` +
+          `prompt is ${mean} tokens against ${unreduced} unreduced (−${tokens}%; estimated prompt cost −${cost}%)`,
+      )
     } finally {
       dirs.cleanup()
     }
