@@ -5,6 +5,8 @@ import { commandReplay, REPLAY_HELP } from "./command-replay.js"
 import { commandSetup, SETUP_HELP } from "./command-setup.js"
 import { commandStatus, STATUS_HELP } from "./command-status.js"
 import { EXIT, type CliIo, type ExitCode } from "./cli-io.js"
+import { closestName } from "./closest-name.js"
+import { packageVersion } from "./package-version.js"
 
 const COMMANDS: Record<string, { run: (io: CliIo) => Promise<ExitCode>; summary: string; help: string }> = {
   replay: { run: commandReplay, summary: "run the engine over a recorded transcript, print per-turn composition", help: REPLAY_HELP },
@@ -25,7 +27,7 @@ export function mainHelp(): string {
     "",
     ...Object.entries(COMMANDS).map(([name, command]) => `  ${name.padEnd(width)}  ${command.summary}`),
     "",
-    "magic-context <command> --help shows a command's options.",
+    "magic-context <command> --help shows a command's options; magic-context --version the version.",
     "Example: magic-context replay fixtures/opencode-session/session.json",
   ].join("\n")
 }
@@ -41,10 +43,20 @@ export async function runCli(io: CliIo): Promise<ExitCode> {
     io.stdout(mainHelp())
     return EXIT.ok
   }
+  if (name === "--version" || name === "-v" || name === "version") {
+    io.stdout(`magic-context ${packageVersion()}`)
+    return EXIT.ok
+  }
   const command = COMMANDS[name]
   if (!command) {
-    io.stderr(`unknown command "${name}"\n\n${mainHelp()}`)
+    const near = closestName(name, Object.keys(COMMANDS))
+    io.stderr(`unknown command "${name}"${near ? ` (did you mean "${near}"?)` : ""}\n\n${mainHelp()}`)
     return EXIT.usage
+  }
+  // `-h` is every command's short help flag, whatever options it declares.
+  if (rest.includes("-h") || rest.includes("--help")) {
+    io.stdout(command.help)
+    return EXIT.ok
   }
   try {
     return await command.run({ ...io, args: rest })

@@ -3,6 +3,9 @@ import { CONFIG_HELP } from "../../src/cli/command-config.js"
 import { DOCTOR_HELP } from "../../src/cli/command-doctor.js"
 import { REPLAY_HELP } from "../../src/cli/command-replay.js"
 import { mainHelp } from "../../src/cli/main.js"
+import { readFileSync } from "node:fs"
+import { join } from "node:path"
+import { REPO_ROOT } from "../e2e/harness/opencode-harness.js"
 import { runCliCaptured } from "../helpers/run-cli.js"
 import { createTempDirs, createTempHome, type TempHome } from "../helpers/temp-dirs.js"
 
@@ -45,6 +48,30 @@ describe("runCli", () => {
     expect(code).toBe(2)
     expect(io.out).toEqual([])
     expect(io.stderrText()).toBe(mainHelp())
+  })
+
+  it.each([["--version"], ["-v"], ["version"]])("prints the package's version for %s and exits 0", async (flag) => {
+    const { version } = JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as { version: string }
+    const { code, io } = await run(flag)
+    expect(code).toBe(0)
+    expect(io.out).toEqual([`magic-context ${version}`])
+  })
+
+  it.each([
+    ["replay", REPLAY_HELP],
+    ["doctor", DOCTOR_HELP],
+  ])("prints %s's help for -h and --help, whatever else is given, and exits 0", async (command, help) => {
+    for (const flag of ["-h", "--help"]) {
+      const { code, io } = await run(command, "--bogus", flag)
+      expect(code).toBe(0)
+      expect(io.out).toEqual([help])
+    }
+  })
+
+  it("suggests the command a slip of the keyboard meant", async () => {
+    const { code, io } = await run("replya", "x.jsonl")
+    expect(code).toBe(2)
+    expect(io.stderrText()).toBe(`unknown command "replya" (did you mean "replay"?)\n\n${mainHelp()}`)
   })
 
   it("names an unknown command, prints the help and exits 2", async () => {
