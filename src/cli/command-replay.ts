@@ -6,7 +6,7 @@ import { readConfigFiles } from "../config/read-config-files.js"
 import { replayTranscript, type ReplayTurn } from "../pass/replay-transcript.js"
 import { systemClock } from "../pass/system-clock.js"
 import { isPluginError } from "../plugin-error.js"
-import { fixedWindow, protectedClamp, resolveWindow, type WindowSettings } from "../pressure/model-window.js"
+import { fixedWindow, landingClamp, landingClampMessage, protectedClamp, resolveWindow, type WindowSettings } from "../pressure/model-window.js"
 import { protectedClampMessage } from "../reduce/protected-window.js"
 import { defaultDatabasePath } from "../store/database-path.js"
 import { MEMORY_DATABASE, openDatabase } from "../store/open-database.js"
@@ -116,6 +116,8 @@ export async function commandReplay(io: CliIo): Promise<ExitCode> {
           }
     const clamp = protectedClamp(window)
     if (clamp) io.stderr(`${loaded.sources["protected_tokens"] ?? "config"}: ${protectedClampMessage(clamp)}`)
+    const landing = landingClamp(window, loaded.config)
+    if (landing) io.stderr(`${loaded.sources["history_landing"] ?? "config"}: ${landingClampMessage(landing)}`)
     const db = await openDatabase(dbFile)
     try {
       const rows: ReplayTurn[] = []

@@ -1,5 +1,5 @@
 import { createHistoryPlanner, type HistoryPlanner } from "../pass/history-planner.js"
-import { protectedClamp, resolveWindow, type ModelLimits, type WindowSettings } from "../pressure/model-window.js"
+import { landingClamp, landingClampMessage, protectedClamp, resolveWindow, type ModelLimits, type WindowSettings } from "../pressure/model-window.js"
 import { protectedClampMessage } from "../reduce/protected-window.js"
 import type { Database } from "../store/driver.js"
 import type { ReasoningRule } from "../session/reasoning-rules.js"
@@ -14,6 +14,8 @@ export function hostWindow(
   const window = resolveWindow({ ...model, config: runtime.config })
   const clamp = protectedClamp(window)
   if (clamp) runtime.warnOnce(`${model.providerID}/${model.modelID}: ${protectedClampMessage(clamp)}`)
+  const landing = landingClamp(window, runtime.config)
+  if (landing) runtime.warnOnce(`${model.providerID}/${model.modelID}: ${landingClampMessage(landing)}`)
   return window
 }
 

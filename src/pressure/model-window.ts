@@ -142,6 +142,23 @@ export function protectedClamp(window: WindowSettings): { clampedFrom: number; t
   return { clampedFrom: window.protectedClampedFrom, tokens: window.protectedTokens, usableTokens: window.usableTokens }
 }
 
+/**
+ * The configured `history_landing` when it is not at least LANDING_MARGIN_POINTS under the window's threshold (the
+ * line used is then the threshold less the margin), or null: the user hears that the value was clamped and to what.
+ */
+export function landingClamp(window: WindowSettings, config: Config): { configured: number; used: number; thresholdPercent: number } | null {
+  const used = window.thresholdPercent - LANDING_MARGIN_POINTS
+  return config.history_landing > used ? { configured: config.history_landing, used, thresholdPercent: window.thresholdPercent } : null
+}
+
+/** What is said of a clamped `history_landing`. */
+export function landingClampMessage(clamp: { configured: number; used: number; thresholdPercent: number }): string {
+  return (
+    `history_landing ${clamp.configured}% is not ${LANDING_MARGIN_POINTS} points under the execute threshold ` +
+    `(${clamp.thresholdPercent}%): execute passes land at ${clamp.used}% of the usable window`
+  )
+}
+
 /** The landing line stays at least this many points under the execute threshold. */
 export const LANDING_MARGIN_POINTS = 5
 /** The reminders of one epoch hold at most this share of the usable window. */

@@ -397,4 +397,14 @@ describe("commandReplay", () => {
     expect(io.out[0]?.endsWith("; tokens counted with cl100k_base")).toBe(true)
     expect(io.err).toEqual([expect.stringContaining(`${config}: key "typo" has value 1, expected no such key`)])
   })
+
+  it("says on stderr, naming the file, when history_landing had to be clamped under the threshold", async () => {
+    const config = join(cwd, "landing.jsonc")
+    writeFileSync(config, '{ "history_landing": 70 }')
+    const { code, io } = await replay(SWE_AGENT, "--window", "30000", "--config", config)
+    expect(code).toBe(0)
+    expect(io.err).toEqual([
+      `${config}: history_landing 70% is not 5 points under the execute threshold (65%): execute passes land at 60% of the usable window`,
+    ])
+  })
 })

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { defaultConfig, type Config } from "../../src/config/schema.js"
-import { fixedWindow, modelOverride, resolveWindow } from "../../src/pressure/model-window.js"
+import { fixedWindow, landingClamp, landingClampMessage, modelOverride, resolveWindow } from "../../src/pressure/model-window.js"
 import { reasoningRuleById } from "../../src/session/reasoning-rules.js"
 
 const config = (overrides: Partial<Config> = {}): Config => ({ ...defaultConfig(), ...overrides })
@@ -227,5 +227,18 @@ describe("fixedWindow", () => {
       config: config({ protected_tokens: 3_000 }),
     })
     expect(window).toMatchObject({ thresholdPercent: 90, protectedTokens: 3_000 })
+  })
+})
+
+describe("landingClamp", () => {
+  it("says when history_landing is not 5 points under the threshold, and where passes land instead", () => {
+    const over = config({ history_landing: 70 })
+    const clamp = landingClamp(fixedWindow({ usableTokens: 100_000, config: over }), over)
+    expect(clamp).toEqual({ configured: 70, used: 60, thresholdPercent: 65 })
+    expect(landingClampMessage(clamp as NonNullable<typeof clamp>)).toBe(
+      "history_landing 70% is not 5 points under the execute threshold (65%): execute passes land at 60% of the usable window",
+    )
+    const within = config({ history_landing: 60 })
+    expect(landingClamp(fixedWindow({ usableTokens: 100_000, config: within }), within)).toBeNull()
   })
 })
