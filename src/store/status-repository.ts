@@ -137,9 +137,12 @@ export function readStatusRows(db: Database, sessionId: string): StatusRows {
   }
 }
 
-/** The newest session that has passes (for `status` without --session). */
-export function newestSessionId(db: Database): string | null {
-  const row = statement(db, "SELECT id FROM sessions ORDER BY updated_at DESC, id LIMIT 1").get()
+/** The newest session of the store, or of one project directory (for `status` without --session). */
+export function newestSessionId(db: Database, directory?: string): string | null {
+  const row =
+    directory === undefined
+      ? statement(db, "SELECT id FROM sessions ORDER BY updated_at DESC, id LIMIT 1").get()
+      : statement(db, "SELECT id FROM sessions WHERE directory = ? ORDER BY updated_at DESC, id LIMIT 1").get([directory])
   return row ? String(row["id"]) : null
 }
 

@@ -48,7 +48,7 @@ describe("commandStatus for a Pi session", () => {
 
     const listed = await runCliCaptured(["status", "--db", file, "--list"], { env: home.env, cwd: home.home })
     expect(listed.code).toBe(0)
-    expect(listed.io.stdoutText()).toBe("pi-session  pi  0 messages, 0 tags, 0 passes")
+    expect(listed.io.stdoutText()).toBe(`pi-session  pi  ${project}  1970-01-01 00:00  0 messages, 0 tags, 0 passes`)
     const shown = await runCliCaptured(["status", "--db", file, "--session", "pi-session", "--json"], { env: home.env, cwd: home.home })
     expect(shown.code).toBe(0)
     expect((JSON.parse(shown.io.stdoutText()) as { hostCompaction: unknown }).hostCompaction).toEqual({
@@ -57,5 +57,42 @@ describe("commandStatus for a Pi session", () => {
       recommended: null,
       source: join(project, ".pi", "settings.json"),
     })
+  })
+})
+
+describe("commandStatus across projects", () => {
+  it("shows the newest session of the project directory, lists every session with its project, and as JSON", async () => {
+    const home = createTempHome(dirs)
+    const mine = dirs.make("mine")
+    const other = dirs.make("other")
+    const file = join(dirs.make("store"), "store.db")
+    const db = await openDatabase(file)
+    ensureSession(db, { id: "ses_mine", source: "opencode", projectId: null, directory: mine, title: "my work" }, 1_000)
+    ensureSession(db, { id: "ses_other", source: "opencode", projectId: null, directory: other, title: null }, 2_000)
+    db.close()
+
+    const shown = await runCliCaptured(["status", "--db", file, "--directory", mine, "--json"], { env: home.env, cwd: home.home })
+    expect(shown.code).toBe(0)
+    expect((JSON.parse(shown.io.stdoutText()) as { sessionId: string }).sessionId).toBe("ses_mine")
+    // From inside the project, without --directory; from elsewhere, the store's newest.
+    const inside = await runCliCaptured(["status", "--db", file, "--json"], { env: home.env, cwd: mine })
+    expect((JSON.parse(inside.io.stdoutText()) as { sessionId: string }).sessionId).toBe("ses_mine")
+    const elsewhere = await runCliCaptured(["status", "--db", file, "--json"], { env: home.env, cwd: home.home })
+    expect((JSON.parse(elsewhere.io.stdoutText()) as { sessionId: string }).sessionId).toBe("ses_other")
+
+    const listed = await runCliCaptured(["status", "--db", file, "--list", "--json"], { env: home.env, cwd: home.home })
+    expect(JSON.parse(listed.io.stdoutText())).toEqual([
+      expect.objectContaining({ id: "ses_other", source: "opencode", directory: other, title: null, updatedAt: 2_000 }),
+      expect.objectContaining({ id: "ses_mine", source: "opencode", directory: mine, title: "my work", updatedAt: 1_000 }),
+    ])
+  })
+
+  it("refuses a project directory that does not exist, changing nothing", async () => {
+    const home = createTempHome(dirs)
+    const missing = join(dirs.make("gone"), "nowhere")
+    const { code, io } = await runCliCaptured(["status", "--directory", missing], { env: home.env, cwd: home.home })
+    expect(code).toBe(2)
+    expect(io.stderrText()).toBe(`${missing}: no such project directory`)
+    expect(readdirSync(home.dataHome)).toEqual([])
   })
 })
