@@ -5,7 +5,7 @@ import { commandReplay, REPLAY_HELP } from "./command-replay.js"
 import { commandSetup, SETUP_HELP } from "./command-setup.js"
 import { commandStatus, STATUS_HELP } from "./command-status.js"
 import { EXIT, type CliIo, type ExitCode } from "./cli-io.js"
-import { closestName } from "./closest-name.js"
+import { closestName } from "../config/closest-name.js"
 import { packageVersion } from "./package-version.js"
 
 const COMMANDS: Record<string, { run: (io: CliIo) => Promise<ExitCode>; summary: string; help: string }> = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { closestName } from "../../src/cli/closest-name.js"
+import { closestName } from "../../src/config/closest-name.js"
 
 const COMMANDS = ["replay", "lab", "status", "doctor", "setup", "config"]
 
