@@ -1,7 +1,7 @@
 import { writeFileSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { parseArgs } from "node:util"
+import { parseCommandArgs } from "./parse-command-args.js"
 import { GENERATED_FILES, configExampleJsonc, configJsonSchema, configReferenceMarkdown } from "../config/generate-config-docs.js"
 import { getPath, leafPaths } from "../config/json-path.js"
 import { isConfigError } from "../config/load-config.js"
@@ -20,7 +20,7 @@ example file) in the package.`
 
 /** `magic-context config`. */
 export async function commandConfig(io: CliIo): Promise<ExitCode> {
-  const parsed = parseArgs({
+  const parsed = parseCommandArgs({
     args: io.args,
     options: {
       json: { type: "boolean" },

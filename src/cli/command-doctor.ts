@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs"
-import { parseArgs } from "node:util"
+import { parseCommandArgs } from "./parse-command-args.js"
 import { isConfigError } from "../config/load-config.js"
 import { readConfigFiles } from "../config/read-config-files.js"
 import { configuredDatabasePath } from "../store/database-path.js"
@@ -24,7 +24,7 @@ export type Check = { name: string; status: CheckStatus; detail: string[] }
 
 /** `magic-context doctor`. */
 export async function commandDoctor(io: CliIo): Promise<ExitCode> {
-  const parsed = parseArgs({
+  const parsed = parseCommandArgs({
     args: io.args,
     options: { json: { type: "boolean" }, directory: { type: "string" }, help: { type: "boolean" } },
   })

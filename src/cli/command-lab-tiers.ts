@@ -1,6 +1,6 @@
 import { REPLAY_COUNT_CACHE_CHARS } from "../tokens/counted-text-cache.js"
 import { resolve } from "node:path"
-import { parseArgs } from "node:util"
+import { parseCommandArgs } from "./parse-command-args.js"
 import { formatTierQuality } from "../lab/format-tier-quality.js"
 import { rounded } from "../lab/lab-json.js"
 import { readProbeFile } from "../lab/read-probe-file.js"
@@ -26,7 +26,7 @@ OpenCode's client), so it is not measured here.`
 
 /** `magic-context lab tiers`. */
 export async function commandLabTiers(io: CliIo): Promise<ExitCode> {
-  const parsed = parseArgs({
+  const parsed = parseCommandArgs({
     args: io.args,
     options: {
       probes: { type: "string" },

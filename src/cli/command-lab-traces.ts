@@ -1,6 +1,6 @@
 import { REPLAY_COUNT_CACHE_CHARS } from "../tokens/counted-text-cache.js"
 import { resolve } from "node:path"
-import { parseArgs } from "node:util"
+import { parseCommandArgs } from "./parse-command-args.js"
 import { TIERS } from "../historian/fidelity-types.js"
 import { rounded } from "../lab/lab-json.js"
 import { MATERIALS, traceEcology, type TraceEcology } from "../lab/trace-ecology.js"
@@ -25,7 +25,7 @@ ${DEFAULT_ECOLOGY_WINDOW}).`
 
 /** `magic-context lab traces`. */
 export async function commandLabTraces(io: CliIo): Promise<ExitCode> {
-  const parsed = parseArgs({
+  const parsed = parseCommandArgs({
     args: io.args,
     allowPositionals: true,
     options: { window: { type: "string" }, json: { type: "boolean" }, config: { type: "string" }, help: { type: "boolean" } },

@@ -1,6 +1,6 @@
 import { REPLAY_COUNT_CACHE_CHARS } from "../tokens/counted-text-cache.js"
 import { basename, resolve } from "node:path"
-import { parseArgs } from "node:util"
+import { parseCommandArgs } from "./parse-command-args.js"
 import { byTrace, evaluateProbes, type ProbeEvaluation } from "../lab/evaluate-probes.js"
 import { formatPolicySummaries, formatReferenceComparison } from "../lab/format-policy-summaries.js"
 import { labJson, PROMPT_COST_NOTE, type LabExperiments, type LabSettings } from "../lab/lab-json.js"
@@ -75,7 +75,7 @@ export async function commandLab(io: CliIo): Promise<ExitCode> {
 }
 
 async function commandLabTrajectories(io: CliIo): Promise<ExitCode> {
-  const parsed = parseArgs({
+  const parsed = parseCommandArgs({
     args: io.args,
     allowPositionals: true,
     options: {

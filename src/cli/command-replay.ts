@@ -1,7 +1,7 @@
 import { REPLAY_COUNT_CACHE_CHARS } from "../tokens/counted-text-cache.js"
 import { existsSync, realpathSync } from "node:fs"
 import { resolve } from "node:path"
-import { parseArgs } from "node:util"
+import { parseCommandArgs } from "./parse-command-args.js"
 import { readConfigFiles } from "../config/read-config-files.js"
 import { replayTranscript, type ReplayTurn } from "../pass/replay-transcript.js"
 import { systemClock } from "../pass/system-clock.js"
@@ -14,7 +14,7 @@ import { encodingForModel } from "../tokens/encoding-for-model.js"
 import { createTokenCounterPool } from "../tokens/tiktoken-counter.js"
 import { readTranscript } from "../transcript/read-transcript.js"
 import { createProgress } from "./progress.js"
-import { replaySummary, replayTotals, type ReplayTotals } from "./replay-summary.js"
+import { replayLegend, replaySummary, replayTotals, type ReplayTotals } from "./replay-summary.js"
 import { createPromptCostMeter } from "../lab/prompt-cost.js"
 import { UNREDUCED_WINDOW_TOKENS } from "../lab/evaluate-probes.js"
 import { EXIT, type CliIo, type ExitCode } from "./cli-io.js"
@@ -25,6 +25,7 @@ import { compilePinPatterns } from "../historian/pin-patterns.js"
 import type { Config } from "../config/schema.js"
 import type { TokenCounter } from "../tokens/token-counter.js"
 import type { Transcript } from "../transcript/turn-model.js"
+import type { Database } from "../store/driver.js"
 
 const POLICIES: readonly SelectionPolicy[] = ["default", "age-only", "flat", "truncation"]
 
@@ -53,23 +54,49 @@ ctx_reduce calls the recorded agent made (a session recorded with magic-context)
                  the live store is never used)
   --config FILE  an extra magic-context.jsonc applied over the usual files`
 
+/** The engine options of every command that replays a transcript (replay, show), for `parseArgs`. */
+export const REPLAY_OPTIONS = {
+  db: { type: "string" },
+  config: { type: "string" },
+  window: { type: "string" },
+  threshold: { type: "string" },
+  "fixed-tokens": { type: "string" },
+  calibrate: { type: "boolean" },
+  "smart-drops": { type: "boolean" },
+  policy: { type: "string" },
+} as const
+
+/** What `REPLAY_OPTIONS` parse to. */
+export type ReplayOptionValues = {
+  db?: string | undefined
+  config?: string | undefined
+  window?: string | undefined
+  threshold?: string | undefined
+  "fixed-tokens"?: string | undefined
+  calibrate?: boolean | undefined
+  "smart-drops"?: boolean | undefined
+  policy?: string | undefined
+}
+
+/** A transcript ready to replay with the options given: the settings the engine runs with, and `replay` to run it. */
+export type ReplayRun = {
+  transcript: Transcript
+  counter: TokenCounter
+  window: WindowSettings
+  config: Config
+  /** `--fixed-tokens`, when given. */
+  fixedTokens: number | undefined
+  db: Database
+  /** Replays the whole transcript into `db` (replayTranscript), calling `onTurn` for each model call. */
+  replay: (onTurn: (turn: ReplayTurn) => void) => { passes: number; sessionId: string }
+}
+
 /** `magic-context replay`. */
 export async function commandReplay(io: CliIo): Promise<ExitCode> {
-  const parsed = parseArgs({
+  const parsed = parseCommandArgs({
     args: io.args,
     allowPositionals: true,
-    options: {
-      json: { type: "boolean" },
-      db: { type: "string" },
-      config: { type: "string" },
-      window: { type: "string" },
-      threshold: { type: "string" },
-      "fixed-tokens": { type: "string" },
-      calibrate: { type: "boolean" },
-      "smart-drops": { type: "boolean" },
-      policy: { type: "string" },
-      help: { type: "boolean" },
-    },
+    options: { ...REPLAY_OPTIONS, json: { type: "boolean" }, help: { type: "boolean" } },
   })
   if (parsed.values.help) {
     io.stdout(REPLAY_HELP)
@@ -80,29 +107,72 @@ export async function commandReplay(io: CliIo): Promise<ExitCode> {
     io.stderr(`replay takes exactly one transcript file\n\n${REPLAY_HELP}`)
     return EXIT.usage
   }
-  const windowTokens = parseNumberOption(parsed.values.window, "--window", { min: MIN_WINDOW_TOKENS, integer: true })
-  const threshold = parseNumberOption(parsed.values.threshold, "--threshold", { min: 20, max: 92, integer: false })
-  const fixedTokens = parseNumberOption(parsed.values["fixed-tokens"], "--fixed-tokens", { min: 0, integer: true })
+  return withReplayRun(io, parsed.values, () => readTranscript(resolve(io.cwd, spec)), async (run) => {
+    const { transcript, counter, window } = run
+    const rows: ReplayTurn[] = []
+    // A model call follows each assistant record (roughly: merged records make it an upper bound).
+    const progress = createProgress(io, {
+      title: "replay",
+      total: transcript.turns.filter((turn) => turn.role === "assistant").length,
+      quiet: parsed.values.json === true,
+    })
+    const summary = run.replay((turn) => {
+      progress.step(`turn ${turn.turn}`)
+      if (parsed.values.json) io.stdout(JSON.stringify(turnJson(turn)))
+      else rows.push(turn)
+    })
+    progress.finish()
+    if (!parsed.values.json) {
+      printTable(io, rows, { file: spec, format: transcript.format, encoding: counter.encoding, window, ...summary })
+      const meter = createPromptCostMeter(counter)
+      const reduced = replayTotals(rows, rows.map((row) => meter.measure(row)))
+      const unreduced = await unreducedTotals({
+        transcript,
+        counter,
+        config: run.config,
+        ...(typeof run.fixedTokens === "number" ? { fixedTokens: run.fixedTokens } : {}),
+      })
+      io.stdout("")
+      for (const line of replaySummary({ rows, window, reduced, unreduced })) io.stdout(line)
+    }
+    return EXIT.ok
+  })
+}
+
+/**
+ * The part every replaying command shares: checks the engine options (a bad one is a usage error, exit 2), loads the
+ * config, reads the transcript (`load`), resolves the window, opens the replay's store (`--db`, else in memory) and
+ * hands them to `use`. A PluginError (an unreadable transcript, a store that cannot open) prints its message and exits 1.
+ */
+export async function withReplayRun(
+  io: CliIo,
+  values: ReplayOptionValues,
+  load: () => Transcript | Promise<Transcript>,
+  use: (run: ReplayRun) => Promise<ExitCode>,
+): Promise<ExitCode> {
+  const windowTokens = parseNumberOption(values.window, "--window", { min: MIN_WINDOW_TOKENS, integer: true })
+  const threshold = parseNumberOption(values.threshold, "--threshold", { min: 20, max: 92, integer: false })
+  const fixedTokens = parseNumberOption(values["fixed-tokens"], "--fixed-tokens", { min: 0, integer: true })
   for (const problem of [windowTokens, threshold, fixedTokens].filter((value): value is { error: string } => typeof value === "object")) {
     io.stderr(problem.error)
     return EXIT.usage
   }
-  const policy = (parsed.values.policy ?? "default") as SelectionPolicy
+  const policy = (values.policy ?? "default") as SelectionPolicy
   if (!POLICIES.includes(policy)) {
-    io.stderr(`--policy takes one of ${POLICIES.join(", ")}, got "${parsed.values.policy}"`)
+    io.stderr(`--policy takes one of ${POLICIES.join(", ")}, got "${values.policy}"`)
     return EXIT.usage
   }
-  const dbFile = parsed.values.db ? resolve(io.cwd, parsed.values.db) : MEMORY_DATABASE
+  const dbFile = values.db ? resolve(io.cwd, values.db) : MEMORY_DATABASE
   if (dbFile !== MEMORY_DATABASE && sameFile(dbFile, defaultDatabasePath(io.env))) {
     io.stderr(`replay never writes to the live store (${dbFile}); give another --db path or none`)
     return EXIT.usage
   }
-  const loaded = readConfigFiles({ directory: io.cwd, explicitFile: parsed.values.config, env: io.env })
+  const loaded = readConfigFiles({ directory: io.cwd, explicitFile: values.config, env: io.env })
   for (const diagnostic of loaded.diagnostics) io.stderr(diagnostic.message)
 
   const pool = createTokenCounterPool({ cacheChars: REPLAY_COUNT_CACHE_CHARS })
   try {
-    const transcript = readTranscript(resolve(io.cwd, spec))
+    const transcript = await load()
     const model = transcript.model ?? { providerID: "replay", modelID: "unknown" }
     const counter = pool.counterFor(
       encodingForModel({ providerID: model.providerID, modelID: model.modelID, settings: loaded.config.tokenizer }),
@@ -120,44 +190,32 @@ export async function commandReplay(io: CliIo): Promise<ExitCode> {
     if (landing) io.stderr(`${loaded.sources["history_landing"] ?? "config"}: ${landingClampMessage(landing)}`)
     const db = await openDatabase(dbFile)
     try {
-      const rows: ReplayTurn[] = []
-      // A model call follows each assistant record (roughly: merged records make it an upper bound).
-      const progress = createProgress(io, {
-        title: "replay",
-        total: transcript.turns.filter((turn) => turn.role === "assistant").length,
-        quiet: parsed.values.json === true,
-      })
-      const summary = replayTranscript({
+      return await use({
         transcript,
-        db,
         counter,
-        clock: systemClock,
         window,
-        smartDrops: parsed.values["smart-drops"] === true || loaded.config.smart_drops,
-        policy,
-        pinPatterns: compilePinPatterns(loaded.config.pins).matchers,
-        ...(typeof fixedTokens === "number" ? { fixedTokens } : {}),
-        calibrate: parsed.values.calibrate === true,
-        historian: loaded.config.historian.strategy !== "off",
-        onTurn: (turn) => {
-          progress.step(`turn ${turn.turn}`)
-          if (parsed.values.json) io.stdout(JSON.stringify(turnJson(turn)))
-          else rows.push(turn)
-        },
+        config: loaded.config,
+        fixedTokens: typeof fixedTokens === "number" ? fixedTokens : undefined,
+        db,
+        replay: (onTurn) =>
+          replayTranscript({
+            transcript,
+            db,
+            counter,
+            clock: systemClock,
+            window,
+            smartDrops: values["smart-drops"] === true || loaded.config.smart_drops,
+            policy,
+            pinPatterns: compilePinPatterns(loaded.config.pins).matchers,
+            ...(typeof fixedTokens === "number" ? { fixedTokens } : {}),
+            calibrate: values.calibrate === true,
+            historian: loaded.config.historian.strategy !== "off",
+            onTurn,
+          }),
       })
-      progress.finish()
-      if (!parsed.values.json) {
-        printTable(io, rows, { file: spec, format: transcript.format, encoding: counter.encoding, window, ...summary })
-        const meter = createPromptCostMeter(counter)
-        const reduced = replayTotals(rows, rows.map((row) => meter.measure(row)))
-        const unreduced = await unreducedTotals({ transcript, counter, config: loaded.config })
-        io.stdout("")
-        for (const line of replaySummary({ rows, window, reduced, unreduced })) io.stdout(line)
-      }
     } finally {
       db.close()
     }
-    return EXIT.ok
   } catch (error) {
     if (!isPluginError(error)) throw error
     io.stderr(error.message)
@@ -189,8 +247,16 @@ export function turnJson(turn: ReplayTurn): Record<string, unknown> {
   }
 }
 
-/** The same session in a window it never fills, into a fresh in-memory store: what the host alone would send. */
-async function unreducedTotals(options: { transcript: Transcript; counter: TokenCounter; config: Config }): Promise<ReplayTotals> {
+/**
+ * The same session in a window it never fills, into a fresh in-memory store: what the host alone would send, with the
+ * same fixed prompt (`--fixed-tokens`, else the transcript's system prompt) as the replay it is compared with.
+ */
+async function unreducedTotals(options: {
+  transcript: Transcript
+  counter: TokenCounter
+  config: Config
+  fixedTokens?: number
+}): Promise<ReplayTotals> {
   const db = await openDatabase(MEMORY_DATABASE)
   try {
     const rows: ReplayTurn[] = []
@@ -203,6 +269,7 @@ async function unreducedTotals(options: { transcript: Transcript; counter: Token
       smartDrops: false,
       policy: "default",
       pinPatterns: compilePinPatterns(options.config.pins).matchers,
+      ...(options.fixedTokens === undefined ? {} : { fixedTokens: options.fixedTokens }),
       onTurn: (turn) => rows.push(turn),
     })
     const meter = createPromptCostMeter(options.counter)
@@ -254,6 +321,8 @@ function printTable(
     ]),
   )
   for (const line of table) io.stdout(line)
+  io.stdout("")
+  for (const line of replayLegend(meta.window)) io.stdout(line)
   io.stdout("")
   io.stdout(
     `${executes} execute passes, ${rows.length - executes} replay passes; prefix changed on ${busts} passes; ` +

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { dirname, join, resolve, sep } from "node:path"
 import { fileURLToPath } from "node:url"
-import { parseArgs } from "node:util"
+import { parseCommandArgs } from "./parse-command-args.js"
 import { configExampleJsonc } from "../config/generate-config-docs.js"
 import { FILE_NAMES } from "../config/load-config.js"
 import { userConfigDir } from "../config/read-config-files.js"
@@ -29,7 +29,7 @@ as it is unless --compaction is given.
 
 /** `magic-context setup`. */
 export async function commandSetup(io: CliIo): Promise<ExitCode> {
-  const parsed = parseArgs({
+  const parsed = parseCommandArgs({
     args: io.args,
     options: {
       global: { type: "boolean" },

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs"
 import { resolve } from "node:path"
-import { parseArgs } from "node:util"
+import { parseCommandArgs } from "./parse-command-args.js"
 import { readConfigFiles } from "../config/read-config-files.js"
 import { isPluginError } from "../plugin-error.js"
 import { gatherStatus } from "../status/gather-status.js"
@@ -30,7 +30,7 @@ recent internal errors and OpenCode's compaction settings. By default the newest
 
 /** `magic-context status`. */
 export async function commandStatus(io: CliIo): Promise<ExitCode> {
-  const parsed = parseArgs({
+  const parsed = parseCommandArgs({
     args: io.args,
     options: {
       session: { type: "string" },

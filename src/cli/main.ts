@@ -17,6 +17,11 @@ const COMMANDS: Record<string, { run: (io: CliIo) => Promise<ExitCode>; summary:
   config: { run: commandConfig, summary: "print the effective config and where each value came from", help: CONFIG_HELP },
 }
 
+/** The commands `magic-context` runs, in the order the help lists them. */
+export function commandNames(): string[] {
+  return Object.keys(COMMANDS)
+}
+
 /** The top-level help text. */
 export function mainHelp(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length))

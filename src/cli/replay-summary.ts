@@ -2,6 +2,7 @@ import type { CallCost } from "../lab/prompt-cost.js"
 import type { ReplayTurn } from "../pass/replay-transcript.js"
 import type { WindowSettings } from "../pressure/model-window.js"
 import { TIERS } from "../historian/fidelity-types.js"
+import { EMERGENCY_PERCENT, forceBandStart } from "../pressure/bands.js"
 
 /** One replay's totals, for the comparison with the same session unreduced. */
 export type ReplayTotals = { calls: number; meanPromptTokens: number; costTokens: number }
@@ -56,6 +57,33 @@ export function replaySummary(options: { rows: readonly ReplayTurn[]; window: Wi
       "`/ctx-status` inside OpenCode for a live session.",
   )
   return lines
+}
+
+/**
+ * What the replay table's columns say, printed once under it, with this window's thresholds. Each line states what
+ * the code that fills the column computes: the band from usage before the pass (`classifyBand`), the pass and its
+ * reasons (`decidePass`), the breakdown (`measurePrompt`), the prefix check, the reminder (`nudgeFor`). Pure.
+ */
+export function replayLegend(window: WindowSettings): string[] {
+  const threshold = window.thresholdPercent
+  return [
+    "Legend:",
+    "  pass     execute: the pass applied what was due (drops, reclaim, a history fold), so the prompt changed; replay: it",
+    "           rendered the same applied state again, so the previous prompt stays a byte prefix (the provider's cache)",
+    `  band     usage before the pass: below (under ${threshold}%, the execute threshold), execute (from ${threshold}%),`,
+    `           force (from ${forceBandStart(threshold)}%), emergency (from ${EMERGENCY_PERCENT}%);` +
+      " an execute pass in band below: the emergency drain",
+    "           still freeing context, an expired prompt cache letting queued drops land, a recovery after a reasoning",
+    "           rejection, or work that pays for its prefix break (--json gives each pass's reason)",
+    "  use%     usage before the pass, in percent of the usable window",
+    "  total    tokens of the prompt sent, split into fixed (system prompt and tools), hist (the folded history), conv",
+    "           (settled conversation), prot (the protected recent window), tool (tool output); reclaim: the part of tool",
+    "           that reclaim or ctx_reduce could take now",
+    "  prefix   kept: the previous prompt is a byte prefix of this one; changed@N: they differ from UTF-8 byte N on",
+    "  dropped  tags whose drop landed in this pass (ctx_reduce, reclaim, smart drops)",
+    "  nudge    the ctx_reduce reminder placed: level (gentle, firm, urgent: the reclaimable share of the recent tail, capped",
+    "           by the distance to the threshold) / channel (1: on a finished tool output, 2: a steer message)",
+  ]
 }
 
 /** A window about half the session's largest prompt (so it crosses the threshold), rounded to 1,000 and at least 4,000. */

@@ -5,6 +5,8 @@ import { getPath, isJsonObject, withoutPaths, type JsonObject } from "./json-pat
 import { tooDeepOffset } from "./nesting-depth.js"
 import { nonFiniteNumbers } from "./non-finite-numbers.js"
 import { ConfigSchema } from "./schema.js"
+import { closestName } from "./closest-name.js"
+import { knownKeysAt } from "./known-keys.js"
 
 /** The deepest nesting a config file may have (the schema needs 3); deeper files are refused before parsing. */
 export const MAX_CONFIG_DEPTH = 64
@@ -39,10 +41,11 @@ export function validLayer(file: string, text: string, diagnostics: ConfigDiagno
     diagnostics.push(fileDiagnostic(file, "an object", `${file}: expected an object at the top level; the whole file is ignored`))
     return {}
   }
-  const refused: ConfigDiagnostic[] = []
+  // Diagnostics are built for the values named (the rest are only counted): a suggestion costs an edit distance per key.
+  const refused: (() => ConfigDiagnostic)[] = []
   // A number beyond a double is refused as such (zod would call Infinity a wrong type, JSON.stringify shows null).
   const infinite = nonFiniteNumbers(text).filter(({ path }) => typeof getPath(value, path) === "number")
-  for (const { path, written } of infinite) refused.push(valueDiagnostic(file, path, { shown: written, nonFinite: true }))
+  for (const { path, written } of infinite) refused.push(() => valueDiagnostic(file, path, { shown: written, nonFinite: true }))
   let layer = withoutPaths(value, infinite.map(({ path }) => path))
   let valid = false
   // Each round removes at least one refused value, so this ends; the bound guards against a schema bug.
@@ -52,11 +55,14 @@ export function validLayer(file: string, text: string, diagnostics: ConfigDiagno
     if (result.success) continue
     const paths = result.error.issues.flatMap((issue) => issuePaths(issue).map((path) => ({ path, issue })))
     for (const { path, issue } of paths) {
-      refused.push(valueDiagnostic(file, path, { shown: shownValue(getPath(layer, path)), expected: expectedText(issue) }))
+      const shown = shownValue(getPath(layer, path))
+      refused.push(() =>
+        issue.code === "unrecognized_keys" ? unknownKeyDiagnostic(file, path, shown) : valueDiagnostic(file, path, { shown, expected: expectedText(issue) }),
+      )
     }
     layer = withoutPaths(layer, paths.map(({ path }) => path))
   }
-  diagnostics.push(...refused.slice(0, MAX_DIAGNOSTICS_PER_FILE))
+  diagnostics.push(...refused.slice(0, MAX_DIAGNOSTICS_PER_FILE).map((diagnostic) => diagnostic()))
   const unnamed = refused.length - MAX_DIAGNOSTICS_PER_FILE
   if (unnamed > 0) {
     const message = `${file}: ${unnamed.toLocaleString("en-US")} more values are refused (the first ${MAX_DIAGNOSTICS_PER_FILE} are named above)`
@@ -76,7 +82,6 @@ function issuePaths(issue: z.core.$ZodIssue): PropertyKey[][] {
 }
 
 function expectedText(issue: z.core.$ZodIssue): string {
-  if (issue.code === "unrecognized_keys") return "no such key (check the spelling against docs/configuration.md)"
   if (issue.code === "invalid_value") return `one of ${issue.values.map((value) => JSON.stringify(value)).join(", ")}`
   if (issue.code === "invalid_type") return `a value of type ${issue.expected}`
   return issue.message
@@ -91,7 +96,7 @@ function valueDiagnostic(
   refusal: { shown: string; expected: string } | { shown: string; nonFinite: true },
 ): ConfigDiagnostic {
   const key = path.map(String).join(".")
-  const clipped = refusal.shown.length > 80 ? `${refusal.shown.slice(0, 77)}...` : refusal.shown
+  const value = clipped(refusal.shown)
   const expected = "expected" in refusal ? refusal.expected : "a finite number"
   const problem = "expected" in refusal ? `expected ${expected}` : "which is not a finite number (beyond ±1.8e308)"
   // A list element goes alone; any other value makes way for the next file's value or the default.
@@ -100,10 +105,31 @@ function valueDiagnostic(
     severity: "error",
     file,
     key,
-    value: clipped,
+    value,
     expected,
-    message: `${file}: key "${key}" has value ${clipped}, ${problem}; this value is ignored (${fallback})`,
+    message: `${file}: key "${key}" has value ${value}, ${problem}; this value is ignored (${fallback})`,
   }
+}
+
+/** A key the schema does not have, with the known key of the same object it is nearest to, when one is a slip away. */
+function unknownKeyDiagnostic(file: string, path: readonly PropertyKey[], shown: string): ConfigDiagnostic {
+  const key = path.map(String).join(".")
+  const parent = path.slice(0, -1).map(String)
+  const near = closestName(String(path.at(-1)), knownKeysAt(parent))
+  const suggestion = near === null ? null : [...parent, near].join(".")
+  const hint = suggestion === null ? "check the spelling against docs/configuration.md" : `did you mean "${suggestion}"?`
+  return {
+    severity: "error",
+    file,
+    key,
+    value: clipped(shown),
+    expected: `a known key (${hint})`,
+    message: `${file}: unknown key "${key}" (${hint}); its value ${clipped(shown)} is ignored`,
+  }
+}
+
+function clipped(shown: string): string {
+  return shown.length > 80 ? `${shown.slice(0, 77)}...` : shown
 }
 
 function shownValue(value: unknown): string {

@@ -12,6 +12,9 @@ const SWE_AGENT = tracePath("sweagent-gpt4-pydicom-1458.traj")
 const OPENHANDS = tracePath("openhands-llama4-ponyc.jsonl")
 const PI = tracePath("pi-sonnet45-large-session.jsonl")
 
+/** Lines of the legend under the table (its heading included). */
+const LEGEND_LINES = 15
+
 const TOKEN_FIELDS = ["total", "fixed", "history", "conversation", "protected", "tool", "reclaimable", "tags"]
 const TURN_FIELDS = [
   "turn",
@@ -120,20 +123,33 @@ describe("commandReplay", () => {
       expect(rows.map((row) => Number(row[0]))).toEqual(assistantTurns(SWE_AGENT))
       expect(rows.every((row) => row[1] === "replay" && row[11] === "kept" && row[12] === "-")).toBe(true)
       expect(io.out[16]).toBe("")
+      // The legend, once under the table: every column the table has, and the bands at this window's thresholds.
+      const legend = io.out.slice(17, 17 + LEGEND_LINES)
+      expect(legend[0]).toBe("Legend:")
+      expect(io.out[17 + LEGEND_LINES]).toBe("")
+      for (const column of ["pass", "band", "use%", "total", "prefix", "dropped", "nudge"]) {
+        expect(legend.some((line) => line.startsWith(`  ${column} `)), column).toBe(true)
+      }
+      for (const column of ["fixed", "hist", "conv", "prot", "tool", "reclaim", "changed@N", "execute pass in band below"]) {
+        expect(legend.join(" "), column).toContain(column)
+      }
+      expect(legend.join(" ").replace(/\s+/g, " ")).toContain("below (under 65%, the execute threshold), execute (from 65%), force (from 85%), emergency (from 95%)")
+      expect(io.out.filter((line) => line === "Legend:")).toHaveLength(1)
+      const after = io.out.slice(18 + LEGEND_LINES)
       const turns = jsonTurns(firstJson.out)
       const mean = Math.round(turns.reduce((sum, turn) => sum + (turn.tokens["total"] ?? NaN), 0) / turns.length)
       const summary = /^0 execute passes, 12 replay passes; prefix changed on 0 passes; mean prompt ([\d,]+) tokens; peak usage before a pass (\d+\.\d)%$/.exec(
-        io.out[17] ?? "",
+        after[0] ?? "",
       )
-      expect(summary, io.out[17]).not.toBeNull()
+      expect(summary, after[0]).not.toBeNull()
       expect(summary?.[1]).toBe(mean.toLocaleString("en-US"))
       expect(Number(summary?.[2])).toBeCloseTo(Math.max(...turns.map((turn) => turn.usageBefore)), 0)
       // Then the newcomer's summary: nothing crossed the threshold in this window, so it says how to see the engine work.
-      expect(io.out[18]).toBe("")
-      expect(io.out[19]).toMatch(/^Nothing needed doing: usage peaked at \d+\.\d% of the 123,904-token window \(execute threshold 65%\).* e\.g\. --window \d+\.$/)
-      expect(io.out[20]).toMatch(/^Against the same session unreduced: mean prompt ([\d,]+) vs \1 tokens \(the same\)/)
-      expect(io.out[21]).toMatch(/^Next: --json/)
-      expect(io.out).toHaveLength(22)
+      expect(after[1]).toBe("")
+      expect(after[2]).toMatch(/^Nothing needed doing: usage peaked at \d+\.\d% of the 123,904-token window \(execute threshold 65%\).* e\.g\. --window \d+\.$/)
+      expect(after[3]).toMatch(/^Against the same session unreduced: mean prompt ([\d,]+) vs \1 tokens \(the same\)/)
+      expect(after[4]).toMatch(/^Next: --json/)
+      expect(after).toHaveLength(5)
     })
 
     it("ends a run that crossed the threshold with what it did and what it saved against the session unreduced", async () => {
@@ -271,7 +287,7 @@ describe("commandReplay", () => {
         if (turn.pass === "replay") expect([turn.prefixChanged, turn.dropped]).toEqual([false, []])
         if (turn.pass === "execute") expect(turn.usageBefore).toBeGreaterThanOrEqual(65)
       }
-      expect(table.io.out[17]).toMatch(
+      expect(table.io.out[18 + LEGEND_LINES]).toMatch(
         new RegExp(`^${executes.length} execute passes, ${12 - executes.length} replay passes; prefix changed on ` +
           `${turns.filter((turn) => turn.prefixChanged).length} passes;`),
       )
@@ -311,6 +327,45 @@ describe("commandReplay", () => {
       const { code, io } = await replay(SWE_AGENT, "--window", "1000", "--threshold", threshold, "--config", config)
       expect(code).toBe(0)
       expect(io.out[0]).toContain(`execute threshold ${threshold}%`)
+    })
+  })
+
+  describe("with --fixed-tokens", () => {
+    /** The summary's two means: the replay's and the unreduced baseline's. */
+    const means = (out: string[]): number[] => {
+      const saved = /^Against the same session unreduced: mean prompt ([\d,]+) vs ([\d,]+) tokens/.exec(
+        out.find((line) => line.startsWith("Against the same session unreduced")) ?? "",
+      )
+      return [saved?.[1], saved?.[2]].map((value) => Number(value?.replace(/,/g, "") ?? NaN))
+    }
+
+    it("counts the same fixed prompt in the unreduced baseline as in the replay", async () => {
+      const plain = await replay(SWE_AGENT)
+      const fixed = await replay(SWE_AGENT, "--fixed-tokens", "20000")
+      expect(plain.code).toBe(0)
+      expect(fixed.code).toBe(0)
+      const [plainReduced, plainUnreduced] = means(plain.io.out)
+      const [fixedReduced, fixedUnreduced] = means(fixed.io.out)
+      // The window is never filled either way, so the prompts are the host's (tags added) and the two means agree.
+      expect(fixed.io.out.some((line) => /^Against the same session unreduced: .* \(the same\)/.test(line))).toBe(true)
+      expect(fixedReduced).toBe(fixedUnreduced)
+      // The flag's fixed prompt replaced the trajectory's system prompt in both.
+      expect((fixedReduced as number) - (plainReduced as number)).toBe((fixedUnreduced as number) - (plainUnreduced as number))
+      expect(fixedReduced).toBeGreaterThan(plainReduced as number)
+    })
+
+    it("measures the saving of a run under pressure against a baseline with the same fixed prompt", async () => {
+      const { code, io } = await replay(SWE_AGENT, "--window", "30000", "--fixed-tokens", "6000", "--json")
+      expect(code).toBe(0)
+      const turns = jsonTurns(io.out)
+      expect(turns.every((turn) => turn.tokens["fixed"] === 6000)).toBe(true)
+      const table = await replay(SWE_AGENT, "--window", "30000", "--fixed-tokens", "6000")
+      const plain = await replay(SWE_AGENT, "--window", "1000000000")
+      const [, unreduced] = means(table.io.out)
+      const [unreducedAlone] = means(plain.io.out)
+      const systemTokens = (jsonTurns((await replay(SWE_AGENT, "--json")).io.out)[0]?.tokens["fixed"]) ?? NaN
+      // The baseline's mean is the host's prompts with the flag's 6,000 fixed tokens in place of the system prompt.
+      expect(unreduced).toBe((unreducedAlone as number) - systemTokens + 6000)
     })
   })
 
@@ -395,7 +450,7 @@ describe("commandReplay", () => {
     expect(code).toBe(0)
     expect(io.out[0]?.startsWith(`${SWE_AGENT}: swe-agent transcript, 12 model calls replayed; `)).toBe(true)
     expect(io.out[0]?.endsWith("; tokens counted with cl100k_base")).toBe(true)
-    expect(io.err).toEqual([expect.stringContaining(`${config}: key "typo" has value 1, expected no such key`)])
+    expect(io.err).toEqual([`${config}: unknown key "typo" (check the spelling against docs/configuration.md); its value 1 is ignored`])
   })
 
   it("says on stderr, naming the file, when history_landing had to be clamped under the threshold", async () => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { CONFIG_HELP } from "../../src/cli/command-config.js"
 import { DOCTOR_HELP } from "../../src/cli/command-doctor.js"
 import { REPLAY_HELP } from "../../src/cli/command-replay.js"
-import { mainHelp } from "../../src/cli/main.js"
+import { commandNames, mainHelp } from "../../src/cli/main.js"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { REPO_ROOT } from "../e2e/harness/opencode-harness.js"
@@ -89,8 +89,25 @@ describe("runCli", () => {
     const { code, io } = await run(command, "--bogus")
     expect(code).toBe(2)
     expect(io.out).toEqual([])
-    expect(io.stderrText()).toContain("Unknown option '--bogus'")
-    expect(io.stderrText().endsWith(`\n\n${help}`)).toBe(true)
+    expect(io.stderrText()).toBe(`unknown option --bogus\n\n${help}`)
+  })
+
+  it.each(commandNames())("suggests the option of %s an unknown one is a slip away from", async (command) => {
+    const { code, io } = await run(command, "--hepl")
+    expect(code).toBe(2)
+    expect(io.out).toEqual([])
+    expect(io.stderrText().split("\n\n")[0]).toBe("unknown option --hepl (did you mean --help?)")
+  })
+
+  it.each([
+    ["replay", "--windw", "--window"],
+    ["replay", "--fixed-token", "--fixed-tokens"],
+    ["status", "--directroy", "--directory"],
+    ["doctor", "--direcotry", "--directory"],
+  ])("takes %s %s for %s", async (command, given, meant) => {
+    const { code, io } = await run(command, given, "1")
+    expect(code).toBe(2)
+    expect(io.stderrText().split("\n\n")[0]).toBe(`unknown option ${given} (did you mean ${meant}?)`)
   })
 
   it.each([

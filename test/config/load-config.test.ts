@@ -294,7 +294,7 @@ describe("loadConfig", () => {
   it("reports and ignores an unknown key, at the top level and in a section", () => {
     const loaded = load({
       [WORKTREE]: JSON.stringify({
-        tokeniser: { encoding: "cl100k_base" },
+        tokens_counter: { encoding: "cl100k_base" },
         database: { file: "/x.db" },
         enabled: false,
       }),
@@ -302,14 +302,38 @@ describe("loadConfig", () => {
     expect(loaded.config).toEqual({ ...defaultConfig(), enabled: false })
     expect(loaded.sources).toEqual({ ...DEFAULT_SOURCES, enabled: WORKTREE })
     const byKey = Object.fromEntries(loaded.diagnostics.map((diagnostic) => [diagnostic.key, diagnostic]))
-    expect(Object.keys(byKey).sort()).toEqual(["database.file", "tokeniser"])
-    expect(byKey["tokeniser"]).toMatchObject({
+    expect(Object.keys(byKey).sort()).toEqual(["database.file", "tokens_counter"])
+    expect(byKey["tokens_counter"]).toMatchObject({
       file: WORKTREE,
       value: '{"encoding":"cl100k_base"}',
-      expected: "no such key (check the spelling against docs/configuration.md)",
+      expected: "a known key (check the spelling against docs/configuration.md)",
+      message: `${WORKTREE}: unknown key "tokens_counter" (check the spelling against docs/configuration.md); its value {"encoding":"cl100k_base"} is ignored`,
     })
-    expect(byKey["tokeniser"]?.message).toContain(`${WORKTREE}: key "tokeniser" has value {"encoding":"cl100k_base"}`)
-    expect(byKey["database.file"]?.message).toContain('key "database.file" has value "/x.db", expected no such key')
+    expect(byKey["database.file"]?.message).toBe(
+      `${WORKTREE}: unknown key "database.file" (check the spelling against docs/configuration.md); its value "/x.db" is ignored`,
+    )
+  })
+
+  it.each([
+    [{ execute_treshold: 70 }, "execute_treshold", "execute_threshold", "70"],
+    [{ tokeniser: { encoding: "cl100k_base" } }, "tokeniser", "tokenizer", '{"encoding":"cl100k_base"}'],
+    [{ tokenizer: { encodng: "cl100k_base" } }, "tokenizer.encodng", "tokenizer.encoding", '"cl100k_base"'],
+    [{ historian: { strategi: "off" } }, "historian.strategi", "historian.strategy", '"off"'],
+    [{ models: { "anthropic/*": { contxt: 200000 } } }, "models.anthropic/*.contxt", "models.anthropic/*.context", "200000"],
+    [{ models: { "a/*": { prices: { cached_reed: 0.1 } } } }, "models.a/*.prices.cached_reed", "models.a/*.prices.cached_read", "0.1"],
+  ])("suggests the known key a slip away from %j", (layer, key, meant, shown) => {
+    const loaded = load({ [DIRECTORY]: JSON.stringify(layer) })
+    expect(loaded.config).toEqual(defaultConfig())
+    expect(loaded.diagnostics).toEqual([
+      {
+        severity: "error",
+        file: DIRECTORY,
+        key,
+        value: shown,
+        expected: `a known key (did you mean "${meant}"?)`,
+        message: `${DIRECTORY}: unknown key "${key}" (did you mean "${meant}"?); its value ${shown} is ignored`,
+      },
+    ])
   })
 
   it("refuses a price that is negative or not a number, keeping the rest of the model's override", () => {
