@@ -6,6 +6,14 @@ import { defineConfig } from "vitest/config"
 // time, after them (`groupOrder`), each starting the real OpenCode.
 const WORKERS = Math.max(2, availableParallelism() - 1)
 
+// Every test file belongs to one project, so a file named on the command line runs once. The fault suite
+// (`npm run test:faults`, which sets MAGIC_CONTEXT_FAULT_SUITE) runs its fast probes, otherwise in `unit` and `e2e`,
+// in the `faults` project with the slow ones; without it `faults` holds only the slow ones.
+const FAULT_SUITE = process.env["MAGIC_CONTEXT_FAULT_SUITE"] === "1"
+const FAULT_FILES = FAULT_SUITE
+  ? ["test/faults/**/*.test.ts", "test/e2e/faults/**/*.test.ts"]
+  : ["test/faults/**/*.slow.test.ts", "test/e2e/faults/**/*.slow.test.ts"]
+
 export default defineConfig({
   test: {
     maxWorkers: WORKERS,
@@ -43,9 +51,9 @@ export default defineConfig({
       },
       {
         test: {
-          // The whole fault suite: the fast probes (also in `npm test`) and the slow ones.
+          // The slow fault probes; under `npm run test:faults` the whole fault suite (the fast probes are in `npm test`).
           name: "faults",
-          include: ["test/faults/**/*.test.ts", "test/e2e/faults/**/*.test.ts"],
+          include: FAULT_FILES,
           testTimeout: 600_000,
           hookTimeout: 240_000,
           fileParallelism: false,

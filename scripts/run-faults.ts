@@ -9,7 +9,7 @@ const dir = mkdtempSync(join(tmpdir(), "mc-faults-"))
 const table = join(dir, "table.jsonl")
 const run = spawnSync("npx", ["vitest", "run", "--project", "faults", ...process.argv.slice(2)], {
   stdio: "inherit",
-  env: { ...process.env, MAGIC_CONTEXT_FAULT_TABLE: table },
+  env: { ...process.env, MAGIC_CONTEXT_FAULT_TABLE: table, MAGIC_CONTEXT_FAULT_SUITE: "1" },
 })
 const tallies: FaultTally[] = existsSync(table)
   ? readFileSync(table, "utf8")
