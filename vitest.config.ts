@@ -24,7 +24,7 @@ export default defineConfig({
           sequence: { groupOrder: 0 },
           include: ["test/**/*.test.ts"],
           // `*.slow.test.ts` (the slow part of the fault suite) runs only in `npm run test:faults`.
-          exclude: ["test/e2e/**", "test/**/*.slow.test.ts"],
+          exclude: ["**/node_modules/**", "test/e2e/**", "test/**/*.slow.test.ts"],
           testTimeout: 30_000,
         },
       },
@@ -33,7 +33,7 @@ export default defineConfig({
           name: "e2e",
           sequence: { groupOrder: 1 },
           include: ["test/e2e/**/*.test.ts"],
-          exclude: ["test/e2e/**/*.slow.test.ts"],
+          exclude: ["**/node_modules/**", "test/e2e/**/*.slow.test.ts"],
           testTimeout: 240_000,
           hookTimeout: 240_000,
           fileParallelism: false,

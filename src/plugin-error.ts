@@ -3,6 +3,7 @@ export type PluginErrorCode =
   | "config_invalid"
   | "db_from_future"
   | "db_open_failed"
+  | "db_driver_unavailable"
   | "db_corrupt"
   | "migration_failed"
   | "transcript_unreadable"

@@ -47,6 +47,10 @@ export function storeHealthLines(health: StoreHealth, now: number): string[] {
       "  Fix: upgrade magic-context, or set database.path in magic-context.jsonc to another file.",
     ]
   }
+  if (health.kind === "no-driver") {
+    // The message ends with the fix: the command that rebuilds better-sqlite3 for the running Node.
+    return [`Store: unusable since ${formatAge(now - health.since)}: ${health.message}`, `  Off: ${OFF}.`, `  ${waiting}`]
+  }
   return [
     `Store: unusable since ${formatAge(now - health.since)}: ${health.message}`,
     `  Off: ${OFF}.`,

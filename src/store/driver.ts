@@ -1,6 +1,8 @@
 /**
  * The driver seam: the six things the store needs from SQLite. Inside OpenCode (Bun) it is backed by
- * `bun:sqlite`; under Node (tests, CLI, lab) by `better-sqlite3`. Nothing outside `store/` sees a driver.
+ * `bun:sqlite`; under Node (Pi, tests, CLI, lab) by `better-sqlite3`, or by the built-in `node:sqlite` when
+ * better-sqlite3's native module does not load in the running Node (driver-choice.ts). Nothing outside `store/` sees
+ * a driver.
  */
 
 export type SqlValue = string | number | bigint | null | Uint8Array
@@ -17,7 +19,7 @@ export interface Statement {
 
 export interface Database {
   /** Which driver backs this connection. */
-  readonly driver: "bun:sqlite" | "better-sqlite3"
+  readonly driver: "bun:sqlite" | "better-sqlite3" | "node:sqlite"
   exec(sql: string): void
   /**
    * A new statement. The Bun driver keeps each one until the connection closes (to finalize it there): a statement
@@ -29,7 +31,7 @@ export interface Database {
   close(): void
 }
 
-/** Adds the explicit BEGIN IMMEDIATE / COMMIT transaction both drivers share. */
+/** Adds the explicit BEGIN IMMEDIATE / COMMIT transaction every driver shares. */
 export function wrapTransactions(base: Omit<Database, "transaction">): Database {
   let depth = 0
   return {

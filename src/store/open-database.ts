@@ -16,7 +16,7 @@ export const DEFAULT_BUSY_TIMEOUT_MS = 5_000
 
 /**
  * Opens (creating if needed) the store at `file` with the driver of the running runtime (`bun:sqlite` inside
- * OpenCode, `better-sqlite3` under Node), applies the connection settings and migrates the schema.
+ * OpenCode; under Node `better-sqlite3`, or `node:sqlite` where better-sqlite3's native module does not load), applies the connection settings and migrates the schema.
  * An existing file is looked at before anything writes to it: a path that holds no usable store (see
  * `inspectStorePath`), a store from a newer version, or one that fails SQLite's quick check is refused with a
  * PluginError saying which file, what is wrong and what to do, and is left exactly as it was.
@@ -132,9 +132,10 @@ export async function openWithRuntimeDriver(file: string, options: { readOnly?: 
       const { openBunDatabase } = await import("./driver-bun.js")
       return openBunDatabase(file, options)
     }
-    const { openNodeDatabase } = await import("./driver-node.js")
-    return openNodeDatabase(file, options)
+    const { openNodeRuntimeDatabase } = await import("./driver-probe.js")
+    return openNodeRuntimeDatabase(file, options)
   } catch (error) {
+    if (error instanceof PluginError) throw error
     throw new PluginError("db_open_failed", `${file}: cannot open the database: ${errorMessage(error)}`, { file })
   }
 }

@@ -2,14 +2,16 @@ import { isPluginError } from "../plugin-error.js"
 
 /**
  * Why the store could not be used: another process holds its lock (`busy`: the work is written once it is free), it
- * was written by a newer magic-context (`from-future`), or it cannot be opened or written at all (`unusable`).
+ * was written by a newer magic-context (`from-future`), no SQLite driver loads in the running Node (`no-driver`), or
+ * it cannot be opened or written at all (`unusable`).
  */
-export type StoreFailureKind = "busy" | "from-future" | "unusable"
+export type StoreFailureKind = "busy" | "from-future" | "no-driver" | "unusable"
 
 /** What kind of store failure `error` is, or null when it is not one (a bug elsewhere, a bad tool argument). */
 export function storeFailureKind(error: unknown): StoreFailureKind | null {
   if (isBusyError(error)) return "busy"
   if (isPluginError(error, "db_from_future")) return "from-future"
+  if (isPluginError(error, "db_driver_unavailable")) return "no-driver"
   if (isPluginError(error) && (error.code.startsWith("db_") || error.code === "migration_failed")) return "unusable"
   return sqliteCode(error) === null ? null : "unusable"
 }

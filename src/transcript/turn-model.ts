@@ -81,4 +81,6 @@ export type Transcript = {
   /** The system prompt, when the source records one (SWE-agent, OpenHands). */
   system: string | null
   turns: Turn[]
+  /** Source records of a type the importer does not know, counted by type: skipped, not a reason to refuse the file. */
+  skippedRecords?: Readonly<Record<string, number>>
 }

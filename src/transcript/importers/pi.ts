@@ -3,6 +3,7 @@ import type { ModelRef, Transcript, Turn, TurnPart } from "../turn-model.js"
 import { toEpochMs } from "./epoch-ms.js"
 import { pickMajorityModel } from "./majority-model.js"
 import { omittedDataUrl } from "./omitted-data-url.js"
+import { projectPiSession, type PiContextEdit, type PiEntry } from "./pi-projection.js"
 import { parseJson, parseRecord, splitJsonLines, transcriptParseError, type RecordLocation } from "./parse-record.js"
 import { assertSingleTrajectory } from "./single-trajectory.js"
 
@@ -14,8 +15,30 @@ import { assertSingleTrajectory } from "./single-trajectory.js"
 export const PI_ROLES_NOT_READ: ReadonlySet<string> = new Set(["bashExecution", "custom", "branchSummary", "compactionSummary"])
 
 /**
- * Reads a pi coding agent session (JSONL). Turn K is line K. Line 0 is the `session` header; `message` records with
- * roles user / assistant / toolResult are turns; `thinking_level_change` and `model_change` records are not.
+ * Entry types of a Pi session that are no turn of their own: settings, usage and extension state, and what the
+ * projection applies (`context_edit`) or passes through live untouched (`compaction` and `branch_summary` summaries,
+ * an extension's `custom_message`, which Pi sends to the model as a message of role `custom`).
+ */
+const PI_ENTRIES_NOT_TURNS: ReadonlySet<string> = new Set([
+  "model_change",
+  "thinking_level_change",
+  "usage",
+  "custom",
+  "label",
+  "session_info",
+  "context_edit",
+  "compaction",
+  "branch_summary",
+  "custom_message",
+])
+
+/**
+ * Reads a pi coding agent session (JSONL), 0.x and 1.x. Turn K is line K. Line 0 is the `session` header; the
+ * entries that reach the model are chosen as Pi chooses them (see pi-projection.ts: the active branch, the newest
+ * compaction's kept range, `context_edit` omissions and replacements), and of those the `message` entries with roles
+ * user / assistant / toolResult are turns. System messages (Pi 1.x records its prompt and tools as one) and the roles
+ * in PI_ROLES_NOT_READ are not turns. An entry type this importer does not know is skipped and counted in
+ * `skippedRecords`, never a reason to refuse the file.
  */
 export function importPi(text: string, options: { file: string; trajectory?: number }): Transcript {
   assertSingleTrajectory("pi", options)
@@ -26,19 +49,30 @@ export function importPi(text: string, options: { file: string; trajectory?: num
   const headerLocation = { file, record: first.line }
   const header = parseRecord(SessionHeaderSchema, parseJson(first.text, headerLocation), headerLocation)
 
-  const turns: Turn[] = []
-  const assistantModels: ModelRef[] = []
+  const entries: PiEntry[] = []
+  const skippedRecords: Record<string, number> = {}
   for (const { line, text: lineText } of lines.slice(1)) {
     const location: RecordLocation = { file, record: line }
     const record = parseRecord(RecordSchema, parseJson(lineText, location), location)
-    // Only `message` records are turns. `thinking_level_change` and `model_change` are settings; record types added
-    // by later pi versions (compaction, branch summaries, custom entries) are skipped the same way.
-    if (record.type !== "message") continue
-    const role = (record.message as { role?: unknown } | undefined)?.role
-    if (typeof role === "string" && PI_ROLES_NOT_READ.has(role)) continue
-    const message = parseRecord(MessageSchema, record.message, location, ["message"])
-    const time = toEpochMs(message.timestamp) ?? toEpochMs(record.timestamp)
-    const turn = convertMessage(message, { index: line, time })
+    if (record.type === "context_edit") parseRecord(ContextEditSchema, record, location)
+    if (record.type === "compaction") parseRecord(CompactionSchema, record, location)
+    if (record.type !== "message" && !PI_ENTRIES_NOT_TURNS.has(record.type)) {
+      skippedRecords[record.type] = (skippedRecords[record.type] ?? 0) + 1
+      continue
+    }
+    entries.push({ line, type: record.type, id: record.id ?? null, parentId: record.parentId ?? null, record })
+  }
+
+  const turns: Turn[] = []
+  const assistantModels: ModelRef[] = []
+  for (const { entry, edit } of projectPiSession(entries)) {
+    if (entry.type !== "message" || edit?.kind === "omit") continue
+    const location: RecordLocation = { file, record: entry.line }
+    const role = (entry.record["message"] as { role?: unknown } | undefined)?.role
+    if (role === "system" || (typeof role === "string" && PI_ROLES_NOT_READ.has(role))) continue
+    const message = parseRecord(MessageSchema, withReplacement(entry.record["message"], edit), location, ["message"])
+    const time = toEpochMs(message.timestamp) ?? toEpochMs(entry.record["timestamp"] as string | undefined)
+    const turn = convertMessage(message, { index: entry.line, time })
     if (turn === null) continue
     if (message.role === "assistant" && message.provider && message.model) {
       assistantModels.push({ providerID: message.provider, modelID: message.model })
@@ -56,7 +90,20 @@ export function importPi(text: string, options: { file: string; trajectory?: num
     model: pickMajorityModel(assistantModels) ?? headerModel,
     system: null,
     turns,
+    ...(Object.keys(skippedRecords).length > 0 ? { skippedRecords } : {}),
   }
+}
+
+/**
+ * The message as the model gets it after a `context_edit` replacement: only the content changes; a string replaces an
+ * assistant's or a tool result's content as one text block (those roles hold blocks), as Pi does.
+ */
+function withReplacement(message: unknown, edit: PiContextEdit | null): unknown {
+  if (edit === null || edit.kind !== "replace" || typeof message !== "object" || message === null) return message
+  const role = (message as { role?: unknown }).role
+  const content =
+    (role === "assistant" || role === "toolResult") && typeof edit.content === "string" ? [{ type: "text", text: edit.content }] : edit.content
+  return { ...message, content }
 }
 
 const SessionHeaderSchema = z.looseObject({
@@ -68,9 +115,20 @@ const SessionHeaderSchema = z.looseObject({
 
 const RecordSchema = z.looseObject({
   type: z.string(),
+  id: z.string().optional(),
+  parentId: z.string().nullable().optional(),
   timestamp: z.string().optional(),
   message: z.unknown().optional(),
 })
+
+const ContextEditSchema = z.looseObject({
+  targetId: z.string(),
+  replacement: z.union([z.null(), z.looseObject({ content: z.unknown() })], {
+    error: "expected replacement to be null (omit the target) or an object with content",
+  }),
+})
+
+const CompactionSchema = z.looseObject({ summary: z.string(), firstKeptEntryId: z.string() })
 
 const TextBlockSchema = z.looseObject({ type: z.literal("text"), text: z.string() })
 const ImageBlockSchema = z.looseObject({ type: z.literal("image"), data: z.string(), mimeType: z.string() })

