@@ -10,7 +10,7 @@ import { sqliteCodeName } from "./sqlite-result-codes.js"
  * file, and closing finalizes the connection's statements.
  */
 export function openNodeSqliteDatabase(filename: string, options: { readOnly?: boolean } = {}): Database {
-  const { DatabaseSync: Driver } = createRequire(import.meta.url)("node:sqlite") as { DatabaseSync: typeof DatabaseSync }
+  const { DatabaseSync: Driver } = loadNodeSqlite()
   const db = named(() => new Driver(filename, options.readOnly ? { readOnly: true } : {}))
   return wrapTransactions({
     driver: "node:sqlite",
@@ -18,6 +18,26 @@ export function openNodeSqliteDatabase(filename: string, options: { readOnly?: b
     prepare: (sql) => nodeSqliteStatement(named(() => db.prepare(sql))),
     close: () => named(() => db.close()),
   })
+}
+
+/**
+ * Loads `node:sqlite`. Node 22 prints "ExperimentalWarning: SQLite is an experimental feature" on the host's stderr
+ * (into Pi's terminal) when the module first loads: that one warning is held back; every other warning goes out as
+ * before.
+ */
+export function loadNodeSqlite(): { DatabaseSync: typeof DatabaseSync } {
+  const emitWarning = process.emitWarning
+  process.emitWarning = function filtered(this: unknown, warning: string | Error, ...rest: unknown[]): void {
+    const text = typeof warning === "string" ? warning : warning.message
+    const type = typeof rest[0] === "string" ? rest[0] : (rest[0] as { type?: unknown } | undefined)?.type
+    if (/^SQLite is an experimental feature/.test(text) && (type === "ExperimentalWarning" || (warning as Error).name === "ExperimentalWarning")) return
+    ;(emitWarning as (...args: unknown[]) => void).call(process, warning, ...rest)
+  } as typeof process.emitWarning
+  try {
+    return createRequire(import.meta.url)("node:sqlite") as { DatabaseSync: typeof DatabaseSync }
+  } finally {
+    process.emitWarning = emitWarning
+  }
 }
 
 function nodeSqliteStatement(statement: StatementSync): Statement {

@@ -5,7 +5,7 @@ import { PluginError } from "../plugin-error.js"
 import { chooseNodeDriver, type NodeDriverChoice, type NodeDriverProbe } from "./driver-choice.js"
 import type { Database } from "./driver.js"
 import { openNodeDatabase } from "./driver-node.js"
-import { openNodeSqliteDatabase } from "./driver-node-sqlite.js"
+import { loadNodeSqlite, openNodeSqliteDatabase } from "./driver-node-sqlite.js"
 
 let probed: NodeDriverProbe | undefined
 
@@ -17,7 +17,7 @@ export function probeNodeDrivers(): NodeDriverProbe {
       new Driver(":memory:").close()
     }),
     nodeSqlite: loadError(() => {
-      const { DatabaseSync } = createRequire(import.meta.url)("node:sqlite") as typeof import("node:sqlite")
+      const { DatabaseSync } = loadNodeSqlite()
       new DatabaseSync(":memory:").close()
     }),
     node: { version: process.versions.node, execPath: process.execPath },
@@ -44,8 +44,10 @@ function loadError(load: () => void): string | null {
     load()
     return null
   } catch (error) {
+    // better-sqlite3's messages run over lines ("... was compiled against ... This version of Node.js requires ...",
+    // or a list of every path it tried): the first four say what is wrong.
     const message = error instanceof Error ? error.message : String(error)
-    return message.split("\n")[0]!.trim()
+    return message.split("\n").map((line) => line.trim()).filter((line) => line !== "").slice(0, 4).join(" ")
   }
 }
 

@@ -37,6 +37,16 @@ describe("storeHealthLines", () => {
     expect(lines[3]).toContain(`mv "${FILE}" "${FILE}.broken"`)
   })
 
+  it("gives the rebuild command, not a move of the file, when no SQLite driver loads in the running Node", () => {
+    const message = `${FILE}: cannot open the store: no SQLite driver loads in Node 20.20.2: better-sqlite3 does not load (...) and Node's built-in node:sqlite is not available (...). Fix: rebuild it for Node 20.20.2 (/usr/bin/node): cd "/app" && PATH="/usr/bin:$PATH" npm rebuild better-sqlite3`
+    const lines = storeHealthLines(health({ kind: "no-driver", message, waitingSessions: 0, retryAt: NOW }), NOW)
+    expect(lines).toEqual([
+      `Store: unusable since 14s ago: ${message}`,
+      "  Off: storing this session's messages, tags, ctx_reduce drops and history; every model call goes out unchanged (no tags, nothing reduced).",
+      "  Next try now.",
+    ])
+  })
+
   it("tells to upgrade for a store from a newer version, and gives only the next try when nothing waits", () => {
     const lines = storeHealthLines(health({ kind: "from-future", message: `${FILE}: schema 9 is newer than 3`, waitingSessions: 0, retryAt: NOW }), NOW)
     expect(lines).toEqual([
