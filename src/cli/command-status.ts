@@ -83,6 +83,7 @@ export async function commandStatus(io: CliIo): Promise<ExitCode> {
         configuredProtectedTokens: loaded.config.protected_tokens,
         hostCompaction: hostCompactionOf(session, directory, io),
         reasoningRule: storedSessionReasoning({ db, sessionId, config: loaded.config }),
+        sessionlessErrors: { directory },
       })
       io.stdout(parsed.values.json ? JSON.stringify(status, null, 2) : formatStatus(status, Date.now()))
       return EXIT.ok

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto"
 import { isPluginError } from "../plugin-error.js"
 import type { Database } from "../store/driver.js"
 import { recordError, type ErrorRecord } from "../store/error-repository.js"
@@ -9,9 +10,12 @@ const MEMORY_LIMIT = 50
  * Where internal errors go: an in-memory ring (at once, so `/ctx-status` can show them even without a store), the
  * host's log, and the store's `errors` table (so `magic-context status` shows them later). The store write never
  * waits for a lock: an error that cannot be written now stays queued and `flush` writes it once the store is free.
- * Recording never throws.
+ * Every error carries the log's host instance and project directory, so one recorded without a session is shown only
+ * where it belongs (that instance's `/ctx-status`, `magic-context status` of that directory). Recording never throws.
  */
 export type ErrorLog = {
+  /** The host instance this log records for (one plugin runtime in one process). */
+  readonly instanceId: string
   record(options: { hook: string; sessionId: string | null; error: unknown }): void
   /** The newest errors, newest first. */
   recent(): readonly ErrorRecord[]
@@ -24,7 +28,15 @@ export type ErrorLog = {
 }
 
 /** Creates an error log; `hostLog` forwards one line to OpenCode's log and must not throw synchronously. */
-export function createErrorLog(options: { now: () => number; hostLog: (message: string) => void }): ErrorLog {
+export function createErrorLog(options: {
+  now: () => number
+  hostLog: (message: string) => void
+  /** The host instance the log records for (default: a new id, the process id and a random UUID). */
+  instanceId?: string
+  /** The project directory of the instance (default null: the host gave none). */
+  directory?: string | null
+}): ErrorLog {
+  const instanceId = options.instanceId ?? `${process.pid}:${randomUUID()}`
   const memory: ErrorRecord[] = []
   const unsaved: ErrorRecord[] = []
   let db: Database | null = null
@@ -46,6 +58,7 @@ export function createErrorLog(options: { now: () => number; hostLog: (message: 
   }
 
   return {
+    instanceId,
     record({ hook, sessionId, error }) {
       const entry: ErrorRecord = {
         sessionId,
@@ -54,6 +67,8 @@ export function createErrorLog(options: { now: () => number; hostLog: (message: 
         code: isPluginError(error) ? error.code : null,
         message: error instanceof Error ? error.message : String(error),
         stack: error instanceof Error ? (error.stack ?? null) : null,
+        instanceId,
+        directory: options.directory ?? null,
       }
       memory.unshift(entry)
       if (memory.length > MEMORY_LIMIT) memory.pop()

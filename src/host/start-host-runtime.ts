@@ -20,7 +20,7 @@ export function startHostRuntime(options: {
   const { env } = options
   const loaded = readConfigFiles({ directory: options.directory, worktree: options.worktree, env })
   for (const diagnostic of loaded.diagnostics) options.announce(diagnostic.severity === "error" ? "error" : "warn", diagnostic.message)
-  const errors = createErrorLog({ now: () => Date.now(), hostLog: options.logError })
+  const errors = createErrorLog({ now: () => Date.now(), hostLog: options.logError, directory: options.directory ?? null })
   return createHostRuntime({
     config: loaded.config,
     configDiagnostics: loaded.diagnostics,

@@ -62,6 +62,7 @@ export async function statusReport(options: StatusReportOptions): Promise<string
       configuredProtectedTokens: runtime.config.protected_tokens,
       hostCompaction: options.hostCompaction,
       reasoningRule: reasoningRuleOf(runtime, db, sessionId),
+      sessionlessErrors: { instanceId: runtime.errors.instanceId },
     })
     // Errors the store could not take yet (it is busy) are shown from memory beside the stored ones.
     const errors = [...runtime.errors.unsaved().filter(forSession), ...status.errors].sort((a, b) => b.at - a.at)

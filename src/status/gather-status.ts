@@ -3,7 +3,7 @@ import type { Breakdown } from "../render/measure-prompt.js"
 import { loadAppliedState } from "../store/applied-state-repository.js"
 import { currentTiers, listCompartments } from "../store/compartment-repository.js"
 import type { Database } from "../store/driver.js"
-import { listErrors } from "../store/error-repository.js"
+import { listErrors, type SessionlessScope } from "../store/error-repository.js"
 import { listPins } from "../store/pin-repository.js"
 import { readStatusRows } from "../store/status-repository.js"
 import { protectedWindow } from "../reduce/protected-window.js"
@@ -21,12 +21,17 @@ export function gatherStatus(options: {
   configuredProtectedTokens?: number | null
   /** The reasoning rule the last pass ran under and the model it is for (null: no pass of this process). */
   reasoningRule?: Pick<ReasoningStatus, "rule" | "source" | "model"> | null
+  /**
+   * Whose errors without a session the report lists beside the session's: the host instance asking (its own
+   * `/ctx-status`) or a project directory (`magic-context status`); none when absent (the sidebar).
+   */
+  sessionlessErrors?: SessionlessScope | null
 }): StatusData {
   const { db, sessionId } = options
   const rows = readStatusRows(db, sessionId)
   const lastDetail = parse(rows.lastPass?.detail)
   const executeDetail = parse(rows.lastExecute?.detail)
-  const errors = listErrors(db, { sessionId, limit: 10 })
+  const errors = listErrors(db, { sessionId, sessionless: options.sessionlessErrors ?? null, limit: 10 })
   return {
     sessionId,
     title: rows.title,

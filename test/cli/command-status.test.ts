@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
 import { openDatabase } from "../../src/store/open-database.js"
+import { recordError } from "../../src/store/error-repository.js"
 import { ensureSession } from "../../src/store/session-repository.js"
 import { runCliCaptured } from "../helpers/run-cli.js"
 import { createTempDirs, createTempHome } from "../helpers/temp-dirs.js"
@@ -85,6 +86,29 @@ describe("commandStatus across projects", () => {
       expect.objectContaining({ id: "ses_other", source: "opencode", directory: other, title: null, updatedAt: 2_000 }),
       expect.objectContaining({ id: "ses_mine", source: "opencode", directory: mine, title: "my work", updatedAt: 1_000 }),
     ])
+  })
+
+  it("shows the errors without a session recorded in the project's directory, and no other project's", async () => {
+    const home = createTempHome(dirs)
+    const mine = dirs.make("mine")
+    const other = dirs.make("other")
+    const file = join(dirs.make("store"), "store.db")
+    const db = await openDatabase(file)
+    ensureSession(db, { id: "ses_mine", source: "opencode", projectId: null, directory: mine, title: null }, 1_000)
+    ensureSession(db, { id: "ses_other", source: "opencode", projectId: null, directory: other, title: null }, 2_000)
+    const sessionless = { sessionId: null, hook: "dispose", code: null, stack: null, instanceId: "1:a" }
+    recordError(db, { ...sessionless, at: 3_000, message: "in my project", directory: mine })
+    recordError(db, { ...sessionless, at: 4_000, message: "in the other project", directory: other })
+    recordError(db, { sessionId: "ses_mine", at: 5_000, hook: "transform", code: null, message: "my session's", stack: null })
+    db.close()
+
+    const errorsOf = async (directory: string): Promise<string[]> => {
+      const { code, io } = await runCliCaptured(["status", "--db", file, "--directory", directory, "--json"], { env: home.env, cwd: home.home })
+      expect(code).toBe(0)
+      return (JSON.parse(io.stdoutText()) as { errors: { message: string }[] }).errors.map((error) => error.message)
+    }
+    expect(await errorsOf(mine)).toEqual(["my session's", "in my project"])
+    expect(await errorsOf(other)).toEqual(["in the other project"])
   })
 
   it("refuses a project directory that does not exist, changing nothing", async () => {

@@ -68,6 +68,8 @@ describe("createErrorLog", () => {
         code: "db_open_failed",
         message: "stored",
         stack: expect.any(String),
+        instanceId: errors.instanceId,
+        directory: null,
       },
       {
         sessionId: null,
@@ -76,11 +78,23 @@ describe("createErrorLog", () => {
         code: null,
         message: "recorded before the store opened",
         stack: expect.any(String),
+        instanceId: errors.instanceId,
+        directory: null,
       },
     ])
     errors.attach(db)
     expect(listErrors(db)).toHaveLength(2)
     db.close()
+  })
+
+  it("stamps every error with its host instance and project directory, a new instance per log unless one is given", () => {
+    const given = createErrorLog({ now: () => 1, hostLog: () => undefined, instanceId: "77:abc", directory: "/work/project" })
+    given.record({ hook: "dispose", sessionId: null, error: new Error("x") })
+    expect(given.recent()[0]).toMatchObject({ instanceId: "77:abc", directory: "/work/project" })
+    const first = createErrorLog({ now: () => 1, hostLog: () => undefined })
+    const second = createErrorLog({ now: () => 1, hostLog: () => undefined })
+    expect(first.instanceId).toMatch(new RegExp(`^${process.pid}:[0-9a-f-]{36}$`))
+    expect(second.instanceId).not.toBe(first.instanceId)
   })
 
   it("never throws, even when the store and the host log fail", async () => {

@@ -26,6 +26,8 @@ describe("recordError", () => {
       code: "fault_injected",
       message: "boom",
       stack: "Error: boom\n    at x (y.ts:1:1)",
+      instanceId: "4242:7f3e",
+      directory: "/work/project",
     }
     recordError(db, full)
     expect(listErrors(db)).toEqual([full])
@@ -62,12 +64,23 @@ describe("listErrors", () => {
     ])
   })
 
-  it("lists one session's errors plus those without a session", () => {
-    expect(listErrors(db, { sessionId: "s1" }).map((entry) => entry.message)).toEqual([
-      "same time, later row",
-      "global",
-      "first",
-    ])
+  it("lists one session's errors and none without a session when no scope is given", () => {
+    expect(listErrors(db, { sessionId: "s1" }).map((entry) => entry.message)).toEqual(["same time, later row", "first"])
+  })
+
+  it("lists one session's errors plus those without a session of one host instance or one project directory", () => {
+    const sessionless = { sessionId: null, hook: "dispose", code: null, stack: null }
+    recordError(db, { ...sessionless, at: 40, message: "instance A in /a", instanceId: "A", directory: "/a" })
+    recordError(db, { ...sessionless, at: 50, message: "instance B in /a", instanceId: "B", directory: "/a" })
+    recordError(db, { ...sessionless, at: 60, message: "instance C in /c", instanceId: "C", directory: "/c" })
+    const messages = (sessionless: { instanceId: string } | { directory: string }): string[] =>
+      listErrors(db, { sessionId: "s1", sessionless }).map((entry) => entry.message)
+    expect(messages({ instanceId: "A" })).toEqual(["instance A in /a", "same time, later row", "first"])
+    expect(messages({ instanceId: "C" })).toEqual(["instance C in /c", "same time, later row", "first"])
+    expect(messages({ directory: "/a" })).toEqual(["instance B in /a", "instance A in /a", "same time, later row", "first"])
+    expect(messages({ instanceId: "nobody" })).toEqual(["same time, later row", "first"])
+    // The row with neither (the "global" one) is in no scope.
+    expect(messages({ directory: "/c" })).not.toContain("global")
   })
 
   it.each([

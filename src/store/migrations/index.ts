@@ -4,6 +4,7 @@ import { migrateTo0002 } from "./0002-context-reduction.js"
 import { migrateTo0003 } from "./0003-pins.js"
 import { migrateTo0004 } from "./0004-pi-sessions.js"
 import { migrateTo0005 } from "./0005-withheld-reasoning.js"
+import { migrateTo0006 } from "./0006-error-origin.js"
 
 export type Migration = {
   version: number
@@ -19,6 +20,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 3, up: migrateTo0003 },
   { version: 4, up: migrateTo0004, rebuildsTables: true },
   { version: 5, up: migrateTo0005 },
+  { version: 6, up: migrateTo0006 },
 ]
 
 /** The schema version this code writes. */
