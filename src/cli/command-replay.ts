@@ -141,13 +141,13 @@ export async function commandReplay(io: CliIo): Promise<ExitCode> {
 
 /**
  * The part every replaying command shares: checks the engine options (a bad one is a usage error, exit 2), loads the
- * config, reads the transcript (`load`), resolves the window, opens the replay's store (`--db`, else in memory) and
+ * config, reads the transcript (`load`, given the config), resolves the window, opens the replay's store (`--db`, else in memory) and
  * hands them to `use`. A PluginError (an unreadable transcript, a store that cannot open) prints its message and exits 1.
  */
 export async function withReplayRun(
   io: CliIo,
   values: ReplayOptionValues,
-  load: () => Transcript | Promise<Transcript>,
+  load: (config: Config) => Transcript | Promise<Transcript>,
   use: (run: ReplayRun) => Promise<ExitCode>,
 ): Promise<ExitCode> {
   const windowTokens = parseNumberOption(values.window, "--window", { min: MIN_WINDOW_TOKENS, integer: true })
@@ -172,7 +172,7 @@ export async function withReplayRun(
 
   const pool = createTokenCounterPool({ cacheChars: REPLAY_COUNT_CACHE_CHARS })
   try {
-    const transcript = await load()
+    const transcript = await load(loaded.config)
     const model = transcript.model ?? { providerID: "replay", modelID: "unknown" }
     const counter = pool.counterFor(
       encodingForModel({ providerID: model.providerID, modelID: model.modelID, settings: loaded.config.tokenizer }),

@@ -3,6 +3,7 @@ import { commandDoctor, DOCTOR_HELP } from "./command-doctor.js"
 import { commandLab, LAB_HELP } from "./command-lab.js"
 import { commandReplay, REPLAY_HELP } from "./command-replay.js"
 import { commandSetup, SETUP_HELP } from "./command-setup.js"
+import { commandShow, SHOW_HELP } from "./command-show.js"
 import { commandStatus, STATUS_HELP } from "./command-status.js"
 import { EXIT, type CliIo, type ExitCode } from "./cli-io.js"
 import { closestName } from "../config/closest-name.js"
@@ -10,6 +11,7 @@ import { packageVersion } from "./package-version.js"
 
 const COMMANDS: Record<string, { run: (io: CliIo) => Promise<ExitCode>; summary: string; help: string }> = {
   replay: { run: commandReplay, summary: "run the engine over a recorded transcript, print per-turn composition", help: REPLAY_HELP },
+  show: { run: commandShow, summary: "the prompt the engine sends at one model call (episodes by tier, pins, drops); --html a report", help: SHOW_HELP },
   lab: { run: commandLab, summary: "the Context Lab: probe survival per policy and window, tier quality, session ecology", help: LAB_HELP },
   status: { run: commandStatus, summary: "the status report of a stored session (what /ctx-status shows)", help: STATUS_HELP },
   doctor: { run: commandDoctor, summary: "check the install: OpenCode entry, config, database, tokenizer, compaction", help: DOCTOR_HELP },
