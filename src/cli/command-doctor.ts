@@ -12,6 +12,7 @@ import type { Config } from "../config/schema.js"
 import { resolveWindow } from "../pressure/model-window.js"
 import { EXIT, type CliIo, type ExitCode } from "./cli-io.js"
 import { inspectOpenCodeInstall, isMagicContextTuiEntry, type OpenCodeInstall } from "./opencode-install.js"
+import { checkSqliteDriver } from "./doctor-sqlite-driver.js"
 
 export const DOCTOR_HELP = `magic-context doctor [--json] [--directory DIR]
 
@@ -52,6 +53,7 @@ export async function runChecks(directory: string, env: Record<string, string | 
       ...loaded.diagnostics.map((diagnostic) => diagnostic.message),
     ],
   })
+  checks.push(checkSqliteDriver())
   checks.push(await checkDatabase(configuredDatabasePath(loaded.config.database.path, env)))
   checks.push(checkTokenizer())
   checks.push(checkHostCompaction(install))

@@ -14,6 +14,7 @@ const CHECK_NAMES = [
   "OpenCode sidebar panel",
   "plugin conflicts",
   "magic-context config",
+  "SQLite driver",
   "database",
   "token counter",
   "OpenCode compaction",
@@ -137,7 +138,7 @@ describe("commandDoctor", () => {
     write(join(project, ".opencode", "tui.json"), { plugin: [["magic-context", {}]] })
     const { code, checks } = await doctorJson()
     expect(code).toBe(0)
-    expect(Object.values(checks).map((check) => check.status)).toEqual(["ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok"])
+    expect(Object.values(checks).map((check) => check.status)).toEqual(["ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok"])
   })
 
   it("finds the plugin entry in the user's global OpenCode config", async () => {
