@@ -10,9 +10,9 @@ import type { Transcript } from "../transcript/turn-model.js"
 
 /**
  * A stored session as a transcript to replay: its pristine messages (the store keeps every message as the host gave
- * it, in OpenCode's message shape for both hosts) read through the `opencode export` importer, as if exported. The
- * store is opened read-only and closed again. A missing store or an unknown session id is a PluginError that says
- * what exists.
+ * it, in OpenCode's message shape for both hosts) read through the `opencode export` importer, as if exported, and
+ * one call more: the newest request, whose answer the store does not hold yet. The store is opened read-only and
+ * closed again. A missing store or an unknown session id is a PluginError that says what exists.
  */
 export async function readStoredSession(file: string, sessionId: string): Promise<Transcript> {
   if (!existsSync(file)) {
@@ -29,7 +29,11 @@ export async function readStoredSession(file: string, sessionId: string): Promis
     }
     const messages = readMessagesBySeq(db, sessionId, 0, lastSeq(db, sessionId))
     const document = { info: { id: sessionId, title: session.title ?? sessionId }, messages }
-    return importOpencodeExport(JSON.stringify(document), { file: `${file}#${sessionId}` })
+    const transcript = importOpencodeExport(JSON.stringify(document), { file: `${file}#${sessionId}` })
+    // The store holds the messages up to the newest request; the call that request made has no assistant message
+    // stored yet. An empty assistant turn at the end makes the replay run that call too.
+    const index = (transcript.turns.at(-1)?.index ?? -1) + 1
+    return { ...transcript, turns: [...transcript.turns, { index, role: "assistant", time: null, parts: [] }] }
   } finally {
     db.close()
   }
