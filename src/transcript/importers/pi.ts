@@ -123,9 +123,8 @@ const RecordSchema = z.looseObject({
 
 const ContextEditSchema = z.looseObject({
   targetId: z.string(),
-  replacement: z.union([z.null(), z.looseObject({ content: z.unknown() })], {
-    error: "expected replacement to be null (omit the target) or an object with content",
-  }),
+  // null omits the target; an object replaces its content.
+  replacement: z.union([z.null(), z.looseObject({ content: z.unknown() })]),
 })
 
 const CompactionSchema = z.looseObject({ summary: z.string(), firstKeptEntryId: z.string() })

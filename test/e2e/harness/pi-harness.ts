@@ -52,7 +52,10 @@ export type PiSandbox = {
   env: Record<string, string>
   databaseFile: string
   /** Runs `pi -p <prompt>` in print mode with the extension loaded (unless `extension: false`), against the mock. */
-  run(prompt: string, options?: { env?: Record<string, string>; extension?: boolean; timeoutMs?: number; continueSession?: boolean }): Promise<RunResult>
+  run(
+    prompt: string,
+    options?: { env?: Record<string, string>; extension?: boolean; extraExtensions?: string[]; timeoutMs?: number; continueSession?: boolean },
+  ): Promise<RunResult>
   /** The newest session file Pi wrote. */
   sessionFile(): string
   /** The lines of the newest session file Pi wrote, parsed. */
@@ -78,6 +81,8 @@ export function createPiSandbox(options: {
   provider?: { name: string; api: string; model: string; reasoning?: boolean; thinking?: string }
   /** Which Pi runs (Pi 0.73 unless set). */
   host?: PiHost
+  /** More of Pi's settings (`~/.pi/agent/settings.json`), e.g. compaction's `keepRecentTokens`. */
+  piSettings?: Record<string, unknown>
 }): PiSandbox {
   const host = options.host ?? PI_0_73
   const root = mkdtempSync(join(tmpdir(), "magic-context-pi-e2e-"))
@@ -102,7 +107,11 @@ export function createPiSandbox(options: {
   }
   writeFileSync(join(home, ".pi", "agent", "models.json"), JSON.stringify({ providers: { [chosen.name]: provider } }, null, 2))
   // Pi's own compaction off unless asked for, as the status report recommends: only magic-context reduces.
-  const settings = { compaction: { enabled: options.piCompaction === true }, ...(options.packages ? { packages: options.packages } : {}) }
+  const settings = {
+    ...options.piSettings,
+    compaction: { ...(options.piSettings?.["compaction"] as object | undefined), enabled: options.piCompaction === true },
+    ...(options.packages ? { packages: options.packages } : {}),
+  }
   writeFileSync(join(home, ".pi", "agent", "settings.json"), JSON.stringify(settings))
   for (const [name, content] of Object.entries(options.files ?? {})) {
     mkdirSync(dirname(join(project, name)), { recursive: true })
@@ -118,6 +127,7 @@ export function createPiSandbox(options: {
     databaseFile: join(dirs.XDG_DATA_HOME, "magic-context", "magic-context.db"),
     run: (prompt, runOptions) => {
       const extension = runOptions?.extension === false ? [] : ["-e", join(REPO_ROOT, "dist", "pi.js")]
+      for (const path of runOptions?.extraExtensions ?? []) extension.push("-e", path)
       const resume = runOptions?.continueSession ? ["--continue"] : []
       const thinking = chosen.thinking ? ["--thinking", chosen.thinking] : []
       const args = ["-p", prompt, "--provider", chosen.name, "--model", chosen.model, ...thinking, "--offline", "--session-dir", sessions, ...resume, ...extension]
