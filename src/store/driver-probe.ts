@@ -36,7 +36,17 @@ export function openNodeRuntimeDatabase(file: string, options: { readOnly?: bool
   const choice = nodeDriverChoice()
   if (choice.driver === "better-sqlite3") return openNodeDatabase(file, options)
   if (choice.driver === "node:sqlite") return openNodeSqliteDatabase(file, options)
-  throw new PluginError("db_driver_unavailable", `${file}: cannot open the store: ${choice.message}`, { file })
+  throw noDriverError(file, choice.message)
+}
+
+/** Throws db_driver_unavailable for the store at `file` when no Node driver loads, before anything touches the file. */
+export function assertNodeDriver(file: string): void {
+  const choice = nodeDriverChoice()
+  if (choice.driver === null) throw noDriverError(file, choice.message)
+}
+
+function noDriverError(file: string, message: string): PluginError {
+  return new PluginError("db_driver_unavailable", `${file}: cannot open the store: ${message}`, { file })
 }
 
 function loadError(load: () => void): string | null {

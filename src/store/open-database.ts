@@ -26,6 +26,7 @@ export const DEFAULT_BUSY_TIMEOUT_MS = 5_000
  */
 export async function openDatabase(file: string, options: { busyTimeoutMs?: number } = {}): Promise<Database> {
   const busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS
+  if (!isBunRuntime()) (await import("./driver-probe.js")).assertNodeDriver(file)
   if (file === MEMORY_DATABASE) return connect(file, { isFile: false, busyTimeoutMs })
   if (inspectStorePath(file) === "missing") {
     createFolder(file)

@@ -10,9 +10,10 @@ import { assertSingleTrajectory } from "./single-trajectory.js"
 /**
  * Pi's own message roles the engine does not read (a bash run the user started with `!`, an extension's message, Pi's
  * summaries): Pi turns them into text for the model. Live, the extension passes them through untouched; a replay
- * leaves them out the same way, so both render the same prompts.
+ * leaves them out the same way, so both render the same prompts. Pi 1.x also records its prompt and tools as `system`
+ * messages, which its `context` event leaves out and the session branch holds.
  */
-export const PI_ROLES_NOT_READ: ReadonlySet<string> = new Set(["bashExecution", "custom", "branchSummary", "compactionSummary"])
+export const PI_ROLES_NOT_READ: ReadonlySet<string> = new Set(["bashExecution", "custom", "branchSummary", "compactionSummary", "system"])
 
 /**
  * Entry types of a Pi session that are no turn of their own: settings, usage and extension state, and what the
@@ -36,8 +37,7 @@ const PI_ENTRIES_NOT_TURNS: ReadonlySet<string> = new Set([
  * Reads a pi coding agent session (JSONL), 0.x and 1.x. Turn K is line K. Line 0 is the `session` header; the
  * entries that reach the model are chosen as Pi chooses them (see pi-projection.ts: the active branch, the newest
  * compaction's kept range, `context_edit` omissions and replacements), and of those the `message` entries with roles
- * user / assistant / toolResult are turns. System messages (Pi 1.x records its prompt and tools as one) and the roles
- * in PI_ROLES_NOT_READ are not turns. An entry type this importer does not know is skipped and counted in
+ * user / assistant / toolResult are turns; the roles in PI_ROLES_NOT_READ are not. An entry type this importer does not know is skipped and counted in
  * `skippedRecords`, never a reason to refuse the file.
  */
 export function importPi(text: string, options: { file: string; trajectory?: number }): Transcript {
@@ -69,7 +69,7 @@ export function importPi(text: string, options: { file: string; trajectory?: num
     if (entry.type !== "message" || edit?.kind === "omit") continue
     const location: RecordLocation = { file, record: entry.line }
     const role = (entry.record["message"] as { role?: unknown } | undefined)?.role
-    if (role === "system" || (typeof role === "string" && PI_ROLES_NOT_READ.has(role))) continue
+    if (typeof role === "string" && PI_ROLES_NOT_READ.has(role)) continue
     const message = parseRecord(MessageSchema, withReplacement(entry.record["message"], edit), location, ["message"])
     const time = toEpochMs(message.timestamp) ?? toEpochMs(entry.record["timestamp"] as string | undefined)
     const turn = convertMessage(message, { index: entry.line, time })
