@@ -1,12 +1,12 @@
 import { existsSync, writeFileSync } from "node:fs"
 import { dirname, resolve } from "node:path"
-import { parseArgs } from "node:util"
 import type { ReplayTurn } from "../pass/replay-transcript.js"
 import { configuredDatabasePath } from "../store/database-path.js"
 import { readTranscript } from "../transcript/read-transcript.js"
 import { htmlReport, type ReportCall } from "../report/html-report.js"
 import { EXIT, type CliIo, type ExitCode } from "./cli-io.js"
 import { REPLAY_OPTIONS, withReplayRun } from "./command-replay.js"
+import { parseCommandArgs } from "./parse-command-args.js"
 import { parseNumberOption } from "./parse-number-option.js"
 import { createProgress } from "./progress.js"
 import { formatShownPrompt } from "./show-format.js"
@@ -37,7 +37,7 @@ dropped item said (the raw record the store keeps).
 
 /** `magic-context show`. */
 export async function commandShow(io: CliIo): Promise<ExitCode> {
-  const parsed = parseArgs({
+  const parsed = parseCommandArgs({
     args: io.args,
     allowPositionals: true,
     options: {
@@ -46,8 +46,9 @@ export async function commandShow(io: CliIo): Promise<ExitCode> {
       directory: { type: "string" },
       turn: { type: "string" },
       json: { type: "boolean" },
-      html: { type: "string" },
+      // Before --html: a slip such as --hepl is as near to either, and the nearest named first is suggested.
       help: { type: "boolean" },
+      html: { type: "string" },
     },
   })
   if (parsed.values.help) {
