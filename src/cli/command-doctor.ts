@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs"
+import { dirname, resolve } from "node:path"
 import { parseCommandArgs } from "./parse-command-args.js"
 import { isConfigError } from "../config/load-config.js"
 import { readConfigFiles } from "../config/read-config-files.js"
@@ -8,6 +9,8 @@ import { SCHEMA_VERSION } from "../store/migrations/index.js"
 import { openDatabase } from "../store/open-database.js"
 import { createTokenCounterPool } from "../tokens/tiktoken-counter.js"
 import { pluginConflicts } from "./plugin-conflicts.js"
+import { entryTarget, loadsMagicContext, openCodeCacheDir } from "./plugin-entry-target.js"
+import { checkPi } from "./doctor-pi.js"
 import type { Config } from "../config/schema.js"
 import { resolveWindow } from "../pressure/model-window.js"
 import { EXIT, type CliIo, type ExitCode } from "./cli-io.js"
@@ -16,9 +19,11 @@ import { checkSqliteDriver } from "./doctor-sqlite-driver.js"
 
 export const DOCTOR_HELP = `magic-context doctor [--json] [--directory DIR]
 
-Checks an install: the OpenCode config entry, the sidebar panel's tui.json entry, other context plugins and
-entries whose build is missing, the magic-context config files, the database, the token counter and OpenCode's
-own compaction settings. Exits 1 when a check fails.`
+Checks an install: the OpenCode plugin entry and the sidebar panel's tui.json entry (each one OpenCode can load:
+a package it has installed, or a path with a build), magic-context loaded more than once across opencode.json(c),
+.opencode/ and the global config, other context plugins, the magic-context config files, the database, the token
+counter, OpenCode's and Pi's own compaction, and Pi's extension entry. Each failure comes with its fix; exits 1
+when a check fails.`
 
 export type CheckStatus = "ok" | "warn" | "fail"
 export type Check = { name: string; status: CheckStatus; detail: string[] }
@@ -33,7 +38,11 @@ export async function commandDoctor(io: CliIo): Promise<ExitCode> {
     io.stdout(DOCTOR_HELP)
     return EXIT.ok
   }
-  const directory = parsed.values.directory ?? io.cwd
+  const directory = resolve(io.cwd, parsed.values.directory ?? ".")
+  if (!existsSync(directory)) {
+    io.stderr(`magic-context doctor: --directory ${directory}: no such directory`)
+    return EXIT.problem
+  }
   const checks = await runChecks(directory, io.env)
   if (parsed.values.json) io.stdout(JSON.stringify({ checks }, null, 2))
   else printChecks(io, checks)
@@ -44,7 +53,7 @@ export async function commandDoctor(io: CliIo): Promise<ExitCode> {
 export async function runChecks(directory: string, env: Record<string, string | undefined>): Promise<Check[]> {
   const loaded = readConfigFiles({ directory, env })
   const install = inspectOpenCodeInstall({ directory, env })
-  const checks: Check[] = [checkPluginEntry(directory, install), checkTuiPanel(directory, install), checkPluginConflicts(install)]
+  const checks: Check[] = [checkPluginEntry(directory, install), checkTuiPanel(directory, install), checkPluginConflicts(install, env)]
   checks.push({
     name: "magic-context config",
     status: loaded.diagnostics.some(isConfigError) ? "fail" : loaded.diagnostics.length > 0 ? "warn" : "ok",
@@ -58,6 +67,7 @@ export async function runChecks(directory: string, env: Record<string, string | 
   checks.push(checkTokenizer())
   checks.push(checkHostCompaction(install))
   checks.push(checkReasoningRule(install, loaded.config))
+  checks.push(...checkPi({ directory, env }))
   return checks
 }
 
@@ -86,11 +96,11 @@ function checkReasoningRule(install: OpenCodeInstall, config: Config): Check {
 }
 
 function checkPluginEntry(directory: string, install: OpenCodeInstall): Check {
-  const unreadable = install.unreadable.map((entry) => `${entry.file}: ${entry.problem}`)
+  const unreadable = install.unreadable.map((entry) => `${entry.problem}; OpenCode cannot read it either: fix it first`)
   if (install.pluginReferences.length > 0) {
     return {
       name: "OpenCode plugin entry",
-      status: unreadable.length > 0 ? "warn" : "ok",
+      status: unreadable.length > 0 ? "fail" : "ok",
       detail: [...install.pluginReferences.map((ref) => `${ref.file}: ${ref.entry}`), ...unreadable],
     }
   }
@@ -99,7 +109,7 @@ function checkPluginEntry(directory: string, install: OpenCodeInstall): Check {
     status: "fail",
     detail: [
       `no OpenCode config for ${directory} loads magic-context`,
-      'run `npx magic-context setup`, or add "plugin": ["magic-context"] to opencode.json (or a file: path to a checkout\'s dist/index.js)',
+      "fix: run `magic-context setup` from a checkout or an installed tarball (it writes the entry)",
       ...unreadable,
     ],
   }
@@ -107,23 +117,23 @@ function checkPluginEntry(directory: string, install: OpenCodeInstall): Check {
 
 /** Whether a `tui.json` loads the sidebar panel (a warning when none does: the plugin works without it). */
 function checkTuiPanel(directory: string, install: OpenCodeInstall): Check {
-  const references = install.tuiEntries.filter((ref) => isMagicContextTuiEntry(ref.entry))
+  const references = install.tuiEntries.filter((ref) => isMagicContextTuiEntry(ref.entry) || loadsMagicContext(entryTarget(ref.entry, dirname(ref.file))))
   if (references.length > 0) return { name: "OpenCode sidebar panel", status: "ok", detail: references.map((ref) => `${ref.file}: ${ref.entry}`) }
   return {
     name: "OpenCode sidebar panel",
     status: "warn",
     detail: [
       `no tui.json for ${directory} loads the sidebar panel (the plugin works without it)`,
-      'run `npx magic-context setup`, or add "plugin": ["magic-context"] to tui.json beside opencode.json',
+      "fix: run `magic-context setup` from a checkout or an installed tarball (it adds the panel to tui.json)",
     ],
   }
 }
 
 /** Another context plugin loaded beside magic-context, or a magic-context entry whose build is missing, with the fix. */
-function checkPluginConflicts(install: OpenCodeInstall): Check {
-  const conflicts = pluginConflicts(install.pluginEntries, install.tuiEntries)
+function checkPluginConflicts(install: OpenCodeInstall, env: Record<string, string | undefined>): Check {
+  const conflicts = pluginConflicts({ entries: install.pluginEntries, tuiEntries: install.tuiEntries, cacheDir: openCodeCacheDir(env) })
   if (conflicts.length === 0) {
-    return { name: "plugin conflicts", status: "ok", detail: ["no other context plugin; every magic-context entry resolves"] }
+    return { name: "plugin conflicts", status: "ok", detail: ["no other context plugin; magic-context loads once and every entry of it has a build"] }
   }
   return {
     name: "plugin conflicts",

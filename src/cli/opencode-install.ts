@@ -1,15 +1,16 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs"
-import { dirname, join, resolve } from "node:path"
-import { fileURLToPath, pathToFileURL } from "node:url"
-import { parse as parseJsonc, type ParseError } from "jsonc-parser"
+import { dirname, join } from "node:path"
 import { isJsonObject, mergeDeep, type JsonObject } from "../config/json-path.js"
 import { userConfigDir } from "../config/read-config-files.js"
+import { parseJsoncObject } from "./jsonc-object.js"
+import { OWN_BUILD_ENTRY, OWN_TUI_ENTRY } from "./own-package.js"
+import { entryTarget, loadsMagicContext } from "./plugin-entry-target.js"
 
 /** What doctor learns about how OpenCode is set up for this project. */
 export type OpenCodeInstall = {
   /** OpenCode config files found, lowest precedence first. */
   configFiles: string[]
-  /** Files that could not be parsed. */
+  /** Files that could not be parsed, each with the message naming the file, line and column. */
   unreadable: { file: string; problem: string }[]
   /** Where magic-context is referenced: a `plugin` entry (file: entry) or a local plugin file. */
   pluginReferences: { file: string; entry: string }[]
@@ -72,7 +73,7 @@ export function inspectOpenCodeInstall(options: { directory: string; env: Record
     }
     for (const name of pluginNames(layer.value["plugin"])) {
       install.pluginEntries.push({ file: layer.file, entry: name })
-      if (isMagicContextEntry(name)) install.pluginReferences.push({ file: layer.file, entry: name })
+      if (isMagicContextEntry(name) || loadsFromConfig(name, layer.file)) install.pluginReferences.push({ file: layer.file, entry: name })
     }
   }
   if (install.model) {
@@ -115,11 +116,7 @@ export function isMagicContextEntry(entry: string): boolean {
   return /magic-context/.test(entry) && (entry.startsWith("file:") || entry.startsWith(".") || entry.startsWith("/"))
 }
 
-/** The file:// URL of the plugin module this CLI belongs to (dist/index.js beside dist/cli/). */
-export const OWN_BUILD_ENTRY = pathToFileURL(resolve(dirname(fileURLToPath(import.meta.url)), "..", "index.js")).href
-
-/** The file:// URL of this build's TUI plugin (dist/tui.js), the sidebar panel. */
-export const OWN_TUI_ENTRY = pathToFileURL(resolve(dirname(fileURLToPath(import.meta.url)), "..", "tui.js")).href
+export { OWN_BUILD_ENTRY, OWN_TUI_ENTRY }
 
 /**
  * True for a `tui.json` plugin entry that loads magic-context's TUI plugin: the package (OpenCode loads its
@@ -137,14 +134,17 @@ function pluginNames(plugins: unknown): string[] {
   return plugins.map((entry: unknown) => (Array.isArray(entry) ? entry[0] : entry)).filter((name): name is string => typeof name === "string")
 }
 
+/** True when a config file's entry loads magic-context by where it points (a checkout's folder, a tarball's install). */
+function loadsFromConfig(entry: string, file: string): boolean {
+  return file !== "OPENCODE_CONFIG_CONTENT" && loadsMagicContext(entryTarget(entry, dirname(file)))
+}
+
+/** The file's object, or null with the problem (its line and column) noted as unreadable. */
 function parseConfig(file: string, text: string, install: OpenCodeInstall): JsonObject | null {
-  const errors: ParseError[] = []
-  const value: unknown = parseJsonc(text, errors, { allowTrailingComma: true })
-  if (errors.length > 0 || !isJsonObject(value)) {
-    install.unreadable.push({ file, problem: errors.length > 0 ? `not valid JSONC at offset ${errors[0]?.offset}` : "not an object" })
-    return null
-  }
-  return value
+  const parsed = parseJsoncObject(file, text)
+  if (parsed.ok) return parsed.value
+  install.unreadable.push({ file, problem: parsed.error })
+  return null
 }
 
 function localPluginFiles(dir: string): { file: string; entry: string }[] {

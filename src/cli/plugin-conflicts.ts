@@ -1,7 +1,5 @@
-import { existsSync } from "node:fs"
-import { dirname, isAbsolute, resolve } from "node:path"
-import { fileURLToPath } from "node:url"
-import { isMagicContextEntry, isMagicContextTuiEntry } from "./opencode-install.js"
+import { dirname } from "node:path"
+import { entryTarget, loadKey, loadsMagicContext, unloadableReason } from "./plugin-entry-target.js"
 
 /**
  * Other OpenCode plugins that rewrite the prompt to manage context: loaded with magic-context, both edit the same
@@ -15,69 +13,74 @@ export const CONTEXT_PLUGINS: readonly { name: string; what: string }[] = [
   { name: "@cortexkit/magic-context", what: "CortexKit's Magic Context" },
 ]
 
-/** One problem with the plugin list and its fix in one line. */
+/** One problem with the plugin lists and its fix in one line. */
 export type PluginConflict = { file: string; entry: string; problem: string; fix: string }
 
-/** The npm name of an entry (`@scope/name@1.2.3` → `@scope/name`), or null for a path or URL. */
-function packageName(entry: string): string | null {
-  if (entry.startsWith("file:") || entry.startsWith(".") || entry.startsWith("/")) return null
-  const at = entry.indexOf("@", entry.startsWith("@") ? 1 : 0)
-  return at === -1 ? entry : entry.slice(0, at)
-}
-
-/** The file a path or file: entry loads, or null for a package name. Relative paths are from the config's folder. */
-function entryPath(entry: string, configDir: string): string | null {
-  if (entry.startsWith("file:")) {
-    try {
-      return fileURLToPath(entry)
-    } catch {
-      return entry.slice("file:".length)
-    }
-  }
-  if (entry.startsWith(".") || isAbsolute(entry)) return resolve(configDir, entry)
-  return null
-}
+/** A `plugin` entry and the config file that lists it. */
+export type PluginEntry = { file: string; entry: string }
 
 /**
- * What is wrong with the plugin lists for magic-context: another context plugin loaded beside it, and a magic-context
- * entry (of the server's list or of the TUI's) that points at a build that is not there (OpenCode then loads nothing
- * and says little). The TUI list is only checked for missing builds: a peer's TUI plugin shows panels, it does not
- * rewrite the prompt.
+ * What is wrong with OpenCode's plugin lists for magic-context: another context plugin loaded beside it; a
+ * magic-context entry OpenCode cannot load (a package name that is neither installed nor resolvable, a path that is
+ * not there or has no build); and magic-context loaded more than once (entries OpenCode does not merge: a package
+ * folder and a file in it, two copies), in the server's lists or in the TUI's. Reads the disk, never writes.
  */
-export function pluginConflicts(
-  entries: readonly { file: string; entry: string }[],
-  tuiEntries: readonly { file: string; entry: string }[] = [],
-): PluginConflict[] {
+export function pluginConflicts(options: {
+  entries: readonly PluginEntry[]
+  tuiEntries?: readonly PluginEntry[]
+  /** OpenCode's cache folder (where it installs npm plugins). */
+  cacheDir: string
+}): PluginConflict[] {
   const conflicts: PluginConflict[] = []
-  for (const { file, entry } of tuiEntries) {
-    if (isMagicContextTuiEntry(entry)) conflicts.push(...missingBuild(file, entry))
+  for (const { file, entry } of options.entries) {
+    const known = CONTEXT_PLUGINS.find((plugin) => {
+      const target = entryTarget(entry, dirname(file))
+      return target.kind === "package" && plugin.name === target.name
+    })
+    if (!known) continue
+    conflicts.push({
+      file,
+      entry,
+      problem: `${known.what} is loaded too: two context plugins rewrite the same prompt before every model call`,
+      fix: `remove ${JSON.stringify(entry)} from "plugin" in ${file} (or remove magic-context)`,
+    })
   }
-  for (const { file, entry } of entries) {
-    const known = CONTEXT_PLUGINS.find((plugin) => plugin.name === packageName(entry))
-    if (known) {
-      conflicts.push({
-        file,
-        entry,
-        problem: `${known.what} is loaded too: two context plugins rewrite the same prompt before every model call`,
-        fix: `remove ${JSON.stringify(entry)} from "plugin" in ${file} (or remove magic-context)`,
-      })
-      continue
+  const lists = [
+    { entries: options.entries, exportName: "." as const, what: "plugin" },
+    { entries: options.tuiEntries ?? [], exportName: "./tui" as const, what: "sidebar panel (TUI plugin)" },
+  ]
+  for (const list of lists) {
+    const ours = list.entries.filter(({ file, entry }) => loadsMagicContext(entryTarget(entry, dirname(file))))
+    const loadable: PluginEntry[] = []
+    for (const { file, entry } of ours) {
+      const reason = unloadableReason({ target: entryTarget(entry, dirname(file)), configDir: dirname(file), exportName: list.exportName, cacheDir: options.cacheDir })
+      if (reason) conflicts.push({ file, entry, ...reason })
+      else loadable.push({ file, entry })
     }
-    if (isMagicContextEntry(entry)) conflicts.push(...missingBuild(file, entry))
+    // An entry OpenCode cannot load loads nothing: only the others can load the plugin twice.
+    conflicts.push(...duplicateLoads(loadable, list.what))
   }
   return conflicts
 }
 
-/** The entry's problem when it is a path to a build that is not there (none for a package name or a present file). */
-function missingBuild(file: string, entry: string): PluginConflict[] {
-  const path = entryPath(entry, dirname(file))
-  if (path === null || existsSync(path)) return []
-  return [
-    {
-      file,
-      entry,
-      problem: `the magic-context entry points at ${path}, which does not exist`,
-      fix: `build the checkout (npm ci) or fix the path in ${file}; \`npx magic-context setup\` writes a working entry`,
-    },
-  ]
+/**
+ * magic-context listed by entries OpenCode loads separately: each entry past the first that OpenCode keeps, as a
+ * conflict. (A `file://` URL and the plain path of the same file are merged by OpenCode and are no conflict.)
+ */
+function duplicateLoads(ours: readonly PluginEntry[], what: string): PluginConflict[] {
+  const byKey = new Map<string, PluginEntry>()
+  for (const entry of ours) {
+    const key = loadKey(entryTarget(entry.entry, dirname(entry.file)))
+    if (!byKey.has(key)) byKey.set(key, entry)
+  }
+  const kept = [...byKey.values()]
+  if (kept.length < 2) return []
+  const first = kept[0] as PluginEntry
+  const listed = kept.map((entry) => `${JSON.stringify(entry.entry)} in ${entry.file}`).join(", ")
+  return kept.slice(1).map((entry) => ({
+    file: entry.file,
+    entry: entry.entry,
+    problem: `magic-context's ${what} is loaded ${kept.length} times (${listed}): OpenCode loads each of these entries`,
+    fix: `keep one: remove ${JSON.stringify(entry.entry)} from "plugin" in ${entry.file} (${JSON.stringify(first.entry)} in ${first.file} stays)`,
+  }))
 }

@@ -2,6 +2,7 @@ import { applyEdits, modify, parse as parseJsonc, type FormattingOptions, type P
 import { isJsonObject, type JsonObject } from "../config/json-path.js"
 import { fail, ok, type Result } from "../result.js"
 import { isMagicContextEntry, isMagicContextTuiEntry } from "./opencode-install.js"
+import { lineAndColumn } from "./jsonc-object.js"
 
 /** The compaction settings magic-context recommends: OpenCode's own summary and pruning off (README). */
 export const RECOMMENDED_COMPACTION = { auto: false, prune: false } as const
@@ -20,6 +21,12 @@ export function editOpenCodeConfig(options: {
   text: string | null
   entry: string
   forceCompaction: boolean
+  /** Another config file that applies and already loads magic-context: no entry is added (it would load twice). */
+  loadedElsewhere?: { file: string; entry: string } | null
+  /** Compaction keys another applying config file sets (the user's, say), with that file: left alone unless forced. */
+  compactionSetElsewhere?: Partial<Record<keyof typeof RECOMMENDED_COMPACTION, string>>
+  /** Tells whether an entry already in the file loads magic-context (a path to a checkout, say); by name otherwise. */
+  isOurs?: (entry: string) => boolean
 }): Result<ConfigEdit> {
   const { file, entry } = options
   const opened = openForEdit(file, options.text ?? '{\n  "$schema": "https://opencode.ai/config.json"\n}\n')
@@ -27,9 +34,19 @@ export function editOpenCodeConfig(options: {
   const { value, set } = opened.value
   const notes: string[] = []
 
-  const added = addPluginEntry({ file, value, entry, set, isOurs: isMagicContextEntry })
-  if (!added.ok) return added
-  notes.push(added.value)
+  const isOurs = options.isOurs ?? isMagicContextEntry
+  const elsewhere = options.loadedElsewhere
+  if (elsewhere && elsewhere.file !== file) {
+    const plugins = value["plugin"]
+    if (plugins !== undefined && !Array.isArray(plugins)) {
+      return fail(`${file}: "plugin" is ${typeof plugins}, expected a list of plugin entries; nothing was written`)
+    }
+    notes.push(`plugin: not added, ${elsewhere.file} already loads magic-context (${JSON.stringify(elsewhere.entry)}); a second entry would load it twice`)
+  } else {
+    const added = addPluginEntry({ file, value, entry, set, isOurs })
+    if (!added.ok) return added
+    notes.push(added.value)
+  }
 
   const compaction = value["compaction"]
   if (compaction !== undefined && !isJsonObject(compaction)) {
@@ -37,8 +54,11 @@ export function editOpenCodeConfig(options: {
   }
   for (const [key, recommended] of Object.entries(RECOMMENDED_COMPACTION)) {
     const current = compaction?.[key]
+    const setIn = options.compactionSetElsewhere?.[key as keyof typeof RECOMMENDED_COMPACTION]
     if (current === recommended) notes.push(`compaction.${key}: already ${recommended}`)
-    else if (current === undefined || options.forceCompaction) {
+    else if (current === undefined && setIn && !options.forceCompaction) {
+      notes.push(`compaction.${key}: left to ${setIn}, which sets it; run setup --compaction to set it here anyway`)
+    } else if (current === undefined || options.forceCompaction) {
       set(["compaction", key], recommended)
       notes.push(`compaction.${key}: set to ${recommended}${current === undefined ? "" : ` (was ${JSON.stringify(current)})`}`)
     } else {
@@ -55,12 +75,68 @@ export function editOpenCodeConfig(options: {
  * Adds the TUI plugin entry (the sidebar panel) to the `plugin` list of OpenCode's `tui.json` text (null: the file
  * does not exist yet), keeping its comments and formatting; idempotent like editOpenCodeConfig. Pure.
  */
-export function editTuiConfig(options: { file: string; text: string | null; entry: string }): Result<ConfigEdit> {
+export function editTuiConfig(options: {
+  file: string
+  text: string | null
+  entry: string
+  /** Another `tui.json` that applies and already loads the panel: no entry is added. */
+  loadedElsewhere?: { file: string; entry: string } | null
+  isOurs?: (entry: string) => boolean
+}): Result<ConfigEdit> {
   const opened = openForEdit(options.file, options.text ?? "{}\n")
   if (!opened.ok) return opened
-  const added = addPluginEntry({ file: options.file, value: opened.value.value, entry: options.entry, set: opened.value.set, isOurs: isMagicContextTuiEntry })
+  const elsewhere = options.loadedElsewhere
+  if (elsewhere && elsewhere.file !== options.file) {
+    return ok({ after: opened.value.text(), notes: [`plugin: not added, ${elsewhere.file} already loads the panel (${JSON.stringify(elsewhere.entry)})`] })
+  }
+  const isOurs = options.isOurs ?? isMagicContextTuiEntry
+  const added = addPluginEntry({ file: options.file, value: opened.value.value, entry: options.entry, set: opened.value.set, isOurs })
   if (!added.ok) return added
   return ok({ after: opened.value.text(), notes: [added.value] })
+}
+
+/**
+ * Adds the package to Pi's settings (`packages`, as `pi install <path>` does) and turns Pi's auto-compaction off
+ * where no settings file sets it, keeping the file's formatting; idempotent. Pure.
+ */
+export function editPiSettings(options: {
+  file: string
+  text: string | null
+  source: string
+  forceCompaction: boolean
+  loadedElsewhere?: { file: string; entry: string } | null
+  /** The other settings file that sets `compaction.enabled`, if any. */
+  compactionSetElsewhere?: string | null
+  isOurs: (entry: string) => boolean
+}): Result<ConfigEdit> {
+  const { file } = options
+  const opened = openForEdit(file, options.text ?? "{}\n")
+  if (!opened.ok) return opened
+  const { value, set } = opened.value
+  const notes: string[] = []
+  const elsewhere = options.loadedElsewhere
+  if (elsewhere && elsewhere.file !== file) {
+    notes.push(`packages: not added, ${elsewhere.file} already loads magic-context (${JSON.stringify(elsewhere.entry)}); a second entry would load it twice`)
+  } else {
+    const added = addPluginEntry({ file, value, entry: options.source, set, isOurs: options.isOurs, key: "packages" })
+    if (!added.ok) return added
+    notes.push(added.value)
+  }
+  const compaction = value["compaction"]
+  if (compaction !== undefined && !isJsonObject(compaction)) {
+    return fail(`${file}: "compaction" is ${typeof compaction}, expected an object; nothing was written`)
+  }
+  const current = compaction?.["enabled"]
+  if (current === false) notes.push("compaction.enabled: already false")
+  else if (current === undefined && options.compactionSetElsewhere && !options.forceCompaction) {
+    notes.push(`compaction.enabled: left to ${options.compactionSetElsewhere}, which sets it; run setup --pi --compaction to set it here anyway`)
+  } else if (current === undefined || options.forceCompaction) {
+    set(["compaction", "enabled"], false)
+    notes.push(`compaction.enabled: set to false${current === undefined ? "" : ` (was ${JSON.stringify(current)})`}`)
+  } else {
+    notes.push(`compaction.enabled: left at ${JSON.stringify(current)}; magic-context recommends false; run setup --pi --compaction to set it`)
+  }
+  return ok({ after: opened.value.text(), notes })
 }
 
 type SetValue = (path: (string | number)[], next: unknown, insert?: boolean) => void
@@ -90,19 +166,22 @@ function addPluginEntry(options: {
   entry: string
   set: SetValue
   isOurs: (entry: string) => boolean
+  /** The list's key: OpenCode's `plugin`, Pi's `packages`. */
+  key?: string
 }): Result<string> {
   const { file, value, entry, set, isOurs } = options
-  const plugins = value["plugin"]
+  const key = options.key ?? "plugin"
+  const plugins = value[key]
   if (plugins !== undefined && !Array.isArray(plugins)) {
-    return fail(`${file}: "plugin" is ${typeof plugins}, expected a list of plugin entries; nothing was written`)
+    return fail(`${file}: "${key}" is ${typeof plugins}, expected a list of plugin entries; nothing was written`)
   }
   const present = (plugins ?? [])
-    .map((item) => (Array.isArray(item) ? item[0] : item))
+    .map((item) => (Array.isArray(item) ? item[0] : isJsonObject(item) ? item["source"] : item))
     .find((name) => typeof name === "string" && (name === entry || isOurs(name)))
-  if (typeof present === "string") return ok(`plugin: already loads magic-context (${JSON.stringify(present)})`)
-  if (plugins === undefined) set(["plugin"], [entry])
-  else set(["plugin", plugins.length], entry, true)
-  return ok(`plugin: added ${JSON.stringify(entry)}`)
+  if (typeof present === "string") return ok(`${key}: already loads magic-context (${JSON.stringify(present)})`)
+  if (plugins === undefined) set([key], [entry])
+  else set([key, plugins.length], entry, true)
+  return ok(`${key}: added ${JSON.stringify(entry)}`)
 }
 
 /** The file's own indentation (tabs, or the width of the first indented line), two spaces when it has none. */
@@ -113,11 +192,6 @@ function formattingOf(text: string): FormattingOptions {
   return { insertSpaces: true, tabSize: indented ? indented.length : 2, eol }
 }
 
-function lineAndColumn(text: string, offset: number): { line: number; column: number } {
-  const before = text.slice(0, offset)
-  const line = before.split("\n").length
-  return { line, column: offset - before.lastIndexOf("\n") }
-}
 
 const PARSE_ERRORS: Record<number, string> = {
   1: "invalid symbol",

@@ -17,6 +17,8 @@ export type StatusReportOptions = {
   now: number
   /** What the host's own compaction is set to, as the report shows it (and where that was read). */
   hostCompaction: HostCompaction | null
+  /** Problems with how the plugin is set up (a second copy loaded), listed with the config's problems. */
+  setupProblems?: readonly string[]
 }
 
 /**
@@ -26,7 +28,7 @@ export type StatusReportOptions = {
  */
 export async function statusReport(options: StatusReportOptions): Promise<string> {
   const { runtime, sessionId, now } = options
-  const configProblems = runtime.configDiagnostics.map((diagnostic) => diagnostic.message)
+  const configProblems = [...runtime.configDiagnostics.map((diagnostic) => diagnostic.message), ...(options.setupProblems ?? [])]
   const forSession = (entry: ErrorRecord): boolean => entry.sessionId === sessionId || entry.sessionId === null
   const fromMemory = (error: unknown): string =>
     formatMemoryStatus(

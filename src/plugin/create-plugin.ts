@@ -7,12 +7,15 @@ import { hostMessages } from "./opencode-messages.js"
 import { createModelHistorian } from "./model-historian.js"
 import type { HostRuntime } from "../host/host-runtime.js"
 import { startHostRuntime } from "../host/start-host-runtime.js"
+import { claimInstance } from "../host/instance-claim.js"
 
 const SERVICE = "magic-context"
 
 /**
  * Builds the plugin for one OpenCode instance: reads the config (reporting bad files or values through the host
- * log and a toast, then going on with defaults), and wires the hooks. Opens nothing until a hook needs it.
+ * log and a toast, then going on with defaults), and wires the hooks. Opens nothing until a hook needs it. A copy
+ * of the plugin loaded a second time for the same project registers no hooks and says so in the log; the first
+ * copy's `/ctx-status` names it (host/instance-claim.ts).
  */
 export async function createPlugin(input: PluginInput): Promise<Hooks> {
   const env = process.env
@@ -20,6 +23,11 @@ export async function createPlugin(input: PluginInput): Promise<Hooks> {
     void Promise.resolve()
       .then(() => input.client.app.log({ body: { service: SERVICE, level, message } }))
       .catch(() => undefined)
+  }
+  const claim = claimInstance({ instance: input.directory ?? input.worktree ?? "(no directory)", module: import.meta.url })
+  if (claim.kind === "inert") {
+    hostLog("warn", claim.reason)
+    return {}
   }
   /** The host log and a toast: how the user hears about their settings. */
   const announce = (level: "error" | "warn", message: string): void => {
@@ -43,14 +51,26 @@ export async function createPlugin(input: PluginInput): Promise<Hooks> {
     return providersLoaded
   }
   const historian = createModelHistorian({ runtime, client: input.client })
-  return createHooks({
+  const hooks = createHooks({
     runtime,
     projectId: input.project?.id ?? null,
     directory: input.directory ?? null,
     loadProviderLimits,
     historian,
     listMessages: (sessionId) => listSessionMessages(input, sessionId),
+    setupProblems: claim.duplicateNotes,
   })
+  const dispose = hooks.dispose
+  return {
+    ...hooks,
+    dispose: async () => {
+      try {
+        await dispose?.()
+      } finally {
+        claim.release()
+      }
+    },
+  }
 }
 
 /** The session's messages as OpenCode stores them, through the plugin's client (in-process in `opencode run`). */

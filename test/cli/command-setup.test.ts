@@ -3,11 +3,12 @@ import { join } from "node:path"
 import { parse as parseJsonc } from "jsonc-parser"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
 import { OWN_BUILD_ENTRY, OWN_TUI_ENTRY } from "../../src/cli/opencode-install.js"
-import { configExampleJsonc } from "../../src/config/generate-config-docs.js"
+import { fileURLToPath } from "node:url"
 import { runCliCaptured } from "../helpers/run-cli.js"
 import { createTempDirs, createTempHome, type TempHome } from "../helpers/temp-dirs.js"
 
 const ENTRY = "magic-context"
+const REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url)).replace(/\/$/, "")
 const dirs = createTempDirs()
 let home: TempHome
 let project: string
@@ -43,10 +44,14 @@ describe("magic-context setup", () => {
       plugin: [ENTRY],
       compaction: { auto: false, prune: false },
     })
-    expect(read(join(project, ".opencode", "magic-context.jsonc"))).toBe(configExampleJsonc())
+    const starter = read(join(project, ".opencode", "magic-context.jsonc"))
+    // "$schema" and comments only: the file sets no value, so the user's own file and the defaults still apply.
+    expect(parseJsonc(starter)).toEqual({ $schema: join(REPO_ROOT, "schema", "magic-context.schema.json") })
+    expect(existsSync(parseJsonc(starter).$schema)).toBe(true)
+    expect(starter).toContain('//   "execute_threshold": 65')
     expect(parseJsonc(read(join(project, "tui.json")))).toEqual({ plugin: [ENTRY] })
     expect(io.out).toContain(`${join(project, "tui.json")}: plugin: added "${ENTRY}" (the sidebar panel)`)
-    expect(io.out.join("\n")).toContain("check it with: npx magic-context doctor")
+    expect(io.out.join("\n")).toContain("check it with: magic-context doctor")
   })
 
   it("adds the sidebar panel to an existing tui.jsonc, keeping its comments, keybinds and other TUI plugins", async () => {
@@ -77,7 +82,7 @@ describe("magic-context setup", () => {
     writeFileSync(join(project, "tui.json"), broken)
     const { code, io } = await setup()
     expect(code).toBe(1)
-    expect(io.err.join("\n")).toMatch(/tui\.json:1:18: not valid JSONC \(comma expected\); fix it first, nothing was written/)
+    expect(io.err.join("\n")).toMatch(/tui\.json:1:18: not valid JSONC \(CommaExpected\); fix it first, nothing was written/)
     expect(read(join(project, "tui.json"))).toBe(broken)
     expect(existsSync(join(project, "opencode.json"))).toBe(false)
     expect(existsSync(join(project, ".opencode"))).toBe(false)
@@ -146,12 +151,12 @@ describe("magic-context setup", () => {
     writeFileSync(join(project, "magic-context.jsonc"), '{ "execute_threshold": 70 }')
     const { io } = await setup()
     expect(existsSync(join(project, ".opencode", "magic-context.jsonc"))).toBe(false)
-    expect(io.out).toContain(`${join(project, "magic-context.jsonc")}: magic-context config already there, left as it is`)
+    expect(io.out).toContain(`${join(project, "magic-context.jsonc")}: magic-context config already there, nothing written beside it`)
   })
 
   it.each([
-    ["not valid JSONC", '{\n  "plugin": ["a"]\n  "model": "x"\n}\n', /opencode\.json:3:3: not valid JSONC \(comma expected\); fix it first, nothing was written/],
-    ["a list at the top", "[]\n", /opencode\.json: the file is not a JSON object; nothing was written/],
+    ["not valid JSONC", '{\n  "plugin": ["a"]\n  "model": "x"\n}\n', /opencode\.json:3:3: not valid JSONC \(CommaExpected\); fix it first, nothing was written/],
+    ["a list at the top", "[]\n", /opencode\.json: expected a JSON object, found a list; fix it first, nothing was written/],
     ["plugin not a list", '{ "plugin": "magic-context" }\n', /opencode\.json: "plugin" is string, expected a list of plugin entries; nothing was written/],
     ["compaction not an object", '{ "compaction": false }\n', /opencode\.json: "compaction" is boolean, expected an object; nothing was written/],
   ])("refuses a file that is %s with a clear error and writes nothing", async (_name, text, message) => {
@@ -174,5 +179,60 @@ describe("magic-context setup", () => {
     const doctor = await runCliCaptured(["doctor", "--json", "--directory", project], { env: home.env, cwd: project })
     const checks = (JSON.parse(doctor.io.stdoutText()) as { checks: { name: string; status: string }[] }).checks
     expect(checks.find((check) => check.name === "OpenCode plugin entry")?.status).toBe("ok")
+  })
+  it("never overrides a user-level value: no project config beside the user's, their compaction and plugin entry left to them", async () => {
+    const userDir = join(home.configHome, "opencode")
+    mkdirSync(userDir, { recursive: true })
+    writeFileSync(join(userDir, "magic-context.jsonc"), '{ "execute_threshold": 70 }\n')
+    writeFileSync(join(userDir, "opencode.json"), JSON.stringify({ plugin: [ENTRY], compaction: { auto: true } }))
+    const { code, io } = await setup()
+    expect(code).toBe(0)
+    expect(existsSync(join(project, ".opencode", "magic-context.jsonc"))).toBe(false)
+    const written = parseJsonc(read(join(project, "opencode.json")))
+    expect(written.plugin).toBeUndefined()
+    expect(written.compaction).toEqual({ prune: false })
+    expect(io.out).toContain(`${join(project, "opencode.json")}: compaction.auto: left to ${join(userDir, "opencode.json")}, which sets it; run setup --compaction to set it here anyway`)
+    expect((await setup()).io.out.at(-1)).toBe("nothing to change: already set up")
+  })
+
+  it("adds no second entry where OpenCode's own installer already loads the checkout from .opencode/", async () => {
+    mkdirSync(join(project, ".opencode"), { recursive: true })
+    writeFileSync(join(project, ".opencode", "opencode.json"), JSON.stringify({ plugin: [`${REPO_ROOT}/`] }))
+    writeFileSync(join(project, ".opencode", "tui.json"), JSON.stringify({ plugin: [`${REPO_ROOT}/`] }))
+    const { code, io } = await runCliCaptured(["setup"], { env: home.env, cwd: project })
+    expect(code).toBe(0)
+    expect(parseJsonc(read(join(project, "opencode.json"))).plugin).toBeUndefined()
+    expect(existsSync(join(project, "tui.json"))).toBe(false)
+    expect(io.stdoutText()).toContain(`already loads magic-context (${JSON.stringify(`${REPO_ROOT}/`)}); a second entry would load it twice`)
+  })
+
+  it("refuses a project directory that does not exist and writes nothing", async () => {
+    const missing = join(project, "nope")
+    const { code, io } = await setup("--directory", missing)
+    expect(code).toBe(1)
+    expect(io.err.join("\n")).toBe(`magic-context setup: --directory ${missing}: no such directory; nothing was written`)
+    expect(existsSync(missing)).toBe(false)
+  })
+
+  it("--pi adds this package to the project's Pi settings and turns Pi's compaction off; twice changes nothing", async () => {
+    const settings = join(project, ".pi", "settings.json")
+    const first = await runCliCaptured(["setup", "--pi"], { env: home.env, cwd: project })
+    expect(first.code).toBe(0)
+    expect(JSON.parse(read(settings))).toEqual({ packages: [REPO_ROOT], compaction: { enabled: false } })
+    const again = await runCliCaptured(["setup", "--pi"], { env: home.env, cwd: project })
+    expect(again.io.out.at(-1)).toBe("nothing to change: already set up")
+    const global = await runCliCaptured(["setup", "--pi", "--global"], { env: home.env, cwd: project })
+    expect(global.code).toBe(0)
+    expect(JSON.parse(read(join(home.home, ".pi", "agent", "settings.json")))).toEqual({ packages: [REPO_ROOT], compaction: { enabled: false } })
+  })
+
+  it("--pi refuses malformed Pi settings with the line and column and writes nothing", async () => {
+    const settings = join(project, ".pi", "settings.json")
+    mkdirSync(join(project, ".pi"))
+    writeFileSync(settings, '{\n  "packages": [\n}\n')
+    const { code, io } = await runCliCaptured(["setup", "--pi"], { env: home.env, cwd: project })
+    expect(code).toBe(1)
+    expect(io.err.join("\n")).toBe(`${settings}:3:1: not valid JSONC (ValueExpected); fix it first, nothing was written`)
+    expect(read(settings)).toBe('{\n  "packages": [\n}\n')
   })
 })

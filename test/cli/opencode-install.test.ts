@@ -112,8 +112,8 @@ describe("inspectOpenCodeInstall", () => {
   })
 
   it.each([
-    ["invalid JSONC", "{ nope", /^not valid JSONC at offset \d+$/],
-    ["a top-level array", "[]", /^not an object$/],
+    ["invalid JSONC", "{ nope", /opencode\.json:1:3: not valid JSONC \(\w+\)$/],
+    ["a top-level array", "[]", /opencode\.json: expected a JSON object, found a list$/],
   ])("lists a config holding %s as unreadable", (_label, text, problem) => {
     const file = write(join(project, "opencode.json"), text)
     const install = inspectOpenCodeInstall({ directory: project, env: home.env })
