@@ -10,7 +10,17 @@ import { applyEdits, applyRenderedEdits } from "../session/apply-edits.js"
 import { compactionContext } from "./compaction-context.js"
 import { HISTORIAN_SYSTEM_PROMPT } from "../historian/prompt.js"
 import { HISTORIAN_AGENT, type ModelHistorian } from "./model-historian.js"
-import { isStatusRequest, STATUS_COMMAND, STATUS_TEMPLATE, statusExchangeIds, statusRequestText } from "./status-command.js"
+import {
+  isStatusRequest,
+  serverStatusCommandWanted,
+  STATUS_COMMAND,
+  STATUS_TEMPLATE,
+  statusExchangeIds,
+  statusReplyText,
+  statusReportOf,
+  statusRequestPart,
+  statusRequestText,
+} from "./status-command.js"
 import { maybeFail } from "../host/fault-injection.js"
 import type { HostRuntime } from "../host/host-runtime.js"
 import { REDUCE_GUIDANCE } from "../host/reduce-guidance.js"
@@ -32,8 +42,6 @@ export type HookContext = {
   historian: ModelHistorian
   /** The session's messages as OpenCode stores them (the plugin's SDK client), for storing a turn's final reply. */
   listMessages: (sessionId: string) => Promise<HostMessage[]>
-  /** Problems with how the plugin is set up that the status report lists with the config's (a second copy loaded). */
-  setupProblems?: () => readonly string[]
 }
 
 /** How long `dispose` waits for turn-end writes still running (OpenCode awaits it before the process exits). */
@@ -48,8 +56,8 @@ const NO_STATUS_IDS: ReadonlySet<string> = new Set()
  */
 export function createHooks(context: HookContext): Hooks {
   const { runtime } = context
-  /** Sessions whose next completed text is the reply to a /ctx-status request. */
-  const statusReplies = new Set<string>()
+  /** Sessions whose next completed text is the reply to a /ctx-status request, with the report the reply shows. */
+  const statusReplies = new Map<string, string>()
   /**
    * Sessions a full scan found free of /ctx-status exchanges, with no request since: a request always reaches the
    * transform first as its newest message (the command's own model call), which takes the session off this list, so
@@ -139,10 +147,12 @@ export function createHooks(context: HookContext): Hooks {
     config: async (hostConfig) => {
       await guard("config", null, () => {
         runtime.facts.hostConfig = hostConfig
-        const commands = (hostConfig.command ??= {}) as Record<string, unknown>
-        commands[STATUS_COMMAND] = {
-          description: "magic-context: where this session's context goes (usage, breakdown, drops, history, errors)",
-          template: STATUS_TEMPLATE,
+        if (serverStatusCommandWanted({ directory: context.directory, env: process.env })) {
+          const commands = (hostConfig.command ??= {}) as Record<string, unknown>
+          commands[STATUS_COMMAND] = {
+            description: "magic-context: where this session's context goes (usage, breakdown, drops, history, errors)",
+            template: STATUS_TEMPLATE,
+          }
         }
         if (runtime.config.historian.strategy !== "model") return
         const agents = (hostConfig.agent ??= {}) as Record<string, unknown>
@@ -185,10 +195,9 @@ export function createHooks(context: HookContext): Hooks {
           sessionId: input.sessionID,
           waitingSessions: writes.waiting(),
           now: runtime.now(),
-          setupProblems: context.setupProblems?.() ?? [],
         })
         // Mutate in place: the host keeps its own reference to this array.
-        output.parts.splice(0, output.parts.length, { type: "text", text } as (typeof output.parts)[number])
+        output.parts.splice(0, output.parts.length, statusRequestPart(text) as (typeof output.parts)[number])
       })
     },
 
@@ -202,7 +211,7 @@ export function createHooks(context: HookContext): Hooks {
         if (newest && isStatusRequest(newest)) {
           statusFree.delete(sessionId)
           applyEdits(all, all.slice(0, -1).map((message) => ({ type: "remove-message" as const, messageId: message.info.id })))
-          statusReplies.add(sessionId)
+          statusReplies.set(sessionId, statusReportOf(newest))
           return
         }
         const statusIds = statusFree.has(sessionId) ? NO_STATUS_IDS : statusExchangeIds(all)
@@ -241,8 +250,13 @@ export function createHooks(context: HookContext): Hooks {
       await guard("experimental.text.complete", input.sessionID, () => {
         // The historian's answer is data (its tiers may cite §N§ tags): its child sessions are left alone.
         if (context.historian.isHistorianSession(input.sessionID)) return
-        // The reply to /ctx-status shows the report, tags included: it is not the model copying tags.
-        if (statusReplies.delete(input.sessionID)) return
+        // The reply to /ctx-status shows the report itself, tags included, whatever the model wrote.
+        const report = statusReplies.get(input.sessionID)
+        if (report !== undefined) {
+          statusReplies.delete(input.sessionID)
+          output.text = statusReplyText(report)
+          return
+        }
         const cleaned = stripTagEchoes(output.text)
         maybeFail(runtime.faults, "text")
         output.text = cleaned

@@ -1,10 +1,14 @@
+import { isMainThread } from "node:worker_threads"
+import { inspectOpenCodeInstall, isMagicContextTuiEntry } from "../cli/opencode-install.js"
 import { statusReport, type StatusReportOptions } from "../host/status-report.js"
-import { openCodeCompaction } from "../status/status-data.js"
+import { loadedOpenCodeCompaction } from "../status/opencode-config-compaction.js"
+import { STATUS_COMMAND } from "../status/status-command-name.js"
 import type { HostMessage } from "../transcript/host-message.js"
 
-export const STATUS_COMMAND = "ctx-status"
+export { STATUS_COMMAND }
 /** How a status request's text starts; the transform recognises the request and its reply by it. */
 export const STATUS_MARKER = "<ctx-status>"
+const STATUS_CLOSE = "</ctx-status>"
 
 /** What the request asks the model to do with the report. */
 const STATUS_INSTRUCTION =
@@ -19,20 +23,57 @@ export const STATUS_TEMPLATE = wrapReport(
 )
 
 /**
+ * Whether the server plugin registers /ctx-status as a command. OpenCode's terminal UI runs its server in a worker
+ * thread; when the TUI config loads magic-context's TUI plugin, that plugin's `/ctx-status` opens the report in a
+ * dialog with no model call, and a server command of the same name would sit above it in the slash list (Enter
+ * takes the first entry). Everywhere else (`opencode run`, `opencode serve` and its clients, a TUI without the
+ * plugin) the server command is the only way to the report in OpenCode.
+ */
+export function serverStatusCommandWanted(options: { directory: string | null; env: Record<string, string | undefined>; inTuiWorker?: boolean }): boolean {
+  const inTuiWorker = options.inTuiWorker ?? !isMainThread
+  if (!inTuiWorker || !options.directory) return true
+  const install = inspectOpenCodeInstall({ directory: options.directory, env: options.env })
+  return !install.tuiEntries.some((ref) => isMagicContextTuiEntry(ref.entry))
+}
+
+/**
  * The text of a /ctx-status request: the report, then the instruction to show it unchanged. OpenCode turns every
  * command into a model call; the transform sends that call nothing but this message (a tiny, cheap request), and
- * leaves the request and its reply out of every later prompt, so the agent's context never sees them. When the store
+ * leaves the request and its reply out of every later prompt, so the agent's context never sees them. The user
+ * sees neither the markup nor the instruction: the request's part is synthetic (OpenCode's views hide it) and the
+ * reply shows the report itself, whatever the model answered (statusReplyText). When the store
  * cannot be read (busy, broken, from a newer version) the report comes from memory: what is wrong, what is off, the
  * fix, the last pass of this process, config problems and the recent errors.
  */
 export async function statusRequestText(options: Omit<StatusReportOptions, "hostCompaction">): Promise<string> {
-  const config = options.runtime.facts.hostConfig as { compaction?: { auto?: boolean; prune?: boolean } } | undefined
-  const hostCompaction = openCodeCompaction({ auto: config?.compaction?.auto ?? true, prune: config?.compaction?.prune ?? false, source: "OpenCode's config as loaded" })
+  const hostCompaction = loadedOpenCodeCompaction(options.runtime.facts.hostConfig)
   return wrapReport(await statusReport({ ...options, hostCompaction }))
 }
 
 function wrapReport(report: string): string {
-  return `${STATUS_MARKER}\n${report}\n</ctx-status>\n${STATUS_INSTRUCTION}`
+  return `${STATUS_MARKER}\n${report}\n${STATUS_CLOSE}\n${STATUS_INSTRUCTION}`
+}
+
+/** The part a /ctx-status request carries: synthetic, so OpenCode shows it in no user bubble; the model reads it. */
+export function statusRequestPart(text: string): { type: "text"; text: string; synthetic: true } {
+  return { type: "text", text, synthetic: true }
+}
+
+/** The report a /ctx-status request carries, between its markers ("" when the message is not one). */
+export function statusReportOf(message: HostMessage): string {
+  if (!isStatusRequest(message)) return ""
+  const part = message.parts.find((candidate) => candidate.type === "text")
+  const text = part && part.type === "text" ? part.text : ""
+  const end = text.lastIndexOf(`\n${STATUS_CLOSE}`)
+  return text.slice(STATUS_MARKER.length + 1, end < 0 ? undefined : end)
+}
+
+/**
+ * The reply the user sees to a /ctx-status request: the report in a code block (OpenCode's views render replies as
+ * markdown, which would reflow the report's aligned rows), in place of what the model wrote.
+ */
+export function statusReplyText(report: string): string {
+  return `\`\`\`\n${report}\n\`\`\``
 }
 
 /** True for a /ctx-status request message. */

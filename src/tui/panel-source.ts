@@ -6,13 +6,25 @@ import { errorMessage } from "../store/error-details.js"
 import { openStoreReader } from "../store/open-store-reader.js"
 import { hasSession } from "../store/session-repository.js"
 import { gatherStatus } from "../status/gather-status.js"
+import { storedSessionReasoning } from "../status/session-reasoning.js"
 import type { PanelInput } from "../status/sidebar-panel.js"
+import type { HostCompaction } from "../status/status-data.js"
 
 /** Reads what the sidebar panel shows of a session from the store, read-only. */
 export type PanelSource = {
-  /** The session's status, or why there is none; never throws. */
-  read(sessionId: string): Promise<PanelInput>
+  /**
+   * The session's status, or why there is none; never throws. With `report`, the status also carries what only the
+   * full report shows (the reasoning rule of the session's model, the host's compaction settings).
+   */
+  read(sessionId: string, report?: ReportDetails): Promise<PanelInput>
   close(): void
+}
+
+/** What the TUI knows of the running OpenCode that the full report shows. */
+export type ReportDetails = {
+  hostCompaction: HostCompaction
+  /** The API OpenCode reaches a model through (its provider package), where it knows. */
+  hostApi: (providerID: string, modelID: string) => string | null
 }
 
 /**
@@ -42,7 +54,7 @@ export function createPanelSource(options: { directory: string; env: Record<stri
     db = null
   }
   return {
-    async read(sessionId) {
+    async read(sessionId, report) {
       if (!db && !existsSync(file)) return { kind: "no-store", file }
       try {
         db ??= await openStoreReader(file)
@@ -53,7 +65,8 @@ export function createPanelSource(options: { directory: string; env: Record<stri
           strategy: config.historian.strategy,
           thresholdPercent: config.execute_threshold,
           configuredProtectedTokens: config.protected_tokens,
-          hostCompaction: null,
+          hostCompaction: report?.hostCompaction ?? null,
+          reasoningRule: report ? storedSessionReasoning({ db, sessionId, config, hostApi: report.hostApi }) : null,
         })
         return { kind: "status", status: { ...status, configProblems } }
       } catch (error) {

@@ -1,8 +1,8 @@
-import type { TuiPlugin } from "@opencode-ai/plugin/tui"
+import type { TuiPluginApi } from "@opencode-ai/plugin/tui"
 import { createSignal, onCleanup } from "solid-js"
 import { errorMessage } from "../store/error-details.js"
 import { sidebarPanel, type PanelLine } from "../status/sidebar-panel.js"
-import { createPanelSource, type PanelSource } from "./panel-source.js"
+import type { PanelSource } from "./panel-source.js"
 import { panelView } from "./panel-view.js"
 
 /** Where the panel sits among the sidebar's sections (OpenCode's own come in their order; this goes after them). */
@@ -18,12 +18,11 @@ const POLL_MS = 5_000
 const REFRESH_EVENTS = ["message.updated", "session.idle", "session.status", "session.compacted"] as const
 
 /**
- * The sidebar panel (OpenCode's TUI plugin): registers a `sidebar_content` slot that shows the session's context as
- * the store has it, read-only, refreshed after host events and on a slow poll. It makes no model call and changes
- * no prompt. Nothing it does throws into the TUI: a failed read shows as a line of the panel.
+ * The sidebar panel: registers a `sidebar_content` slot that shows the session's context as `source` reads it from
+ * the store, read-only, refreshed after host events and on a slow poll. It makes no model call and changes no
+ * prompt. Nothing it does throws into the TUI: a failed read shows as a line of the panel.
  */
-export const sidebarPlugin: TuiPlugin = async (api) => {
-  const source = createPanelSource({ directory: api.state.path.directory, env: process.env })
+export function registerSidebarPanel(api: TuiPluginApi, source: PanelSource): void {
   const views = new Set<() => Promise<void>>()
   let pending: ReturnType<typeof setTimeout> | null = null
   const refreshSoon = (): void => {
@@ -38,7 +37,6 @@ export const sidebarPlugin: TuiPlugin = async (api) => {
   api.lifecycle.onDispose(() => {
     clearInterval(poll)
     if (pending) clearTimeout(pending)
-    source.close()
   })
   api.slots.register({
     order: PANEL_ORDER,
