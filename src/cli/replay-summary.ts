@@ -53,8 +53,9 @@ export function replaySummary(options: { rows: readonly ReplayTurn[]; window: Wi
       `${grouped(unreduced.costTokens)} token units (${change(reduced.costTokens, unreduced.costTokens)}; uncached + 0.1 × the prefix cached from the call before).`,
   )
   lines.push(
-    "Next: --json for one record per call; `magic-context lab --probes …` for what each policy keeps of a session; " +
-      "`/ctx-status` inside OpenCode for a live session.",
+    "Next: --json for one record per call; `magic-context show` with the same transcript and options for the prompt " +
+      "of a call, episode by episode (--turn N; --html report.html for the whole replay in a browser); " +
+      "`magic-context lab --probes …` for what each policy keeps of a session; `/ctx-status` inside OpenCode for a live session.",
   )
   return lines
 }

@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process"
-import { existsSync, readFileSync } from "node:fs"
+import { existsSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { promisify } from "node:util"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -18,8 +18,8 @@ if (missing) console.warn(`html-report.slow.test.ts skipped: ${missing}`)
 const WIDTH = 1280
 const HEIGHT = 2000
 
-/** Chromium, headless, offline and with a fresh profile, on a file:// page; `mode` is its one output flag. */
-async function chromium(profile: string, page: string, mode: string): Promise<string> {
+/** Chromium, headless, offline and with a fresh profile, on a file:// page; `mode` is its output flag (and any more). */
+async function chromium(profile: string, page: string, ...mode: string[]): Promise<string> {
   const { stdout } = await run(
     CHROMIUM,
     [
@@ -32,7 +32,7 @@ async function chromium(profile: string, page: string, mode: string): Promise<st
       "--disable-component-update",
       "--disable-sync",
       `--user-data-dir=${profile}`,
-      mode,
+      ...mode,
       `--window-size=${WIDTH},${HEIGHT}`,
       `file://${page}`,
     ],
@@ -87,5 +87,17 @@ describe.skipIf(missing !== null)("the show --html report in a real browser (Deb
     expect(visible.map((match) => match[1])).toEqual([articles.at(-1)?.[1]])
     const shown = dom.slice(dom.indexOf(visible[0]?.[0] ?? "<none>"))
     expect(shown.slice(0, shown.indexOf("</article>"))).toMatch(/<details class="episode" data-episode="c1">/)
+  })
+
+  it("fills an episode's and a dropped output's raw record in when the reader opens them", async () => {
+    // The reader's clicks, as a script after the page's own: open the shown pass's first raw record of each kind.
+    const clicked = join(dirs.make("clicked"), "report.html")
+    const open = 'for (const kind of ["raw-record", "dropped-raw"]) document.querySelector(`article:not([hidden]) details.${kind}`).open = true'
+    writeFileSync(clicked, readFileSync(report, "utf8").replace("</body>", `<script>${open}</script>\n</body>`))
+    const dom = await chromium(dirs.make("profile"), clicked, "--dump-dom", "--virtual-time-budget=2000")
+    expect(dom).toMatch(/<details class="raw-record" open=""><summary>raw record \(\d+ lines\)<\/summary><div class="raw" data-raw="raw-c1"><pre>§1§ \[user\] /)
+    expect(dom).toMatch(/<details class="dropped-raw" open=""><summary>what §(\d+)§ said \(\d+ lines\)<\/summary><div class="raw" data-raw="raw-tag-\1"><pre>\[tool call\] /)
+    // A raw record not opened stays out of the page's text (it is in its template only).
+    expect(dom).toMatch(/<details class="raw-record"><summary>raw record \(\d+ lines\)<\/summary><div class="raw" data-raw="raw-c2"><\/div>/)
   })
 })
