@@ -14,6 +14,7 @@ import { encodingForModel } from "../tokens/encoding-for-model.js"
 import { createTokenCounterPool } from "../tokens/tiktoken-counter.js"
 import { readTranscript } from "../transcript/read-transcript.js"
 import { createProgress } from "./progress.js"
+import { recordedSessionWindow } from "./recorded-session-window.js"
 import { replayLegend, replaySummary, replayTotals, type ReplayTotals } from "./replay-summary.js"
 import { createPromptCostMeter } from "../lab/prompt-cost.js"
 import { UNREDUCED_WINDOW_TOKENS } from "../lab/evaluate-probes.js"
@@ -84,8 +85,13 @@ export type ReplayRun = {
   counter: TokenCounter
   window: WindowSettings
   config: Config
-  /** `--fixed-tokens`, when given. */
+  /**
+   * Tokens of the system prompt and tool definitions, when not the transcript's own system prompt: `--fixed-tokens`, or
+   * what the live session recorded (`recordedSessionWindow`).
+   */
   fixedTokens: number | undefined
+  /** Where the usable window and the fixed prompt came from, as the replay's header says. */
+  sources: { window: string; fixed: string }
   db: Database
   /** Replays the whole transcript into `db` (replayTranscript), calling `onTurn` for each model call. */
   replay: (onTurn: (turn: ReplayTurn) => void) => { passes: number; sessionId: string }
@@ -123,7 +129,7 @@ export async function commandReplay(io: CliIo): Promise<ExitCode> {
     })
     progress.finish()
     if (!parsed.values.json) {
-      printTable(io, rows, { file: spec, format: transcript.format, encoding: counter.encoding, window, ...summary })
+      printTable(io, rows, { file: spec, format: transcript.format, encoding: counter.encoding, window, sources: run.sources, ...summary })
       const meter = createPromptCostMeter(counter)
       const reduced = replayTotals(rows, rows.map((row) => meter.measure(row)))
       const unreduced = await unreducedTotals({
@@ -177,13 +183,32 @@ export async function withReplayRun(
     const counter = pool.counterFor(
       encodingForModel({ providerID: model.providerID, modelID: model.modelID, settings: loaded.config.tokenizer }),
     )
+    const flagged = typeof windowTokens === "number" && typeof fixedTokens === "number"
+    const recorded = flagged ? null : await recordedSessionWindow({ transcript, config: loaded.config, env: io.env })
+    const live = recorded ? `as the live session ran, ${recorded.file}` : ""
+    const recordedUsable = recorded?.usableTokens ?? null
+    // The live window is the host's (OpenCode's limits): given as the host's, a config override of the model still wins.
+    const hostLimits = typeof windowTokens !== "number" && recordedUsable !== null ? { context: recordedUsable, output: 0 } : null
     const window: WindowSettings =
       typeof windowTokens === "number"
         ? fixedWindow({ usableTokens: windowTokens, thresholdPercent: numberOrUndefined(threshold), config: loaded.config })
         : {
-            ...resolveWindow({ providerID: model.providerID, modelID: model.modelID, hostLimits: null, config: loaded.config }),
+            ...resolveWindow({ providerID: model.providerID, modelID: model.modelID, hostLimits, config: loaded.config }),
             ...(typeof threshold === "number" ? { thresholdPercent: threshold } : {}),
           }
+    const fixed =
+      typeof fixedTokens === "number" ? fixedTokens : transcript.system === null ? (recorded?.fixedTokens ?? undefined) : undefined
+    const sources = {
+      window: typeof windowTokens === "number" ? "--window" : window.source === "host" ? live : window.source,
+      fixed:
+        typeof fixedTokens === "number"
+          ? "--fixed-tokens"
+          : transcript.system !== null
+            ? "the transcript's system prompt"
+            : fixed !== undefined
+              ? live
+              : "none recorded: --fixed-tokens sets it",
+    }
     const clamp = protectedClamp(window)
     if (clamp) io.stderr(`${loaded.sources["protected_tokens"] ?? "config"}: ${protectedClampMessage(clamp)}`)
     const landing = landingClamp(window, loaded.config)
@@ -195,7 +220,8 @@ export async function withReplayRun(
         counter,
         window,
         config: loaded.config,
-        fixedTokens: typeof fixedTokens === "number" ? fixedTokens : undefined,
+        fixedTokens: fixed,
+        sources,
         db,
         replay: (onTurn) =>
           replayTranscript({
@@ -207,7 +233,7 @@ export async function withReplayRun(
             smartDrops: values["smart-drops"] === true || loaded.config.smart_drops,
             policy,
             pinPatterns: compilePinPatterns(loaded.config.pins).matchers,
-            ...(typeof fixedTokens === "number" ? { fixedTokens } : {}),
+            ...(fixed === undefined ? {} : { fixedTokens: fixed }),
             calibrate: values.calibrate === true,
             historian: loaded.config.historian.strategy !== "off",
             onTurn,
@@ -288,7 +314,15 @@ function sameFile(first: string, second: string): boolean {
 function printTable(
   io: CliIo,
   rows: ReplayTurn[],
-  meta: { file: string; format: string; encoding: string; window: WindowSettings; passes: number; sessionId: string },
+  meta: {
+    file: string
+    format: string
+    encoding: string
+    window: WindowSettings
+    sources: ReplayRun["sources"]
+    passes: number
+    sessionId: string
+  },
 ): void {
   const executes = rows.filter((row) => row.pass === "execute").length
   const busts = rows.filter((row) => row.prefixChanged).length
@@ -296,8 +330,9 @@ function printTable(
   const mean = rows.length > 0 ? rows.reduce((sum, row) => sum + row.tokens.total, 0) / rows.length : 0
   io.stdout(
     `${meta.file}: ${meta.format} transcript, ${meta.passes} model calls replayed; usable window ` +
-      `${meta.window.usableTokens.toLocaleString("en-US")} tokens (${meta.window.source}), execute threshold ` +
+      `${meta.window.usableTokens.toLocaleString("en-US")} tokens (${meta.sources.window}), execute threshold ` +
       `${meta.window.thresholdPercent}%, protected ${meta.window.protectedTokens.toLocaleString("en-US")} tokens; ` +
+      `fixed prompt ${(rows[0]?.tokens.fixed ?? 0).toLocaleString("en-US")} tokens (${meta.sources.fixed}); ` +
       `tokens counted with ${meta.encoding}`,
   )
   io.stdout("")

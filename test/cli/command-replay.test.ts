@@ -2,7 +2,9 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import { openDatabase } from "../../src/store/open-database.js"
-import { listSessions } from "../../src/store/session-repository.js"
+import { recordPass } from "../../src/store/pass-repository.js"
+import { ensureSession, listSessions } from "../../src/store/session-repository.js"
+import { REPO_ROOT } from "../e2e/harness/opencode-harness.js"
 import { readTranscript } from "../../src/transcript/read-transcript.js"
 import { runCliCaptured } from "../helpers/run-cli.js"
 import { createTempDirs, createTempHome, type TempHome } from "../helpers/temp-dirs.js"
@@ -114,7 +116,8 @@ describe("commandReplay", () => {
       expect(io.err).toEqual([])
       expect(io.out[0]).toBe(
         `${SWE_AGENT}: swe-agent transcript, 12 model calls replayed; usable window 123,904 tokens (fallback), ` +
-          "execute threshold 65%, protected 11,400 tokens; tokens counted with o200k_base",
+          "execute threshold 65%, protected 11,400 tokens; fixed prompt 1,114 tokens (the transcript's system prompt); " +
+          "tokens counted with o200k_base",
       )
       expect(io.out[1]).toBe("")
       expect(io.out[2]?.trim().split(/ {2,}/)).toEqual(TABLE_HEADER)
@@ -257,8 +260,9 @@ describe("commandReplay", () => {
       const json = await replay(SWE_AGENT, "--window", "12000", "--json")
       expect([table.code, json.code]).toEqual([0, 0])
       expect(table.io.out[0]).toBe(
-        `${SWE_AGENT}: swe-agent transcript, 12 model calls replayed; usable window 12,000 tokens (replay), ` +
-          "execute threshold 65%, protected 2,183 tokens; tokens counted with o200k_base",
+        `${SWE_AGENT}: swe-agent transcript, 12 model calls replayed; usable window 12,000 tokens (--window), ` +
+          "execute threshold 65%, protected 2,183 tokens; fixed prompt 1,114 tokens (the transcript's system prompt); " +
+          "tokens counted with o200k_base",
       )
       const turns = jsonTurns(json.io.out)
       const rows = table.io.out.slice(4, 16).map((line) => line.trim().split(/ +/))
@@ -303,7 +307,7 @@ describe("commandReplay", () => {
         if (turn.usageBefore >= 90 && turn.usageBefore < 92) expect(turn.band).toBe("execute")
       }
       const table = await replay(SWE_AGENT, "--window", "12000", "--threshold", "90")
-      expect(table.io.out[0]).toContain("usable window 12,000 tokens (replay), execute threshold 90%")
+      expect(table.io.out[0]).toContain("usable window 12,000 tokens (--window), execute threshold 90%")
     })
 
     it.each([
@@ -366,6 +370,51 @@ describe("commandReplay", () => {
       const systemTokens = (jsonTurns((await replay(SWE_AGENT, "--json")).io.out)[0]?.tokens["fixed"]) ?? NaN
       // The baseline's mean is the host's prompts with the flag's 6,000 fixed tokens in place of the system prompt.
       expect(unreduced).toBe((unreducedAlone as number) - systemTokens + 6000)
+    })
+  })
+
+  describe("on an `opencode export` of a session the live store holds", () => {
+    const EXPORT = join(REPO_ROOT, "fixtures", "opencode-session", "session.json")
+    const SESSION_ID = "ses_dd722cc62ffeJqK49gscc4c3uA"
+    const breakdown = { total: 30_000, fixed: 9_876, history: 0, conversation: 10_000, protected: 5_000, tool: 5_124, reclaimable: 0, tags: 40 }
+
+    /** The live store of `home` with the session's newest pass at a 52,000-token window and a 9,876-token fixed prompt. */
+    async function liveStore(): Promise<void> {
+      const db = await openDatabase(join(home.dataHome, "magic-context", "magic-context.db"))
+      ensureSession(db, { id: SESSION_ID, source: "opencode", projectId: null, directory: cwd, title: null }, 1_000)
+      for (const [seq, window] of [[1, 40_000], [2, 52_000]] as const) {
+        recordPass(db, {
+          sessionId: SESSION_ID, seq, startedAt: 1_000 + seq, durationMs: 1, trigger: "transform", decision: "replay", band: "below",
+          usageTokens: 30_000, windowTokens: window, messageCount: 10, newParts: 0, newTags: 0, renderedTokens: 30_000,
+          renderedHash: null, firstDivergence: null, detail: { reason: "below", breakdown: { ...breakdown, fixed: seq === 2 ? 9_876 : 1 } }, error: null,
+        })
+      }
+      db.close()
+    }
+
+    it("runs with the window and the fixed prompt the live session's newest pass ran with, and says so", async () => {
+      await liveStore()
+      const store = join(home.dataHome, "magic-context", "magic-context.db")
+      const { code, io } = await replay(EXPORT)
+      expect(code).toBe(0)
+      expect(io.out[0]).toContain(`usable window 52,000 tokens (as the live session ran, ${store})`)
+      expect(io.out[0]).toContain(`fixed prompt 9,876 tokens (as the live session ran, ${store})`)
+      const turns = jsonTurns((await replay(EXPORT, "--json")).io.out)
+      expect(turns.every((turn) => turn.tokens["fixed"] === 9_876)).toBe(true)
+      // The live store is only read.
+      const db = await openDatabase(store)
+      expect(listSessions(db).map((session) => session.id)).toEqual([SESSION_ID])
+      db.close()
+    })
+
+    it("takes the flags over the live record, and the defaults without a record, naming each", async () => {
+      await liveStore()
+      const flagged = await replay(EXPORT, "--window", "30000", "--fixed-tokens", "500")
+      expect(flagged.io.out[0]).toContain("usable window 30,000 tokens (--window)")
+      expect(flagged.io.out[0]).toContain("fixed prompt 500 tokens (--fixed-tokens)")
+      const elsewhere = await runCliCaptured(["replay", EXPORT], { env: createTempHome(dirs).env, cwd })
+      expect(elsewhere.io.out[0]).toContain("usable window 123,904 tokens (fallback)")
+      expect(elsewhere.io.out[0]).toContain("fixed prompt 0 tokens (none recorded: --fixed-tokens sets it)")
     })
   })
 
