@@ -19,6 +19,8 @@ const CHECK_NAMES = [
   "token counter",
   "OpenCode compaction",
   "Reasoning rule",
+  "Pi extension",
+  "Pi compaction",
 ]
 const REAL_DEFAULT_STORE = join(homedir(), ".local", "share", "magic-context", "magic-context.db")
 
@@ -30,6 +32,7 @@ let realStoreBefore: number | null
 beforeEach(() => {
   home = createTempHome(dirs)
   project = dirs.make("project")
+  installInOpenCodeCache(home)
   realStoreBefore = existsSync(REAL_DEFAULT_STORE) ? statSync(REAL_DEFAULT_STORE).mtimeMs : null
 })
 
@@ -55,6 +58,14 @@ async function doctorJson(env: Record<string, string> = {}): Promise<{ code: num
   return { code, checks: Object.fromEntries(parsed.checks.map((check) => [check.name, check])) }
 }
 
+/** The package as OpenCode installs an npm plugin: in its cache, `packages/<name>@latest/node_modules/<name>`. */
+function installInOpenCodeCache(temp: TempHome): void {
+  const root = join(temp.env["XDG_CACHE_HOME"] as string, "opencode", "packages", "magic-context@latest", "node_modules", "magic-context")
+  write(join(root, "package.json"), { name: "magic-context", main: "./dist/index.js", exports: { ".": "./dist/index.js", "./tui": "./dist/tui.js" } })
+  write(join(root, "dist", "index.js"), "export default async () => ({})")
+  write(join(root, "dist", "tui.js"), "export default {}")
+}
+
 /** Overwrites one page of a SQLite file with noise. */
 function damagePage(file: string, page: number): void {
   const fd = openSync(file, "r+")
@@ -71,7 +82,7 @@ describe("commandDoctor", () => {
     const text = io.stdoutText()
     expect(io.out[0]).toBe("[FAIL] OpenCode plugin entry")
     expect(text).toContain(`no OpenCode config for ${project} loads magic-context`)
-    expect(text).toContain('add "plugin": ["magic-context"] to opencode.json')
+    expect(text).toContain("fix: run `magic-context setup` from a checkout or an installed tarball (it writes the entry)")
     expect(io.out.at(-1)).toBe("1 check(s) failed.")
   })
 
@@ -138,7 +149,7 @@ describe("commandDoctor", () => {
     write(join(project, ".opencode", "tui.json"), { plugin: [["magic-context", {}]] })
     const { code, checks } = await doctorJson()
     expect(code).toBe(0)
-    expect(Object.values(checks).map((check) => check.status)).toEqual(["ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok"])
+    expect(Object.values(checks).map((check) => check.status)).toEqual(CHECK_NAMES.map(() => "ok"))
   })
 
   it("finds the plugin entry in the user's global OpenCode config", async () => {
@@ -164,8 +175,8 @@ describe("commandDoctor", () => {
       detail: [
         `${file}: @tarquinen/opencode-dcp@3.1.14: Dynamic Context Pruning (DCP) is loaded too: two context plugins rewrite the same prompt before every model call`,
         `  fix: remove "@tarquinen/opencode-dcp@3.1.14" from "plugin" in ${file} (or remove magic-context)`,
-        `${file}: file:///gone/magic-context/dist/index.js: the magic-context entry points at /gone/magic-context/dist/index.js, which does not exist`,
-        `  fix: build the checkout (npm ci) or fix the path in ${file}; \`npx magic-context setup\` writes a working entry`,
+        `${file}: file:///gone/magic-context/dist/index.js: the entry points at /gone/magic-context/dist/index.js, which does not exist`,
+        "  fix: fix the path, or run `magic-context setup` from a checkout or an installed tarball to write a working entry",
       ],
     })
   })
@@ -179,7 +190,7 @@ describe("commandDoctor", () => {
       status: "warn",
       detail: [
         `no tui.json for ${project} loads the sidebar panel (the plugin works without it)`,
-        'run `npx magic-context setup`, or add "plugin": ["magic-context"] to tui.json beside opencode.json',
+        "fix: run `magic-context setup` from a checkout or an installed tarball (it adds the panel to tui.json)",
       ],
     })
   })
@@ -192,8 +203,8 @@ describe("commandDoctor", () => {
     expect(code).toBe(1)
     expect(checks["OpenCode sidebar panel"]?.detail).toEqual([`${global}: magic-context@0.1.0`, `${local}: file:///gone/magic-context/dist/tui.js`])
     expect(checks["plugin conflicts"]?.detail).toEqual([
-      `${local}: file:///gone/magic-context/dist/tui.js: the magic-context entry points at /gone/magic-context/dist/tui.js, which does not exist`,
-      `  fix: build the checkout (npm ci) or fix the path in ${local}; \`npx magic-context setup\` writes a working entry`,
+      `${local}: file:///gone/magic-context/dist/tui.js: the entry points at /gone/magic-context/dist/tui.js, which does not exist`,
+      "  fix: fix the path, or run `magic-context setup` from a checkout or an installed tarball to write a working entry",
     ])
   })
 
@@ -272,11 +283,52 @@ describe("commandDoctor", () => {
     expect(checks["magic-context config"]?.detail[1]).toContain(`${file}: unknown key "tokeniser" (did you mean "tokenizer"?)`)
   })
 
-  it("warns about an OpenCode config it cannot parse next to a valid plugin entry", async () => {
+  it("fails on an OpenCode config it cannot parse, naming its line and column", async () => {
     write(join(project, "opencode.json"), READY)
-    const broken = write(join(project, ".opencode", "opencode.json"), "{ nope")
-    const { checks } = await doctorJson()
-    expect(checks["OpenCode plugin entry"]?.status).toBe("warn")
-    expect(checks["OpenCode plugin entry"]?.detail[1]).toMatch(new RegExp(`^${broken}: not valid JSONC`))
+    const broken = write(join(project, ".opencode", "opencode.json"), '{\n  "plugin": ["a"]\n  "model": "x"\n}\n')
+    const { code, checks } = await doctorJson()
+    expect(code).toBe(1)
+    expect(checks["OpenCode plugin entry"]?.status).toBe("fail")
+    expect(checks["OpenCode plugin entry"]?.detail[1]).toBe(`${broken}:3:3: not valid JSONC (CommaExpected); OpenCode cannot read it either: fix it first`)
+  })
+  it("fails the unpublished package name that OpenCode has not installed, with the fix", async () => {
+    write(join(project, "opencode.json"), READY)
+    const { code, checks } = await doctorJson({ XDG_CACHE_HOME: dirs.make("empty-cache") })
+    expect(code).toBe(1)
+    expect(checks["plugin conflicts"]?.detail[0]).toMatch(/: magic-context: the package "magic-context" is neither in OpenCode's plugin cache .* it is not published on npm yet/)
+  })
+
+  it("fails magic-context loaded twice (opencode.json and .opencode/opencode.json, as `opencode plugin` and setup write)", async () => {
+    const checkout = join(dirs.make("checkout"), "main")
+    write(join(checkout, "package.json"), { name: "magic-context", main: "./dist/index.js" })
+    write(join(checkout, "dist", "index.js"), "export default async () => ({})")
+    const root = write(join(project, "opencode.json"), { ...READY, plugin: [`file://${checkout}/dist/index.js`] })
+    const dotOpencode = write(join(project, ".opencode", "opencode.json"), { plugin: [`${checkout}/`] })
+    const { code, checks } = await doctorJson()
+    expect(code).toBe(1)
+    expect(checks["plugin conflicts"]?.detail).toEqual([
+      `${dotOpencode}: ${checkout}/: magic-context's plugin is loaded 2 times ("file://${checkout}/dist/index.js" in ${root}, "${checkout}/" in ${dotOpencode}): OpenCode loads each of these entries`,
+      `  fix: keep one: remove "${checkout}/" from "plugin" in ${dotOpencode} ("file://${checkout}/dist/index.js" in ${root} stays)`,
+    ])
+  })
+
+  it("checks Pi: the extension entry and its build, and Pi's compaction; malformed settings fail with line and column", async () => {
+    write(join(project, "opencode.json"), READY)
+    write(join(project, "tui.json"), { plugin: ["magic-context"] })
+    const settings = write(join(project, ".pi", "settings.json"), { packages: ["../../gone/magic-context"] })
+    let result = await doctorJson()
+    expect(result.code).toBe(1)
+    expect(result.checks["Pi extension"]?.detail[0]).toBe(`${settings}: "../../gone/magic-context": the entry points at ${join(project, "..", "gone", "magic-context")}, which does not exist`)
+    expect(result.checks["Pi compaction"]?.status).toBe("warn")
+    const checkout = join(dirs.make("checkout"), "magic-context")
+    write(join(checkout, "package.json"), { name: "magic-context", pi: { extensions: ["./dist/pi.js"] } })
+    write(join(checkout, "dist", "pi.js"), "export default () => {}")
+    write(settings, { packages: [checkout], compaction: { enabled: false } })
+    result = await doctorJson()
+    expect(result.code).toBe(0)
+    expect(result.checks["Pi extension"]).toEqual({ name: "Pi extension", status: "ok", detail: [`${settings}: ${checkout}`] })
+    write(settings, '{ "packages": [\n  "a"\n  "b"] }')
+    result = await doctorJson()
+    expect(result.checks["Pi extension"]?.detail[0]).toBe(`${settings}:3:3: not valid JSONC (CommaExpected); Pi cannot read it either`)
   })
 })
