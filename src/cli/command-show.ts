@@ -24,7 +24,8 @@ dropped item said (the raw record the store keeps).
 
   FILE             a transcript, as for replay (an \`opencode export\`, pi, Claude Code, OpenHands or SWE-agent)
   --session ID     a session of the magic-context store instead (magic-context status --list shows them); it is
-                   replayed from its stored messages into memory, the store is only read
+                   replayed from its stored messages into memory, the store is only read; the store does not keep
+                   the system prompt and tool definitions, so give their size with --fixed-tokens
   --directory DIR  the project whose config applies (default: the current directory)
   --db PATH        the store that holds --session (default: the configured one)
   --turn N         the model call at transcript turn N, as replay's table numbers them (default: the last call)
