@@ -1,8 +1,7 @@
 import { compartmentDisplayId } from "../historian/compartment-id.js"
 import { listCompartments } from "../store/compartment-repository.js"
 import type { Database } from "../store/driver.js"
-import { readMessagesBySeq, readRawParts } from "../store/raw-repository.js"
-import { statement } from "../store/statements.js"
+import { readMessagesBySeq, readRawParts, readTaggedParts } from "../store/raw-repository.js"
 import type { HostMessage, HostPart } from "../transcript/host-message.js"
 import { partText } from "../transcript/part-content.js"
 import type { RawRecords } from "../report/show-prompt.js"
@@ -16,9 +15,9 @@ export function readRawRecords(db: Database, sessionId: string): RawRecords {
   const parts = new Map(readRawParts(db, sessionId).map((part) => [part.id, part.content as HostPart]))
   const tagOfPart = new Map<string, number>()
   const partOfTag = new Map<number, string>()
-  for (const row of statement(db, "SELECT tag, part_id FROM tags WHERE session_id = ?").all([sessionId])) {
-    tagOfPart.set(String(row["part_id"]), Number(row["tag"]))
-    partOfTag.set(Number(row["tag"]), String(row["part_id"]))
+  for (const { tag, partId } of readTaggedParts(db, sessionId)) {
+    tagOfPart.set(partId, tag)
+    partOfTag.set(tag, partId)
   }
   const ranges = new Map(
     listCompartments(db, sessionId).map((compartment) => [compartmentDisplayId(compartment.seq), compartment] as const),

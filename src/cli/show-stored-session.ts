@@ -1,10 +1,8 @@
 import { existsSync } from "node:fs"
 import { PluginError } from "../plugin-error.js"
-import type { Database } from "../store/driver.js"
 import { openStoreReader } from "../store/open-store-reader.js"
-import { readMessagesBySeq } from "../store/raw-repository.js"
+import { lastMessageSeq, readMessagesBySeq } from "../store/raw-repository.js"
 import { listSessions } from "../store/session-repository.js"
-import { statement } from "../store/statements.js"
 import { importOpencodeExport } from "../transcript/importers/opencode-export.js"
 import type { Transcript } from "../transcript/turn-model.js"
 
@@ -27,7 +25,7 @@ export async function readStoredSession(file: string, sessionId: string): Promis
       const holds = sessions.length === 0 ? "it holds no session" : `it holds ${sessions.length} (newest: ${newest.join(", ")}; magic-context status --list shows them all)`
       throw new PluginError("transcript_unreadable", `${file}: no session ${sessionId}; ${holds}`, { file, sessionId })
     }
-    const messages = readMessagesBySeq(db, sessionId, 0, lastSeq(db, sessionId))
+    const messages = readMessagesBySeq(db, sessionId, 0, lastMessageSeq(db, sessionId))
     const document = { info: { id: sessionId, title: session.title ?? sessionId }, messages }
     const transcript = importOpencodeExport(JSON.stringify(document), { file: `${file}#${sessionId}` })
     // The store holds the messages up to the newest request; the call that request made has no assistant message
@@ -37,8 +35,4 @@ export async function readStoredSession(file: string, sessionId: string): Promis
   } finally {
     db.close()
   }
-}
-
-function lastSeq(db: Database, sessionId: string): number {
-  return Number(statement(db, "SELECT MAX(seq) AS last FROM messages WHERE session_id = ?").get([sessionId])?.["last"] ?? -1)
 }

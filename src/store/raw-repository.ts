@@ -71,3 +71,16 @@ export function readMessagesBySeq(db: Database, sessionId: string, fromSeq: numb
     parts: readMessageParts(db, sessionId, String(row["id"])),
   }))
 }
+
+/** The session's tags and the parts they name (any status), in tag order. */
+export function readTaggedParts(db: Database, sessionId: string): { tag: number; partId: string }[] {
+  return statement(db, "SELECT tag, part_id FROM tags WHERE session_id = ? ORDER BY tag")
+    .all([sessionId])
+    .map((row) => ({ tag: Number(row["tag"]), partId: String(row["part_id"]) }))
+}
+
+/** The sequence number of the session's newest stored message, or -1 when it has none. */
+export function lastMessageSeq(db: Database, sessionId: string): number {
+  const row = statement(db, "SELECT MAX(seq) AS last FROM messages WHERE session_id = ?").get([sessionId])
+  return row?.["last"] === null || row?.["last"] === undefined ? -1 : Number(row["last"])
+}
