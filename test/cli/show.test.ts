@@ -39,12 +39,24 @@ describe("magic-context show", () => {
     rmSync(PI_PREFIX, { force: true })
   })
   const show = (...args: string[]) => runCliCaptured(["show", ...args], { env: home.env, cwd })
+  // `show … --json` of one transcript, run once for the tests that read it (each run replays the whole transcript).
+  const shownJson = new Map<string, Promise<ShownJson>>()
+  const showJson = (...args: string[]): Promise<ShownJson> => {
+    const key = args.join("\0")
+    const known = shownJson.get(key)
+    if (known) return known
+    const shown = show(...args, "--json").then(({ code, io }) => {
+      expect(code, io.stderrText()).toBe(0)
+      expect(io.out).toHaveLength(1)
+      return JSON.parse(io.out[0] ?? "") as ShownJson
+    })
+    shownJson.set(key, shown)
+    return shown
+  }
 
   describe.each(FORMATS)("on a $format transcript", ({ format, args, folds }) => {
     it("prints the prompt of the last model call, its episodes with their tiers and raw records", async () => {
-      const { code, io } = await show(...args, "--json")
-      expect(code, io.stderrText()).toBe(0)
-      const shown = JSON.parse(io.out[0] ?? "") as ShownJson
+      const shown = await showJson(...args)
       expect(shown.format).toBe(format)
       expect(shown.calls.length).toBeGreaterThan(0)
       expect(shown.turn).toBe(shown.calls.at(-1))
@@ -65,14 +77,28 @@ describe("magic-context show", () => {
         expect(part.dropped.raw).not.toBeNull()
         expect(part.dropped.raw).not.toContain(part.dropped.marker)
       }
-      const text = await show(...args)
-      expect(text.code).toBe(0)
-      expect(text.io.out).toContain(`History: ${episodes.length} episodes (${tierCounts(episodes.map((episode) => episode.tier))})`)
-      for (const episode of episodes) {
-        expect(text.io.out).toContain(`  ${episode.tier.toUpperCase().padEnd(7)} ${episode.id}${episode.tags ? ` ${episode.tags}` : ""}`)
-      }
     }, 60_000)
   })
+
+  it("prints the same prompt as text: each episode's tier, id and tag range, each drop followed by what it said", async () => {
+    const shown = await showJson(SWE_AGENT, "--window", "8000")
+    const { code, io } = await show(SWE_AGENT, "--window", "8000")
+    expect(code).toBe(0)
+    const episodes = shown.history?.episodes ?? []
+    expect(io.out[0]).toBe(`${SWE_AGENT}: the prompt of the model call at turn ${shown.turn} (call 12 of 12; turns 3–25)`)
+    expect(io.out).toContain(`History: ${episodes.length} episodes (${tierCounts(episodes.map((episode) => episode.tier))})`)
+    for (const episode of episodes) {
+      expect(io.out).toContain(`  ${episode.tier.toUpperCase().padEnd(7)} ${episode.id}${episode.tags ? ` ${episode.tags}` : ""}`)
+    }
+    const drops = shown.conversation.flatMap((message) => message.parts).flatMap((part) => (part.dropped ? [part.dropped] : []))
+    expect(drops.length).toBeGreaterThan(0)
+    for (const drop of drops) {
+      const at = io.out.findIndex((line) => line.trim() === drop.marker)
+      expect(at, drop.marker).toBeGreaterThan(0)
+      expect(io.out[at + 1]).toMatch(new RegExp(`^ +what §${drop.tag}§ said \\(\\d+ lines?\\):$`))
+      expect(io.out[at + 2]?.trim()).toBe(`| ${drop.raw?.split("\n")[0]}`)
+    }
+  }, 60_000)
 
   it("shows the tiers replay applied at the turn asked for, and the drops that landed before it", async () => {
     const replay = await runCliCaptured(["replay", SWE_AGENT, "--window", "8000", "--json"], { env: home.env, cwd })
@@ -99,7 +125,7 @@ describe("magic-context show", () => {
     expect(recorded.code).toBe(0)
     const list = await runCliCaptured(["status", "--list", "--json", "--db", store], { env: home.env, cwd })
     const sessionId = (JSON.parse(list.io.stdoutText()) as { id: string }[])[0]?.id as string
-    const fromFile = JSON.parse((await show(SWE_AGENT, "--window", "8000", "--json")).io.out[0] ?? "") as ShownJson
+    const fromFile = await showJson(SWE_AGENT, "--window", "8000")
     const before = readFileSync(store)
     const stored = await show("--session", sessionId, "--db", store, "--window", "8000", "--json")
     expect(stored.code, stored.io.stderrText()).toBe(0)
