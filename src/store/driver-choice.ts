@@ -32,18 +32,28 @@ export function chooseNodeDriver(probe: NodeDriverProbe): NodeDriverChoice {
 /** The fix when neither driver loads, as one line (the store's error, `/ctx-status` and `doctor` show it). */
 export function rebuildAdvice(probe: Pick<NodeDriverProbe, "node" | "betterSqlite3Root">): string {
   const node = `Node ${probe.node.version} (${probe.node.execPath})`
+  const instead = hasNodeSqlite(probe.node.version) ? "" : "; or run the host on Node >= 22.13, whose built-in node:sqlite magic-context uses instead"
   if (probe.betterSqlite3Root === null) {
-    return `install magic-context's dependencies with ${node} (npm install in the folder holding magic-context), or run the host on Node >= 22.13`
+    return `install magic-context's dependencies with ${node} (npm install in the folder holding magic-context)${instead}`
   }
   const path = `${dirnameOf(probe.node.execPath)}:$PATH`
-  return `rebuild it for ${node}: cd ${JSON.stringify(probe.betterSqlite3Root)} && PATH="${path}" npm rebuild better-sqlite3; or run the host on Node >= 22.13, whose built-in node:sqlite magic-context uses instead`
+  return `rebuild it for ${node}: cd ${JSON.stringify(probe.betterSqlite3Root)} && PATH="${path}" npm rebuild better-sqlite3${instead}`
 }
 
 function noDriverMessage(probe: NodeDriverProbe): string {
+  const why = hasNodeSqlite(probe.node.version)
+    ? "this Node has it unless it is switched off, e.g. by --no-experimental-sqlite in NODE_OPTIONS"
+    : "it needs Node >= 22.13"
   return (
     `no SQLite driver loads in Node ${probe.node.version}: better-sqlite3 does not load (${probe.betterSqlite3}) and ` +
-    `Node's built-in node:sqlite is not available (${probe.nodeSqlite}; it needs Node >= 22.13). Fix: ${rebuildAdvice(probe)}`
+    `Node's built-in node:sqlite is not available (${probe.nodeSqlite}; ${why}). Fix: ${rebuildAdvice(probe)}`
   )
+}
+
+/** True for a Node whose node:sqlite loads without a flag (22.13 and later). */
+function hasNodeSqlite(version: string): boolean {
+  const [major = 0, minor = 0] = version.split(".").map(Number)
+  return major > 22 || (major === 22 && minor >= 13)
 }
 
 function dirnameOf(file: string): string {

@@ -33,6 +33,14 @@ describe("chooseNodeDriver", () => {
     expect(message).toContain(`better-sqlite3 does not load (${ABI})`)
     expect(message).toContain("node:sqlite is not available (No such built-in module: node:sqlite; it needs Node >= 22.13)")
     expect(message).toContain('Fix: rebuild it for Node 20.20.2 (/usr/local/bin/node): cd "/app" && PATH="/usr/local/bin:$PATH" npm rebuild better-sqlite3')
+    expect(message).toMatch(/; or run the host on Node >= 22\.13, whose built-in node:sqlite magic-context uses instead$/)
+  })
+
+  it("says node:sqlite is switched off, not missing, in a Node that has it, and offers no other Node", () => {
+    const choice = chooseNodeDriver(probe({ betterSqlite3: ABI, nodeSqlite: "No such built-in module: node:sqlite" }))
+    const message = choice.driver === null ? choice.message : ""
+    expect(message).toContain("(No such built-in module: node:sqlite; this Node has it unless it is switched off, e.g. by --no-experimental-sqlite in NODE_OPTIONS)")
+    expect(message).toMatch(/npm rebuild better-sqlite3$/)
   })
 
   it("asks for an install where better-sqlite3 is not installed at all", () => {
