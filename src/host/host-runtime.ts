@@ -10,6 +10,7 @@ import type { TokenCounter } from "../tokens/token-counter.js"
 import type { WindowSettings } from "../pressure/model-window.js"
 import type { ReduceContext } from "../pass/queue-reduce-call.js"
 import type { ErrorLog } from "./error-log.js"
+import { maybeFail } from "./fault-injection.js"
 import { createHostFacts, type HostFacts } from "./host-facts.js"
 import type { HistoryPlanner } from "../pass/history-planner.js"
 import { storeOwedRecord } from "../pass/owed-record.js"
@@ -199,6 +200,7 @@ export function createHostRuntime(options: {
       // Records and cuts not stored yet go in while the store is open (a new process would cut those messages again).
       try {
         storeOwedRecords()
+        maybeFail(options.faults, "dispose")
       } catch (error) {
         options.errors.record({ hook: "dispose", sessionId: null, error })
       }
