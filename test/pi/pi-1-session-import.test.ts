@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import { describe, expect, it } from "vitest"
 import { importPi } from "../../src/transcript/importers/pi.js"
+import { readTranscript } from "../../src/transcript/read-transcript.js"
 import type { Turn } from "../../src/transcript/turn-model.js"
 import { expectPluginError } from "../transcript/expect-plugin-error.js"
 
@@ -86,6 +87,14 @@ describe("importPi on Pi 1.x sessions", () => {
     expect(summary?.text).toContain("SUMMARY-OF-THE-EARLIER-READS")
     expect(turnSteps(transcript.turns.slice(-1))).toEqual([{ role: "assistant", text: "ANSWER-7" }])
     expect(turnSteps(transcript.turns.slice(0, -1))).toEqual(rest)
+  })
+
+  it("is found as a pi session by its content and read through readTranscript, as replay and show read it", () => {
+    for (const name of ["pi-1-context-edit", "pi-1-compaction"]) {
+      const transcript = readTranscript(fixture(`${name}.jsonl`))
+      expect(transcript.format).toBe("pi")
+      expect(transcript.turns).toEqual(importPi(sessionText(name), { file: fixture(`${name}.jsonl`) }).turns)
+    }
   })
 
   it("skips and counts an entry type it does not know, reading the rest as before", () => {
