@@ -34,7 +34,15 @@ const CONTEXT_TOOLS = [REDUCE_CALL, EXPAND_CALL, PIN_CALL]
  * cleaned at `message_end`; the run's final reply is stored at `agent_end`. Every handler fails open: an internal
  * error is recorded (where /ctx-status shows it) and Pi goes on with its own messages.
  */
-export function registerMagicContext(pi: ExtensionAPI, options: { env?: Record<string, string | undefined>; cwd?: string } = {}): HostRuntime {
+export function registerMagicContext(
+  pi: ExtensionAPI,
+  options: {
+    env?: Record<string, string | undefined>
+    cwd?: string
+    /** Problems with how the extension is set up (a second copy loaded), shown by /ctx-status with the config's. */
+    setupProblems?: () => readonly string[]
+  } = {},
+): HostRuntime {
   const env = options.env ?? process.env
   const cwd = options.cwd ?? process.cwd()
   const warn = (message: string): void => void process.stderr.write(`magic-context: ${message}\n`)
@@ -194,6 +202,7 @@ export function registerMagicContext(pi: ExtensionAPI, options: { env?: Record<s
           waitingSessions: writes.waiting(),
           now: runtime.now(),
           hostCompaction: piCompaction({ ...readPiCompactionSetting({ cwd: ctx.cwd, env }), compacted: compactions.get(sessionId) ?? 0 }),
+          setupProblems: options.setupProblems?.() ?? [],
         })
         if (!ctx.hasUI) process.stdout.write(`${report}\n`)
         pi.sendMessage({ customType: PI_STATUS_TYPE, content: report, display: true, details: {} })
