@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest"
-import { tierTimelineChart, tierTimelineSpec } from "../../src/report/tier-timeline-chart.js"
+import { tierTimelineChart, tierTimelineSpec, type TimelineCall } from "../../src/report/tier-timeline-chart.js"
 
-const CALLS = [
+const CALLS: TimelineCall[] = [
   { x: 3, tiers: {} },
   { x: 5, tiers: { c1: "full" } },
   { x: 8, tiers: { c1: "full", c2: "dense" } },
