@@ -373,7 +373,8 @@ describe("/ctx-status in the real OpenCode", () => {
       message.parts.flatMap((part) => (part.type === "text" ? [part.text ?? ""] : [])),
     )
     expect(texts.filter((text) => text.startsWith(STATUS_OPEN))).toHaveLength(1)
-    expect(texts.filter((text) => text.startsWith(`magic-context status: session ${sessionId}`))).toHaveLength(1)
+    // The reply as stored and shown: the report in a code block, in place of what the model wrote.
+    expect(texts.filter((text) => text.startsWith(`\`\`\`\nmagic-context status: session ${sessionId}`))).toHaveLength(1)
   })
 
   it("magic-context status prints the same report from the same store", () => {
