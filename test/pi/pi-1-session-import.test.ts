@@ -97,15 +97,22 @@ describe("importPi on Pi 1.x sessions", () => {
     }
   })
 
-  it("skips and counts an entry type it does not know, reading the rest as before", () => {
+  it("skips and counts an entry type it does not know, reading the rest as before, also below it in the tree", () => {
     const text = sessionText("pi-1-context-edit")
     const lines = text.trim().split("\n")
     const last = JSON.parse(lines.at(-1)!) as { id: string }
-    const future = JSON.stringify({ type: "future_entry", id: "f0000001", parentId: last.id, timestamp: "2026-12-06T22:56:00.000Z", data: {} })
-    // The unknown entry is the new leaf: the path to the root runs through it.
-    const transcript = importPi([...lines, future, future.replace("f0000001", "f0000002").replace(last.id, "f0000001")].join("\n"), { file: "future.jsonl" })
+    const beforeLast = JSON.parse(lines.at(-2)!) as { id: string }
+    // An unknown entry spliced into the chain before the last message (which now hangs below it), and one as the leaf.
+    const inChain = JSON.stringify({ type: "future_entry", id: "f0000001", parentId: beforeLast.id, timestamp: "2026-12-06T22:56:00.000Z", data: {} })
+    const lastMessage = lines.at(-1)!.replace(`"parentId":"${beforeLast.id}"`, '"parentId":"f0000001"')
+    expect(lastMessage).not.toBe(lines.at(-1))
+    const leaf = JSON.stringify({ type: "future_entry", id: "f0000002", parentId: last.id, timestamp: "2026-12-06T22:57:00.000Z", data: {} })
+    const transcript = importPi([...lines.slice(0, -1), inChain, lastMessage, leaf].join("\n"), { file: "future.jsonl" })
     expect(transcript.skippedRecords).toEqual({ future_entry: 2 })
-    expect(transcript.turns).toEqual(importPi(text, { file: "future.jsonl" }).turns)
+    const before = importPi(text, { file: "future.jsonl" }).turns
+    // The same turns; the last message moved one line down.
+    expect(transcript.turns.map((turn) => turn.parts)).toEqual(before.map((turn) => turn.parts))
+    expect(transcript.turns.at(-1)?.index).toBe(before.at(-1)!.index + 1)
   })
 
   it("follows the active branch of the session tree, not every line of the file", () => {

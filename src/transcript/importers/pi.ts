@@ -37,8 +37,8 @@ const PI_ENTRIES_NOT_TURNS: ReadonlySet<string> = new Set([
  * Reads a pi coding agent session (JSONL), 0.x and 1.x. Turn K is line K. Line 0 is the `session` header; the
  * entries that reach the model are chosen as Pi chooses them (see pi-projection.ts: the active branch, the newest
  * compaction's kept range, `context_edit` omissions and replacements), and of those the `message` entries with roles
- * user / assistant / toolResult are turns; the roles in PI_ROLES_NOT_READ are not. An entry type this importer does not know is skipped and counted in
- * `skippedRecords`, never a reason to refuse the file.
+ * user / assistant / toolResult are turns; the roles in PI_ROLES_NOT_READ are not. An entry type this importer does
+ * not know is skipped and counted in `skippedRecords`, never a reason to refuse the file.
  */
 export function importPi(text: string, options: { file: string; trajectory?: number }): Transcript {
   assertSingleTrajectory("pi", options)
@@ -56,10 +56,8 @@ export function importPi(text: string, options: { file: string; trajectory?: num
     const record = parseRecord(RecordSchema, parseJson(lineText, location), location)
     if (record.type === "context_edit") parseRecord(ContextEditSchema, record, location)
     if (record.type === "compaction") parseRecord(CompactionSchema, record, location)
-    if (record.type !== "message" && !PI_ENTRIES_NOT_TURNS.has(record.type)) {
-      skippedRecords[record.type] = (skippedRecords[record.type] ?? 0) + 1
-      continue
-    }
+    // An entry of an unknown type stays in the tree (later entries may hang below it) but is no turn.
+    if (record.type !== "message" && !PI_ENTRIES_NOT_TURNS.has(record.type)) skippedRecords[record.type] = (skippedRecords[record.type] ?? 0) + 1
     entries.push({ line, type: record.type, id: record.id ?? null, parentId: record.parentId ?? null, record })
   }
 
