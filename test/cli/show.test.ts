@@ -1,43 +1,27 @@
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { existsSync, readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { TIERS } from "../../src/historian/fidelity-types.js"
 import type { ShownPrompt } from "../../src/report/show-prompt.js"
-import { REPO_ROOT } from "../e2e/harness/opencode-harness.js"
 import { runCliCaptured } from "../helpers/run-cli.js"
 import { createTempDirs, createTempHome, type TempHome } from "../helpers/temp-dirs.js"
-import { samplePath, tracePath } from "../transcript/trace-path.js"
+import { tracePath } from "../transcript/trace-path.js"
+import { formatSamples } from "./show-formats.js"
 
 type ShownJson = ShownPrompt & { source: string; format: string; calls: number[] }
 
 const SWE_AGENT = tracePath("sweagent-gpt4-pydicom-1458.traj")
-const PI_PREFIX = join(tmpdir(), `mc-show-pi-${process.pid}.jsonl`)
-
-/** One transcript of every format the importers read, each in a window it crosses where it is long enough to. */
-const FORMATS: readonly { format: string; args: string[]; folds: boolean }[] = [
-  { format: "opencode-export", args: [join(REPO_ROOT, "fixtures/opencode-session/session.json")], folds: false },
-  // The first 80 records of a Pi session (written in beforeAll): a session's beginning is a session, and replays fast.
-  { format: "pi", args: [PI_PREFIX, "--window", "8000"], folds: true },
-  { format: "claude-code", args: [samplePath("claudecode-queued-messages.jsonl")], folds: false },
-  { format: "openhands", args: [`${tracePath("openhands-llama4-ponyc.jsonl")}#0`, "--window", "16000"], folds: true },
-  { format: "swe-agent", args: [SWE_AGENT, "--window", "8000"], folds: true },
-]
 
 describe("magic-context show", () => {
   const dirs = createTempDirs()
+  const samples = formatSamples(dirs.make("samples"))
   let home: TempHome
   let cwd: string
   beforeAll(() => {
     home = createTempHome(dirs)
     cwd = dirs.make("cwd")
-    const pi = readFileSync(join(REPO_ROOT, "fixtures/synthetic/pi-kvgate-watch.jsonl"), "utf8").split("\n")
-    writeFileSync(PI_PREFIX, `${pi.slice(0, 80).join("\n")}\n`)
   })
-  afterAll(() => {
-    dirs.cleanup()
-    rmSync(PI_PREFIX, { force: true })
-  })
+  afterAll(() => dirs.cleanup())
   const show = (...args: string[]) => runCliCaptured(["show", ...args], { env: home.env, cwd })
   // `show … --json` of one transcript, run once for the tests that read it (each run replays the whole transcript).
   const shownJson = new Map<string, Promise<ShownJson>>()
@@ -54,7 +38,7 @@ describe("magic-context show", () => {
     return shown
   }
 
-  describe.each(FORMATS)("on a $format transcript", ({ format, args, folds }) => {
+  describe.each(samples)("on a $format transcript", ({ format, args, folds }) => {
     it("prints the prompt of the last model call, its episodes with their tiers and raw records", async () => {
       const shown = await showJson(...args)
       expect(shown.format).toBe(format)

@@ -9,6 +9,7 @@ import { createTempDirs, createTempHome, type TempHome } from "../helpers/temp-d
 import { tracePath } from "../transcript/trace-path.js"
 import { REPO_ROOT } from "./harness/opencode-harness.js"
 import { colourCounts, decodePng } from "./harness/png-image.js"
+import { formatSamples } from "../cli/show-formats.js"
 
 const run = promisify(execFile)
 const CHROMIUM = "/usr/bin/chromium"
@@ -99,5 +100,27 @@ describe.skipIf(missing !== null)("the show --html report in a real browser (Deb
     expect(dom).toMatch(/<details class="dropped-raw" open=""><summary>what §(\d+)§ said \(\d+ lines\)<\/summary><div class="raw" data-raw="raw-tag-\1"><pre>\[tool call\] /)
     // A raw record not opened stays out of the page's text (it is in its template only).
     expect(dom).toMatch(/<details class="raw-record"><summary>raw record \(\d+ lines\)<\/summary><div class="raw" data-raw="raw-c2"><\/div>/)
+  })
+})
+
+describe.skipIf(missing !== null)("the show --html report of every transcript format, in Chromium", () => {
+  const dirs = createTempDirs()
+  const samples = formatSamples(dirs.make("samples"))
+  afterAll(() => dirs.cleanup())
+
+  it.each(samples)("$format: the usage chart, the tier chart where episodes were folded, the last call's prompt", async ({ args, folds }) => {
+    const home = createTempHome(dirs)
+    const report = join(dirs.make("report"), "report.html")
+    await run(process.execPath, [join(REPO_ROOT, "dist/cli/bin.js"), "show", ...args, "--html", report], {
+      env: { ...process.env, ...home.env },
+      cwd: dirs.make("cwd"),
+    })
+    const dom = await chromium(dirs.make("profile"), report, "--dump-dom")
+    expect(dom.match(/<svg/g)).toHaveLength(folds ? 2 : 1)
+    expect(dom).toMatch(/class="mark-line role-mark/)
+    if (!folds) expect(dom).toContain("No episode was folded into history")
+    const articles = [...dom.matchAll(/<article class="prompt" id="turn-(\d+)"[^>]*>/g)]
+    expect(articles.filter((match) => !/\shidden/.test(match[0])).map((match) => match[1])).toEqual([articles.at(-1)?.[1]])
+    expect(dom).toMatch(/<div class="message (user|assistant)"><span class="role">/)
   })
 })
