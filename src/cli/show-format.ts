@@ -48,7 +48,7 @@ export function formatShownPrompt(shown: ShownPrompt, call: ShownCall): string[]
     lines.push("", `  [${message.role}]`)
     for (const part of message.parts) {
       const label = part.kind === "text" ? "" : `(${part.kind}) `
-      const [head = "", ...more] = part.text.split("\n")
+      const [head = "", ...more] = part.text.trimEnd().split("\n")
       lines.push(`    ${label}${head}`, ...more.map((line) => `      ${line}`))
       if (part.dropped) {
         if (part.dropped.raw === null) {

@@ -152,7 +152,7 @@ function episodeBlock(episode: ShownEpisode, raws: Map<string, string>): string 
 
 function partBlock(part: ShownPart, raws: Map<string, string>): string {
   const kind = part.kind === "text" ? "" : `<span class="kind">${escapeHtml(part.kind)}</span> `
-  if (part.dropped === null) return `<pre class="part">${kind}${escapeHtml(part.text)}</pre>`
+  if (part.dropped === null) return `<pre class="part">${kind}${escapeHtml(part.text.trimEnd())}</pre>`
   const rawId = `raw-tag-${part.dropped.tag}`
   if (part.dropped.raw !== null) raws.set(rawId, part.dropped.raw)
   return [
