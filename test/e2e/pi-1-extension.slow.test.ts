@@ -1,9 +1,14 @@
 import { existsSync } from "node:fs"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { messageText, startMockModelServer, type MockModelServer } from "./harness/mock-model-server.js"
+import { fixtureText } from "./harness/fixture-text.js"
+import { messageText, startMockModelServer, type ChatRequest, type MockModelServer, type MockReply } from "./harness/mock-model-server.js"
 import { REPO_ROOT, type RunResult } from "./harness/opencode-harness.js"
+import { readPassFacts, replayLikeLive } from "./harness/pass-facts.js"
 import { describePiExtension } from "./harness/pi-extension-suite.js"
 import { createPiSandbox, PI_1, type PiSandbox } from "./harness/pi-harness.js"
+import { toolResult } from "./harness/prompt-inspection.js"
 
 // Pi 1.x needs Node >= 22.19: the Node 22 of test/hosts/pi-1 runs it, where the root's better-sqlite3 (built for the
 // tests' Node) does not load and the store opens with node:sqlite. Pi 0.73 runs the same assertions in
@@ -50,5 +55,55 @@ describe("magic-context in Pi 1.6 where no SQLite driver loads", () => {
     expect(report).toContain(`Fix: rebuild it for Node 22.`)
     expect(report).toContain(`cd ${JSON.stringify(REPO_ROOT.replace(/\/$/, ""))} && PATH="`)
     expect(report).toContain(`npm rebuild better-sqlite3`)
+  })
+})
+
+describe("magic-context in Pi 1.6 beside another extension's context_edit entries", () => {
+  // test/pi/fixtures/context-edit-extension.ts replaces the result of the read of a.txt, omits that of b.txt and adds
+  // a custom_message, through Pi's turn_end entries; the agent then drops c.txt's output (§4§) with ctx_reduce.
+  const extension = fileURLToPath(new URL("../pi/fixtures/context-edit-extension.ts", import.meta.url))
+  const files: Record<string, string> = {
+    "magic-context.jsonc": '{ "execute_threshold": 30, "protected_tokens": 300, "historian": { "strategy": "off" } }\n',
+  }
+  for (const label of ["A", "B", "C", "D"]) files[`${label.toLowerCase()}.txt`] = fixtureText(label, 2_500)
+  const tokensOf = (request: ChatRequest): number => Math.round(JSON.stringify(request.messages).length / 4)
+  const steps: ((request: ChatRequest) => MockReply)[] = [
+    (request) => ({ kind: "tool", name: "read", args: { path: "a.txt" }, promptTokens: tokensOf(request) }),
+    (request) => ({ kind: "tool", name: "read", args: { path: "b.txt" }, promptTokens: tokensOf(request) }),
+    (request) => ({ kind: "tool", name: "read", args: { path: "c.txt" }, promptTokens: tokensOf(request) }),
+    (request) => ({ kind: "tool", name: "ctx_reduce", args: { drop: "4" }, promptTokens: tokensOf(request) }),
+    (request) => ({ kind: "tool", name: "read", args: { path: "d.txt" }, promptTokens: tokensOf(request) }),
+  ]
+  let mock: MockModelServer
+  let sandbox: PiSandbox
+  let run: RunResult
+
+  beforeAll(async () => {
+    mock = await startMockModelServer((request, n) => steps[n - 1]?.(request) ?? { kind: "text", text: "EDITS-DONE", promptTokens: tokensOf(request) })
+    sandbox = createPiSandbox({ mockUrl: mock.url, files, host: PI_1, contextWindow: 20_000 })
+    run = await sandbox.run("Read the files.", { extraExtensions: [extension] })
+  })
+
+  afterAll(async () => {
+    await mock?.close()
+    sandbox?.cleanup()
+  })
+
+  it("tags what Pi's projection sends: the replacement, not the omitted result nor the other extension's message", () => {
+    expect(run.exitCode, run.stderr.slice(-3000)).toBe(0)
+    expect(run.stdout).toContain("EDITS-DONE")
+    const last = mock.requests.at(-1)!.body
+    expect(messageText(toolResult(last, "call_1")!)).toBe("§2§ A-REPLACED-BY-CONTEXT-EDIT")
+    expect(messageText(toolResult(last, "call_2")!)).toBe("No result provided")
+    expect(last.messages.some((message) => message.role === "user" && messageText(message) === "NOTE-FROM-ANOTHER-EXTENSION")).toBe(true)
+    expect(JSON.stringify(last.messages)).not.toContain("FILE-B-BEGIN")
+  })
+
+  it("lands the drop at an execute pass, and a replay of Pi's session file renders the same prompts", () => {
+    const live = readPassFacts(sandbox.databaseFile)
+    expect(live.passes.filter((pass) => pass.decision === "execute").map((pass) => pass.dropped)).toEqual([[4]])
+    const databaseFile = join(sandbox.root, "replay.db")
+    replayLikeLive({ sessionFile: sandbox.sessionFile(), live, databaseFile, cwd: sandbox.project, env: sandbox.env })
+    expect(readPassFacts(databaseFile)).toEqual(live)
   })
 })
