@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs"
 import { dirname, join, resolve, sep } from "node:path"
-import { parseArgs } from "node:util"
+import { parseCommandArgs } from "./parse-command-args.js"
 import { FILE_NAMES } from "../config/load-config.js"
 import { userConfigDir } from "../config/read-config-files.js"
 import { EXIT, type CliIo, type ExitCode } from "./cli-io.js"
@@ -39,7 +39,7 @@ type Plan = { writes: Write[]; notes: string[] }
 
 /** `magic-context setup`. */
 export async function commandSetup(io: CliIo): Promise<ExitCode> {
-  const parsed = parseArgs({
+  const parsed = parseCommandArgs({
     args: io.args,
     options: {
       global: { type: "boolean" },
