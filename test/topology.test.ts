@@ -25,6 +25,7 @@ const LAYERS: readonly string[] = [
   "report",
   "status",
   "lab",
+  "install", // what a host's config files say about the installed copies: entries, their targets, this copy
   "host", // what every host adapter shares: the runtime, the error log, the store gate, the tools' cores
   "plugin", // the OpenCode adapter
   "pi", // the Pi adapter

@@ -13,7 +13,7 @@ import { listSessions, type SessionSummary } from "../store/session-repository.j
 import { newestSessionId } from "../store/status-repository.js"
 import { EXIT, type CliIo, type ExitCode } from "./cli-io.js"
 import { readPiCompactionSetting } from "../pi/pi-settings.js"
-import { inspectOpenCodeInstall } from "./opencode-install.js"
+import { inspectOpenCodeInstall } from "../install/opencode-install.js"
 
 export const STATUS_HELP = `magic-context status [--session ID] [--directory DIR] [--db PATH] [--json] [--list]
 

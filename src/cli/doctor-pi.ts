@@ -1,7 +1,7 @@
 import { dirname } from "node:path"
 import type { Check } from "./command-doctor.js"
-import { inspectPiInstall, piPackageRoot, type PiInstall } from "./pi-install.js"
-import { entryTarget, loadKey, loadsMagicContext, unloadableReason } from "./plugin-entry-target.js"
+import { inspectPiInstall, piPackageRoot, type PiInstall } from "../install/pi-install.js"
+import { entryTarget, loadKey, loadsMagicContext, unloadableReason } from "../install/plugin-entry-target.js"
 
 /**
  * Pi's side of an install: whether Pi's settings load the extension (once, from a path with a build or an installed

@@ -1,5 +1,5 @@
 import { dirname } from "node:path"
-import { entryTarget, loadKey, loadsMagicContext, unloadableReason } from "./plugin-entry-target.js"
+import { entryTarget, loadKey, loadsMagicContext, unloadableReason } from "../install/plugin-entry-target.js"
 
 /**
  * Other OpenCode plugins that rewrite the prompt to manage context: loaded with magic-context, both edit the same
@@ -17,7 +17,9 @@ export const CONTEXT_PLUGINS: readonly { name: string; what: string }[] = [
 export type PluginConflict = { file: string; entry: string; problem: string; fix: string }
 
 /** A `plugin` entry and the config file that lists it. */
-export type PluginEntry = { file: string; entry: string }
+import type { PluginEntry } from "../install/plugin-entry-target.js"
+
+export type { PluginEntry }
 
 /**
  * What is wrong with OpenCode's plugin lists for magic-context: another context plugin loaded beside it; a

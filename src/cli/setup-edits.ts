@@ -1,8 +1,8 @@
 import { applyEdits, modify, parse as parseJsonc, type FormattingOptions, type ParseError } from "jsonc-parser"
 import { isJsonObject, type JsonObject } from "../config/json-path.js"
 import { fail, ok, type Result } from "../result.js"
-import { isMagicContextEntry, isMagicContextTuiEntry } from "./opencode-install.js"
-import { lineAndColumn } from "./jsonc-object.js"
+import { isMagicContextEntry, isMagicContextTuiEntry } from "../install/opencode-install.js"
+import { lineAndColumn } from "../install/jsonc-object.js"
 
 /** The compaction settings magic-context recommends: OpenCode's own summary and pruning off (README). */
 export const RECOMMENDED_COMPACTION = { auto: false, prune: false } as const

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { isJsonObject, type JsonObject } from "../config/json-path.js"
 import { parseJsoncObject } from "./jsonc-object.js"
-import type { PluginEntry } from "./plugin-conflicts.js"
+import type { PluginEntry } from "./plugin-entry-target.js"
 
 /** What doctor learns about how Pi is set up for a project (Pi's docs: settings.md, packages.md). */
 export type PiInstall = {

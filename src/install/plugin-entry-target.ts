@@ -3,6 +3,9 @@ import { dirname, isAbsolute, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 
 /** The npm name of this package, as a `plugin` entry, a Pi `npm:` source or a `package.json` names it. */
+/** One entry of a host's plugin list and the file that lists it. */
+export type PluginEntry = { file: string; entry: string }
+
 export const PACKAGE_NAME = "magic-context"
 
 /** What a host's plugin entry loads: an npm package by name, or a file or folder on disk. */

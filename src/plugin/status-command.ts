@@ -1,5 +1,5 @@
 import { isMainThread } from "node:worker_threads"
-import { inspectOpenCodeInstall, isMagicContextTuiEntry } from "../cli/opencode-install.js"
+import { inspectOpenCodeInstall, isMagicContextTuiEntry } from "../install/opencode-install.js"
 import { statusReport, type StatusReportOptions } from "../host/status-report.js"
 import { loadedOpenCodeCompaction } from "../status/opencode-config-compaction.js"
 import { STATUS_COMMAND } from "../status/status-command-name.js"

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
-import { inspectOpenCodeInstall, isMagicContextEntry } from "../../src/cli/opencode-install.js"
+import { inspectOpenCodeInstall, isMagicContextEntry } from "../../src/install/opencode-install.js"
 import { createTempDirs, createTempHome, type TempHome } from "../helpers/temp-dirs.js"
 
 describe("isMagicContextEntry", () => {

@@ -8,7 +8,7 @@ import {
   statusReportOf,
   statusRequestPart,
 } from "../../src/plugin/status-command.js"
-import { OWN_TUI_ENTRY } from "../../src/cli/opencode-install.js"
+import { OWN_TUI_ENTRY } from "../../src/install/opencode-install.js"
 import { text, userMessage } from "../helpers/host-messages.js"
 import { createTempDirs, createTempHome } from "../helpers/temp-dirs.js"
 
