@@ -42,6 +42,8 @@ export type HookContext = {
   historian: ModelHistorian
   /** The session's messages as OpenCode stores them (the plugin's SDK client), for storing a turn's final reply. */
   listMessages: (sessionId: string) => Promise<HostMessage[]>
+  /** Problems with how the plugin is set up that the status report lists with the config's (a second copy loaded). */
+  setupProblems?: () => readonly string[]
 }
 
 /** How long `dispose` waits for turn-end writes still running (OpenCode awaits it before the process exits). */
@@ -195,6 +197,7 @@ export function createHooks(context: HookContext): Hooks {
           sessionId: input.sessionID,
           waitingSessions: writes.waiting(),
           now: runtime.now(),
+          setupProblems: context.setupProblems?.() ?? [],
         })
         // Mutate in place: the host keeps its own reference to this array.
         output.parts.splice(0, output.parts.length, statusRequestPart(text) as (typeof output.parts)[number])
