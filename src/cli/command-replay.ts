@@ -40,19 +40,21 @@ ctx_reduce calls the recorded agent made (a session recorded with magic-context)
 
   FILE           an \`opencode export\` JSON, pi JSONL, Claude Code JSONL, OpenHands JSONL or SWE-agent .traj
                  (detected from the content); FILE#N picks the N-th (0-based) trajectory of a multi-trajectory file
-  --window N     the usable window in tokens (default: the model's window from the config's "models", else
-                 128000 minus the output reserve)
+  --window N     the usable window in tokens (default: for an \`opencode export\` of a session the live store
+                 holds, the window its newest pass ran with; else the model's window from the config's "models",
+                 else 128000 minus the output reserve)
   --threshold P  the execute threshold in percent (default: the config's execute_threshold, 65)
   --smart-drops  turn on smart_drops for this run
   --policy NAME  how compartments get their tier: default (retention floors + budget + hysteresis), age-only,
                  flat or truncation (the comparison baselines)
   --fixed-tokens N  tokens of the system prompt and tool definitions, for a transcript that does not record
-                 them (pi, Claude Code); default: the transcript's system prompt, if any
+                 them (an export, pi, Claude Code); default: the transcript's system prompt, if any, else for an
+                 \`opencode export\` what the live store recorded of its session; the header says which
   --calibrate    calibrate against the usage reports the transcript records (pi): right for a session recorded
                  with magic-context, wrong for any other (its reports are of the unreduced prompts)
   --json         one JSON object per turn instead of the table
   --db PATH      keep the replayed session in this SQLite file (default: a fresh in-memory database;
-                 the live store is never used)
+                 the live store is never written)
   --config FILE  an extra magic-context.jsonc applied over the usual files`
 
 /** The engine options of every command that replays a transcript (replay, show), for `parseArgs`. */
