@@ -4,10 +4,15 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { isTitleRequest, messageText, startMockModelServer, type ChatRequest, type MockModelServer, type MockReply } from "./harness/mock-model-server.js"
-import { createOpenCodeSandbox, REPO_ROOT, runBinary, type OpenCodeSandbox, type RunResult } from "./harness/opencode-harness.js"
+import { createOpenCodeSandbox, OPENCODE_BIN, REPO_ROOT, runBinary, type OpenCodeSandbox, type RunResult } from "./harness/opencode-harness.js"
 import { createPiSandbox, PI_HOSTS, PI_1, type PiHost, type PiSandbox } from "./harness/pi-harness.js"
 import { systemTexts, toolMessages } from "./harness/prompt-inspection.js"
 import { queryStore } from "./harness/store-reader.js"
+import { startInTmux, tmuxMissing, type TmuxScreen } from "./harness/tmux-screen.js"
+
+const noTmux = tmuxMissing()
+// Said once where the suite's output shows it, never a silent skip.
+if (noTmux) console.warn(`pack-install.slow.test.ts: the sidebar panel's check is skipped: ${noTmux}`)
 
 /**
  * The README's install from a tarball, step by step: `npm pack` the package, `npm install --omit=dev` the tarball
@@ -30,6 +35,8 @@ describe("the packed package, installed with production dependencies only as the
   let written: { before: string[]; after: string[] }
   let doctor: CliRun
   let opencodeRun: RunResult
+  /** What the mock got during `opencode run` (the TUI's turn comes after it). */
+  let runRequests: ChatRequest[]
 
   /** `npx magic-context <args>` in the install folder, with the sandbox's HOME and XDG dirs. */
   const npx = (args: string[], env: Record<string, string>): CliRun => cli("npx", ["magic-context", ...args], installDir, env)
@@ -59,6 +66,7 @@ describe("the packed package, installed with production dependencies only as the
     written = { before, after: files.map((file) => readFileSync(file, "utf8")) }
     doctor = npx(["doctor", "--directory", sandbox.project], env)
     opencodeRun = await sandbox.run(["run", "--print-logs", "--log-level", "INFO", "read", join(sandbox.project, "notes.md")], { timeoutMs: 240_000 })
+    runRequests = opencodeMock.requests.map((request) => request.body).filter((body) => !isTitleRequest(body))
   }, 900_000)
 
   afterAll(async () => {
@@ -96,9 +104,31 @@ describe("the packed package, installed with production dependencies only as the
   it("OpenCode runs the installed copy: the request carries the context tools and §N§ tags on the prompt and the tool output", () => {
     expect(opencodeRun.exitCode, opencodeRun.stderr.slice(-3000)).toBe(0)
     expect(opencodeRun.stdout).toContain("OPENCODE-INSTALLED-DONE")
-    const requests = opencodeMock.requests.map((request) => request.body).filter((body) => !isTitleRequest(body))
-    expectTaggedRun(requests, `§1§ read ${join(sandbox.project, "notes.md")}`)
+    expectTaggedRun(runRequests, `§1§ read ${join(sandbox.project, "notes.md")}`)
     expect(queryStore<{ value: string }>(sandbox.databaseFile, "SELECT value FROM meta WHERE key = 'last_opened_by'")[0]?.value).toMatch(/^bun:sqlite on bun /)
+  })
+
+  describe.skipIf(noTmux !== null)("in the real OpenCode TUI", () => {
+    let screen: TmuxScreen | undefined
+    let shown = ""
+
+    beforeAll(async () => {
+      screen = startInTmux({ command: OPENCODE_BIN, cwd: sandbox.project, env: { ...sandbox.env, TERM: "xterm-256color" }, width: 200, height: 60, scratch: sandbox.root })
+      await screen.waitFor((text) => text.includes("Ask anything"), 60_000, "the TUI's prompt")
+      screen.type(`read ${join(sandbox.project, "notes.md")}`)
+      screen.press("Enter")
+      await screen.waitFor((text) => text.includes("OPENCODE-INSTALLED-DONE"), 120_000, "the turn's reply")
+      // The sidebar panel's title, then its usage line.
+      shown = await screen.waitFor((text) => /magic-context\s*\n[^\n]*tokens \(\d+%\)/.test(text), 30_000, "the sidebar panel")
+    }, 240_000)
+
+    afterAll(async () => {
+      await screen?.close()
+    })
+
+    it("shows the sidebar panel from the installed copy's tui.json entry", () => {
+      expect(shown).toMatch(/magic-context\s*\n[^\n]*\d[\d.,]*k? \/ [\d.,]+k? tokens \(\d+%\)/)
+    })
   })
 
   for (const host of PI_HOSTS) {
