@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs"
-import { dirname, resolve } from "node:path"
+import { resolve } from "node:path"
 import { parseCommandArgs } from "./parse-command-args.js"
 import { isConfigError } from "../config/load-config.js"
 import { readConfigFiles } from "../config/read-config-files.js"
@@ -9,12 +9,12 @@ import { SCHEMA_VERSION } from "../store/migrations/index.js"
 import { openDatabase } from "../store/open-database.js"
 import { createTokenCounterPool } from "../tokens/tiktoken-counter.js"
 import { pluginConflicts } from "./plugin-conflicts.js"
-import { entryTarget, loadsMagicContext, openCodeCacheDir } from "../install/plugin-entry-target.js"
+import { openCodeCacheDir } from "../install/plugin-entry-target.js"
 import { checkPi } from "./doctor-pi.js"
 import type { Config } from "../config/schema.js"
 import { resolveWindow } from "../pressure/model-window.js"
 import { EXIT, type CliIo, type ExitCode } from "./cli-io.js"
-import { inspectOpenCodeInstall, isMagicContextTuiEntry, type OpenCodeInstall } from "../install/opencode-install.js"
+import { inspectOpenCodeInstall, loadsMagicContextTui, type OpenCodeInstall } from "../install/opencode-install.js"
 import { checkSqliteDriver } from "./doctor-sqlite-driver.js"
 
 export const DOCTOR_HELP = `magic-context doctor [--json] [--directory DIR]
@@ -117,7 +117,7 @@ function checkPluginEntry(directory: string, install: OpenCodeInstall): Check {
 
 /** Whether a `tui.json` loads the sidebar panel (a warning when none does: the plugin works without it). */
 function checkTuiPanel(directory: string, install: OpenCodeInstall): Check {
-  const references = install.tuiEntries.filter((ref) => isMagicContextTuiEntry(ref.entry) || loadsMagicContext(entryTarget(ref.entry, dirname(ref.file))))
+  const references = install.tuiEntries.filter(loadsMagicContextTui)
   if (references.length > 0) return { name: "OpenCode sidebar panel", status: "ok", detail: references.map((ref) => `${ref.file}: ${ref.entry}`) }
   return {
     name: "OpenCode sidebar panel",

@@ -5,7 +5,7 @@ import { FILE_NAMES } from "../config/load-config.js"
 import { userConfigDir } from "../config/read-config-files.js"
 import { EXIT, type CliIo, type ExitCode } from "./cli-io.js"
 import { lineDiff } from "./line-diff.js"
-import { inspectOpenCodeInstall, isMagicContextEntry, isMagicContextTuiEntry } from "../install/opencode-install.js"
+import { inspectOpenCodeInstall, isMagicContextEntry, loadsMagicContextTui } from "../install/opencode-install.js"
 import { OWN_BUILD_ENTRY, OWN_PACKAGE_ROOT, OWN_SCHEMA_FILE, OWN_TUI_ENTRY } from "../install/own-package.js"
 import { inspectPiInstall, piSettingsFile } from "../install/pi-install.js"
 import { entryTarget, loadsMagicContext, PACKAGE_NAME } from "../install/plugin-entry-target.js"
@@ -115,7 +115,7 @@ function planOpenCode(options: SetupOptions): Result<Plan> {
   const applying = (file: string): boolean => !global || dirname(file) === configDir
   const loadedElsewhere = install.pluginEntries.find(({ file, entry }) => applying(file) && ours(entry, file)) ?? null
   const panelElsewhere =
-    install.tuiEntries.find(({ file, entry }) => applying(file) && (isMagicContextTuiEntry(entry) || loadsMagicContext(entryTarget(entry, dirname(file))))) ?? null
+    install.tuiEntries.find((ref) => applying(ref.file) && loadsMagicContextTui(ref)) ?? null
   const compactionSetElsewhere = {
     ...(install.compaction.autoSource.includes(sep) && applying(install.compaction.autoSource) ? { auto: install.compaction.autoSource } : {}),
     ...(install.compaction.pruneSource.includes(sep) && applying(install.compaction.pruneSource) ? { prune: install.compaction.pruneSource } : {}),
@@ -143,7 +143,7 @@ function planOpenCode(options: SetupOptions): Result<Plan> {
       text: tuiBefore,
       entry: tuiEntryFor(entry),
       loadedElsewhere: panelElsewhere,
-      isOurs: (name) => isMagicContextTuiEntry(name) || loadsMagicContext(entryTarget(name, dirname(tuiFile))),
+      isOurs: (entry) => loadsMagicContextTui({ file: tuiFile, entry }),
     })
     if (!tuiEdit.ok) return tuiEdit
     // With the panel loaded elsewhere, a missing tui.json stays missing.

@@ -128,6 +128,11 @@ export function isMagicContextTuiEntry(entry: string): boolean {
   return /magic-context/.test(entry) && /tui\.js$/.test(entry) && (entry.startsWith("file:") || entry.startsWith(".") || entry.startsWith("/"))
 }
 
+/** True for a `tui.json` entry, read in the file that lists it, that loads magic-context's TUI plugin: by its name or where it points. */
+export function loadsMagicContextTui(ref: { file: string; entry: string }): boolean {
+  return isMagicContextTuiEntry(ref.entry) || loadsMagicContext(entryTarget(ref.entry, dirname(ref.file)))
+}
+
 /** The names of a `plugin` list's entries (an entry is a name or `[name, options]`). */
 function pluginNames(plugins: unknown): string[] {
   if (!Array.isArray(plugins)) return []

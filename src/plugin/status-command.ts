@@ -1,5 +1,5 @@
 import { isMainThread } from "node:worker_threads"
-import { inspectOpenCodeInstall, isMagicContextTuiEntry } from "../install/opencode-install.js"
+import { inspectOpenCodeInstall, loadsMagicContextTui } from "../install/opencode-install.js"
 import { statusReport, type StatusReportOptions } from "../host/status-report.js"
 import { loadedOpenCodeCompaction } from "../status/opencode-config-compaction.js"
 import { STATUS_COMMAND } from "../status/status-command-name.js"
@@ -33,7 +33,7 @@ export function serverStatusCommandWanted(options: { directory: string | null; e
   const inTuiWorker = options.inTuiWorker ?? !isMainThread
   if (!inTuiWorker || !options.directory) return true
   const install = inspectOpenCodeInstall({ directory: options.directory, env: options.env })
-  return !install.tuiEntries.some((ref) => isMagicContextTuiEntry(ref.entry))
+  return !install.tuiEntries.some(loadsMagicContextTui)
 }
 
 /**
