@@ -37,7 +37,7 @@ export type WorkingSetSource = (message: HostMessage) => WorkingFacts
 
 /**
  * Derives the working set from the live messages: the current objective, the files modified, the open todos and
- * the last failing command. Pure; stage 4 renders it at the end of the history so that an agent whose earlier
+ * the last failing command. Pure; the history message ends with it so that an agent whose earlier
  * episodes were demoted does not re-read the same files to find its place. Each message is read once
  * (`workingFacts`, or the caller's memo of it), then the messages' facts are folded oldest first.
  */

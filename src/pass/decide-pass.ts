@@ -8,7 +8,7 @@ export type ReasoningHold = "below-force" | "every-band"
 export type DueWork = {
   /** Queued ctx_reduce drops that may land now (outside the protected window, or protections yield). */
   landableDrops: number
-  /** Compartments the historian finished that are not folded in yet (stage 4). */
+  /** Compartments the historian finished that are not folded in yet. */
   readyHistory: number
   /** Tokens reclaim would free in each mode. */
   reclaim: Record<ReclaimMode, number>

@@ -9,11 +9,10 @@
 export type RecognizerInfo = { reason: string; developedOn: readonly string[] }
 
 /**
- * The rules added in stage 5 were tuned on the pooled fixtures after seeing which probes were lost (closing note of
- * that stage), so they count as seen on both original sets. The stage-6 rules were written from a description of
- * sessions the project cannot see and tested on hand-written inputs only.
+ * Rules tuned on the pooled fixtures after seeing which of their probes were lost: they count as seen on every
+ * transcript of both original sets.
  */
-const STAGE5: readonly string[] = [
+const POOLED_FIXTURES: readonly string[] = [
   "pi-sonnet45-large-session.jsonl",
   "claudecode-opus46-spotter-gqc.jsonl",
   "openhands-llama4-ponyc.jsonl",
@@ -23,15 +22,16 @@ const STAGE5: readonly string[] = [
   "claudecode-logship-leak.jsonl",
   "pi-kvgate-watch.jsonl",
 ]
+/** Rules written from a description of sessions the project cannot see, tested on hand-written inputs only. */
 const UNSEEN: readonly string[] = []
 /** Rules first written blind, then widened after seeing what the OpenCode-shaped synthetic sessions lost. */
 const OPENCODE: readonly string[] = ["opencode-quayside-berths.json", "opencode-shelfwise-notices.json", "opencode-verdant-irrigation.json"]
 
 export const RECOGNIZERS = {
-  "edit-setting-lines": { reason: "a value an edit assigned (PORT=3100) is asked for exactly later", developedOn: STAGE5 },
-  "commit-hash": { reason: "the [branch hash] of a commit names where a fix landed", developedOn: STAGE5 },
-  "search-hits": { reason: "the first path:line hits of a search say where something is", developedOn: STAGE5 },
-  "spec-lists": { reason: "items under a rules heading of a document are constraints for all later work", developedOn: STAGE5 },
+  "edit-setting-lines": { reason: "a value an edit assigned (PORT=3100) is asked for exactly later", developedOn: POOLED_FIXTURES },
+  "commit-hash": { reason: "the [branch hash] of a commit names where a fix landed", developedOn: POOLED_FIXTURES },
+  "search-hits": { reason: "the first path:line hits of a search say where something is", developedOn: POOLED_FIXTURES },
+  "spec-lists": { reason: "items under a rules heading of a document are constraints for all later work", developedOn: POOLED_FIXTURES },
   "error-cause": { reason: "an error's cause is often a few lines below its first line", developedOn: UNSEEN },
   "error-answer": { reason: "a completed call whose output is an error answer (HTTP 4xx/5xx, invalid key) failed", developedOn: UNSEEN },
   "doc-rule-lines": { reason: "lines of a read, fetched or attached document that state rules (must, never, only)", developedOn: OPENCODE },

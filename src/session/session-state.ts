@@ -80,7 +80,7 @@ export type AppliedState = {
 
 /**
  * Settled conversation folded into history: the messages up to `foldedThroughSeq` leave the prompt and `text` (the
- * compartment history, stage 4) takes their place at its start.
+ * compartment history) takes their place at its start.
  */
 export type FoldedHistory = { foldedThroughSeq: number; text: string; tokens: number }
 

@@ -30,7 +30,7 @@ export function formatMemoryStatus(status: MemoryStatus, now: number): string {
     pass
       ? `Last pass in this process: #${pass.seq}, usage ${pass.usagePercent.toFixed(1)}% of ${usable} usable tokens, ` +
           `execute threshold ${pass.thresholdPercent}%`
-      : "Last pass in this process: none (no pass of this session has run since OpenCode started)",
+      : "Last pass in this process: none (no pass of this session has run since the host started)",
   )
   const config = configProblemLines(status.configProblems)
   if (config.length > 0) lines.push("", ...config)

@@ -35,7 +35,7 @@ describe("formatMemoryStatus", () => {
     expect(report.split("\n").slice(2, 5)).toEqual([
       "The report could not be read from the store: no such column: x",
       "",
-      "Last pass in this process: none (no pass of this session has run since OpenCode started)",
+      "Last pass in this process: none (no pass of this session has run since the host started)",
     ])
     expect(report.endsWith("Recent internal errors: none")).toBe(true)
   })

@@ -1,7 +1,7 @@
 import type { Database } from "../driver.js"
 
 /**
- * Context reduction (stage 3): why a tag was dropped, the per-session applied state that only changes on execute
+ * Context reduction: why a tag was dropped, the per-session applied state that only changes on execute
  * passes (epoch, execute boundary, emergency drain, usage calibration, nudge bookkeeping), the reminders placed in
  * the prompt (replayed byte-for-byte until the next execute pass), and the ctx_reduce calls (to cap repeats).
  */
