@@ -90,7 +90,8 @@ export async function commandSetup(io: CliIo): Promise<ExitCode> {
     writeFileSync(write.file, write.after)
   }
   io.stdout(writes.length === 0 ? "nothing to change: already set up" : `wrote ${writes.map((write) => write.file).join(", ")}`)
-  if (writes.length > 0) io.stdout(`check it with: magic-context doctor${projectDir === io.cwd ? "" : ` --directory ${projectDir}`}`)
+  // The command as this copy runs it: `magic-context` is on no PATH in a checkout or a tarball's install folder.
+  if (writes.length > 0) io.stdout(`check it with: node ${join(OWN_PACKAGE_ROOT, "dist", "cli", "bin.js")} doctor --directory ${projectDir}`)
   return EXIT.ok
 }
 

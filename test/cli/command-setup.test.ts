@@ -51,7 +51,7 @@ describe("magic-context setup", () => {
     expect(starter).toContain('//   "execute_threshold": 65')
     expect(parseJsonc(read(join(project, "tui.json")))).toEqual({ plugin: [ENTRY] })
     expect(io.out).toContain(`${join(project, "tui.json")}: plugin: added "${ENTRY}" (the sidebar panel)`)
-    expect(io.out.join("\n")).toContain("check it with: magic-context doctor")
+    expect(io.out).toContain(`check it with: node ${join(REPO_ROOT, "dist", "cli", "bin.js")} doctor --directory ${project}`)
   })
 
   it("adds the sidebar panel to an existing tui.jsonc, keeping its comments, keybinds and other TUI plugins", async () => {
