@@ -13,6 +13,7 @@ import { MEMORY_DATABASE, openDatabase } from "../store/open-database.js"
 import { encodingForModel } from "../tokens/encoding-for-model.js"
 import { createTokenCounterPool } from "../tokens/tiktoken-counter.js"
 import { readTranscript } from "../transcript/read-transcript.js"
+import { skippedRecordsLine } from "../transcript/skipped-records.js"
 import { createProgress } from "./progress.js"
 import { recordedSessionWindow } from "./recorded-session-window.js"
 import { replayLegend, replaySummary, replayTotals, type ReplayTotals } from "./replay-summary.js"
@@ -181,6 +182,8 @@ export async function withReplayRun(
   const pool = createTokenCounterPool({ cacheChars: REPLAY_COUNT_CACHE_CHARS })
   try {
     const transcript = await load(loaded.config)
+    const skipped = skippedRecordsLine(`${transcript.format} transcript ${transcript.id}`, transcript)
+    if (skipped) io.stderr(skipped)
     const model = transcript.model ?? { providerID: "replay", modelID: "unknown" }
     const counter = pool.counterFor(
       encodingForModel({ providerID: model.providerID, modelID: model.modelID, settings: loaded.config.tokenizer }),
