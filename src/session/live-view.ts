@@ -1,7 +1,8 @@
 import type { SessionState } from "./session-state.js"
 import { isFinalPart, type HostMessage } from "../transcript/host-message.js"
-import { entryAt, recordsConfirmed, recordWrites, syncedWith, type MessageMemo, type MessageMemoEntry } from "./message-memo.js"
-import { messageFacts, type LiveFacts, type LiveItem } from "./live-facts.js"
+import { entryAt, recordsConfirmed, recordWrites, syncedWith, type MessageMemo, type ViewCache } from "./message-memo.js"
+import type { LiveFacts, LiveItem } from "./live-facts.js"
+import { messageFacts } from "./message-facts.js"
 import { leading } from "./leading.js"
 
 export type { LiveFacts, LiveItem } from "./live-facts.js"
@@ -42,29 +43,6 @@ const sharedItemsOf = new WeakMap<readonly LiveItem[], { from: readonly LiveItem
 /** The earlier items array `items` shares its leading items with, and how many (`sharedItemsOf`); null: none. */
 export function sharedItems(items: readonly LiveItem[]): { from: readonly LiveItem[]; count: number } | null {
   return sharedItemsOf.get(items) ?? null
-}
-
-/**
- * What a view built with the memo leaves for the next one (`MessageMemo.view`), by position: of the host's list, each
- * message's entry, sequence number and whether it is live, and how many live messages come before it; of the live
- * list, each message's facts, sequence number, the tokens before it and the items before it.
- */
-export type ViewCache = {
-  generation: number
-  /** Every message of the view's list had the memo's entry of its position (the view was of the memo's own list). */
-  aligned: boolean
-  sync: number
-  folded: number
-  entries: readonly (MessageMemoEntry | null)[]
-  seqs: readonly (number | undefined)[]
-  live: readonly boolean[]
-  liveBefore: readonly number[]
-  facts: readonly LiveFacts[]
-  liveSeqs: readonly number[]
-  tokensBefore: readonly number[]
-  itemsBefore: readonly number[]
-  items: readonly LiveItem[]
-  protectedFrom: number
 }
 
 /**

@@ -2,9 +2,9 @@ import { finalShape, messageSignature, sameFinalShape, sameSignature, type Final
 import type { HostMessage } from "../transcript/host-message.js"
 import { listTrackables, type Trackable } from "../transcript/trackables.js"
 import type { Edit } from "./edit.js"
-import type { LiveFacts, ViewCache } from "./live-view.js"
+import type { LiveFacts, LiveItem } from "./live-facts.js"
 import { RecordMap } from "./record-map.js"
-import type { SerializedLayout, SerializedPrompt } from "./serialize-prompt.js"
+import type { SerializedLayout, SerializedPrompt } from "./serialized-prompt.js"
 
 /**
  * What earlier passes computed per host message (in memory, per session): the host hands the plugin fresh copies
@@ -91,6 +91,29 @@ export type MessageMemoEntry = {
   writtenAt: number
   /** The message's position in the current list. */
   index: number
+}
+
+/**
+ * What a view built with the memo leaves for the next one (`MessageMemo.view`), by position: of the host's list, each
+ * message's entry, sequence number and whether it is live, and how many live messages come before it; of the live
+ * list, each message's facts, sequence number, the tokens before it and the items before it.
+ */
+export type ViewCache = {
+  generation: number
+  /** Every message of the view's list had the memo's entry of its position (the view was of the memo's own list). */
+  aligned: boolean
+  sync: number
+  folded: number
+  entries: readonly (MessageMemoEntry | null)[]
+  seqs: readonly (number | undefined)[]
+  live: readonly boolean[]
+  liveBefore: readonly number[]
+  facts: readonly LiveFacts[]
+  liveSeqs: readonly number[]
+  tokensBefore: readonly number[]
+  itemsBefore: readonly number[]
+  items: readonly LiveItem[]
+  protectedFrom: number
 }
 
 /** What a message's edits were rendered from (`MessageMemoEntry.rendered`). */

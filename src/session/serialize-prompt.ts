@@ -1,8 +1,11 @@
 import type { HostMessage, HostPart } from "../transcript/host-message.js"
 import type { Edit, PlacedEdits } from "./edit.js"
 import { entryAt, type MessageMemo } from "./message-memo.js"
+import type { SerializedLayout, SerializedPrompt } from "./serialized-prompt.js"
 import { partText } from "../transcript/part-content.js"
 import { utf8Length } from "./utf8-length.js"
+
+export type { SerializedPrompt } from "./serialized-prompt.js"
 
 /**
  * A canonical serialization of what the model reads from a message list: per message its role, then each part's
@@ -12,19 +15,6 @@ import { utf8Length } from "./utf8-length.js"
 export function serializePrompt(messages: readonly HostMessage[]): string {
   return messages.map(serializeMessage).join("")
 }
-
-/**
- * A serialized prompt kept per message, with each message's UTF-8 size, so a pass compares and measures only what
- * changed: the chunks joined are `serializePrompt` of the same messages.
- */
-export type SerializedPrompt = { chunks: readonly string[]; bytes: readonly number[]; totalBytes: number }
-
-/**
- * How a rendered serialization laid out its chunks, when its live messages follow the messages inserted at its start
- * with nothing between them (the folded ones removed, nothing inserted after a message): those inserted messages, the
- * chunk of the first live message, that message's position in the host's list and the live run rendered there.
- */
-export type SerializedLayout = { atStart: readonly HostMessage[]; liveAt: number; liveFrom: number; run: readonly Edit[] }
 
 /** For a serialization whose leading chunks are an earlier one's very strings at the same positions: that one and how many. */
 const sharedLeading = new WeakMap<SerializedPrompt, { from: SerializedPrompt; count: number }>()
