@@ -1,7 +1,8 @@
 import { dirname } from "node:path"
 import type { Check } from "./command-doctor.js"
-import { inspectPiInstall, piPackageRoot, type PiInstall } from "../install/pi-install.js"
+import { inspectPiInstall, piPackageRoot, piSettingsFile, type PiInstall } from "../install/pi-install.js"
 import { entryTarget, loadKey, loadsMagicContext, unloadableReason } from "../install/plugin-entry-target.js"
+import { piProjectTrust, type PiProjectTrust } from "../install/pi-project-trust.js"
 
 /**
  * Pi's side of an install: whether Pi's settings load the extension (once, from a path with a build or an installed
@@ -9,7 +10,39 @@ import { entryTarget, loadKey, loadsMagicContext, unloadableReason } from "../in
  */
 export function checkPi(options: { directory: string; env: Record<string, string | undefined> }): Check[] {
   const install = inspectPiInstall(options)
-  return [checkPiExtension(install, options.env), checkPiCompaction(install)]
+  // Only an entry in the project's own settings depends on the project's trust; the global settings always load.
+  const projectEntry = install.entries.some(({ file, entry }) => !isGlobalSettings(file, options.env) && loadsMagicContext(entryTarget(entry, dirname(file))))
+  const trust: Check = projectEntry
+    ? checkPiTrust(piProjectTrust(options))
+    : { name: PI_TRUST_CHECK, status: "ok", detail: ["no project settings of Pi load magic-context: nothing depends on this project's trust"] }
+  return [checkPiExtension(install, options.env), checkPiCompaction(install), trust]
+}
+
+const PI_TRUST_CHECK = "Pi project trust"
+
+function isGlobalSettings(file: string, env: Record<string, string | undefined>): boolean {
+  return file === piSettingsFile({ global: true, directory: "", env })
+}
+
+function checkPiTrust(trust: PiProjectTrust): Check {
+  const name = PI_TRUST_CHECK
+  const fix = "fix: answer Trust when Pi 1.x asks (or run /trust once), pass --approve to `pi -p`, or use `magic-context setup --pi --global`"
+  if (trust.kind === "unreadable") return { name, status: "fail", detail: [`${trust.message}; Pi 1.x cannot read it either`, "fix: correct the file"] }
+  if (trust.kind === "saved") {
+    const said = `${trust.file}: ${trust.path} is ${trust.trusted ? "trusted" : "not trusted"}`
+    if (trust.trusted) return { name, status: "ok", detail: [said] }
+    return { name, status: "fail", detail: [said, "Pi 1.x does not read this project's .pi/settings.json, so it does not load magic-context from it", fix] }
+  }
+  if (trust.setting === "always") return { name, status: "ok", detail: [`defaultProjectTrust = "always" (${trust.source})`] }
+  return {
+    name,
+    status: "warn",
+    detail: [
+      `no saved trust decision for this project; defaultProjectTrust = "${trust.setting}" (${trust.source})`,
+      "Pi 1.x reads .pi/settings.json (and so loads magic-context from it) only in a trusted project; Pi 0.73 always does",
+      fix,
+    ],
+  }
 }
 
 function checkPiExtension(install: PiInstall, env: Record<string, string | undefined>): Check {

@@ -1,6 +1,6 @@
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, statSync, writeFileSync, writeSync } from "node:fs"
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, realpathSync, statSync, writeFileSync, writeSync } from "node:fs"
 import { homedir } from "node:os"
-import { join } from "node:path"
+import { dirname, join } from "node:path"
 import BetterSqlite3 from "better-sqlite3"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
 import type { Check } from "../../src/cli/command-doctor.js"
@@ -21,6 +21,7 @@ const CHECK_NAMES = [
   "Reasoning rule",
   "Pi extension",
   "Pi compaction",
+  "Pi project trust",
 ]
 const REAL_DEFAULT_STORE = join(homedir(), ".local", "share", "magic-context", "magic-context.db")
 
@@ -330,5 +331,37 @@ describe("commandDoctor", () => {
     write(settings, '{ "packages": [\n  "a"\n  "b"] }')
     result = await doctorJson()
     expect(result.checks["Pi extension"]?.detail[0]).toBe(`${settings}:3:3: not valid JSONC (CommaExpected); Pi cannot read it either`)
+  })
+
+  it("checks Pi 1.x's trust of a project whose own settings load magic-context: saved yes, saved no, no decision", async () => {
+    write(join(project, "opencode.json"), READY)
+    write(join(project, "tui.json"), { plugin: ["magic-context"] })
+    const checkout = join(dirs.make("checkout"), "magic-context")
+    write(join(checkout, "package.json"), { name: "magic-context", pi: { extensions: ["./dist/pi.js"] } })
+    write(join(checkout, "dist", "pi.js"), "export default () => {}")
+    write(join(project, ".pi", "settings.json"), { packages: [checkout], compaction: { enabled: false } })
+    const trustFile = join(home.home, ".pi", "agent", "trust.json")
+
+    let result = await doctorJson()
+    expect(result.code).toBe(0)
+    expect(result.checks["Pi project trust"]?.status).toBe("warn")
+    expect(result.checks["Pi project trust"]?.detail[0]).toBe(`no saved trust decision for this project; defaultProjectTrust = "ask" (Pi's default)`)
+
+    // A decision saved for an ancestor applies, as Pi reads it (the nearest one wins).
+    write(trustFile, { [realpathSync(dirname(project))]: true, [realpathSync(project)]: false })
+    result = await doctorJson()
+    expect(result.code).toBe(1)
+    expect(result.checks["Pi project trust"]?.detail[0]).toBe(`${trustFile}: ${realpathSync(project)} is not trusted`)
+
+    write(trustFile, { [realpathSync(dirname(project))]: true })
+    result = await doctorJson()
+    expect(result.checks["Pi project trust"]).toEqual({ name: "Pi project trust", status: "ok", detail: [`${trustFile}: ${realpathSync(dirname(project))} is trusted`] })
+
+    // Only an entry in the project's own settings needs the project's trust.
+    write(join(project, ".pi", "settings.json"), { compaction: { enabled: false } })
+    write(join(home.home, ".pi", "agent", "settings.json"), { packages: [checkout] })
+    result = await doctorJson()
+    expect(result.checks["Pi project trust"]?.detail).toEqual(["no project settings of Pi load magic-context: nothing depends on this project's trust"])
+    expect(result.checks["Pi extension"]?.status).toBe("ok")
   })
 })
