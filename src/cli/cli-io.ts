@@ -1,4 +1,9 @@
-import type { TerminalStatus } from "./progress.js"
+/** A terminal's status line: rewritten in place, then cleared. Present only when stderr is a terminal. */
+export type TerminalStatus = {
+  columns: number
+  show(line: string): void
+  clear(): void
+}
 
 /**
  * What a CLI command may touch: its arguments, environment, working directory and two output streams, and the

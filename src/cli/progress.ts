@@ -1,12 +1,5 @@
 import type { CliIo } from "./cli-io.js"
 
-/** A terminal's status line: rewritten in place, then cleared. Present only when stderr is a terminal. */
-export type TerminalStatus = {
-  columns: number
-  show(line: string): void
-  clear(): void
-}
-
 /** Progress of a long command: one step per unit of work, a bar with the time left on a terminal, nothing elsewhere. */
 export type Progress = {
   step(label: string): void

@@ -1,6 +1,6 @@
 import { parse as parseJsonc, printParseErrorCode, stripComments, type ParseError } from "jsonc-parser"
 import type { z } from "zod"
-import type { ConfigDiagnostic } from "./load-config.js"
+import type { ConfigDiagnostic } from "./config-diagnostic.js"
 import { getPath, isJsonObject, withoutPaths, type JsonObject } from "./json-path.js"
 import { tooDeepOffset } from "./nesting-depth.js"
 import { nonFiniteNumbers } from "./non-finite-numbers.js"

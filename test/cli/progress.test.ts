@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest"
-import { createProgress, progressLine, type TerminalStatus } from "../../src/cli/progress.js"
+import type { TerminalStatus } from "../../src/cli/cli-io.js"
+import { createProgress, progressLine } from "../../src/cli/progress.js"
 import { fakeCliIo } from "../helpers/fake-cli-io.js"
 
 describe("progressLine", () => {
