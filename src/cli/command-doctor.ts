@@ -16,6 +16,7 @@ import { resolveWindow } from "../pressure/model-window.js"
 import { EXIT, type CliIo, type ExitCode } from "./cli-io.js"
 import { inspectOpenCodeInstall, loadsMagicContextTui, type OpenCodeInstall } from "../install/opencode-install.js"
 import { checkSqliteDriver } from "./doctor-sqlite-driver.js"
+import type { Check, CheckStatus } from "./doctor-check.js"
 
 export const DOCTOR_HELP = `magic-context doctor [--json] [--directory DIR]
 
@@ -25,8 +26,7 @@ a package it has installed, or a path with a build), magic-context loaded more t
 counter, OpenCode's and Pi's own compaction, and Pi's extension entry. Each failure comes with its fix; exits 1
 when a check fails.`
 
-export type CheckStatus = "ok" | "warn" | "fail"
-export type Check = { name: string; status: CheckStatus; detail: string[] }
+export type { Check, CheckStatus } from "./doctor-check.js"
 
 /** `magic-context doctor`. */
 export async function commandDoctor(io: CliIo): Promise<ExitCode> {

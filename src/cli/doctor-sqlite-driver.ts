@@ -1,6 +1,6 @@
 import type { NodeDriverChoice } from "../store/driver-choice.js"
 import { nodeDriverChoice } from "../store/driver-probe.js"
-import type { Check } from "./command-doctor.js"
+import type { Check } from "./doctor-check.js"
 
 /**
  * Which SQLite driver the store opens with in this Node (the one running doctor; a host on another Node may differ):
