@@ -1,5 +1,5 @@
 import { dirname } from "node:path"
-import type { Check } from "./command-doctor.js"
+import type { Check } from "./doctor-check.js"
 import { inspectPiInstall, piPackageRoot, piSettingsFile, type PiInstall } from "../install/pi-install.js"
 import { entryTarget, loadKey, loadsMagicContext, unloadableReason } from "../install/plugin-entry-target.js"
 import { piProjectTrust, type PiProjectTrust } from "../install/pi-project-trust.js"
