@@ -2,21 +2,18 @@ import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-age
 import { callContextTool } from "../host/context-tool.js"
 import { createDeferredWrites } from "../host/deferred-writes.js"
 import { EXPAND_CALL } from "../host/expand-call.js"
-import { maybeFail } from "../host/fault-injection.js"
 import type { HostRuntime } from "../host/host-runtime.js"
-import { historyPlannerFor, hostReasoningRuleOf, hostWindow, settleAfterPass } from "../host/pass-inputs.js"
+import { maybeFail } from "../host/fault-injection.js"
+import { createHostGuard } from "../host/host-guard.js"
+import { createHostPass } from "../host/host-pass.js"
 import { startHostRuntime } from "../host/start-host-runtime.js"
 import { PIN_CALL } from "../host/pin-call.js"
 import { REDUCE_CALL } from "../host/reduce-call.js"
 import { REDUCE_GUIDANCE } from "../host/reduce-guidance.js"
 import { statusReport } from "../host/status-report.js"
-import { reduceContextOf } from "../pass/queue-reduce-call.js"
-import { runPass } from "../pass/run-pass.js"
-import { systemClock } from "../pass/system-clock.js"
 import { applyRenderedEdits } from "../session/apply-edits.js"
 import { piCompaction } from "../status/status-data.js"
 import type { SessionInfo } from "../store/session-repository.js"
-import { storeFailureKind } from "../store/store-failure.js"
 import { stripTagEchoes } from "../transcript/tag-format.js"
 import { readPiContext, type PiMessage } from "./pi-messages.js"
 import { readPiCompactionSetting } from "./pi-settings.js"
@@ -61,16 +58,8 @@ export function registerMagicContext(
   /** Pi's own compactions per session in this process (shown by /ctx-status). */
   const compactions = new Map<string, number>()
 
-  const guard = async <T>(hook: string, sessionId: string | null, body: () => Promise<T> | T): Promise<T | undefined> => {
-    try {
-      return await body()
-    } catch (error) {
-      runtime.errors.record({ hook, sessionId, error })
-      runtime.storeFailed(error)
-      if (runtime.errors.unsaved().length > 0) writes.retryLater()
-      return undefined
-    }
-  }
+  const guard = createHostGuard({ runtime, writes })
+  const hostPass = createHostPass({ runtime, writes, guard, settleHooks: { cut: "pi.historian.cut", record: "pi.pass.record" } })
 
   const contextPass = async (all: PiMessage[], ctx: ExtensionContext): Promise<PiMessage[] | undefined> => {
     const sessionId = ctx.sessionManager.getSessionId()
@@ -82,56 +71,30 @@ export function registerMagicContext(
       unknownRoles.add(role)
       runtime.errors.record({ hook: "pi.context", sessionId, error: new Error(`a Pi message of unknown role "${role}" passed through untouched (magic-context does not read it)`) })
     }
-    try {
-      await writes.flush()
-      const model = ctx.model
-      const providerID = model?.provider ?? "unknown"
-      const modelID = model?.id ?? "unknown"
-      const counter = runtime.counterFor({ providerID, modelID })
-      const registry = await runtime.sessions()
-      const state = registry.stateFor(sessionInfo(sessionId, ctx), counter)
-      const hostLimits = model ? { context: model.contextWindow, output: model.maxTokens } : null
-      // Every model the session ran is resolved by its API (a message's rule is its model's): remember this one's.
-      if (model?.api) runtime.facts.rememberApi(providerID, modelID, model.api)
-      const window = hostWindow(runtime, { providerID, modelID, hostLimits, hostApi: model?.api ?? null })
-      const tagsVisible = pi.getActiveTools().includes(REDUCE_CALL.name)
-      const db = await runtime.database()
-      const history = historyPlannerFor(runtime, { db, sessionId, counter })
-      const result = runPass({
-        db,
-        state,
-        messages: context.messages,
-        counter,
-        history,
-        clock: systemClock,
-        trigger: "transform",
-        tagsVisible,
-        window,
-        fixedTokens: runtime.facts.fixedTokens(sessionId),
-        now: Date.now(),
-        smartDrops: runtime.config.smart_drops,
-        replyCreated: "after-pass",
-        deferQuietRecord: true,
-        // Pi's extensions are not told how a request thinks; Pi asks Claude for budgeted (manual) thinking on every
-        // model it does not know as adaptive, under which a tool loop's last message must start with its block.
-        loopThinkingRequired: true,
-        reasoningRuleOf: hostReasoningRuleOf(runtime),
-      })
-      runtime.lastPass.set(sessionId, { ...reduceContextOf(result, window, context.messages), tagsVisible, model: `${providerID}/${modelID}` })
-      maybeFail(runtime.faults, "transform")
-      const edited = [...context.messages]
-      applyRenderedEdits(edited, result.rendered, result.edits)
-      settleAfterPass(runtime, sessionId, (step, settle) => void guard(step === "cut" ? "pi.historian.cut" : "pi.pass.record", sessionId, settle))
-      runtime.storeWorked()
-      return context.rebuild(edited)
-    } catch (error) {
-      // Fail open: Pi sends its own messages; their rows are written once the store can take them.
-      if (storeFailureKind(error) !== null) {
-        writes.defer(sessionId, context.messages)
-        runtime.forgetSession(sessionId)
-      }
-      throw error
-    }
+    const model = ctx.model
+    const providerID = model?.provider ?? "unknown"
+    const modelID = model?.id ?? "unknown"
+    const edited = [...context.messages]
+    await hostPass.run({
+      info: sessionInfo(sessionId, ctx),
+      messages: context.messages,
+      counter: runtime.counterFor({ providerID, modelID }),
+      describe: () => {
+        // Every model the session ran is resolved by its API (a message's rule is its model's): remember this one's.
+        if (model?.api) runtime.facts.rememberApi(providerID, modelID, model.api)
+        return {
+          trigger: "transform",
+          model: { providerID, modelID, hostLimits: model ? { context: model.contextWindow, output: model.maxTokens } : null, hostApi: model?.api ?? null },
+          tagsVisible: pi.getActiveTools().includes(REDUCE_CALL.name),
+          replyCreated: "after-pass",
+          // Pi's extensions are not told how a request thinks; Pi asks Claude for budgeted (manual) thinking on every
+          // model it does not know as adaptive, under which a tool loop's last message must start with its block.
+          loopThinkingRequired: true,
+        }
+      },
+      apply: (result) => applyRenderedEdits(edited, result.rendered, result.edits),
+    })
+    return context.rebuild(edited)
   }
 
   pi.on("context", async (event, ctx) => {

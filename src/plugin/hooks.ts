@@ -1,8 +1,5 @@
 import type { Hooks } from "@opencode-ai/plugin"
-import { runPass } from "../pass/run-pass.js"
-import { systemClock } from "../pass/system-clock.js"
 import { hostModelLimits } from "../pressure/model-window.js"
-import { storeFailureKind } from "../store/store-failure.js"
 import type { SessionInfo } from "../store/session-repository.js"
 import { newestUserInfo, type HostMessage } from "../transcript/host-message.js"
 import { stripTagEchoes } from "../transcript/tag-format.js"
@@ -28,8 +25,9 @@ import { reduceToolAvailable } from "./tool-availability.js"
 import { createDeferredWrites } from "../host/deferred-writes.js"
 import { createExpandTool, createPinTool, createReduceTool } from "./context-tools.js"
 import { hostMessages } from "./opencode-messages.js"
-import { historyPlannerFor, hostReasoningRuleOf, hostWindow, settleAfterPass } from "../host/pass-inputs.js"
-import { reduceContextOf, REDUCE_TOOL } from "../pass/queue-reduce-call.js"
+import { createHostGuard } from "../host/host-guard.js"
+import { createHostPass } from "../host/host-pass.js"
+import { REDUCE_TOOL } from "../pass/queue-reduce-call.js"
 import { noteProviderError, rejectedSinceLastPass, thinkingType } from "./provider-events.js"
 
 export type HookContext = {
@@ -77,17 +75,17 @@ export function createHooks(context: HookContext): Hooks {
   /** Turn-end writes still running; `dispose` lets them finish. */
   const inFlight = new Set<Promise<void>>()
 
-  const guard = async (hook: string, sessionId: string | null, body: () => Promise<void> | void): Promise<void> => {
-    if (!runtime.config.enabled) return
-    try {
-      await body()
-    } catch (error) {
-      // In memory at once; the errors table gets it when the store is next usable (never waiting for a lock).
-      runtime.errors.record({ hook, sessionId, error })
-      runtime.storeFailed(error)
-      if (runtime.errors.unsaved().length > 0) writes.retryLater()
-    }
-  }
+  const guard = createHostGuard({ runtime, writes })
+  const hostPass = createHostPass({
+    runtime,
+    writes,
+    guard,
+    settleHooks: { cut: "historian.cut", record: "pass.record" },
+    // The main step's system prompt follows this transform (title and compaction requests have no main pass).
+    afterRecord: (sessionId) => runtime.mainStepPending.add(sessionId),
+    // Off the request path: the historian's tiers show at a later execute pass.
+    afterSettle: (sessionId) => void context.historian.schedule(sessionId),
+  })
 
   /** One pass over the session's messages, its edits applied in place (all or nothing). */
   const mainPass = async (
@@ -98,51 +96,28 @@ export function createHooks(context: HookContext): Hooks {
   ): Promise<void> => {
     const user = newestUserInfo(messages)
     const model = user?.model ?? null
-    const counter = runtime.counterFor(model)
-    const registry = await runtime.sessions()
-    const state = registry.stateFor(sessionInfo(sessionId), counter)
-    const compaction = runtime.compacting.delete(sessionId)
-    const providerID = model?.providerID ?? "unknown"
-    const modelID = model?.modelID ?? "unknown"
-    if (!runtime.facts.limitsFor(providerID, modelID)) await context.loadProviderLimits()
-    const window = hostWindow(runtime, {
-      providerID,
-      modelID,
-      hostLimits: runtime.facts.limitsFor(providerID, modelID),
-      hostApi: runtime.facts.apiFor(providerID, modelID),
-    })
-    const tagsVisible = reduceToolAvailable({ hostConfig: runtime.facts.hostConfig, agent: user?.agent, promptTools: user?.tools })
-    const db = await runtime.database()
-    const history = historyPlannerFor(runtime, { db, sessionId, counter })
-    const result = runPass({
-      db,
-      state,
+    await hostPass.run({
+      info: sessionInfo(sessionId),
       messages,
-      counter,
-      history,
-      clock: systemClock,
-      trigger: compaction ? "compaction" : "transform",
-      tagsVisible,
-      window,
-      fixedTokens: runtime.facts.fixedTokens(sessionId),
-      now: Date.now(),
-      smartDrops: runtime.config.smart_drops,
-      deferQuietRecord: true,
-      loopThinkingRequired: runtime.facts.loopThinkingRequired(sessionId),
-      reasoningRuleOf: hostReasoningRuleOf(runtime),
-      withholdAllReasoning: !compaction && rejectedSinceLastPass(runtime, db, sessionId),
+      counter: runtime.counterFor(model),
+      describe: async () => {
+        const compaction = runtime.compacting.delete(sessionId)
+        const providerID = model?.providerID ?? "unknown"
+        const modelID = model?.modelID ?? "unknown"
+        if (!runtime.facts.limitsFor(providerID, modelID)) await context.loadProviderLimits()
+        return {
+          trigger: compaction ? "compaction" : "transform",
+          model: { providerID, modelID, hostLimits: runtime.facts.limitsFor(providerID, modelID), hostApi: runtime.facts.apiFor(providerID, modelID) },
+          tagsVisible: reduceToolAvailable({ hostConfig: runtime.facts.hostConfig, agent: user?.agent, promptTools: user?.tools }),
+          loopThinkingRequired: runtime.facts.loopThinkingRequired(sessionId),
+          withholdAllReasoning: (db) => rejectedSinceLastPass(runtime, db, sessionId),
+        }
+      },
+      apply: (result) => {
+        const removals = [...statusIds].map((messageId) => ({ type: "remove-message" as const, messageId }))
+        applyRenderedEdits(all, result.rendered, result.edits, removals)
+      },
     })
-    if (!compaction) {
-      // The main step's system prompt follows this transform (title and compaction requests have no main pass).
-      runtime.mainStepPending.add(sessionId)
-      runtime.lastPass.set(sessionId, { ...reduceContextOf(result, window, messages), tagsVisible, model: `${providerID}/${modelID}` })
-    }
-    maybeFail(runtime.faults, "transform")
-    const removals = [...statusIds].map((messageId) => ({ type: "remove-message" as const, messageId }))
-    applyRenderedEdits(all, result.rendered, result.edits, removals)
-    settleAfterPass(runtime, sessionId, (step, settle) => void guard(step === "cut" ? "historian.cut" : "pass.record", sessionId, settle))
-    // Off the request path: the historian's tiers show at a later execute pass.
-    if (!compaction) void context.historian.schedule(sessionId)
   }
 
   return {
@@ -220,19 +195,7 @@ export function createHooks(context: HookContext): Hooks {
         const statusIds = statusFree.has(sessionId) ? NO_STATUS_IDS : statusExchangeIds(all)
         if (statusIds.size === 0) statusFree.add(sessionId)
         const messages = statusIds.size > 0 ? all.filter((message) => !statusIds.has(message.info.id)) : all
-        try {
-          // Rows an earlier failure left waiting go first, so nothing the host has since compacted away is lost.
-          await writes.flush()
-          await mainPass(sessionId, all, messages, statusIds)
-          runtime.storeWorked()
-        } catch (error) {
-          // Fail open: the messages go out unchanged; their rows are written once the store can take them.
-          if (storeFailureKind(error) !== null) {
-            writes.defer(sessionId, messages)
-            runtime.forgetSession(sessionId)
-          }
-          throw error
-        }
+        await mainPass(sessionId, all, messages, statusIds)
       })
     },
 
