@@ -23,8 +23,9 @@ export default defineConfig({
           name: "unit",
           sequence: { groupOrder: 0 },
           include: ["test/**/*.test.ts"],
-          // `*.slow.test.ts` (the slow part of the fault suite) runs only in `npm run test:faults`.
-          exclude: ["**/node_modules/**", "test/e2e/**", "test/**/*.slow.test.ts"],
+          // `*.slow.test.ts` (the slow part of the fault suite) runs only in `npm run test:faults`, `*.full.test.ts`
+          // only in `npm run test:full`.
+          exclude: ["**/node_modules/**", "test/e2e/**", "test/**/*.slow.test.ts", "test/**/*.full.test.ts"],
           testTimeout: 30_000,
         },
       },
@@ -47,6 +48,15 @@ export default defineConfig({
           testTimeout: 240_000,
           hookTimeout: 240_000,
           fileParallelism: false,
+        },
+      },
+      {
+        test: {
+          // The full gates, too long for every change (`npm run test:full`, run by CI after the slow end-to-end files).
+          name: "full",
+          include: ["test/**/*.full.test.ts"],
+          testTimeout: 600_000,
+          hookTimeout: 600_000,
         },
       },
       {

@@ -7,16 +7,18 @@ import { readProbeFile } from "../../src/lab/read-probe-file.js"
 import type { PolicySummary } from "../../src/lab/summarize-probes.js"
 import { formatIsoTokens } from "../../src/lab/format-iso-tokens.js"
 import { isoTokenPoints } from "../../src/lab/iso-tokens.js"
+import { recognizersWithout } from "../../src/session/recognizers.js"
 import { createTokenCounterPool, type TokenCounterPool } from "../../src/tokens/tiktoken-counter.js"
 import { realTraceProbes } from "./real-trace-probes.js"
 import { fileURLToPath } from "node:url"
+import { PINNED_DEFAULT_SURVIVED } from "./lab-regression-pins.js"
 
 /**
- * The regression gate of the Lab: the default policy over every probe fixture (the real traces, the synthetic
- * sessions and the OpenCode-shaped synthetic sessions), at three windows. Pinned figures are the non-incidental probes
- * the default kept when they were last measured; an improvement raises them, a regression fails here.
+ * The full regression gate of the Lab (`npm run test:full`): the default policy over every probe fixture (the real
+ * traces, the synthetic sessions and the OpenCode-shaped synthetic sessions), at three windows and at equal cost.
+ * Pinned figures are the non-incidental probes the default kept when they were last measured; an improvement raises
+ * them, a regression fails here. `npm test` runs the smaller gate at one window (lab-regression.test.ts).
  */
-const PINNED_DEFAULT_SURVIVED: Record<number, number> = { 16_000: 154, 32_000: 163, 64_000: 171 }
 const WINDOWS = [16_000, 32_000, 64_000]
 /**
  * Where no floor may break. At 16k one real trace's floors alone would keep the prompt in the emergency band, and
@@ -86,5 +88,17 @@ describe("the Lab on the probe fixtures", () => {
       expect(Math.abs(point.meanPromptTokens - point.defaultMeanPromptTokens)).toBeLessThanOrEqual(point.defaultMeanPromptTokens * 0.03)
       expect(point.survived).toBeLessThan(point.defaultSurvived)
     }
+  }, 600_000)
+
+  it("fails a regression: without the doc-rule-lines recognizer the default at 32k keeps fewer than its pin", async () => {
+    const without = await evaluateProbes({
+      probes,
+      policies: ["default"],
+      windows: [32_000],
+      counter: pool.counterFor("o200k_base"),
+      recognizers: recognizersWithout(["doc-rule-lines"]),
+    })
+    const survived = without.summaries.find((entry) => entry.policy === "default")?.survival.survived
+    expect(survived).toBeLessThan(PINNED_DEFAULT_SURVIVED[32_000] as number)
   }, 600_000)
 })
