@@ -1,7 +1,7 @@
 /*
- * Longer than 300 lines for a reason: the planner is one closure over a session's compartments, applied tiers and
- * counts (cut, prepare, write, settle and the report share that state); its pure parts (cutting, selection, the
- * ledger, composing) already live in historian/ and render/.
+ * Over 300 lines: the history planner is one closure over a session's compartments, applied tiers and counts (cut,
+ * prepare, write, settle and the report share that state); its pure parts (cutting, selection, the ledger, composing)
+ * already live in historian/ and render/, and the planner split is open.
  */
 import { compartmentDisplayId, compartmentStoreId } from "../historian/compartment-id.js"
 import { extractCanonicalRecord } from "../historian/canonical-record.js"

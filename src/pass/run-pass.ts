@@ -1,3 +1,7 @@
+/*
+ * Over 300 lines: runPass is one function, the pass's steps in order (ingest, decide, apply, render, record) over the
+ * same locals; reshaping it into a session's pass is open work.
+ */
 import { classifyBand, usagePercent, type Band } from "../pressure/bands.js"
 import { billedPrompt, promptCost, sharedPrefixTokens } from "../pressure/cost-model.js"
 import { nextDrainState } from "../pressure/drain-latch.js"
