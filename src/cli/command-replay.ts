@@ -16,11 +16,11 @@ import { readTranscript } from "../transcript/read-transcript.js"
 import { skippedRecordsLine } from "../transcript/skipped-records.js"
 import { createProgress } from "./progress.js"
 import { recordedSessionWindow } from "./recorded-session-window.js"
-import { replayLegend, replaySummary, replayTotals, type ReplayTotals } from "./replay-summary.js"
+import { printReplayTable, turnJson } from "./replay-output.js"
+import { replaySummary, replayTotals, type ReplayTotals } from "./replay-summary.js"
 import { createPromptCostMeter } from "../lab/prompt-cost.js"
 import { UNREDUCED_WINDOW_TOKENS } from "../lab/evaluate-probes.js"
 import { EXIT, type CliIo, type ExitCode } from "./cli-io.js"
-import { formatTable } from "../report/format-table.js"
 import { MIN_WINDOW_TOKENS, numberOrUndefined, parseNumberOption } from "./parse-number-option.js"
 import type { SelectionPolicy } from "../render/select-tiers.js"
 import { compilePinPatterns } from "../historian/pin-patterns.js"
@@ -132,7 +132,7 @@ export async function commandReplay(io: CliIo): Promise<ExitCode> {
     })
     progress.finish()
     if (!parsed.values.json) {
-      printTable(io, rows, { file: spec, format: transcript.format, encoding: counter.encoding, window, sources: run.sources, ...summary })
+      printReplayTable(io, rows, { file: spec, format: transcript.format, encoding: counter.encoding, window, sources: run.sources, ...summary })
       const meter = createPromptCostMeter(counter)
       const reduced = replayTotals(rows, rows.map((row) => meter.measure(row)))
       const unreduced = await unreducedTotals({
@@ -256,28 +256,6 @@ export async function withReplayRun(
   }
 }
 
-/** The per-turn JSON record (stable field order). */
-export function turnJson(turn: ReplayTurn): Record<string, unknown> {
-  return {
-    turn: turn.turn,
-    pass: turn.pass,
-    reason: turn.reason,
-    band: turn.band,
-    usageBefore: Math.round(turn.usageBefore * 10) / 10,
-    tokens: turn.tokens,
-    prefixChanged: turn.prefixChanged,
-    firstDivergence: turn.firstDivergence,
-    dropped: turn.dropped,
-    nudge: turn.nudge,
-    tiers: turn.history?.tiers ?? {},
-    floorViolations: turn.history?.floorViolations ?? 0,
-    tierSwitches: turn.history?.switches ?? 0,
-    messages: turn.messages,
-    newTags: turn.newTags,
-    tagCount: turn.tagCount,
-  }
-}
-
 /**
  * The same session in a window it never fills, into a fresh in-memory store: what the host alone would send, with the
  * same fixed prompt (`--fixed-tokens`, else the transcript's system prompt) as the replay it is compared with.
@@ -314,58 +292,4 @@ async function unreducedTotals(options: {
 function sameFile(first: string, second: string): boolean {
   const real = (path: string): string => (existsSync(path) ? realpathSync(path) : path)
   return real(first) === real(second)
-}
-
-function printTable(
-  io: CliIo,
-  rows: ReplayTurn[],
-  meta: {
-    file: string
-    format: string
-    encoding: string
-    window: WindowSettings
-    sources: ReplayRun["sources"]
-    passes: number
-    sessionId: string
-  },
-): void {
-  const executes = rows.filter((row) => row.pass === "execute").length
-  const busts = rows.filter((row) => row.prefixChanged).length
-  const peak = Math.max(0, ...rows.map((row) => row.usageBefore))
-  const mean = rows.length > 0 ? rows.reduce((sum, row) => sum + row.tokens.total, 0) / rows.length : 0
-  io.stdout(
-    `${meta.file}: ${meta.format} transcript, ${meta.passes} model calls replayed; usable window ` +
-      `${meta.window.usableTokens.toLocaleString("en-US")} tokens (${meta.sources.window}), execute threshold ` +
-      `${meta.window.thresholdPercent}%, protected ${meta.window.protectedTokens.toLocaleString("en-US")} tokens; ` +
-      `fixed prompt ${(rows[0]?.tokens.fixed ?? 0).toLocaleString("en-US")} tokens (${meta.sources.fixed}); ` +
-      `tokens counted with ${meta.encoding}`,
-  )
-  io.stdout("")
-  const table = formatTable(
-    ["turn", "pass", "band", "use%", "total", "fixed", "hist", "conv", "prot", "tool", "reclaim", "prefix", "dropped", "nudge"],
-    rows.map((row) => [
-      row.turn,
-      row.pass,
-      row.band,
-      Math.round(row.usageBefore),
-      row.tokens.total,
-      row.tokens.fixed,
-      row.tokens.history,
-      row.tokens.conversation,
-      row.tokens.protected,
-      row.tokens.tool,
-      row.tokens.reclaimable,
-      row.prefixChanged ? `changed@${row.firstDivergence}` : "kept",
-      row.dropped.length > 0 ? `${row.dropped.length} tags` : "-",
-      row.nudge ? `${row.nudge.level}/${row.nudge.channel}` : "-",
-    ]),
-  )
-  for (const line of table) io.stdout(line)
-  io.stdout("")
-  for (const line of replayLegend(meta.window)) io.stdout(line)
-  io.stdout("")
-  io.stdout(
-    `${executes} execute passes, ${rows.length - executes} replay passes; prefix changed on ${busts} passes; ` +
-      `mean prompt ${Math.round(mean).toLocaleString("en-US")} tokens; peak usage before a pass ${peak.toFixed(1)}%`,
-  )
 }

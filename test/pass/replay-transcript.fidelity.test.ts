@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest"
-import { turnJson } from "../../src/cli/command-replay.js"
+import { turnJson } from "../../src/cli/replay-output.js"
 import { defaultConfig } from "../../src/config/schema.js"
 import { replayTranscript } from "../../src/pass/replay-transcript.js"
 import { fixedWindow, type WindowSettings } from "../../src/pressure/model-window.js"
