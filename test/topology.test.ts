@@ -9,6 +9,8 @@ import { describe, expect, it } from "vitest"
  * of its own folder or of a lower rank, so nothing imports upward and the folders form no cycle. Pure folders do
  * no I/O: no `node:*` or `bun:*` module, no SQLite driver, no host plugin package; the file readers named in
  * IO_EDGES are their only way in. `session/`, the vocabulary every other folder shares, imports no package at all.
+ * No files import each other round a circle, type-only imports included, and a file over MAX_LINES lines opens with a
+ * comment line saying why (LONG_FILE_MARKER).
  */
 const LAYERS: readonly string[] = [
   "(root)", // plugin-error.ts, result.ts: the error and result types everything may throw or return
@@ -48,6 +50,10 @@ const HOST_MODULE = /^(@opencode-ai\/|@opentui\/|solid-js|@mariozechner\/)/
 const IO_MODULE = /^(node:|bun:|better-sqlite3$|@opencode-ai\/plugin)/
 
 const SRC = fileURLToPath(new URL("../src/", import.meta.url))
+
+/** The longest a src file may be without a reason; a longer one opens with a comment line starting `LONG_FILE_MARKER`. */
+const MAX_LINES = 300
+const LONG_FILE_MARKER = "Over 300 lines:"
 
 describe("src/ topology", () => {
   const files = sourceFiles(SRC)
@@ -113,6 +119,14 @@ describe("src/ topology", () => {
     const session = files.filter((file) => folderOf(file) === "session")
     expect(session.flatMap((file) => moduleSpecifiers(trees.get(file) ?? parse(file, "")).filter((specifier) => !specifier.startsWith(".")))).toEqual([])
   })
+
+  it("has no import circle, type-only imports included", () => {
+    expect(importCycles(trees)).toEqual([])
+  })
+
+  it(`keeps files to ${MAX_LINES} lines unless their opening comment says why ("${LONG_FILE_MARKER} …")`, () => {
+    expect(files.flatMap((file) => unexplainedLongFile(trees.get(file) ?? parse(file, "")))).toEqual([])
+  })
 })
 
 describe("the layering checks", () => {
@@ -140,6 +154,114 @@ describe("the layering checks", () => {
     expect(ioImports(parse(join(SRC, file), source))).toHaveLength(count)
   })
 })
+
+describe("the import circle check", () => {
+  it.each([
+    ["no circle in a chain", { "session/a.ts": 'import { b } from "./b.js"', "session/b.ts": 'import { c } from "./c.js"', "session/c.ts": "" }, []],
+    ["a type-only circle of two", { "config/a.ts": 'import type { B } from "./b.js"', "config/b.ts": 'import { a } from "./a.js"' }, [["config/a.ts", "config/b.ts"]]],
+    [
+      "a circle across folders, without the file that only imports into it",
+      {
+        "cli/a.ts": 'import { b } from "../session/b.js"',
+        "session/b.ts": 'type C = import("./c.js").C',
+        "session/c.ts": 'export { a } from "../cli/a.js"',
+        "session/d.ts": 'import { b } from "./b.js"',
+      },
+      [["cli/a.ts", "session/b.ts", "session/c.ts"]],
+    ],
+    ["a file importing itself", { "render/a.ts": 'const a = await import("./a.js")' }, [["render/a.ts"]]],
+    [
+      "two circles apart",
+      {
+        "cli/a.ts": 'import { b } from "./b.js"',
+        "cli/b.ts": 'import { a } from "./a.js"',
+        "store/c.ts": 'import { d } from "./d.js"',
+        "store/d.ts": 'import { c } from "./c.js"',
+      },
+      [
+        ["cli/a.ts", "cli/b.ts"],
+        ["store/c.ts", "store/d.ts"],
+      ],
+    ],
+  ])("finds %s", (_case, sources: Record<string, string>, expected) => {
+    const trees = new Map(Object.entries(sources).map(([file, source]) => [join(SRC, file), parse(join(SRC, file), source)]))
+    expect(importCycles(trees)).toEqual(expected)
+  })
+})
+
+describe("the long file check", () => {
+  const lines = (count: number): string => "export const x = 1\n".repeat(count)
+  it.each([
+    ["300 lines", 0, lines(300)],
+    ["301 lines", 1, lines(301)],
+    ["301 lines opening with a reason", 0, `// ${LONG_FILE_MARKER} one table, read top to bottom\n${lines(300)}`],
+    ["301 lines with the reason in an opening block comment", 0, `/**\n * The planner.\n * ${LONG_FILE_MARKER} one closure\n */\n${lines(297)}`],
+    ["301 lines with the reason only further down", 1, `${lines(300)}// ${LONG_FILE_MARKER} too late\n`],
+    ["301 lines with the marker but no reason", 1, `// ${LONG_FILE_MARKER}\n${lines(300)}`],
+  ])("for %s, flags %i file", (_case, count, source) => {
+    expect(unexplainedLongFile(parse(join(SRC, "render/example.ts"), source))).toHaveLength(count)
+  })
+})
+
+/**
+ * The import circles among `trees`' files (their strongly connected components, and files importing themselves), each
+ * as its files relative to src/, sorted; the circles sorted by their first file. Type-only imports count: erased at run
+ * time, they still tie the files together.
+ */
+function importCycles(trees: ReadonlyMap<string, ts.SourceFile>): string[][] {
+  const edges = new Map<string, string[]>()
+  for (const [file, root] of trees) {
+    const targets = moduleSpecifiers(root)
+      .filter((specifier) => specifier.startsWith("."))
+      .map((specifier) => resolve(dirname(file), specifier).replace(/\.js$/, ".ts"))
+      .filter((target) => trees.has(target))
+    edges.set(file, targets)
+  }
+  // Tarjan's strongly connected components.
+  const index = new Map<string, number>()
+  const lowest = new Map<string, number>()
+  const stack: string[] = []
+  const onStack = new Set<string>()
+  const cycles: string[][] = []
+  const connect = (file: string): void => {
+    index.set(file, index.size)
+    lowest.set(file, index.get(file) ?? 0)
+    stack.push(file)
+    onStack.add(file)
+    for (const target of edges.get(file) ?? []) {
+      if (!index.has(target)) {
+        connect(target)
+        lowest.set(file, Math.min(lowest.get(file) ?? 0, lowest.get(target) ?? 0))
+      } else if (onStack.has(target)) lowest.set(file, Math.min(lowest.get(file) ?? 0, index.get(target) ?? 0))
+    }
+    if (lowest.get(file) !== index.get(file)) return
+    const component: string[] = []
+    for (let member = stack.pop(); member !== undefined; member = stack.pop()) {
+      onStack.delete(member)
+      component.push(member)
+      if (member === file) break
+    }
+    if (component.length > 1 || (edges.get(file) ?? []).includes(file)) cycles.push(component.map((member) => relative(SRC, member).split(sep).join("/")).sort())
+  }
+  for (const file of [...trees.keys()].sort()) if (!index.has(file)) connect(file)
+  return cycles.sort((first, second) => ((first[0] ?? "") < (second[0] ?? "") ? -1 : 1))
+}
+
+/**
+ * `file: N lines` when a file is over MAX_LINES lines and the comments it opens with (before its first statement) have
+ * no line starting LONG_FILE_MARKER followed by a reason.
+ */
+function unexplainedLongFile(root: ts.SourceFile): string[] {
+  const text = root.getFullText()
+  const lineCount = text.split("\n").length - (text.endsWith("\n") ? 1 : 0)
+  if (lineCount <= MAX_LINES) return []
+  const opening = (ts.getLeadingCommentRanges(text, 0) ?? []).map((range) => text.slice(range.pos, range.end)).join("\n")
+  const reasoned = opening
+    .split("\n")
+    .map((line) => line.replace(/^\s*(\/\*\*?|\*\/|\*|\/\/)?\s*/, ""))
+    .some((line) => line.startsWith(LONG_FILE_MARKER) && line.slice(LONG_FILE_MARKER.length).replace(/\*\/$/, "").trim().length > 0)
+  return reasoned ? [] : [`${relative(SRC, root.fileName).split(sep).join("/")}: ${lineCount} lines`]
+}
 
 /** The `.ts` files under `dir`, sorted. */
 function sourceFiles(dir: string): string[] {

@@ -1,7 +1,7 @@
 /**
- * The canonical record: one pass over an episode's parts that collects every fact the tiers render. Longer than 300
- * lines for a reason: the readers of each kind of part (user text, attachments, assistant text and its code blocks,
- * tool calls) share one collector and one state; splitting them apart is open work (docs/ARCHITECTURE.md, known limits).
+ * The canonical record: one pass over an episode's parts that collects every fact the tiers render.
+ * Over 300 lines: the readers of each kind of part (user text, attachments, assistant text and its code blocks, tool
+ * calls) share one collector and one state; splitting them apart is open work (docs/ARCHITECTURE.md, known limits).
  */
 import { toolPath } from "../session/host-tools.js"
 import { ALL_RECOGNIZERS, type Recognizers } from "../session/recognizers.js"

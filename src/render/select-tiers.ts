@@ -1,7 +1,7 @@
 /*
- * Longer than 300 lines for a reason: tier selection is one algorithm (floors, budget, landing and ceiling lines,
- * hysteresis, promotion, yielding) whose steps read and adjust the same choice list; split, each step would need the
- * whole list's state passed around.
+ * Over 300 lines: tier selection is one algorithm (floors, budget, landing and ceiling lines, hysteresis, promotion,
+ * yielding) whose steps read and adjust the same choice list; split, each step would need the whole list's state passed
+ * around, and the comparison policies share its floor rules (`isBelowFloor`).
  */
 import { TIERS, tierRank, type Floor, type Tier } from "../historian/fidelity-types.js"
 
