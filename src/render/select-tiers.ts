@@ -1,46 +1,10 @@
-/*
- * Over 300 lines: tier selection is one algorithm (floors, budget, landing and ceiling lines, hysteresis, promotion,
- * yielding) whose steps read and adjust the same choice list; split, each step would need the whole list's state passed
- * around, and the comparison policies share its floor rules (`isBelowFloor`).
- */
-import { TIERS, tierRank, type Floor, type Tier } from "../historian/fidelity-types.js"
+import { TIERS, tierRank, type Tier } from "../historian/fidelity-types.js"
+import { selectByAge, selectByOracle, selectFlat, selectTruncated } from "./comparison-policies.js"
+import { belowFloorOf, legalTiers, rangeOf } from "./legal-tiers.js"
+import type { SelectableCompartment, SelectionPolicy, TierChoice } from "./selectable-compartment.js"
 
-/** A compartment as tier selection sees it. */
-export type SelectableCompartment = {
-  id: string
-  /** Tokens of each tier the compartment has (a tier its content does not support is absent). */
-  tiers: Partial<Record<Tier, number>>
-  /** The lowest tier its items allow (PIN facts live in the pinned ledger, so they do not hold a compartment up). */
-  floor: Floor
-  /** 0..1: how much the live tail is about this episode again (its entities reappear, or the agent expanded it). */
-  relevance: number
-  /** The tier applied at the last execute pass (or its omission), or null for a new compartment. */
-  current: Tier | "omitted" | null
-  /**
-   * The applied tier (or omission) is where floors yielded to the ceiling: the compartment keeps it, below its floor,
-   * until promotion has room to bring it back up (so a later pass does not bring back what did not fit).
-   */
-  yielded?: boolean
-  /**
-   * The compartment holds pins the full ledger condensed into it (rendered in every tier of it): when floors yield to
-   * the ceiling it is omitted after every compartment that holds none.
-   */
-  holdsPins?: boolean
-  /** The Lab's oracle only: whether a tier still carries everything that will be needed from this compartment. */
-  carriesNeeds?: (tier: Tier) => boolean
-}
-
-/**
- * `oracle` is the Lab's ceiling: told which facts will be needed (`carriesNeeds`), it shows each compartment at the
- * least detailed tier that still carries them, ignoring floors and the budget.
- */
-export type SelectionPolicy = "default" | "age-only" | "flat" | "truncation" | "oracle"
-
-/**
- * One compartment's selection and why. `omitted`: not rendered at all (the truncation policy's oldest; the default
- * policy's oldest only when even its least detailed tiers exceed the ceiling).
- */
-export type TierChoice = { id: string; tier: Tier | "omitted"; reason: string; belowFloor: boolean }
+export { isBelowFloor, legalTiers } from "./legal-tiers.js"
+export type { SelectableCompartment, SelectionPolicy, TierChoice } from "./selectable-compartment.js"
 
 /** Demotion starts when history exceeds the budget and goes down to this share of it ... */
 export const DEMOTE_TARGET_SHARE = 0.85
@@ -111,42 +75,6 @@ export function selectTiers(options: {
     case "oracle":
       return selectByOracle(options.compartments)
   }
-}
-
-/** The tiers a compartment may be shown at, most detailed first. */
-export function legalTiers(compartment: SelectableCompartment): Tier[] {
-  const available = TIERS.filter((tier) => compartment.tiers[tier] !== undefined)
-  if (compartment.floor === "none" || compartment.floor === "exact") return available
-  const floorRank = tierRank(compartment.floor)
-  const legal = available.filter((tier) => tierRank(tier) >= floorRank)
-  // A floor above every tier the content supports leaves the most detailed one.
-  return legal.length > 0 ? legal : available.slice(0, 1)
-}
-
-/** True when `tier` is below what the compartment's floor allows. */
-export function isBelowFloor(compartment: SelectableCompartment, tier: Tier | "omitted"): boolean {
-  return belowFloorOf(compartment, tier, () => legalTiers(compartment))
-}
-
-/** `isBelowFloor` with the compartment's legal tiers from `legal` (a selection works them out once). */
-function belowFloorOf(compartment: SelectableCompartment, tier: Tier | "omitted", legal: () => readonly Tier[]): boolean {
-  if (compartment.floor === "none") return false
-  if (tier === "omitted") return true
-  if (compartment.floor === "exact") return false
-  return !legal().includes(tier)
-}
-
-/**
- * The choices a compartment may take this selection, most detailed first: its legal tiers; one whose floors yielded
- * to the ceiling also every tier down to the one applied, or its omission.
- */
-function rangeOf(compartment: SelectableCompartment, legal: readonly Tier[]): readonly (Tier | "omitted")[] {
-  const { current } = compartment
-  if (compartment.yielded !== true || current === null) return legal
-  const available = TIERS.filter((tier) => compartment.tiers[tier] !== undefined)
-  if (current === "omitted") return [...available, "omitted"]
-  if (!available.includes(current)) return legal
-  return available.filter((tier) => legal.includes(tier) || tierRank(tier) >= tierRank(current))
 }
 
 /** The rank of a choice: a tier's, and -1 for an omission. */
@@ -317,59 +245,4 @@ function yieldFloors(options: {
     chosen[index] = "omitted"
     reasons[index] = OMITTED_REASON
   }
-}
-
-/** The naive baseline the seed names: older is automatically shorter, whatever the floors or the budget. */
-function selectByAge(compartments: readonly SelectableCompartment[]): TierChoice[] {
-  const count = compartments.length
-  return compartments.map((compartment, index) => {
-    const age = count - 1 - index
-    const wanted: Tier = age < 2 ? "full" : age < 4 ? "dense" : age < 8 ? "compact" : "anchor"
-    const tier = nearestAvailable(compartment, wanted)
-    return { id: compartment.id, tier, reason: `age ${age}`, belowFloor: isBelowFloor(compartment, tier) }
-  })
-}
-
-/** One uniform level for everything settled: the most detailed tier at which the whole history fits. */
-function selectFlat(compartments: readonly SelectableCompartment[], budget: number): TierChoice[] {
-  const level =
-    TIERS.find((tier) => compartments.reduce((sum, compartment) => sum + (compartment.tiers[nearestAvailable(compartment, tier)] ?? 0), 0) <= budget) ??
-    "anchor"
-  return compartments.map((compartment) => {
-    const tier = nearestAvailable(compartment, level)
-    return { id: compartment.id, tier, reason: `flat at ${level}`, belowFloor: isBelowFloor(compartment, tier) }
-  })
-}
-
-/** Drop the oldest: the newest compartments at their most detailed tier, as many as fit. */
-function selectTruncated(compartments: readonly SelectableCompartment[], budget: number): TierChoice[] {
-  let total = 0
-  const kept = new Set<number>()
-  for (let index = compartments.length - 1; index >= 0; index -= 1) {
-    const compartment = compartments[index] as SelectableCompartment
-    const tokens = compartment.tiers[nearestAvailable(compartment, "full")] ?? 0
-    if (total + tokens > budget) break
-    total += tokens
-    kept.add(index)
-  }
-  return compartments.map((compartment, index) => {
-    const tier = kept.has(index) ? nearestAvailable(compartment, "full") : "omitted"
-    return { id: compartment.id, tier, reason: kept.has(index) ? "newest, fits" : "truncated", belowFloor: isBelowFloor(compartment, tier) }
-  })
-}
-
-/** The least detailed tier that still carries what will be needed (the most detailed when none does). */
-function selectByOracle(compartments: readonly SelectableCompartment[]): TierChoice[] {
-  return compartments.map((compartment) => {
-    const available = TIERS.filter((tier) => compartment.tiers[tier] !== undefined)
-    const carries = compartment.carriesNeeds ?? (() => true)
-    const tier = [...available].reverse().find((candidate) => carries(candidate)) ?? available[0] ?? "anchor"
-    return { id: compartment.id, tier, reason: "oracle", belowFloor: isBelowFloor(compartment, tier) }
-  })
-}
-
-/** The wanted tier, or the nearest less detailed one the compartment has (anchor always exists). */
-function nearestAvailable(compartment: SelectableCompartment, wanted: Tier): Tier {
-  const from = TIERS.indexOf(wanted)
-  return TIERS.slice(from).find((tier) => compartment.tiers[tier] !== undefined) ?? TIERS.slice(0, from).reverse().find((tier) => compartment.tiers[tier] !== undefined) ?? "anchor"
 }
