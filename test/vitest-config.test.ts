@@ -35,6 +35,7 @@ function testFiles(): string[] {
 
 const isFault = (file: string): boolean => file.startsWith("test/faults/") || file.startsWith("test/e2e/faults/")
 const isSlow = (file: string): boolean => file.endsWith(".slow.test.ts")
+const isFull = (file: string): boolean => file.endsWith(".full.test.ts")
 
 describe("vitest.config.ts", () => {
   afterEach(() => {
@@ -47,11 +48,18 @@ describe("vitest.config.ts", () => {
     expect([...byFile].filter(([, projects]) => projects.length !== 1)).toEqual([])
   })
 
-  it("runs in `npm test` (unit and e2e) every file but the slow ones, fault probes included", async () => {
+  it("runs in `npm test` (unit and e2e) every file but the slow and the full ones, fault probes included", async () => {
     const byFile = await projectsByFile({})
     const npmTest = [...byFile].filter(([, projects]) => projects.includes("unit") || projects.includes("e2e")).map(([file]) => file)
-    expect(npmTest.sort()).toEqual(testFiles().filter((file) => !isSlow(file)))
+    expect(npmTest.sort()).toEqual(testFiles().filter((file) => !isSlow(file) && !isFull(file)))
     expect(npmTest.filter(isFault).length).toBeGreaterThan(5)
+  })
+
+  it("runs every full gate, and nothing else, in the full project under `npm run test:full`", async () => {
+    const byFile = await projectsByFile({})
+    const full = [...byFile].filter(([, projects]) => projects.includes("full")).map(([file]) => file)
+    expect(full.sort()).toEqual(testFiles().filter(isFull))
+    expect(full).toContain("test/lab/lab-regression.full.test.ts")
   })
 
   it("runs the whole fault suite, fast and slow, in the faults project under `npm run test:faults`", async () => {
