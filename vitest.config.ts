@@ -2,8 +2,9 @@ import { availableParallelism } from "node:os"
 import { defineConfig } from "vitest/config"
 
 // Vitest's default is one worker fewer than the machine's cores: one worker on CI's two-core machines, where the
-// unit files (CPU-bound, isolated) then ran one by one. They take two at least; the e2e files still run one at a
-// time, after them (`groupOrder`), each starting the real OpenCode.
+// unit files (CPU-bound, isolated) then ran one by one. They take two at least. The e2e files run after them
+// (`groupOrder`), two at a time as well: each starts the real OpenCode in its own sandbox (own HOME, XDG dirs, store
+// and mock model on a free port) and spends most of its time waiting on it.
 const WORKERS = Math.max(2, availableParallelism() - 1)
 
 // Every test file belongs to one project, so a file named on the command line runs once. The fault suite
@@ -37,7 +38,6 @@ export default defineConfig({
           exclude: ["**/node_modules/**", "test/e2e/**/*.slow.test.ts"],
           testTimeout: 240_000,
           hookTimeout: 240_000,
-          fileParallelism: false,
         },
       },
       {
