@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // Prints the slowest test files of one or more vitest JSON reports (`--reporter=json --outputFile.json=FILE`), ten
 // by default: `node scripts/slowest-tests.mjs [--top N] REPORT.json...`. A file run in two reports is listed twice,
-// each with its report's name. `.ci/run` prints them at the end.
+// each with its report's name. `.ci/run` prints them at the end. A file's time is its endTime − startTime in the
+// report, which can be lower than the default reporter's per-file figure (for an e2e file whose `beforeAll` runs the
+// scenario, by up to a quarter).
 import { readFileSync } from "node:fs"
 import { basename, relative } from "node:path"
 
