@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process"
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -35,6 +35,7 @@ describe("the packed package, installed with production dependencies only as the
   /** The files setup writes, before and after running it a second time. */
   let written: { before: (string | null)[]; after: (string | null)[] }
   let doctor: CliRun
+  let doctorUntrusted: CliRun
   let opencodeRun: RunResult
   /** What the mock got during `opencode run` (the TUI's turn comes after it). */
   let runRequests: ChatRequest[]
@@ -65,6 +66,11 @@ describe("the packed package, installed with production dependencies only as the
     const before = files.map(readIfThere)
     setupAgain = [npx(["setup", "--directory", sandbox.project], env), npx(["setup", "--pi", "--directory", sandbox.project], env)]
     written = { before, after: files.map(readIfThere) }
+    doctorUntrusted = npx(["doctor", "--directory", sandbox.project], env)
+    // What Pi 1.x's `/trust` saves: the project's canonical path, trusted (its settings load magic-context).
+    const agentDir = join(sandbox.root, "home", ".pi", "agent")
+    mkdirSync(agentDir, { recursive: true })
+    writeFileSync(join(agentDir, "trust.json"), `${JSON.stringify({ [realpathSync(sandbox.project)]: true }, null, 2)}\n`)
     doctor = npx(["doctor", "--directory", sandbox.project], env)
     opencodeRun = await sandbox.run(["run", "--print-logs", "--log-level", "INFO", "read", join(sandbox.project, "notes.md")], { timeoutMs: 240_000 })
     runRequests = opencodeMock.requests.map((request) => request.body).filter((body) => !isTitleRequest(body))
@@ -99,7 +105,9 @@ describe("the packed package, installed with production dependencies only as the
     expect(written.after).toEqual(written.before)
   })
 
-  it("doctor passes", () => {
+  it("doctor passes; before Pi 1.x trusts the project it warns of that alone", () => {
+    expect(doctorUntrusted.code, doctorUntrusted.output).toBe(0)
+    expect(doctorUntrusted.output.match(/^\[(fail|warn)[^\]]*\] .*$/gm)).toEqual(["[warn] Pi project trust"])
     expect(doctor.code, doctor.output).toBe(0)
     expect(doctor.output).toContain("magic-context looks ready.")
     expect(doctor.output).not.toMatch(/^\[(fail|warn)/m)
