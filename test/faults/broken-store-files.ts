@@ -22,7 +22,7 @@ export type BrokenStore = {
 const PAGE = 4096
 const MOVE_ASIDE = /move it aside .*fresh/i
 
-/** The cases of the broken-store matrix (issue 10). */
+/** The cases of the broken-store matrix. */
 export const BROKEN_STORES: readonly BrokenStore[] = [
   {
     name: "garbage header",

@@ -12,7 +12,7 @@ import { recordFaultTally } from "./fault-table.js"
 import { SURFACES, type Surface, type SurfaceOutcome } from "./open-outcome.js"
 import { surfaceOutcome, type Scratch } from "./store-refusal-surfaces.js"
 
-// The broken-store matrix (issue 10): every way a store file can be unusable, against every way magic-context opens
+// The broken-store matrix: every way a store file can be unusable, against every way magic-context opens
 // one (openDatabase, `replay --db`, `status --db`, `doctor`, the plugin's transform). Each must refuse with a
 // message naming the file, the problem and what to do, and leave the file exactly as it was.
 

@@ -9,7 +9,7 @@ import BetterSqlite3 from "better-sqlite3"
 import { runCli } from "../../src/cli/main.js"
 
 /**
- * The kill -9 probe (issue 10): `node dist/cli/bin.js replay TRANSCRIPT --db FILE` is SIGKILLed at seeded random
+ * The kill -9 probe: `node dist/cli/bin.js replay TRANSCRIPT --db FILE` is SIGKILLed at seeded random
  * points; after each kill the store must pass `PRAGMA integrity_check`, its raw rows (sessions' counters, messages,
  * parts, tags) must be exactly a clean run's raw rows after some pass (nothing changed, nothing extra, no half
  * pass), and a rerun of the replay must complete and end with exactly the clean run's raw rows.

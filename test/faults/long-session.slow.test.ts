@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest"
 import { brokenContracts, reportLongSession, runLongSession } from "./long-session-probe.js"
 
 /**
- * Fault probe (issue 10, defect 8), slow part (`npm run test:faults` only): sessions of 10,000 and 20,000 messages
+ * Fault probe, slow part (`npm run test:faults` only): sessions of 10,000 and 20,000 messages
  * (~2.7M and ~5.4M tokens, 5,000 and 10,000 distinct user directives) in Claude's 168k usable window. The emergency
  * pass lands under the execute threshold, the pinned ledger never exceeds its budget, every drain pass frees the
  * minimum, and every pin of an episode the history shows is in it verbatim.

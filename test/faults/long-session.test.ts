@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest"
 import { brokenContracts, reportLongSession, runLongSession } from "./long-session-probe.js"
 
 /**
- * Fault probe (issue 10, defect 8), fast part: a long session whose pins alone overflow their budget many times over
+ * Fault probe, fast part: a long session whose pins alone overflow their budget many times over
  * (1,000 messages, ~270k tokens, 500 distinct user directives) lands under the execute threshold after its emergency
  * pass, the pinned ledger never exceeds its budget, every drain pass frees the minimum, and every pin of an episode
  * the history shows is in it verbatim. At 168k (Claude's usable window) every pin stays visible; at 32k the oldest

@@ -973,7 +973,7 @@ describe("createHistoryPlanner", () => {
   })
 })
 
-describe("a priced fold below the threshold (issue 11)", () => {
+describe("a priced fold below the threshold", () => {
   /** Turns of ~330 words in a window where the history budget (15% of the threshold) is small against the session. */
   const WINDOW = fixedWindow({ usableTokens: 40_000, config: { ...defaultConfig(), protected_tokens: 700 } })
 
