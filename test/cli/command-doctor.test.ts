@@ -353,6 +353,12 @@ describe("commandDoctor", () => {
     expect(result.code).toBe(1)
     expect(result.checks["Pi project trust"]?.detail[0]).toBe(`${trustFile}: ${realpathSync(project)} is not trusted`)
 
+    // A trust store Pi cannot parse either: a failure naming the file, line and column.
+    write(trustFile, '{ "a": true\n  "b": false }')
+    result = await doctorJson()
+    expect(result.code).toBe(1)
+    expect(result.checks["Pi project trust"]?.detail[0]).toBe(`${trustFile}:2:3: not valid JSONC (CommaExpected); Pi 1.x cannot read it either`)
+
     write(trustFile, { [realpathSync(dirname(project))]: true })
     result = await doctorJson()
     expect(result.checks["Pi project trust"]).toEqual({ name: "Pi project trust", status: "ok", detail: [`${trustFile}: ${realpathSync(dirname(project))} is trusted`] })
