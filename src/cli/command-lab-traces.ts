@@ -7,7 +7,7 @@ import { MATERIALS, traceEcology, type TraceEcology } from "../lab/trace-ecology
 import { isPluginError } from "../plugin-error.js"
 import { createTokenCounterPool } from "../tokens/tiktoken-counter.js"
 import { readTranscript } from "../transcript/read-transcript.js"
-import { skippedRecordsLine } from "../transcript/skipped-records.js"
+import { skippedInputLines } from "../transcript/skipped-records.js"
 import { EXIT, type CliIo, type ExitCode } from "./cli-io.js"
 import { formatTable } from "../report/format-table.js"
 import { labCounter, loadLabConfig } from "./lab-setup.js"
@@ -53,8 +53,7 @@ export async function commandLabTraces(io: CliIo): Promise<ExitCode> {
     for (const file of parsed.positionals) {
       try {
         const transcript = readTranscript(resolve(io.cwd, file))
-        const skipped = skippedRecordsLine(file, transcript)
-        if (skipped) io.stderr(skipped)
+        for (const line of skippedInputLines(file, transcript)) io.stderr(line)
         results.push(await traceEcology({ transcript, file, window: window ?? DEFAULT_ECOLOGY_WINDOW, counter, config }))
       } catch (error) {
         if (!isPluginError(error)) throw error

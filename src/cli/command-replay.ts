@@ -13,7 +13,7 @@ import { MEMORY_DATABASE, openDatabase } from "../store/open-database.js"
 import { encodingForModel } from "../tokens/encoding-for-model.js"
 import { createTokenCounterPool } from "../tokens/tiktoken-counter.js"
 import { readTranscript } from "../transcript/read-transcript.js"
-import { skippedRecordsLine } from "../transcript/skipped-records.js"
+import { skippedInputLines } from "../transcript/skipped-records.js"
 import { createProgress } from "./progress.js"
 import { recordedSessionWindow } from "./recorded-session-window.js"
 import { printReplayTable, turnJson } from "./replay-output.js"
@@ -182,8 +182,7 @@ export async function withReplayRun(
   const pool = createTokenCounterPool({ cacheChars: REPLAY_COUNT_CACHE_CHARS })
   try {
     const transcript = await load(loaded.config)
-    const skipped = skippedRecordsLine(`${transcript.format} transcript ${transcript.id}`, transcript)
-    if (skipped) io.stderr(skipped)
+    for (const line of skippedInputLines(`${transcript.format} transcript ${transcript.id}`, transcript)) io.stderr(line)
     const model = transcript.model ?? { providerID: "replay", modelID: "unknown" }
     const counter = pool.counterFor(
       encodingForModel({ providerID: model.providerID, modelID: model.modelID, settings: loaded.config.tokenizer }),

@@ -1,4 +1,5 @@
 import { PluginError } from "../plugin-error.js"
+import { CLAUDE_CODE_RECORD_TYPES } from "./importers/claude-code-records.js"
 import type { TranscriptFormat } from "./turn-model.js"
 
 /** Names the transcript format of `text` from its content (never the file extension); throws when none fits. */
@@ -14,8 +15,7 @@ export function detectFormat(text: string, file: string): TranscriptFormat {
   if (first !== undefined) {
     if (first.type === "session") return "pi"
     if ("instance_id" in first && "history" in first) return "openhands"
-    const allClaudeCode = records.every((record) => isClaudeCodeType(record.type))
-    if (allClaudeCode && records.some((record) => "sessionId" in record || "uuid" in record)) return "claude-code"
+    if (looksLikeClaudeCode(records)) return "claude-code"
   }
 
   throw new PluginError(
@@ -25,26 +25,30 @@ export function detectFormat(text: string, file: string): TranscriptFormat {
   )
 }
 
-/** How many leading JSONL records are sampled; a Claude Code file can open with records lacking `sessionId`. */
-const SAMPLED_LINES = 20
+/**
+ * How many leading JSONL records are sampled: a Claude Code file can open with many records before its first message
+ * (snapshots, titles, modes, a session-start hook's attachments).
+ */
+const SAMPLED_LINES = 200
 
-const CLAUDE_CODE_TYPES = new Set([
-  "user",
-  "assistant",
-  "progress",
-  "file-history-snapshot",
-  "queue-operation",
-  "system",
-  "summary",
-])
+/**
+ * A Claude Code session: every sampled record is typed, and the records include a user or assistant message carrying
+ * Claude Code's `sessionId` or `uuid`, or (a file cut before its first message) only types Claude Code writes. Record
+ * types it does not know do not refuse the file: the importer skips and counts them.
+ */
+function looksLikeClaudeCode(records: readonly JsonObject[]): boolean {
+  if (!records.every((record) => typeof record.type === "string")) return false
+  const hasIds = (record: JsonObject): boolean => "sessionId" in record || "uuid" in record
+  if (records.some((record) => (record.type === "user" || record.type === "assistant") && hasIds(record))) return true
+  return records.every((record) => CLAUDE_CODE_RECORD_TYPES.has(record.type as string)) && records.some(hasIds)
+}
 
 const LOOKED_FOR = [
   'an opencode export (one JSON object with "info" and "messages")',
   'a SWE-agent trajectory (one JSON object with "history" and "trajectory" or "info.model_stats")',
   'a pi session (JSONL whose first record is {"type":"session"})',
   'an OpenHands output (JSONL records with "instance_id" and "history")',
-  'a Claude Code session (JSONL records typed user, assistant, progress, file-history-snapshot, queue-operation, ' +
-    'system or summary, with "sessionId" or "uuid")',
+  'a Claude Code session (typed JSONL records whose user or assistant messages carry "sessionId" or "uuid")',
 ]
 
 type JsonObject = Record<string, unknown>
@@ -61,10 +65,6 @@ function parseJsonObject(text: string): JsonObject | null {
   } catch {
     return null
   }
-}
-
-function isClaudeCodeType(type: unknown): boolean {
-  return typeof type === "string" && CLAUDE_CODE_TYPES.has(type)
 }
 
 function hasModelStats(info: unknown): boolean {

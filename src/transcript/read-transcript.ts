@@ -6,18 +6,21 @@ import { importOpencodeExport } from "./importers/opencode-export.js"
 import { importOpenhands } from "./importers/openhands.js"
 import { importPi } from "./importers/pi.js"
 import { importSweAgent } from "./importers/swe-agent.js"
+import { blankLeadingLines } from "./leading-lines.js"
 import type { Transcript, TranscriptFormat } from "./turn-model.js"
 
 /**
  * Reads a transcript file in any supported format. `spec` is a path with an optional `#N` suffix that picks
  * trajectory N of a multi-trajectory file (OpenHands); the suffix counts only when everything after the last `#` is
- * digits, so paths that contain `#` still work.
+ * digits, so paths that contain `#` still work. Lines a command printed before the transcript are skipped and
+ * counted (`blankLeadingLines`).
  */
 export function readTranscript(spec: string): Transcript {
   const { file, trajectory } = splitSpec(spec)
-  const text = readText(file)
+  const { text, skipped } = blankLeadingLines(readText(file))
   const format = detectFormat(text, file)
-  return IMPORTERS[format](text, trajectory === undefined ? { file } : { file, trajectory })
+  const transcript = IMPORTERS[format](text, trajectory === undefined ? { file } : { file, trajectory })
+  return skipped.length === 0 ? transcript : { ...transcript, skippedLeadingLines: skipped }
 }
 
 type Importer = (text: string, options: { file: string; trajectory?: number }) => Transcript

@@ -83,4 +83,6 @@ export type Transcript = {
   turns: Turn[]
   /** Source records of a type the importer does not know, counted by type: skipped, not a reason to refuse the file. */
   skippedRecords?: Readonly<Record<string, number>>
+  /** Lines before the transcript that are not JSON (a command's status line), skipped as they were. */
+  skippedLeadingLines?: readonly string[]
 }

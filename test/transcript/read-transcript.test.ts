@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -41,6 +41,23 @@ describe("readTranscript", () => {
       id: "ponylang__ponyc-4588",
     })
     expect(readTranscript(OPENHANDS).trajectory).toBe(0)
+  })
+
+  it("reads an opencode export saved with the status line the command printed first, and says it skipped it", () => {
+    const exported = readFileSync(samplePath("opencode-export.json"), "utf8")
+    const path = write("redirected.json", `Exporting session: ses_4f2a\n${exported}`)
+    const transcript = readTranscript(path)
+    expect(transcript.format).toBe("opencode-export")
+    expect(transcript.turns).toHaveLength(2)
+    expect(transcript.skippedLeadingLines).toEqual(["Exporting session: ses_4f2a"])
+    expect(readTranscript(samplePath("opencode-export.json"))).not.toHaveProperty("skippedLeadingLines")
+  })
+
+  it("keeps a JSONL file's line numbers when it skips lines before the records", () => {
+    const pi = readFileSync(PI, "utf8")
+    const plain = readTranscript(PI)
+    const shifted = readTranscript(write("pi-with-banner.jsonl", `pi 1.6.0\n${pi}`))
+    expect(shifted.turns.map((turn) => turn.index)).toEqual(plain.turns.map((turn) => turn.index + 1))
   })
 
   it("keeps a # that is not followed only by digits as part of the path", () => {

@@ -15,12 +15,17 @@ export type MessageQueue = {
   remove(operation: { record: number; content: string | null }): void
   /** A user record carries `text`: a waiting message with exactly that text is delivered by that record. */
   deliveredInRecord(text: string): void
+  /**
+   * A `queued_command` attachment at `record` names the message attached to the next model call (versions that write
+   * one): the same message as a `remove` of that text, attached once whichever of the two records comes first.
+   */
+  attachedByRecord(attachment: { record: number; content: string }): void
   /** The attached messages not handed over yet, oldest first; empties the list. */
   takeAttached(): AttachedMessage[]
 }
 
 /** A queued message Claude Code attached mid-turn: the records that name it, and the text the model read. */
-export type AttachedMessage = { enqueued: number; removed: number; text: string }
+export type AttachedMessage = { enqueued: number; removed: number; content: string; text: string }
 
 /** Creates an empty queue. */
 export function createMessageQueue(): MessageQueue {
@@ -39,13 +44,19 @@ export function createMessageQueue(): MessageQueue {
       take(waiting.findIndex((message) => !isTaskNotification(message.content)))
     },
     remove({ record, content }) {
+      if (content !== null && attached.some((message) => message.content === content)) return
       const named = content === null ? -1 : waiting.findIndex((message) => message.content === content)
       const index = named >= 0 ? named : waiting.findIndex((message) => !isTaskNotification(message.content))
       const message = take(index)
-      if (message) attached.push({ enqueued: message.record, removed: record, text: attachedMessageText(message.content) })
+      if (message) attached.push(attach(message.record, record, message.content))
     },
     deliveredInRecord(text) {
       take(waiting.findIndex((message) => message.content === text))
+    },
+    attachedByRecord({ record, content }) {
+      if (attached.some((message) => message.content === content)) return
+      const message = take(waiting.findIndex((waiter) => waiter.content === content))
+      attached.push(attach(message?.record ?? record, record, content))
     },
     takeAttached() {
       const taken = attached
@@ -69,6 +80,10 @@ export function attachedMessageText(content: string): string {
     "IMPORTANT: After completing your current task, you MUST address the user's message above. Do not ignore it.",
     "</system-reminder>",
   ].join("\n")
+}
+
+function attach(enqueued: number, removed: number, content: string): AttachedMessage {
+  return { enqueued, removed, content, text: attachedMessageText(content) }
 }
 
 function isTaskNotification(content: string): boolean {

@@ -6,6 +6,7 @@ import { omittedDataUrl } from "./omitted-data-url.js"
 import { parseJson, parseRecord, splitJsonLines, type RecordLocation } from "./parse-record.js"
 import { assertSingleTrajectory } from "./single-trajectory.js"
 import { createMessageQueue, type AttachedMessage, type MessageQueue } from "./claude-code-queue.js"
+import { attachmentText, CLAUDE_CODE_RECORD_TYPES, unreadAttachmentKind } from "./claude-code-records.js"
 
 /**
  * Reads a Claude Code session (JSONL, one content block per `assistant` record). Turn K is line K.
@@ -14,8 +15,12 @@ import { createMessageQueue, type AttachedMessage, type MessageQueue } from "./c
  * - All assistant records of one model response (same `message.id`) form ONE assistant turn indexed by the first
  *   record's line. Claude Code writes parallel tool calls as call, result, call, result, ...; the later calls of the
  *   response still join that first turn, and each `tool_result` record stays its own `tool` turn after it.
- * - `progress`, `file-history-snapshot`, `queue-operation`, `system` (including `compact_boundary`) and `summary`
- *   records, and record types added by later versions, are not turns.
+ * - `progress`, `file-history-snapshot`, `system` (including `compact_boundary`), `summary`, titles, modes and
+ *   `last-prompt` records are bookkeeping, not turns (`CLAUDE_CODE_BOOKKEEPING`). A record type the importer does not
+ *   know is skipped and counted in `skippedRecords`, never a reason to refuse the file.
+ * - An `attachment` record is text Claude Code sends with the next model call (a hook's added context, a message
+ *   queued mid-turn, a file edited outside the agent; `attachmentText`): it joins the last turn before that call, as
+ *   queued messages do. An attachment of a kind the importer does not read is counted as `attachment:<kind>`.
  * - A message the user typed while the agent worked, and that Claude Code attached to its next model call mid-turn,
  *   lives only in `queue-operation` records (see `createMessageQueue`). It is imported once, as the user text the model
  *   read (`attachedMessageText`), at the end of the last turn before the next model response: the tool results it was
@@ -39,17 +44,34 @@ export function importClaudeCode(text: string, options: { file: string; trajecto
   const queue = createMessageQueue()
   let sessionId: string | null = null
   let openResponse: { messageId: string; turn: Turn } | null = null
+  const skippedRecords: Record<string, number> = {}
+  const skip = (kind: string): void => {
+    skippedRecords[kind] = (skippedRecords[kind] ?? 0) + 1
+  }
+  let harnessAttachments: HarnessAttachment[] = []
 
   for (const { line, text: lineText } of splitJsonLines(text)) {
     const location: RecordLocation = { file, record: line }
     const record = parseRecord(RecordSchema, parseJson(lineText, location), location)
     sessionId ??= record.sessionId ?? null
+    if (!CLAUDE_CODE_RECORD_TYPES.has(record.type)) {
+      skip(record.type)
+      continue
+    }
     if (record.type === "queue-operation") {
       followQueue(queue, record, line)
       continue
     }
-    if (record.type !== "user" && record.type !== "assistant") continue
+    if (record.type !== "user" && record.type !== "assistant" && record.type !== "attachment") continue
     if (record.isSidechain === true) continue
+    if (record.type === "attachment") {
+      const read = attachmentText(record.attachment)
+      if (read?.from === "user") queue.attachedByRecord({ record: line, content: read.text })
+      else if (read) harnessAttachments.push({ record: line, text: read.text })
+      const unread = unreadAttachmentKind(record.attachment)
+      if (unread !== null) skip(unread)
+      continue
+    }
     const time = toEpochMs(record.timestamp)
 
     if (record.type === "assistant") {
@@ -62,7 +84,8 @@ export function importClaudeCode(text: string, options: { file: string; trajecto
         continue
       }
       // A new model call: the messages attached to it were sent after the last turn so far.
-      deliverAttached(turns, queue.takeAttached())
+      deliverAttached(turns, queue.takeAttached(), harnessAttachments)
+      harnessAttachments = []
       const turn: Turn = { index: line, role: "assistant", time, parts }
       turns.push(turn)
       openResponse = { messageId: message.id, turn }
@@ -92,8 +115,12 @@ export function importClaudeCode(text: string, options: { file: string; trajecto
     model: pickMajorityModel(assistantModels),
     system: null,
     turns: contentTurns,
+    ...(Object.keys(skippedRecords).length > 0 ? { skippedRecords } : {}),
   }
 }
+
+/** Text the harness attached to the next model call (`attachmentText`), with its record. */
+type HarnessAttachment = { record: number; text: string }
 
 const RecordSchema = z.looseObject({
   type: z.string(),
@@ -105,6 +132,7 @@ const RecordSchema = z.looseObject({
   isMeta: z.boolean().optional(),
   isApiErrorMessage: z.boolean().optional(),
   message: z.unknown().optional(),
+  attachment: z.unknown().optional(),
 })
 
 const BlockSchema = z.looseObject({ type: z.string() })
@@ -197,21 +225,27 @@ function followQueue(queue: MessageQueue, record: z.output<typeof RecordSchema>,
 }
 
 /**
- * Adds the messages attached to a model call to the last turn before it (the tool results they were sent with, or the
- * user's own message); after an assistant turn, or at the start, they are a user turn of their own at the `remove`.
+ * Adds what was attached to a model call (queued messages, the harness's attachments) to the last turn before it (the
+ * tool results they were sent with, or the user's own message), in record order; after an assistant turn, or at the
+ * start, they are a user turn of their own at the first of their records.
  */
-function deliverAttached(turns: Turn[], attached: readonly AttachedMessage[]): void {
-  if (attached.length === 0) return
-  const parts: TurnPart[] = attached.map((message) => ({ type: "text", text: message.text }))
-  const enqueued = attached.map((message) => message.enqueued)
+function deliverAttached(turns: Turn[], queued: readonly AttachedMessage[], harness: readonly HarnessAttachment[]): void {
+  const deliveries = [
+    ...queued.map((message) => ({ at: message.removed, record: message.enqueued, part: { type: "text", text: message.text } as TurnPart })),
+    ...harness.map((attachment) => ({ at: attachment.record, record: attachment.record, part: { type: "text", text: attachment.text, synthetic: true } as TurnPart })),
+  ].sort((a, b) => a.at - b.at)
+  const first = deliveries[0]
+  if (first === undefined) return
+  const parts = deliveries.map((delivery) => delivery.part)
+  const records = deliveries.map((delivery) => delivery.record)
   const last = turns[turns.length - 1]
   if (last === undefined || last.role === "assistant") {
-    const index = (attached[0] as AttachedMessage).removed
-    turns.push({ index, role: "user", time: null, parts, mergedRecords: enqueued })
+    const merged = records.filter((record) => record !== first.at)
+    turns.push({ index: first.at, role: "user", time: null, parts, ...(merged.length > 0 ? { mergedRecords: merged } : {}) })
     return
   }
   last.parts.push(...parts)
-  last.mergedRecords = [...(last.mergedRecords ?? []), ...enqueued].sort((a, b) => a - b)
+  last.mergedRecords = [...(last.mergedRecords ?? []), ...records].sort((a, b) => a - b)
 }
 
 /** The texts a user record carries: its string content, or its text blocks. */
