@@ -252,8 +252,12 @@ function readTool(state: State, reading: ToolCallReading, ref: SourceRef): void 
   // A line an earlier call of the episode already kept (the same file read twice) is not kept again.
   const kept = new Set(state.toolResults.flatMap((result) => result.lines))
   const lines = reading.keptLines.filter((line) => !kept.has(line))
+  // An absence is one line under the call in DENSE and one key line in COMPACT, the call named in it.
+  if (reading.absence !== null && !lines.includes(reading.absence)) lines.push(`(${reading.absence})`)
   state.toolResults.push({ tag: ref.tag, summary: reading.summary, status: reading.status, lines, added: reading.added })
   for (const line of reading.keyLines) if (lines.includes(line) && !state.keyLines.includes(line)) state.keyLines.push(line)
+  const absent = reading.absence === null ? null : `${reading.summary} → ${reading.absence}`
+  if (absent !== null && !state.keyLines.includes(absent)) state.keyLines.push(absent)
   for (const id of reading.returnedIds) if (id.length <= MAX_IDENTIFIER_CHARS) collector.add("identifier", id, [ref])
   for (const path of reading.paths) if (path.length <= MAX_IDENTIFIER_CHARS) collector.add("identifier", path, [ref])
   if (reading.command !== null) {

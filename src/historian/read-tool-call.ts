@@ -12,6 +12,7 @@ import { keptAddedLines, outputLines } from "./output-lines.js"
 import { outputConstraints, outputKeep } from "./output-reading.js"
 import { outputFacts } from "./output-facts.js"
 import { labelledIds, returnedIds } from "./returned-ids.js"
+import { negativeResult } from "./negative-result.js"
 
 /** What the canonical record needs from one tool part. */
 export type ToolCallReading = {
@@ -31,6 +32,8 @@ export type ToolCallReading = {
   errorLines: string[]
   /** A search that exited non-zero with no other output: "no matches", not a failure. */
   noMatches: boolean
+  /** What a read-only call found nothing of (`negative-result.ts`: "no matches", "empty", "no output"), else null. */
+  absence: string | null
   /** The person stopped the call (rejected the tool use, interrupted it): not a failure of the work. */
   interrupted: boolean
   /** Line locations from the input (view_range, offset, insert_line) and from the error output. */
@@ -86,17 +89,22 @@ function readPart(part: HostToolPart, rawOutput: string, recognizers: Recognizer
   const patch = toolPatch(row, input)
   const edit = editTexts(row, patch, part.tool, input, command)
   const keep = outputKeep(row, command, path, recognizers)
-  const lines = scan.interrupted ? { kept: [], key: [] } : outputLines({ keep, output, failed: !succeeded, recognizers })
+  // A search's exit note is no line worth keeping: its "no matches" is the absence below.
+  const lines = scan.interrupted || scan.noMatches ? { kept: [], key: [] } : outputLines({ keep, output, failed: !succeeded, recognizers })
   return {
     tool: part.tool,
     summary: summarize(part.tool, input, command, paths),
-    status: part.state.status === "error" || scan.errorLines.length > 0 ? "error" : "ok",
+    status: (part.state.status === "error" && !scan.noMatches) || scan.errorLines.length > 0 ? "error" : "ok",
     command,
     isSearch,
     paths,
     touches: row.writes,
     errorLines: scan.errorLines,
     noMatches: scan.noMatches,
+    absence:
+      isSearch && (succeeded || scan.noMatches) && !scan.interrupted && recognizers.on("negative-results")
+        ? negativeResult({ output, keep, noMatches: scan.noMatches })
+        : null,
     interrupted: scan.interrupted,
     locations: [
       ...inputLocations(input, path, command),

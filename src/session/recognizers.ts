@@ -93,6 +93,10 @@ export const RECOGNIZERS = {
     developedOn: ["opencode-quayside-berths.json", "opencode-shelfwise-notices.json"],
   },
   "tool-ids": { reason: "ids a tool returned (an issue key, a record id) are identifiers for later steps", developedOn: UNSEEN },
+  "negative-results": {
+    reason: "an empty file, a search with no match or a status command that printed nothing is a fact the agent acts on",
+    developedOn: UNSEEN,
+  },
 } as const satisfies Record<string, RecognizerInfo>
 
 export type RecognizerName = keyof typeof RECOGNIZERS
