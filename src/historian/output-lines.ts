@@ -6,8 +6,10 @@
 import type { OutputKeep } from "../session/host-tools.js"
 import type { Recognizers } from "../session/recognizers.js"
 import { isErrorLine } from "./error-lines.js"
-import { isDefinitionHit, isSettingLine, specConstraints } from "./output-facts.js"
+import { isLimit, RULE_LINE, scanLines } from "./document-rules.js"
+import { isDefinitionHit, isSettingLine } from "./output-facts.js"
 import { plainText } from "./plain-text.js"
+import { isHeading, isLongOutput, isReaderInstruction, isReferenceLine, proportionalLimit } from "./reference-lines.js"
 
 /** The most lines DENSE keeps of one output, by what the row says the output is. */
 export const MAX_KEPT_LINES: Readonly<Record<OutputKeep, number>> = {
@@ -25,10 +27,6 @@ export const MAX_KEPT_LINE_CHARS = 200
 
 /** An error block keeps its first line and up to this many lines after it (the cause is often a few lines below). */
 export const ERROR_CAUSE_LINES = 3
-
-/** Output is scanned this far from its start and from its end: a 10 MB output costs what a 240k one does. */
-const SCAN_HEAD_CHARS = 200_000
-const SCAN_TAIL_CHARS = 20_000
 
 type Candidate = { index: number; text: string; priority: number }
 
@@ -66,7 +64,7 @@ export function outputLines(options: OutputOptions): { kept: string[]; key: stri
 
 function scoredOutputLines(options: OutputOptions): { text: string; priority: number }[] {
   const { keep, recognizers } = options
-  const limit = MAX_KEPT_LINES[keep]
+  const limit = keptLineLimit(options)
   if (limit === 0 && !options.failed) return []
   const lines = scanLines(options.output)
   // By line index: an output where every line is a candidate stays linear.
@@ -81,10 +79,23 @@ function scoredOutputLines(options: OutputOptions): { text: string; priority: nu
   if (recognizers.on("error-cause") && (options.failed || keep === "command" || keep === "generic")) {
     errorBlock(lines).forEach((index) => add(index, 0))
   }
+  const reference = recognizers.on("reference-lines") && isLongOutput(options.output)
   lines.forEach((line, index) => {
     const priority = linePriority(line, keep, recognizers)
     if (priority !== null) add(index, priority)
+    else if (reference && keep === "document" && isReferenceLine(line) && !isInstruction(line, recognizers)) add(index, 2)
   })
+  // A heading of a long reference goes with the first line under it: together they say what the section is for. They
+  // take what room the other lines leave.
+  if (reference && keep === "document") {
+    lines.forEach((line, index) => {
+      if (!isHeading(line) || isInstruction(line, recognizers)) return
+      const next = lines.findIndex((other, at) => at > index && other !== "")
+      if (next === -1 || isHeading(lines[next] ?? "")) return
+      add(index, 4)
+      add(next, 4)
+    })
+  }
   // A search's first hits are DENSE's; a hit with the line it found (`src/a.ts:5:import …`) is a key line, a bare
   // path is not (it is already an identifier).
   if (keep === "search") {
@@ -114,6 +125,18 @@ function scoredOutputLines(options: OutputOptions): { text: string; priority: nu
   return kept
 }
 
+/** A line telling its reader what to keep (`reader-instructions`). */
+function isInstruction(line: string, recognizers: Recognizers): boolean {
+  return recognizers.on("reader-instructions") && isReaderInstruction(line)
+}
+
+/** How many lines DENSE keeps of this output: its kind's number, more for a long document (`proportional-lines`). */
+function keptLineLimit(options: OutputOptions): number {
+  const base = MAX_KEPT_LINES[options.keep]
+  const grows = options.keep === "document"
+  return grows && options.recognizers.on("proportional-lines") ? proportionalLimit(base, options.output.length) : base
+}
+
 /** The lines an edit added that DENSE keeps: setting, rule and id lines first, then the first ones, bounded. */
 export function keptAddedLines(added: readonly string[], limit: number, recognizers: Recognizers): string[] {
   if (!recognizers.on("edit-added-lines")) return []
@@ -128,66 +151,11 @@ export function keptAddedLines(added: readonly string[], limit: number, recogniz
     .map((candidate) => cutLine(candidate.text))
 }
 
-/**
- * The lines of a document that state rules or limits (`must`, `never`, `only`, `defaults to 30`, `at most 5`), in
- * order, verbatim (escape codes and line numbers stripped), at most `limit`: what binds later work.
- */
-export function ruleLines(text: string, limit: number, options: { listItems: boolean } = { listItems: false }): string[] {
-  const found: string[] = []
-  for (const line of scanLines(text)) {
-    // A list item of a person's long message is a point they make: kept whole, rule words or not.
-    if (options.listItems && LIST_ITEM.test(line) && line.length <= MAX_LIST_ITEM_CHARS) {
-      if (found.length >= limit) return found
-      if (!found.includes(line) && line.replace(LIST_ITEM, "").length >= 12) found.push(line)
-      continue
-    }
-    // A long line (a bullet that explains itself) is judged sentence by sentence, each kept whole.
-    const units = line.length <= MAX_RULE_CHARS ? [line] : line.split(/(?<=[.;!?])\s+(?=\S)/)
-    for (const unit of units) {
-      if (found.length >= limit) return found
-      if (unit.length < 12 || unit.length > MAX_RULE_CHARS || found.includes(unit) || /[{};]\s*$/.test(unit)) continue
-      if (RULE_LINE.test(unit) || isLimit(unit)) found.push(unit)
-    }
-  }
-  return found
-}
-
-/**
- * The constraints a document states (an attached file, a binding tool's output): the items under its rules headings
- * (`lists`), then up to `ruleLimit` of its rule and limit lines, a rule a list already gave not again with its bullet.
- */
-export function documentConstraints(text: string, options: { lists: boolean; ruleLimit: number }): string[] {
-  const listed = options.lists ? specConstraints(documentText(text)) : []
-  if (options.ruleLimit === 0) return listed
-  const rules = ruleLines(text, options.ruleLimit).filter((rule) => !listed.includes(rule.replace(/^[-*•]\s+/, "")))
-  return [...listed, ...rules]
-}
-
-/** A rule line longer than this is judged sentence by sentence; a sentence longer than this is prose, not a rule. */
-const MAX_RULE_CHARS = 400
-
-/** A list item of a person's message is kept whole up to this length (a bullet that explains its rule). */
-const MAX_LIST_ITEM_CHARS = 640
-
-/** `- item`, `* item`, `1. item`, also inside a quote (`> - item`). */
-const LIST_ITEM = /^(?:>\s*)*(?:[-*•]|\d{1,2}[.)])\s+/
-
-/** A limit or default with its value: a number (with a unit), a quoted value or a boolean. */
-function isLimit(line: string): boolean {
-  return (LIMIT_LINE.test(line) && /\d|\btrue\b|\bfalse\b|["'`]/.test(line)) || QUANTITY.test(line)
-}
-
-/** A document as the model read it: escape codes stripped and read tools' line numbers removed from every line. */
-export function documentText(text: string): string {
-  return plainText(text)
-    .split("\n")
-    .map((line) => line.replace(READ_LINE_NUMBER, ""))
-    .join("\n")
-}
-
 /** How much a line is worth keeping (lower is more), or null when no recognizer wants it. */
 function linePriority(line: string, keep: OutputKeep, recognizers: Recognizers): number | null {
   if (line.length < 4) return null
+  // A line telling its reader what to keep is no fact, whatever rule words it uses.
+  if (isInstruction(line, recognizers)) return null
   if (keep === "code") {
     // A comment says what the code means (`// at most 5 retries: the gateway bans more`); code only sets values.
     const comment = COMMENT.exec(line)
@@ -230,33 +198,11 @@ function errorBlock(lines: readonly string[]): number[] {
   return block
 }
 
-/** The output's lines as the model read them, escape codes and line-number prefixes stripped, trimmed. */
-function scanLines(output: string): string[] {
-  const bounded =
-    output.length <= SCAN_HEAD_CHARS + SCAN_TAIL_CHARS ? output : `${output.slice(0, SCAN_HEAD_CHARS)}\n${output.slice(-SCAN_TAIL_CHARS)}`
-  return plainText(bounded)
-    .split("\n")
-    .map((line) => line.replace(READ_LINE_NUMBER, "").trim())
-}
-
 function cutLine(line: string): string {
   if (line.length <= MAX_KEPT_LINE_CHARS) return line
   const cut = line.lastIndexOf(" ", MAX_KEPT_LINE_CHARS)
   return `${line.slice(0, cut > MAX_KEPT_LINE_CHARS / 2 ? cut : MAX_KEPT_LINE_CHARS)}…`
 }
-
-/** `00012| `, `12: `, `    12\t` or `12→`: the line numbers read tools put before file lines. */
-const READ_LINE_NUMBER = /^\s*\d{1,6}(?:\| ?|: |\t|→)/
-
-const RULE_LINE =
-  /\b(?:must(?:n't| not)?|never|always|shall(?: not)?|should(?:n't| not)?|do not|don't|required|requires?|mandatory|only|forbidden|not allowed|not permitted|prohibited|avoid|ensure|make sure|cannot|can't|may not|no new)\b/i
-
-/** A number with a unit of time, size, rate or count: what a limit, a default or a quota is stated in. */
-const QUANTITY =
-  /\b\d[\d,.]*\s*(?:ms|s|sec(?:ond)?s?|min(?:ute)?s?|h|hours?|days?|weeks?|months?|years?|[KMGT]i?B|bytes?|%|requests?|req|calls?|characters?|chars|tokens?|items?|rows?|retries|attempts?|segments?|connections?|per\s+\w+)\b/
-
-const LIMIT_LINE =
-  /\b(?:defaults?(?: to| is)?|limit(?:s|ed)?|max(?:imum)?|min(?:imum)?|at most|at least|up to|no more than|timeout|ttl|expire[sd]?|quota|rate[- ]limit(?:ed)?|retr(?:y|ies)|per (?:second|minute|hour|day|request|user|page)|capped)\b/i
 
 const VERSION_LINE = /\b(?:v?\d+\.\d+\.\d+(?:-[\w.]+)?|version\s*:?\s*v?\d+(?:\.\d+)*|(?:>=|<=|\^|~>?)\s*v?\d+\.\d+)\b/i
 

@@ -4,7 +4,7 @@
  */
 import { readKeep, type HostToolRow, type OutputKeep } from "../session/host-tools.js"
 import type { Recognizers } from "../session/recognizers.js"
-import { documentConstraints } from "./output-lines.js"
+import { documentConstraints } from "./document-rules.js"
 import { isGrepCommand } from "./shell-commands.js"
 
 /** A binding document (a fetched page, a skill) pins at most this many of its rule and limit lines. */

@@ -2,7 +2,7 @@
  * The ids a tool's output hands back for later calls: issue keys, UUIDs, JSON `id`/`key` values, created URLs, and
  * short labelled-id lines (`library ID: /jetbrains/exposed`). Pure; bounded in what it scans and returns.
  */
-import { documentText } from "./output-lines.js"
+import { documentText } from "./document-rules.js"
 
 /** Ids a tool printed: issue keys, UUIDs, JSON `id`/`key` values, created URLs (at most MAX_RETURNED_IDS). */
 export function returnedIds(output: string): string[] {

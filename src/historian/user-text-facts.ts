@@ -1,6 +1,6 @@
 import { isCorrection, isDirective, isHarnessNotice, isTrivialUserText, splitSentences } from "./extract-patterns.js"
 import type { FactKind } from "./fidelity-types.js"
-import { ruleLines } from "./output-lines.js"
+import { ruleLines } from "./document-rules.js"
 
 /** A fact read from one authored user text (before it gets its sources). */
 export type UserTextFact = { kind: FactKind; text: string }

@@ -93,6 +93,15 @@ export const RECOGNIZERS = {
     developedOn: ["opencode-quayside-berths.json", "opencode-shelfwise-notices.json"],
   },
   "tool-ids": { reason: "ids a tool returned (an issue key, a record id) are identifiers for later steps", developedOn: UNSEEN },
+  "reference-lines": {
+    reason: "a reference's commands with their options, signatures, return shapes and headings are reused by exact spelling",
+    developedOn: UNSEEN,
+  },
+  "reader-instructions": {
+    reason: "a line telling its reader what to keep or how to summarize is no fact about the work, whatever words it uses",
+    developedOn: UNSEEN,
+  },
+  "proportional-lines": { reason: "a long document holds more of what later work reuses than a short one", developedOn: UNSEEN },
   "negative-results": {
     reason: "an empty file, a search with no match or a status command that printed nothing is a fact the agent acts on",
     developedOn: UNSEEN,

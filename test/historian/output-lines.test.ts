@@ -1,13 +1,12 @@
 import { describe, expect, it } from "vitest"
+import { documentText, ruleLines } from "../../src/historian/document-rules.js"
 import {
-  documentText,
   ERROR_CAUSE_LINES,
   keptAddedLines,
   keptOutputLines,
   MAX_KEPT_LINE_CHARS,
   MAX_KEPT_LINES,
   outputLines,
-  ruleLines,
 } from "../../src/historian/output-lines.js"
 import type { OutputKeep } from "../../src/session/host-tools.js"
 import { ALL_RECOGNIZERS, recognizersWithout, type Recognizers } from "../../src/session/recognizers.js"

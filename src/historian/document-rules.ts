@@ -1,0 +1,90 @@
+/**
+ * The lines of a document that state rules or limits, and a document as the model read it: what binds later work in
+ * an attached file, a binding tool's output or a person's long message. Pure; never throws on any content.
+ */
+import { specConstraints } from "./output-facts.js"
+import { plainText } from "./plain-text.js"
+
+/**
+ * The lines of a document that state rules or limits (`must`, `never`, `only`, `defaults to 30`, `at most 5`), in
+ * order, verbatim (escape codes and line numbers stripped), at most `limit`: what binds later work.
+ */
+export function ruleLines(text: string, limit: number, options: { listItems: boolean } = { listItems: false }): string[] {
+  const found: string[] = []
+  for (const line of scanLines(text)) {
+    // A list item of a person's long message is a point they make: kept whole, rule words or not.
+    if (options.listItems && LIST_ITEM.test(line) && line.length <= MAX_LIST_ITEM_CHARS) {
+      if (found.length >= limit) return found
+      if (!found.includes(line) && line.replace(LIST_ITEM, "").length >= 12) found.push(line)
+      continue
+    }
+    // A long line (a bullet that explains itself) is judged sentence by sentence, each kept whole.
+    const units = line.length <= MAX_RULE_CHARS ? [line] : line.split(/(?<=[.;!?])\s+(?=\S)/)
+    for (const unit of units) {
+      if (found.length >= limit) return found
+      if (unit.length < 12 || unit.length > MAX_RULE_CHARS || found.includes(unit) || /[{};]\s*$/.test(unit)) continue
+      if (RULE_LINE.test(unit) || isLimit(unit)) found.push(unit)
+    }
+  }
+  return found
+}
+
+/**
+ * The constraints a document states (an attached file, a binding tool's output): the items under its rules headings
+ * (`lists`), then up to `ruleLimit` of its rule and limit lines, a rule a list already gave not again with its bullet.
+ */
+export function documentConstraints(text: string, options: { lists: boolean; ruleLimit: number }): string[] {
+  const listed = options.lists ? specConstraints(documentText(text)) : []
+  if (options.ruleLimit === 0) return listed
+  const rules = ruleLines(text, options.ruleLimit).filter((rule) => !listed.includes(rule.replace(/^[-*•]\s+/, "")))
+  return [...listed, ...rules]
+}
+
+/** A rule line longer than this is judged sentence by sentence; a sentence longer than this is prose, not a rule. */
+const MAX_RULE_CHARS = 400
+
+/** A list item of a person's message is kept whole up to this length (a bullet that explains its rule). */
+const MAX_LIST_ITEM_CHARS = 640
+
+/** `- item`, `* item`, `1. item`, also inside a quote (`> - item`). */
+const LIST_ITEM = /^(?:>\s*)*(?:[-*•]|\d{1,2}[.)])\s+/
+
+/** A limit or default with its value: a number (with a unit), a quoted value or a boolean. */
+export function isLimit(line: string): boolean {
+  return (LIMIT_LINE.test(line) && /\d|\btrue\b|\bfalse\b|["'`]/.test(line)) || QUANTITY.test(line)
+}
+
+/** A document as the model read it: escape codes stripped and read tools' line numbers removed from every line. */
+export function documentText(text: string): string {
+  return plainText(text)
+    .split("\n")
+    .map((line) => line.replace(READ_LINE_NUMBER, ""))
+    .join("\n")
+}
+
+/** Output is scanned this far from its start and from its end: a 10 MB output costs what a 240k one does. */
+const SCAN_HEAD_CHARS = 200_000
+const SCAN_TAIL_CHARS = 20_000
+
+/** The output's lines as the model read them, escape codes and line-number prefixes stripped, trimmed. */
+export function scanLines(output: string): string[] {
+  const bounded =
+    output.length <= SCAN_HEAD_CHARS + SCAN_TAIL_CHARS ? output : `${output.slice(0, SCAN_HEAD_CHARS)}\n${output.slice(-SCAN_TAIL_CHARS)}`
+  return plainText(bounded)
+    .split("\n")
+    .map((line) => line.replace(READ_LINE_NUMBER, "").trim())
+}
+
+/** `00012| `, `12: `, `    12\t` or `12→`: the line numbers read tools put before file lines. */
+export const READ_LINE_NUMBER = /^\s*\d{1,6}(?:\| ?|: |\t|→)/
+
+export const RULE_LINE =
+  /\b(?:must(?:n't| not)?|never|always|shall(?: not)?|should(?:n't| not)?|do not|don't|required|requires?|mandatory|only|forbidden|not allowed|not permitted|prohibited|avoid|ensure|make sure|cannot|can't|may not|no new)\b/i
+
+/** A number with a unit of time, size, rate or count: what a limit, a default or a quota is stated in. */
+const QUANTITY =
+  /\b\d[\d,.]*\s*(?:ms|s|sec(?:ond)?s?|min(?:ute)?s?|h|hours?|days?|weeks?|months?|years?|[KMGT]i?B|bytes?|%|requests?|req|calls?|characters?|chars|tokens?|items?|rows?|retries|attempts?|segments?|connections?|per\s+\w+)\b/
+
+const LIMIT_LINE =
+  /\b(?:defaults?(?: to| is)?|limit(?:s|ed)?|max(?:imum)?|min(?:imum)?|at most|at least|up to|no more than|timeout|ttl|expire[sd]?|quota|rate[- ]limit(?:ed)?|retr(?:y|ies)|per (?:second|minute|hour|day|request|user|page)|capped)\b/i
+
