@@ -36,25 +36,26 @@ type ExportDocument = { messages: { info: { role: string; summary?: boolean }; p
 const exportOf = (path: string): ExportDocument => JSON.parse(readFileSync(path, "utf8")) as ExportDocument
 
 describe("fixtures/probes/synthetic-opencode.json", () => {
-  it("pins its probes: 83 over the three OpenCode exports, every kind several times", () => {
+  it("pins its probes: 112 over the four OpenCode exports, every kind several times", () => {
     const count = (filter: (probe: Probe) => boolean): number => probes.filter(filter).length
-    expect(probes).toHaveLength(83)
+    expect(probes).toHaveLength(112)
     const traces = [...new Set(probes.map((probe) => probe.trace))]
     expect(Object.fromEntries(traces.map((trace) => [trace, count((probe) => probe.trace === trace)]))).toEqual({
       "../synthetic/opencode-quayside-berths.json": 28,
       "../synthetic/opencode-shelfwise-notices.json": 27,
       "../synthetic/opencode-verdant-irrigation.json": 28,
+      "../synthetic/opencode-wavecrest-episodes.json": 29,
     })
     expect(Object.fromEntries(PROBE_KINDS.map((kind) => [kind, count((probe) => probe.kind === kind)]))).toEqual({
-      constraint: 31,
-      identifier: 16,
-      decision_rationale: 6,
-      rejected_alternative: 6,
-      bug_status: 6,
-      location: 6,
-      incidental: 12,
+      constraint: 36,
+      identifier: 25,
+      decision_rationale: 8,
+      rejected_alternative: 8,
+      bug_status: 11,
+      location: 8,
+      incidental: 16,
     })
-    expect(count((probe) => probe.need === null)).toBe(10)
+    expect(count((probe) => probe.need === null)).toBe(14)
   })
 
   it.each(probes.map((probe) => [probe.id, probe] as const))(
@@ -134,7 +135,7 @@ describe("fixtures/probes/synthetic-opencode.json", () => {
         const total = counted.reduce((sum, [, tokens]) => sum + tokens, 0)
         expect({ trace, inRange: total > 60_000 && total < 120_000 }).toEqual({ trace, inRange: true })
       }
-      expect(tokensByTrace.size).toBe(3)
+      expect(tokensByTrace.size).toBe(4)
     })
 
     it("finds every probe valid: exact first appears at t and survives under full at need", async () => {
