@@ -9,7 +9,7 @@ import { isErrorLine } from "./error-lines.js"
 import { isLimit, RULE_LINE, scanLines } from "./document-rules.js"
 import { isDefinitionHit, isSettingLine } from "./output-facts.js"
 import { plainText } from "./plain-text.js"
-import { isHeading, isLongOutput, isReaderInstruction, isReferenceLine, proportionalLimit } from "./reference-lines.js"
+import { isHeading, isLongOutput, isReaderInstruction, isReferenceLine } from "./reference-lines.js"
 
 /** The most lines DENSE keeps of one output, by what the row says the output is. */
 export const MAX_KEPT_LINES: Readonly<Record<OutputKeep, number>> = {
@@ -64,7 +64,7 @@ export function outputLines(options: OutputOptions): { kept: string[]; key: stri
 
 function scoredOutputLines(options: OutputOptions): { text: string; priority: number }[] {
   const { keep, recognizers } = options
-  const limit = keptLineLimit(options)
+  const limit = MAX_KEPT_LINES[keep]
   if (limit === 0 && !options.failed) return []
   const lines = scanLines(options.output)
   // By line index: an output where every line is a candidate stays linear.
@@ -128,13 +128,6 @@ function scoredOutputLines(options: OutputOptions): { text: string; priority: nu
 /** A line telling its reader what to keep (`reader-instructions`). */
 function isInstruction(line: string, recognizers: Recognizers): boolean {
   return recognizers.on("reader-instructions") && isReaderInstruction(line)
-}
-
-/** How many lines DENSE keeps of this output: its kind's number, more for a long document (`proportional-lines`). */
-function keptLineLimit(options: OutputOptions): number {
-  const base = MAX_KEPT_LINES[options.keep]
-  const grows = options.keep === "document"
-  return grows && options.recognizers.on("proportional-lines") ? proportionalLimit(base, options.output.length) : base
 }
 
 /** The lines an edit added that DENSE keeps: setting, rule and id lines first, then the first ones, bounded. */

@@ -6,7 +6,7 @@
  *   (`Returns: {id, status}`), and a heading with the first line under it.
  * - `reader-instructions`: a line that tells its reader what to keep or how to summarize (pages written for AI
  *   assistants carry them) is no fact about the work; no rule word in it earns it a place.
- * - `proportional-lines`: a long document keeps more lines than a short one, in proportion to its length. Pure.
+ * Pure.
  */
 
 /** A command line as documentation shows it: a prompt, then a command with a subcommand or an option. */
@@ -47,25 +47,13 @@ export function isReaderInstruction(line: string): boolean {
   return READER_INSTRUCTION.test(line)
 }
 
-/** A document keeps one line more per this many characters beyond its first screen (`proportional-lines`). */
-export const CHARS_PER_EXTRA_LINE = 1_500
-
 /**
  * An output longer than a screen of text is a reference the agent will not read again whole: only then do the
- * reference lines and headings compete for its kept lines, and its number of kept lines grow.
+ * reference lines and headings compete for its kept lines.
  */
 export const LONG_OUTPUT_CHARS = 6_000
 
 /** Whether the output is long enough to be read as a reference. */
 export function isLongOutput(output: string): boolean {
   return output.length > LONG_OUTPUT_CHARS
-}
-
-/** However long the document, it keeps at most this many times its base number of lines. */
-export const MAX_LINES_FACTOR = 3
-
-/** How many lines a document of `chars` characters keeps, given the base number for its kind of output. */
-export function proportionalLimit(base: number, chars: number): number {
-  const extra = Math.floor(Math.max(0, chars - LONG_OUTPUT_CHARS) / CHARS_PER_EXTRA_LINE)
-  return Math.min(base * MAX_LINES_FACTOR, base + extra)
 }

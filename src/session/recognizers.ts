@@ -101,7 +101,6 @@ export const RECOGNIZERS = {
     reason: "a line telling its reader what to keep or how to summarize is no fact about the work, whatever words it uses",
     developedOn: UNSEEN,
   },
-  "proportional-lines": { reason: "a long document holds more of what later work reuses than a short one", developedOn: UNSEEN },
   "negative-results": {
     reason: "an empty file, a search with no match or a status command that printed nothing is a fact the agent acts on",
     developedOn: UNSEEN,

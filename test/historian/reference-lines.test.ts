@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { keptOutputLines } from "../../src/historian/output-lines.js"
-import { isReaderInstruction, isReferenceLine, proportionalLimit } from "../../src/historian/reference-lines.js"
+import { isReaderInstruction, isReferenceLine } from "../../src/historian/reference-lines.js"
 import { ALL_RECOGNIZERS, recognizersWithout } from "../../src/session/recognizers.js"
 
 /** A fetched CLI reference as a docs site renders it to Markdown: long, mostly prose, the facts scattered. */
@@ -59,18 +59,12 @@ describe("reference lines of a long fetched page", () => {
     expect(kept.join("\n")).not.toMatch(/AI assistants|star the repository/)
   })
 
-  it("keep more lines of a long page than the base number", () => {
-    expect(kept.length).toBeGreaterThan(10)
-    const short = keptOutputLines({ keep: "document", output: referencePage(), failed: false, recognizers: recognizersWithout(["proportional-lines"]) })
-    expect(short.length).toBeLessThanOrEqual(10)
-  })
-
   it("without the rules, the page's own instruction block takes a rule line's place", () => {
     const without = keptOutputLines({
       keep: "document",
       output: referencePage(),
       failed: false,
-      recognizers: recognizersWithout(["reader-instructions", "reference-lines", "proportional-lines"]),
+      recognizers: recognizersWithout(["reader-instructions", "reference-lines"]),
     })
     expect(without.join("\n")).toContain("AI assistants must include these instructions")
     expect(without).not.toContain("| `--tag <label>` | a label later pulls can select |")
@@ -105,9 +99,4 @@ describe("reference line shapes", () => {
     expect(isReaderInstruction("Uploads must be signed with the release key.")).toBe(false)
   })
 
-  it("grows the limit with the document's length, up to a bound", () => {
-    expect(proportionalLimit(10, 2_000)).toBe(10)
-    expect(proportionalLimit(10, 6_000 + 1_500 * 7)).toBe(17)
-    expect(proportionalLimit(10, 1_000_000)).toBe(30)
-  })
 })
