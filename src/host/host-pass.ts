@@ -69,6 +69,7 @@ export function createHostPass(options: {
     const { counter, messages } = request
     const registry = await runtime.sessions()
     const state = registry.stateFor(request.info, counter)
+    const caches = registry.cachesFor(request.info, counter)
     const host = await request.describe()
     const { providerID, modelID } = host.model
     const window = hostWindow(runtime, host.model)
@@ -78,6 +79,7 @@ export function createHostPass(options: {
     const result = runPass({
       db,
       state,
+      caches,
       messages,
       counter,
       history,
@@ -89,7 +91,7 @@ export function createHostPass(options: {
       now: Date.now(),
       smartDrops: runtime.config.smart_drops,
       ...(host.replyCreated ? { replyCreated: host.replyCreated } : {}),
-      deferQuietRecord: true,
+      owed: registry.owedFor(request.info, counter),
       loopThinkingRequired: host.loopThinkingRequired,
       reasoningRuleOf: hostReasoningRuleOf(runtime),
       ...(host.withholdAllReasoning ? { withholdAllReasoning: main && host.withholdAllReasoning(db) } : {}),

@@ -145,10 +145,10 @@ export function createHostRuntime(options: {
   const storeOwedRecords = (sessionId?: string): void => {
     const db = opened
     if (!db || !registry || disposed) return
-    if (sessionId === undefined) for (const state of registry.states()) storeOwedRecord(db, state)
+    if (sessionId === undefined) for (const owed of registry.owedRecords()) storeOwedRecord(db, owed)
     else {
-      const state = registry.held(sessionId)
-      if (state) storeOwedRecord(db, state)
+      const owed = registry.heldOwed(sessionId)
+      if (owed) storeOwedRecord(db, owed)
     }
   }
   return {

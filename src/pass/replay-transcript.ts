@@ -91,10 +91,9 @@ export function replayTranscript(options: {
   // A replay into a store that holds an earlier run starts over: the output depends on the transcript alone.
   db.transaction(() => resetDerivedState(db, sessionId))
   const registry = createSessionRegistry({ db, now: () => clock.now() })
-  const state = registry.stateFor(
-    { id: sessionId, source: "replay", projectId: null, directory: null, title: transcript.file },
-    counter,
-  )
+  const info = { id: sessionId, source: "replay" as const, projectId: null, directory: null, title: transcript.file }
+  const state = registry.stateFor(info, counter)
+  const caches = registry.cachesFor(info, counter)
   // Nothing of the earlier run shapes this one: its estimates (growth per call, calibration) and its pass numbers.
   state.recentEstimates = []
   state.firstPass = state.nextPass
@@ -124,6 +123,7 @@ export function replayTranscript(options: {
         const result = runPass({
           db,
           state,
+          caches,
           messages,
           counter,
           clock,

@@ -28,7 +28,7 @@ export function detectFormat(text: string, file: string): TranscriptFormat {
 /** How many leading JSONL records are sampled; a Claude Code file can open with records lacking `sessionId`. */
 const SAMPLED_LINES = 20
 
-const CLAUDE_CODE_TYPES = new Set([
+const CLAUDE_CODE_TYPES: ReadonlySet<string> = new Set([
   "user",
   "assistant",
   "progress",
@@ -38,7 +38,7 @@ const CLAUDE_CODE_TYPES = new Set([
   "summary",
 ])
 
-const LOOKED_FOR = [
+const LOOKED_FOR: readonly string[] = [
   'an opencode export (one JSON object with "info" and "messages")',
   'a SWE-agent trajectory (one JSON object with "history" and "trajectory" or "info.model_stats")',
   'a pi session (JSONL whose first record is {"type":"session"})',

@@ -11,6 +11,7 @@ import { createTokenCounterPool } from "../../src/tokens/tiktoken-counter.js"
 import { fixedClock, freshCopy, memoryStore, sessionState } from "../helpers/host-messages.js"
 import { recordFaultTally } from "./fault-table.js"
 import { longSession } from "../helpers/long-session.js"
+import { createPassCaches } from "../../src/pass/pass-caches.js"
 
 /** One pass of a long-session run, as the probe measures it. */
 export type ProbedPass = {
@@ -75,6 +76,7 @@ export async function runLongSession(options: { messageCount: number; usableToke
       const result = runPass({
         db,
         state,
+        caches: createPassCaches(state.messageMemo),
         messages,
         counter,
         clock: fixedClock,

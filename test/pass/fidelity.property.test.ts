@@ -33,6 +33,7 @@ import {
   wordCounter,
   type PartSpec,
 } from "../helpers/host-messages.js"
+import { createPassCaches } from "../../src/pass/pass-caches.js"
 
 /**
  * Progressive fidelity as properties. Random sessions (user turns with constraints, assistant text with decisions,
@@ -181,6 +182,7 @@ async function replaySession(spec: SessionSpec, coverage: Coverage): Promise<voi
       const result = runPass({
         db,
         state,
+        caches: createPassCaches(state.messageMemo),
         messages: rendered,
         counter: wordCounter,
         clock: fixedClock,

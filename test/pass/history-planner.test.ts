@@ -38,6 +38,7 @@ import {
   userMessage,
   wordCounter,
 } from "../helpers/host-messages.js"
+import { createPassCaches } from "../../src/pass/pass-caches.js"
 
 /**
  * The planner through real passes on a `:memory:` store. Sizes are words (`wordCounter`): a turn is a user request
@@ -115,6 +116,7 @@ function pass(
   const result = runPass({
     db: session.db,
     state: session.state,
+    caches: createPassCaches(session.state.messageMemo),
     messages: rendered,
     counter: wordCounter,
     clock: fixedClock,

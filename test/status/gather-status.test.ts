@@ -33,6 +33,7 @@ import {
   wordCounter,
 } from "../helpers/host-messages.js"
 import { storeWithSession } from "../helpers/store-database.js"
+import { createPassCaches } from "../../src/pass/pass-caches.js"
 
 const SESSION = "ses_status"
 const NOW = 1_700_000_000_000
@@ -308,6 +309,7 @@ describe("gatherStatus", () => {
         const result = runPass({
           db,
           state,
+          caches: createPassCaches(state.messageMemo),
           messages,
           counter: wordCounter,
           clock: fixedClock,
