@@ -38,7 +38,7 @@ counter.count("warm up the encoder")
 const registry = createSessionRegistry({ db, now: () => Date.now() })
 const info = { id: "ses_bench", source: "replay" as const, projectId: null, directory: null, title: null }
 const state = registry.stateFor(info, counter)
-const caches = registry.cachesFor(info, counter)
+const caches = registry.sessionFor(info, counter).caches
 const full = syntheticSession({ messageCount: MESSAGES + ROUNDS * 2 })
 const base = full.slice(0, MESSAGES)
 

@@ -42,7 +42,7 @@ const db = await openDatabase(join(dir, "profile.db"))
 const registry = createSessionRegistry({ db, now: () => Date.now() })
 const info = { id: "profile", source: "replay" as const, projectId: null, directory: null, title: null }
 const state = registry.stateFor(info, counter)
-const caches = registry.cachesFor(info, counter)
+const caches = registry.sessionFor(info, counter).caches
 const history = createHistoryPlanner({ db, sessionId: state.sessionId, counter, policy: "default" })
 const all = syntheticSession({ messageCount: MESSAGES + (WARMUP + ROUNDS) * 4, sessionID: "profile" })
 const base = all.slice(0, MESSAGES)

@@ -128,7 +128,7 @@ async function prepareSession(runtime: HostRuntime, db: Database): Promise<void>
   const registry = await runtime.sessions()
   const info = { id: SESSION, source: "opencode" as const, projectId: null, directory: null, title: null }
   const state = registry.stateFor(info, counter)
-  const caches = registry.cachesFor(info, counter)
+  const caches = registry.sessionFor(info, counter).caches
   const history = createHistoryPlanner({ db, sessionId: SESSION, counter, policy: "default", expanded: runtime.expanded })
   runtime.planners.set(SESSION, history)
   const result = runPass({

@@ -1,50 +1,42 @@
 import type { SessionState } from "../session/session-state.js"
 import type { Database } from "../store/driver.js"
-import { ensureSession, loadSessionState, type SessionInfo } from "../store/session-repository.js"
+import type { SessionInfo } from "../store/session-repository.js"
 import type { TokenCounter } from "../tokens/token-counter.js"
-import { tagPrefix } from "../transcript/tag-format.js"
-import { createOwedRecord, type OwedRecord } from "./owed-record.js"
-import { createPassCaches, type PassCaches } from "./pass-caches.js"
+import { createSession, type Session } from "./session.js"
 
 /**
- * Keeps each session's in-memory state, pass caches and owed record for the life of the process; loads the state from
- * the store on first use and makes the rest with it. Forgetting a session drops all three.
+ * Keeps each session (`Session`: its state, pass caches and owed record) for the life of the process; loads it from the
+ * store on first use. Forgetting a session drops the one object.
  */
 export type SessionRegistry = {
+  /** The session, loaded first when it is not held. */
+  sessionFor(session: SessionInfo, counter: TokenCounter): Session
+  /** The session's state (`sessionFor(…).state`). */
   stateFor(session: SessionInfo, counter: TokenCounter): SessionState
-  /** The caches of the session's passes (its state is loaded first when it is not held). */
-  cachesFor(session: SessionInfo, counter: TokenCounter): PassCaches
-  /** The record the session's last quiet pass left owed (its state is loaded first when it is not held). */
-  owedFor(session: SessionInfo, counter: TokenCounter): OwedRecord
-  /** The owed record of every session held. */
-  owedRecords(): OwedRecord[]
-  /** The state held for the session, without loading it. */
-  held(sessionId: string): SessionState | undefined
-  /** The owed record held for the session, without loading it. */
-  heldOwed(sessionId: string): OwedRecord | undefined
+  /** The session held, without loading it. */
+  held(sessionId: string): Session | undefined
+  /** Every session held. */
+  sessions(): IterableIterator<Session>
   forget(sessionId: string): void
 }
 
-/** Creates a registry over one open store. */
-export function createSessionRegistry(options: { db: Database; now: () => number }): SessionRegistry {
-  const sessions = new Map<string, { state: SessionState; caches: PassCaches; owed: OwedRecord }>()
-  const held = (session: SessionInfo, counter: TokenCounter): { state: SessionState; caches: PassCaches; owed: OwedRecord } => {
-    const existing = sessions.get(session.id)
+/** Creates a registry over one open store; its sessions leave a quiet pass's record owed when `defersRecords`. */
+export function createSessionRegistry(options: { db: Database; now: () => number; defersRecords?: boolean }): SessionRegistry {
+  const sessions = new Map<string, Session>()
+  const sessionFor = (info: SessionInfo, counter: TokenCounter): Session => {
+    const existing = sessions.get(info.id)
     if (existing) return existing
-    ensureSession(options.db, session, options.now())
-    const state = loadSessionState(options.db, session.id, (tag) => counter.count(tagPrefix(tag)))
-    const loaded = { state, caches: createPassCaches(state.messageMemo), owed: createOwedRecord() }
-    sessions.set(session.id, loaded)
-    return loaded
+    const session = createSession({ db: options.db, info, counter, now: options.now(), defersRecords: options.defersRecords ?? false })
+    sessions.set(info.id, session)
+    return session
   }
   return {
-    stateFor: (session, counter) => held(session, counter).state,
-    cachesFor: (session, counter) => held(session, counter).caches,
-    owedFor: (session, counter) => held(session, counter).owed,
-    owedRecords: () => [...sessions.values()].map(({ owed }) => owed),
-    held: (sessionId) => sessions.get(sessionId)?.state,
-    heldOwed: (sessionId) => sessions.get(sessionId)?.owed,
+    sessionFor,
+    stateFor: (info, counter) => sessionFor(info, counter).state,
+    held: (sessionId) => sessions.get(sessionId),
+    sessions: () => sessions.values(),
     forget(sessionId) {
+      sessions.get(sessionId)?.forget()
       sessions.delete(sessionId)
     },
   }

@@ -59,6 +59,7 @@ export async function runLongSession(options: { messageCount: number; usableToke
   const db = await memoryStore()
   try {
     const state = sessionState({ db, counter, sessionId: "ses_long" })
+    const caches = createPassCaches(state.messageMemo)
     const window = fixedWindow({ usableTokens: options.usableTokens, config: defaultConfig() })
     const planner = createHistoryPlanner({ db, sessionId: state.sessionId, counter, policy: "default" })
     const all = longSession({ messageCount: options.messageCount + options.laterPasses * 2 })
@@ -76,7 +77,7 @@ export async function runLongSession(options: { messageCount: number; usableToke
       const result = runPass({
         db,
         state,
-        caches: createPassCaches(state.messageMemo),
+        caches,
         messages,
         counter,
         clock: fixedClock,

@@ -164,6 +164,7 @@ async function replaySession(spec: SessionSpec, coverage: Coverage): Promise<voi
   const db = await memoryStore()
   try {
     const state = sessionState({ db, counter: wordCounter })
+    const caches = createPassCaches(state.messageMemo)
     const planner = createHistoryPlanner({ db, sessionId: state.sessionId, counter: wordCounter, policy: "default" })
     const config = { ...defaultConfig(), protected_tokens: spec.protectedTokens, history_budget: spec.historyBudget }
     const window = fixedWindow({ usableTokens: spec.usable, config })
@@ -182,7 +183,7 @@ async function replaySession(spec: SessionSpec, coverage: Coverage): Promise<voi
       const result = runPass({
         db,
         state,
-        caches: createPassCaches(state.messageMemo),
+        caches,
         messages: rendered,
         counter: wordCounter,
         clock: fixedClock,

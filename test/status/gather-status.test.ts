@@ -297,6 +297,7 @@ describe("gatherStatus", () => {
       const db = await memoryStore()
       opened.push(db)
       const state = sessionState({ db, counter: wordCounter })
+      const caches = createPassCaches(state.messageMemo)
       const planner = createHistoryPlanner({ db, sessionId: state.sessionId, counter: wordCounter, policy: "default" })
       // 4,000 usable words: the 65% threshold is crossed within 9 turns, and the history budget forces demotions. The
       // 600-word protected window holds the newest turn (its answer and most of the one before).
@@ -309,7 +310,7 @@ describe("gatherStatus", () => {
         const result = runPass({
           db,
           state,
-          caches: createPassCaches(state.messageMemo),
+          caches,
           messages,
           counter: wordCounter,
           clock: fixedClock,
