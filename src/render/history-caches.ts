@@ -1,3 +1,4 @@
+import type { Tier } from "../historian/fidelity-types.js"
 import { episodeMemo, type EpisodeMemo, type PinSearch } from "../historian/compose-history.js"
 import {
   copyWorkingFold,
@@ -31,6 +32,8 @@ export type HistoryCaches = {
   ledgerSearch: PinSearch | undefined
   /** The last composed history's episodes: a fold changes a few, and the leading ones that stayed are not composed again. */
   composedEpisodes: EpisodeMemo
+  /** Each compartment's tier tokens with its condensed pins (`key`: their lines), while its basis stands. */
+  pinnedTiers: WeakMap<object, { key: string; tiers: Partial<Record<Tier, number>> }>
   /** The working set of `messages`, folding only the messages after those the last call's list started with. */
   workingSetFor(messages: readonly HostMessage[], memo: MessageMemo): WorkingSet
 }
@@ -50,6 +53,7 @@ export function createHistoryCaches(counter: TokenCounter): HistoryCaches {
     frameCounter: createSectionCounter(counter),
     ledgerSearch: undefined,
     composedEpisodes: episodeMemo(),
+    pinnedTiers: new WeakMap(),
     workingSetFor: workingSetFold(),
   }
 }

@@ -1,7 +1,7 @@
 import { compartmentDisplayId } from "../historian/compartment-id.js"
 import { composeHistory, pinSearch, type EpisodeMemo, type OmittedEpisodes, type RenderedCompartment } from "../historian/compose-history.js"
 import type { Tier } from "../historian/fidelity-types.js"
-import { episodePinTokens, splitLedger, type PinnedFact } from "../historian/pinned-ledger.js"
+import { episodePinTokens, pinLine, splitLedger, type PinnedFact } from "../historian/pinned-ledger.js"
 import type { LiveView } from "../session/live-view.js"
 import type { MessageMemo } from "../session/message-memo.js"
 import type { ReadyHistory } from "../session/session-state.js"
@@ -95,7 +95,7 @@ export function prepareHistory(options: {
     const pins = episodePins.get(compartment.id) ?? NO_PINS
     const basis = compartment.basis
     // A condensed pin is in every tier of its episode.
-    const tiers = pins.length === 0 ? basis.tokens : withPinTokens(basis, pins, caches.countOnce)
+    const tiers = pins.length === 0 ? basis.tokens : withPinTokens(basis, pins, caches)
     const guided = guide ? guidedBy(guide, basis, pins) : null
     return {
       id: compartment.id,
@@ -157,10 +157,17 @@ export function prepareHistory(options: {
 
 const NO_PINS: readonly PinnedFact[] = []
 
-/** The tokens of each tier with the condensed pins it does not say already (they are rendered under it). */
-function withPinTokens(basis: CompartmentBasis, pins: readonly PinnedFact[], count: (text: string) => number): Partial<Record<Tier, number>> {
+/**
+ * The tokens of each tier with the condensed pins it does not say already (they are rendered under it), kept per
+ * compartment while its pins are the same: an episode's pins rarely change, and its tier texts are then not read.
+ */
+function withPinTokens(basis: CompartmentBasis, pins: readonly PinnedFact[], caches: HistoryCaches): Partial<Record<Tier, number>> {
+  const key = pins.map(pinLine).join("\n")
+  const known = caches.pinnedTiers.get(basis)
+  if (known !== undefined && known.key === key) return known.tiers
   const tiers: Partial<Record<Tier, number>> = {}
-  for (const tier of basis.tiers) tiers[tier] = (basis.tokens[tier] ?? 0) + episodePinTokens(basis.text(tier) ?? "", pins, count)
+  for (const tier of basis.tiers) tiers[tier] = (basis.tokens[tier] ?? 0) + episodePinTokens(basis.text(tier) ?? "", pins, caches.countOnce)
+  caches.pinnedTiers.set(basis, { key, tiers })
   return tiers
 }
 
