@@ -8,7 +8,7 @@ import type { HostMessage } from "../../src/transcript/host-message.js"
 import { text, userMessage, wordCounter } from "../helpers/host-messages.js"
 import { ingestedState } from "../helpers/pure-session.js"
 
-const MESSAGES: HostMessage[] = [userMessage("u1", [text("t1", "Keep going with src/render/history-caches.ts please")])]
+const MESSAGES: HostMessage[] = [userMessage({ id: "u1", created: 1, parts: [text("t1", "Keep going with src/render/history-caches.ts please")] })]
 const STATE = ingestedState(MESSAGES)
 const VIEW = buildLiveView({ messages: MESSAGES, state: STATE, protectedTokens: 50 })
 const NONE: AppliedSelections = { current: new Map(), yielded: new Set() }
