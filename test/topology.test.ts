@@ -58,12 +58,7 @@ const STATELESS = new Set([...PURE, "pass"])
  * Module-level state a stateless folder still declares, by file and name, with the reason: each must still be found
  * (an exception that no longer matches is removed from here).
  */
-const MODULE_STATE_EXCEPTIONS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
-  "pass/history-planner.ts": {
-    basisByRepresentations: "split in progress in the planner",
-    identifiersOf: "split in progress in the planner",
-  },
-}
+const MODULE_STATE_EXCEPTIONS: Readonly<Record<string, Readonly<Record<string, string>>>> = {}
 
 /** The longest a src file may be without a reason; a longer one opens with a comment line starting `LONG_FILE_MARKER`. */
 const MAX_LINES = 300
