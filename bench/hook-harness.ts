@@ -75,7 +75,7 @@ export function hookHarness(options: { dbFile: string; sessionID: string }): Hoo
       const hook = hooks["chat.params"]
       if (!hook) throw new Error("the plugin has no chat.params hook")
       const model = { providerID: MODEL.providerID, id: MODEL.modelID, limit: { context: usableTokens + OUTPUT_TOKENS, output: OUTPUT_TOKENS } }
-      await hook({ sessionID: options.sessionID, model } as unknown as Parameters<typeof hook>[0], {} as Parameters<typeof hook>[1])
+      await hook({ sessionID: options.sessionID, model } as unknown as Parameters<typeof hook>[0], { options: {} } as unknown as Parameters<typeof hook>[1])
       failIfRecorded("chat.params")
     },
     async state() {

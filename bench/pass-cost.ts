@@ -36,7 +36,9 @@ const pool = createTokenCounterPool()
 const counter = pool.counterFor("o200k_base")
 counter.count("warm up the encoder")
 const registry = createSessionRegistry({ db, now: () => Date.now() })
-const state = registry.stateFor({ id: "ses_bench", source: "replay", projectId: null, directory: null, title: null }, counter)
+const info = { id: "ses_bench", source: "replay" as const, projectId: null, directory: null, title: null }
+const state = registry.stateFor(info, counter)
+const caches = registry.sessionFor(info, counter).caches
 const full = syntheticSession({ messageCount: MESSAGES + ROUNDS * 2 })
 const base = full.slice(0, MESSAGES)
 
@@ -48,6 +50,7 @@ const timePass = (messages: HostMessage[]): number => {
   const result = runPass({
     db,
     state,
+    caches,
     messages,
     counter,
     clock: systemClock,

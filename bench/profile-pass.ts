@@ -40,14 +40,16 @@ const counter = pool.counterFor("o200k_base")
 const dir = mkdtempSync(join(tmpdir(), "magic-context-profile-"))
 const db = await openDatabase(join(dir, "profile.db"))
 const registry = createSessionRegistry({ db, now: () => Date.now() })
-const state = registry.stateFor({ id: "profile", source: "replay", projectId: null, directory: null, title: null }, counter)
+const info = { id: "profile", source: "replay" as const, projectId: null, directory: null, title: null }
+const state = registry.stateFor(info, counter)
+const caches = registry.sessionFor(info, counter).caches
 const history = createHistoryPlanner({ db, sessionId: state.sessionId, counter, policy: "default" })
 const all = syntheticSession({ messageCount: MESSAGES + (WARMUP + ROUNDS) * 4, sessionID: "profile" })
 const base = all.slice(0, MESSAGES)
 let now = 1_800_000_000_000
 
 const pass = (messages: HostMessage[], window: WindowSettings): { decision: string; tokens: number } => {
-  const result = runPass({ db, state, messages, counter, history, clock: systemClock, trigger: "transform", tagsVisible: true, window, fixedTokens: 0, now: (now += 1_000), smartDrops: false })
+  const result = runPass({ db, state, caches, messages, counter, history, clock: systemClock, trigger: "transform", tagsVisible: true, window, fixedTokens: 0, now: (now += 1_000), smartDrops: false })
   applyEdits(messages, result.edits)
   return { decision: result.decision, tokens: result.breakdown.total }
 }

@@ -26,6 +26,7 @@ import { countSessionRows } from "../src/store/raw-repository.js"
 import { listSessions } from "../src/store/session-repository.js"
 import { createTokenCounterPool } from "../src/tokens/tiktoken-counter.js"
 import { syntheticSession } from "./synthetic-session.js"
+import { createPassCaches } from "../src/pass/pass-caches.js"
 
 const SIZES = (process.env["BENCH_STORE_SIZES"] ?? "10000,40000").split(",").map(Number)
 const ROUNDS = Number(process.env["BENCH_STORE_ROUNDS"] ?? 11)
@@ -64,6 +65,7 @@ async function syntheticStore(file: string, messageCount: number): Promise<void>
     runPass({
       db,
       state,
+      caches: createPassCaches(state.messageMemo),
       messages: syntheticSession({ messageCount, sessionID: sessionId }),
       counter,
       history: createHistoryPlanner({ db, sessionId, counter, policy: "default" }),

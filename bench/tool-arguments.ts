@@ -126,12 +126,15 @@ async function prepareSession(runtime: HostRuntime, db: Database): Promise<void>
     )
   }
   const registry = await runtime.sessions()
-  const state = registry.stateFor({ id: SESSION, source: "opencode", projectId: null, directory: null, title: null }, counter)
+  const info = { id: SESSION, source: "opencode" as const, projectId: null, directory: null, title: null }
+  const state = registry.stateFor(info, counter)
+  const caches = registry.sessionFor(info, counter).caches
   const history = createHistoryPlanner({ db, sessionId: SESSION, counter, policy: "default", expanded: runtime.expanded })
   runtime.planners.set(SESSION, history)
   const result = runPass({
     db,
     state,
+    caches,
     messages,
     counter,
     clock: { now: () => 0, mark: () => 0, elapsedMs: () => 0 },

@@ -3,6 +3,7 @@ import { dirname, join, relative, resolve, sep } from "node:path"
 import { fileURLToPath } from "node:url"
 import ts from "typescript"
 import { describe, expect, it } from "vitest"
+import { moduleState } from "./helpers/module-state.js"
 
 /**
  * The layering of `src/` (docs/ARCHITECTURE.md, "Layers"): every folder has a rank, and a file imports only files
@@ -50,6 +51,14 @@ const HOST_MODULE = /^(@opencode-ai\/|@opentui\/|solid-js|@mariozechner\/)/
 const IO_MODULE = /^(node:|bun:|better-sqlite3$|@opencode-ai\/plugin)/
 
 const SRC = fileURLToPath(new URL("../src/", import.meta.url))
+
+/** Folders whose files keep no state between calls: the pure folders and the pass (state lives in a session's values). */
+const STATELESS = new Set([...PURE, "pass"])
+/**
+ * Module-level state a stateless folder still declares, by file and name, with the reason: each must still be found
+ * (an exception that no longer matches is removed from here).
+ */
+const MODULE_STATE_EXCEPTIONS: Readonly<Record<string, Readonly<Record<string, string>>>> = {}
 
 /** The longest a src file may be without a reason; a longer one opens with a comment line starting `LONG_FILE_MARKER`. */
 const MAX_LINES = 300
@@ -124,6 +133,21 @@ describe("src/ topology", () => {
     expect(importCycles(trees)).toEqual([])
   })
 
+  it("keeps module-level mutable state out of the pure folders and pass/ but for the named exceptions", () => {
+    const found = files
+      .filter((file) => STATELESS.has(folderOf(file)))
+      .flatMap((file) => {
+        const path = relative(SRC, file).split(sep).join("/")
+        return moduleState(trees.get(file) ?? parse(file, "")).map((finding) => ({ path, name: finding.split(" ")[0] ?? "", finding }))
+      })
+    const allowed = (path: string, name: string): boolean => Object.hasOwn(MODULE_STATE_EXCEPTIONS[path] ?? {}, name)
+    expect(found.filter(({ path, name }) => !allowed(path, name)).map(({ path, finding }) => `${path}: ${finding}`)).toEqual([])
+    const stale = Object.entries(MODULE_STATE_EXCEPTIONS).flatMap(([path, names]) =>
+      Object.keys(names).filter((name) => !found.some((entry) => entry.path === path && entry.name === name)).map((name) => `${path}: ${name}`),
+    )
+    expect(stale).toEqual([])
+  })
+
   it(`keeps files to ${MAX_LINES} lines unless their opening comment says why ("${LONG_FILE_MARKER} …")`, () => {
     expect(files.flatMap((file) => unexplainedLongFile(trees.get(file) ?? parse(file, "")))).toEqual([])
   })
@@ -152,6 +176,27 @@ describe("the layering checks", () => {
     ["config/read-config-files.ts", 'import { readFileSync } from "node:fs"', 0],
   ])("in %s, flags the I/O of %j", (file, source, count) => {
     expect(ioImports(parse(join(SRC, file), source))).toHaveLength(count)
+  })
+})
+
+describe("the module state check", () => {
+  it.each([
+    ["let count = 0", ["count (line 1)"]],
+    ["var seen = 1", ["seen (line 1)"]],
+    ["const cache = new WeakMap<object, number>()", ["cache (line 1)"]],
+    ["const byName = new Map([['a', 1]])", ["byName (line 1)"]],
+    ["const names = new Set(['a'])", ["names (line 1)"]],
+    ["const queue: string[] = []", ["queue (line 1)"]],
+    ["const table = ['a', 'b'] as string[]", ["table (line 1)"]],
+    ["const byName: ReadonlyMap<string, number> = new Map([['a', 1]])", []],
+    ["const names: ReadonlySet<string> = new Set(['a'])", []],
+    ["const table: readonly string[] = ['a']", []],
+    ["const frozen = Object.freeze(['a'])", []],
+    ["const literal = ['a', 'b'] as const", []],
+    ["const limit = 3", []],
+    ["function f() { let local = 0; const map = new Map(); return [local, map] }", []],
+  ])("in %j, finds %j", (source, expected) => {
+    expect(moduleState(parse(join(SRC, "render/example.ts"), source))).toEqual(expected)
   })
 })
 

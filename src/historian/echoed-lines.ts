@@ -37,7 +37,7 @@ export function rankByEcho(lines: readonly string[], text: string, limit: number
 const WORD = /[a-z][a-z0-9_-]{2,}|\d+(?:[.,]\d+)*/g
 
 /** Words too common in English prose and in tool output to say which line the agent meant. */
-const COMMON = new Set(
+const COMMON: ReadonlySet<string> = new Set(
   (
     "the and for are but not you all any can had her was one our out has him his how its may new now old see two way who " +
     "did get got let put say she too use with that this from they will have what when your them then than been were " +

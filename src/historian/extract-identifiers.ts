@@ -110,11 +110,11 @@ const DOTTED = /(?<![\w.$])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?![\w])/g
 const INSTALL = /\b(?:apt-get|apt|brew|npm|pnpm|yarn|bun|pip3?|cargo|gem|go)\s+(?:install|add|i|get)\s+([^\n;&|>]+)/g
 
 /** Brand names written in camel or Pascal case that are not code identifiers. */
-const NOT_CODE = new Set(
+const NOT_CODE: ReadonlySet<string> = new Set(
   ["JavaScript", "TypeScript", "GitHub", "GitLab", "macOS", "iOS", "iPhone", "YouTube", "OpenAI"],
 )
 
-const EXTENSIONS = new Set(
+const EXTENSIONS: ReadonlySet<string> = new Set(
   (
     "ts tsx mts cts js jsx mjs cjs json jsonc jsonl md mdx txt log py pyi c h cc cpp cxx hpp hh rs go java kt kts " +
     "scala rb ex exs eex heex leex erl hrl pony swift mm php lua sh bash zsh fish ps1 bat sql yml yaml toml ini cfg " +
@@ -123,7 +123,7 @@ const EXTENSIONS = new Set(
   ).split(" "),
 )
 
-const FILE_NAMES = new Set(["Makefile", "Dockerfile", "Rakefile", "Gemfile", "Procfile", "Justfile", "CMakeLists.txt"])
+const FILE_NAMES: ReadonlySet<string> = new Set(["Makefile", "Dockerfile", "Rakefile", "Gemfile", "Procfile", "Justfile", "CMakeLists.txt"])
 
 /**
  * A run of path characters, matched only where `isPathLike` can accept its token: a token without a "." or "/" is a

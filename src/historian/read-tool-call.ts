@@ -129,7 +129,7 @@ function readPart(part: HostToolPart, rawOutput: string, recognizers: Recognizer
   }
 }
 
-const PATTERN_KEYS = ["pattern", "query", "regex", "glob"]
+const PATTERN_KEYS: readonly string[] = ["pattern", "query", "regex", "glob"]
 
 function commandOf(row: HostToolRow, tool: string, input: Record<string, unknown>): string | null {
   const raw = firstString(input, ["command", "cmd"])

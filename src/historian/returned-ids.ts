@@ -33,4 +33,4 @@ export function labelledIds(output: string): string[] {
 }
 const ISSUE_KEY = /\b([A-Z][A-Z0-9]{1,9})-\d{1,6}\b/g
 /** Names that look like issue keys but are standards (UTF-8, SHA-256, ISO-8601). */
-const NOT_KEYS = new Set("UTF SHA ISO MD AES RSA HTTP TLS SSL UTC GMT ES ECMA CRC IPV X UCS ASCII PEP WCAG".split(" "))
+const NOT_KEYS: ReadonlySet<string> = new Set("UTF SHA ISO MD AES RSA HTTP TLS SSL UTC GMT ES ECMA CRC IPV X UCS ASCII PEP WCAG".split(" "))

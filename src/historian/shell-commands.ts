@@ -1,10 +1,10 @@
 /** Programs whose output is content to read, not a result to judge: a non-zero exit from them means "no matches". */
-const SEARCH_PROGRAMS = new Set(
+const SEARCH_PROGRAMS: ReadonlySet<string> = new Set(
   "grep rg ag ack find fd ls cat head tail wc echo pwd which file stat tree less more awk jq du df printf".split(" "),
 )
 
 /** Shell programs whose output is hits of a pattern (`path:line:text` or `line:text`), as a search tool's is. */
-const GREP_PROGRAMS = new Set("grep rg ag ack".split(" "))
+const GREP_PROGRAMS: ReadonlySet<string> = new Set("grep rg ag ack".split(" "))
 
 /** True for a command line that greps (its output lists hits, what DENSE keeps of a search). */
 export function isGrepCommand(command: string): boolean {

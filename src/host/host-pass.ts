@@ -1,5 +1,5 @@
 import { reduceContextOf } from "../pass/queue-reduce-call.js"
-import { runPass, type PassResult } from "../pass/run-pass.js"
+import type { PassResult } from "../pass/run-pass.js"
 import { systemClock } from "../pass/system-clock.js"
 import type { ReplyCreated } from "../pass/calibrate.js"
 import type { ModelLimits } from "../pressure/model-window.js"
@@ -68,16 +68,14 @@ export function createHostPass(options: {
     const sessionId = request.info.id
     const { counter, messages } = request
     const registry = await runtime.sessions()
-    const state = registry.stateFor(request.info, counter)
+    const session = registry.sessionFor(request.info, counter)
     const host = await request.describe()
     const { providerID, modelID } = host.model
     const window = hostWindow(runtime, host.model)
     const db = await runtime.database()
     const history = historyPlannerFor(runtime, { db, sessionId, counter })
     const main = host.trigger !== "compaction"
-    const result = runPass({
-      db,
-      state,
+    const result = session.pass({
       messages,
       counter,
       history,
@@ -89,7 +87,6 @@ export function createHostPass(options: {
       now: Date.now(),
       smartDrops: runtime.config.smart_drops,
       ...(host.replyCreated ? { replyCreated: host.replyCreated } : {}),
-      deferQuietRecord: true,
       loopThinkingRequired: host.loopThinkingRequired,
       reasoningRuleOf: hostReasoningRuleOf(runtime),
       ...(host.withholdAllReasoning ? { withholdAllReasoning: main && host.withholdAllReasoning(db) } : {}),

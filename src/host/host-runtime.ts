@@ -145,10 +145,10 @@ export function createHostRuntime(options: {
   const storeOwedRecords = (sessionId?: string): void => {
     const db = opened
     if (!db || !registry || disposed) return
-    if (sessionId === undefined) for (const state of registry.states()) storeOwedRecord(db, state)
+    if (sessionId === undefined) for (const session of registry.sessions()) storeOwedRecord(db, session.owed)
     else {
-      const state = registry.held(sessionId)
-      if (state) storeOwedRecord(db, state)
+      const session = registry.held(sessionId)
+      if (session) storeOwedRecord(db, session.owed)
     }
   }
   return {
@@ -177,7 +177,7 @@ export function createHostRuntime(options: {
     async sessions() {
       if (registry) return registry
       const db = await database()
-      registry = createSessionRegistry({ db, now: options.now })
+      registry = createSessionRegistry({ db, now: options.now, defersRecords: true })
       return registry
     },
     counterFor(model) {

@@ -47,7 +47,7 @@ export function historyPlannerFor(runtime: HostRuntime, session: { db: Database;
 
 /**
  * What the session's last pass left to store once it returned: the record of a quiet pass (`runPass`'s
- * `deferQuietRecord`), then the compartments it cut (`HistoryPlanner.settleCuts`), in slices. The first runs after
+ * `owed`), then the compartments it cut (`HistoryPlanner.settleCuts`), in slices. The first runs after
  * the shell's own continuation (the request on its way, while the model answers); a pass that comes first writes the
  * owed record with its own, and one that reads the compartments stores them itself. On the runtime's default timer,
  * not its `schedule` (which tests drive by a clock): a turn of the loop. `guarded` runs each step (`record`, `cut`)

@@ -3,7 +3,7 @@ import { cancelOperations, insertPlacement, markOperationsApplied, markReasoning
 import type { Database } from "../store/driver.js"
 import { recordPass, type PassRecord } from "../store/pass-repository.js"
 import type { HistoryPlanner } from "./history-planner.js"
-import { owedRecord, oweRecord, recordStored } from "./owed-record.js"
+import { oweRecord, recordStored, type OwedRecord } from "./owed-record.js"
 import type { ExecutionPlan } from "./plan-execution.js"
 
 /** What one pass writes when it commits. */
@@ -55,17 +55,17 @@ export function commitPass(options: PassCommit): void {
 
 /**
  * Commits what the pass decided (`commitPass`) with the record the session still owes, or, for a quiet pass of a
- * shell (`deferQuietRecord`: no drop, no new applied state, no reminder, no fold, no withheld reasoning, none owed),
+ * shell (`owed` given: no drop, no new applied state, no reminder, no fold, no withheld reasoning, none owed),
  * leaves its record owed (`owed-record.ts`) and writes nothing.
  */
-export function commitOrOwe(options: Omit<PassCommit, "owed" | "sessionId"> & { state: SessionState; deferQuietRecord: boolean }): void {
-  const { state, deferQuietRecord, ...commit } = options
-  const owed = owedRecord(state)
+export function commitOrOwe(options: Omit<PassCommit, "owed" | "sessionId"> & { state: SessionState; owed: OwedRecord | null }): void {
+  const { state, owed: holder, ...commit } = options
+  const owed = holder?.record ?? null
   const quiet = commit.execution === null && commit.applied === null && commit.placements.length === 0 && commit.history === null
-  if (deferQuietRecord && owed === null && quiet && (commit.withheld ?? []).length === 0) {
-    oweRecord(state, commit.record)
+  if (holder && owed === null && quiet && (commit.withheld ?? []).length === 0) {
+    oweRecord(holder, commit.record)
     return
   }
   commitPass({ ...commit, sessionId: state.sessionId, owed })
-  if (owed) recordStored(state, owed)
+  if (holder && owed) recordStored(holder, owed)
 }

@@ -9,6 +9,7 @@ import type { LiveView } from "../session/live-view.js"
 import type { DrainState, QueuedDrop, ReadyHistory, SessionState } from "../session/session-state.js"
 import { decidePass, type PassDecision, type ReasoningHold } from "./decide-pass.js"
 import { estimateFreedTokens } from "./estimate-freed-tokens.js"
+import type { PassCaches } from "./pass-caches.js"
 import type { WindowSettings } from "../pressure/model-window.js"
 import type { HostMessage } from "../transcript/host-message.js"
 import type { RunningTurn } from "../session/running-turn.js"
@@ -59,6 +60,7 @@ export function decideWork(options: {
   /** The provider rejected the last request over its reasoning state (`PassOptions.withholdAllReasoning`). */
   withholdAllReasoning?: boolean
   measure: (view: LiveView, state: SessionState) => Breakdown
+  caches: PassCaches
 }): WeighedWork {
   const { state, view, before, usageBefore, drain, seq, main, cold, messages, window, now, measure } = options
   const percentBefore = usagePercent(usageBefore, window.usableTokens)
@@ -180,6 +182,7 @@ export function decideWork(options: {
       reclaim: drain.active ? "force" : "age",
       measure,
       passView: view,
+      caches: options.caches,
     })
   const freedWithFold = freedRead ? freedBy(foldable) : 0
   // A fold the cost rule prepared below the threshold goes only where it frees more than the rest of the work alone

@@ -3,6 +3,7 @@ import { planReclaim, type ReclaimMode } from "../reduce/plan-reclaim.js"
 import type { Breakdown } from "../render/measure-prompt.js"
 import type { HostMessage } from "../transcript/host-message.js"
 import type { ReadyHistory, SessionState } from "../session/session-state.js"
+import type { PassCaches } from "./pass-caches.js"
 
 /** What `estimateFreedTokens` reads. */
 type EstimateOptions = {
@@ -21,6 +22,8 @@ type EstimateOptions = {
    * records unchanged), an estimate asked with the same inputs is the one worked out then.
    */
   passView?: LiveView
+  /** The session's caches: the memo the pass's views wrote (read only here) and the estimates made so far. */
+  caches: PassCaches
 }
 
 /**
@@ -34,6 +37,7 @@ export function estimateFreedTokens(options: EstimateOptions): number {
   const { placements, history } = options.state.applied
   if (!options.passView) return estimate(options)
   const key = estimateKey(options)
+  const { estimates } = options.caches
   const known = estimates.get(options.passView.items) ?? []
   const kept = known.find((made) => made.key === key && made.placements === placements && made.history === history)
   if (kept) return kept.freed
@@ -41,16 +45,6 @@ export function estimateFreedTokens(options: EstimateOptions): number {
   estimates.set(options.passView.items, [...known.slice(-1), { key, placements, history, freed }])
   return freed
 }
-
-/**
- * The estimates worked out for each list of a pass's view items (the last two: a pass asks with and without the fold),
- * with the inputs besides the items they were made from: the key of the numbers and tags, and the applied state's
- * placements and history (the measure reads them).
- */
-const estimates = new WeakMap<
-  readonly unknown[],
-  { key: string; placements: SessionState["applied"]["placements"]; history: SessionState["applied"]["history"]; freed: number }[]
->()
 
 /** The numbers and tags an estimate reads besides the items, the applied placements and the history, as one string. */
 function estimateKey(options: EstimateOptions): string {
@@ -77,7 +71,7 @@ function estimate(options: EstimateOptions): number {
   const history = ready ? { foldedThroughSeq: ready.foldThroughSeq, text: ready.text, tokens: ready.tokens } : null
   const folded: SessionState = history ? { ...state, applied: { ...state.applied, history } } : state
   // The pass's memo holds every live message's facts for these records: read, never written (the pass's views own it).
-  const view = buildLiveView({ messages: options.messages, state: folded, protectedTokens: options.protectedTokens, memo: state.messageMemo, readOnly: true })
+  const view = buildLiveView({ messages: options.messages, state: folded, protectedTokens: options.protectedTokens, memo: options.caches.memo, readOnly: true })
   const historyFreed = ready ? options.before.total - options.measure(view, folded).total : 0
   const reclaimed = planReclaim({ view, mode: options.reclaim, boundarySeq: state.applied.boundarySeq })
   const tags = new Set([...reclaimed, ...options.landable, ...options.smart])

@@ -4,6 +4,9 @@ import type { StoredCompartment } from "../store/compartment-repository.js"
 /** A pin with the compartment that holds it (where the full ledger condenses it). */
 export type HomedPin = PinnedFact & { compartmentId: string }
 
+/** What homing reads of a compartment: its id, where its messages end, its facts (which never change). */
+type PinnedCompartment = Pick<StoredCompartment, "id" | "lastMessageSeq" | "facts">
+
 /** An agent's pin (ctx_pin) with the sequence number of the message it pins. */
 export type AgentPin = { pin: PinnedFact; seq: number }
 
@@ -12,7 +15,7 @@ export type AgentPin = { pin: PinnedFact; seq: number }
  * pins of its messages (homed in the first compartment that ends at or after their message, the last one for a later
  * message).
  */
-export type PinHoming = (compartments: readonly StoredCompartment[], agent: readonly AgentPin[]) => readonly HomedPin[]
+export type PinHoming = (compartments: readonly PinnedCompartment[], agent: readonly AgentPin[]) => readonly HomedPin[]
 
 /**
  * `PinHoming` that keeps the facts' pins of the compartments it saw: compartments are appended as the session is cut
@@ -37,7 +40,7 @@ export function createPinHoming(): PinHoming {
       flat = []
     }
     for (let index = seenFacts.length; index < compartments.length; index += 1) {
-      const compartment = compartments[index] as StoredCompartment
+      const compartment = compartments[index] as PinnedCompartment
       const pins: HomedPin[] = []
       for (const fact of compartment.facts) {
         if (fact.retention !== "PIN" || seen.has(fact.text)) continue
@@ -55,7 +58,7 @@ export function createPinHoming(): PinHoming {
       const found = compartments.findIndex((compartment) => compartment.lastMessageSeq >= seq)
       const home = found === -1 ? compartments.length - 1 : found
       if (home < 0) continue
-      const compartment = compartments[home] as StoredCompartment
+      const compartment = compartments[home] as PinnedCompartment
       const homed = agentAt.get(home) ?? []
       homed.push({ ...pin, compartmentId: compartment.id })
       agentAt.set(home, homed)

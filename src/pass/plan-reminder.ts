@@ -5,6 +5,8 @@ import type { LiveView } from "../session/live-view.js"
 import type { AppliedState, Placement, SessionState } from "../session/session-state.js"
 import type { HostMessage } from "../transcript/host-message.js"
 import type { NudgeLevel } from "../pressure/nudge-band.js"
+import type { MessageMemo } from "../session/message-memo.js"
+import type { PassCaches } from "./pass-caches.js"
 
 /** The reminder a pass placed: its level, and the channel (1: on a tool output; 2: a steer message). */
 export type PlacedReminder = { level: NudgeLevel; channel: 1 | 2 }
@@ -25,10 +27,11 @@ export function planReminder(options: {
   window: WindowSettings
   tagsVisible: boolean
   count: (text: string) => number
+  caches: PassCaches
 }): { placements: Placement[]; applied: AppliedState; nudge: PlacedReminder } | null {
   const { messages, session, planned, seq } = options
   const newest = messages[messages.length - 1]
-  const isNew = newest !== undefined && session.previousMessageIds !== null && !previouslyListed(session, newest)
+  const isNew = newest !== undefined && session.previousMessageIds !== null && !previouslyListed(session, newest, options.caches.memo)
   const placeable = newest !== undefined && (options.executes || isNew)
   const newestTool =
     placeable && newest.info.role === "assistant"
@@ -47,6 +50,7 @@ export function planReminder(options: {
     tagsVisible: options.tagsVisible,
     budgetTokens: options.window.reminderBudgetTokens,
     count: options.count,
+    caches: options.caches.reduce,
   })
   if (reminder.placements.length === 0) return null
   return {
@@ -65,9 +69,8 @@ export function planReminder(options: {
  * True when the previous prompt's messages name `newest`: told by the memo when that prompt's list is the one its pass
  * began from, else looked for.
  */
-function previouslyListed(session: SessionState, newest: HostMessage): boolean {
+function previouslyListed(session: SessionState, newest: HostMessage, memo: MessageMemo): boolean {
   const previous = session.previousMessageIds ?? []
-  const memo = session.messageMemo
   const known = memo.newest
   const same = known.previousList === previous && memo.current[memo.current.length - 1] === newest
   return same && known.listed !== null ? known.listed : namesMessage(previous, newest.info.id)

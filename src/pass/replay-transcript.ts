@@ -9,9 +9,8 @@ import { createHostTranscriptBuilder } from "../transcript/host-transcript-build
 import type { HostMessage } from "../transcript/host-message.js"
 import type { Transcript } from "../transcript/turn-model.js"
 import { queueReduceCall, REDUCE_TOOL, reduceContextOf, type ReduceContext } from "./queue-reduce-call.js"
-import { runPass } from "./run-pass.js"
+import { createSession } from "./session.js"
 import type { Clock } from "./system-clock.js"
-import { createSessionRegistry } from "./session-registry.js"
 import { createHistoryPlanner, type HistoryPlanner, type SelectionGuide } from "./history-planner.js"
 import type { SelectionPolicy } from "../render/select-tiers.js"
 import type { PinPattern } from "../historian/pin-patterns.js"
@@ -90,15 +89,6 @@ export function replayTranscript(options: {
   const sessionId = `replay:${transcript.format}:${transcript.id}${transcript.trajectory === null ? "" : `#${transcript.trajectory}`}`
   // A replay into a store that holds an earlier run starts over: the output depends on the transcript alone.
   db.transaction(() => resetDerivedState(db, sessionId))
-  const registry = createSessionRegistry({ db, now: () => clock.now() })
-  const state = registry.stateFor(
-    { id: sessionId, source: "replay", projectId: null, directory: null, title: transcript.file },
-    counter,
-  )
-  // Nothing of the earlier run shapes this one: its estimates (growth per call, calibration) and its pass numbers.
-  state.recentEstimates = []
-  state.firstPass = state.nextPass
-  const builder = createHostTranscriptBuilder(transcript, sessionId, { usage: options.calibrate === true })
   const history = options.historian === false ? null : createHistoryPlanner({
     db,
     sessionId,
@@ -110,6 +100,13 @@ export function replayTranscript(options: {
     // As in the shells: a pass's cut is stored once its edits are written into the messages (below).
     deferCuts: true,
   })
+  const info = { id: sessionId, source: "replay" as const, projectId: null, directory: null, title: transcript.file }
+  const session = createSession({ db, info, counter, now: clock.now(), defersRecords: false, planner: history })
+  const state = session.state
+  // Nothing of the earlier run shapes this one: its estimates (growth per call, calibration) and its pass numbers.
+  state.recentEstimates = []
+  state.firstPass = state.nextPass
+  const builder = createHostTranscriptBuilder(transcript, sessionId, { usage: options.calibrate === true })
   const fixed = options.fixedTokens ?? counter.count(transcript.system ?? "")
   const tagsVisible = options.tagsVisible ?? true
   let last: ReduceContext | null = null
@@ -121,9 +118,7 @@ export function replayTranscript(options: {
       options.beforeTurn?.(turn.index)
       const messages = builder.snapshot()
       if (messages.length > 0) {
-        const result = runPass({
-          db,
-          state,
+        const result = session.pass({
           messages,
           counter,
           clock,
@@ -133,7 +128,6 @@ export function replayTranscript(options: {
           fixedTokens: fixed,
           now: turn.time ?? turn.index,
           smartDrops: options.smartDrops,
-          history,
         })
         const promptTags = messages.flatMap((message) =>
           message.parts.flatMap((part) => state.tagsByPart.get(part.id)?.tag ?? []),
@@ -142,7 +136,7 @@ export function replayTranscript(options: {
         previousTags = new Set(promptTags)
         last = reduceContextOf(result, window, messages)
         applyRenderedEdits(messages, result.rendered, result.edits)
-        history?.settleCuts()
+        session.settle()
         passes += 1
         onTurn({
           turn: turn.index,

@@ -35,11 +35,15 @@ import { NO_FOLD_GAINS, type HistoryPlanner } from "./history-planner.js"
 import { ingestMessages } from "./ingest-messages.js"
 import { planExecution, plannedState } from "./plan-execution.js"
 import { planReminder, type PlacedReminder } from "./plan-reminder.js"
+import type { OwedRecord } from "./owed-record.js"
+import type { PassCaches } from "./pass-caches.js"
 import type { Clock } from "./system-clock.js"
 
 export type PassOptions = {
   db: Database
   state: SessionState
+  /** The session's caches, kept from pass to pass (`createPassCaches`; its memo is the state's). */
+  caches: PassCaches
   /** The host's messages. Read only: the caller applies the returned edits. */
   messages: readonly HostMessage[]
   counter: TokenCounter
@@ -60,10 +64,11 @@ export type PassOptions = {
   /** When the host creates a request's reply, which carries its usage report (`calibrated`); OpenCode's order by default. */
   replyCreated?: ReplyCreated
   /**
-   * A quiet pass (one that changes nothing but its own record) leaves its record owed instead of committing it
-   * (`owed-record.ts`): the shells store it once the pass has returned. Off: every pass commits its record.
+   * The session's owed record: a quiet pass (one that changes nothing but its own record) leaves its record there
+   * instead of committing it (`owed-record.ts`), and the shells store it once the pass has returned. Absent: every
+   * pass commits its record.
    */
-  deferQuietRecord?: boolean
+  owed?: OwedRecord
   /**
    * The host asks for manual extended thinking (`thinking.type: "enabled"`), under which a tool loop's last assistant
    * message must start with its thinking block: no band may then take the running loop's thinking. Off: adaptive
@@ -121,7 +126,7 @@ const KEEP_ESTIMATES = 32
  *    window, weigh the due work and decide execute or replay (`decideWork`), plan an execute pass's drops and new
  *    epoch (`planExecution`), place reminders in the new tail (`planReminder`), render, serialize and check the cache
  *    contract against the previous prompt, price the request;
- * 3. commit: everything decided, with the pass record, in one transaction (`commitPass`); with `deferQuietRecord` (the
+ * 3. commit: everything decided, with the pass record, in one transaction (`commitPass`); with `owed` (the
  *    shells), a pass that decided nothing but its record leaves that record owed (`owed-record.ts`), and the next
  *    commit, the shell's turn of the loop after the pass, /ctx-status or dispose stores it;
  * 4. memory follows the store.
@@ -134,6 +139,10 @@ export function runPass(options: PassOptions): PassResult {
   // The session's own state changes twice: at ingest, and once the pass committed. In between, `state` is the session
   // as this pass sees it (calibrated), and everything planned is a value.
   const session = options.state
+  const { caches } = options
+  const { memo } = caches
+  // The history planner reads the memo from the state: the two must be one.
+  if (memo !== session.messageMemo) throw new Error(`session ${session.sessionId}: the pass caches' memo is not the state's`)
   const started = clock.mark()
   const startedAt = clock.now()
   const main = trigger !== "compaction"
@@ -141,15 +150,15 @@ export function runPass(options: PassOptions): PassResult {
   session.nextPass += 1
   // Which messages are unchanged since the last pass (their items, edits and serialization are reused; ingest skips
   // the ones it knows stored whole).
-  beginPass(session.messageMemo, messages)
-  const plan = ingestMessages({ db, state: session, messages, counter, now: startedAt, pass: seq, memo: session.messageMemo })
+  beginPass(memo, messages)
+  const plan = ingestMessages({ db, state: session, messages, counter, now: startedAt, pass: seq, memo })
   const replyCreated = options.replyCreated ?? "before-pass"
   const state: SessionState = main ? calibrated(session, messages, replyCreated, options.fixedTokens) : session
 
-  // Markers and reminders recur pass after pass: counted once per process.
-  const recurringText = withRecurringTextCache(counter)
+  // Markers and reminders recur pass after pass: counted once per session.
+  const recurringText = withRecurringTextCache(counter, caches.tokens)
   const count = (text: string): number => recurringText.count(text)
-  const view = buildLiveView({ messages, state, protectedTokens: window.protectedTokens, memo: session.messageMemo })
+  const view = buildLiveView({ messages, state, protectedTokens: window.protectedTokens, memo })
   const measure = (currentView: LiveView, measured: SessionState = state): Breakdown => {
     return measurePrompt({
       messages,
@@ -158,8 +167,9 @@ export function runPass(options: PassOptions): PassResult {
       tagsVisible,
       placements: measured.applied.placements,
       fixedTokens: options.fixedTokens,
-      reclaimable: reclaimableItems(currentView, measured.queued),
+      reclaimable: reclaimableItems(currentView, measured.queued, caches.reduce),
       count,
+      caches: caches.render,
     })
   }
   const before = measure(view)
@@ -216,17 +226,17 @@ export function runPass(options: PassOptions): PassResult {
   if (!execution && main && drain.transition !== "idle" && drain.transition !== "continued") {
     planned = { ...planned, applied: { ...planned.applied, drain: drain.drain } }
   }
-  let plannedView = execution ? buildLiveView({ messages, state: planned, protectedTokens: window.protectedTokens, memo: session.messageMemo }) : view
+  let plannedView = execution ? buildLiveView({ messages, state: planned, protectedTokens: window.protectedTokens, memo }) : view
 
-  const reminder = main ? planReminder({ messages, session, planned, view: plannedView, seq, executes: execution !== null, usageBefore, window, tagsVisible, count }) : null
+  const reminder = main ? planReminder({ messages, session, planned, view: plannedView, seq, executes: execution !== null, usageBefore, window, tagsVisible, count, caches }) : null
   if (reminder) planned = { ...planned, applied: reminder.applied }
   const nudge = reminder?.nudge ?? null
 
   const previous = main ? session.previousPrompt : null
   const render = (rendering: SessionState, renderView: LiveView) => {
-    const { edits, placed } = renderPromptPlaced({ messages, state: rendering, tagsVisible, placements: rendering.applied.placements, memo: session.messageMemo, view: renderView })
-    const serialized = serializeRenderedChunks(messages, edits, session.previousPrompt, session.messageMemo, placed)
-    return { edits, placed, serialized, divergence: previous === null ? null : promptDivergence(previous, serialized) }
+    const { edits, placed } = renderPromptPlaced({ messages, state: rendering, tagsVisible, placements: rendering.applied.placements, memo, view: renderView, caches: caches.render })
+    const serialized = serializeRenderedChunks(messages, edits, session.previousPrompt, memo, placed)
+    return { edits, placed, serialized, divergence: previous === null ? null : promptDivergence(previous, serialized, memo) }
   }
   let rendered = render(planned, plannedView)
   // Under a provider's prefix check on thinking, the blocks a change of the prompt invalidates leave it with the change
@@ -247,7 +257,7 @@ export function runPass(options: PassOptions): PassResult {
     : NOTHING_WITHHELD
   if (withheld.length > 0) {
     planned = withheldState(planned, withheld)
-    plannedView = buildLiveView({ messages, state: planned, protectedTokens: window.protectedTokens, memo: session.messageMemo })
+    plannedView = buildLiveView({ messages, state: planned, protectedTokens: window.protectedTokens, memo })
     rendered = render(planned, plannedView)
   }
   const { edits, placed, serialized, divergence } = rendered
@@ -312,7 +322,7 @@ export function runPass(options: PassOptions): PassResult {
   commitOrOwe({
     db,
     state: session,
-    deferQuietRecord: options.deferQuietRecord ?? false,
+    owed: options.owed ?? null,
     seq,
     execution,
     applied,
@@ -332,16 +342,16 @@ export function runPass(options: PassOptions): PassResult {
   if (folds) planner.settle()
   if (main) {
     session.previousPrompt = serialized
-    session.previousMessageIds = session.messageMemo.list
+    session.previousMessageIds = memo.list
     session.recentEstimates.push({ seq, startedAt: now, estimate: after.total, fixed: after.fixed })
     if (session.recentEstimates.length > KEEP_ESTIMATES) session.recentEstimates.shift()
   }
-  endPass(session.messageMemo)
+  endPass(memo)
   return {
     seq,
     edits,
     // A list naming an id twice may share entries between its copies: its edits are written by id.
-    rendered: { messages, edits, placed: session.messageMemo.uniqueIds ? placed : null },
+    rendered: { messages, edits, placed: memo.uniqueIds ? placed : null },
     decision: decided.decision,
     reason: decided.reason,
     band,

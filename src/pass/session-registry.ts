@@ -1,35 +1,43 @@
 import type { SessionState } from "../session/session-state.js"
 import type { Database } from "../store/driver.js"
-import { ensureSession, loadSessionState, type SessionInfo } from "../store/session-repository.js"
+import type { SessionInfo } from "../store/session-repository.js"
 import type { TokenCounter } from "../tokens/token-counter.js"
-import { tagPrefix } from "../transcript/tag-format.js"
+import { createSession, type Session } from "./session.js"
 
-/** Keeps each session's in-memory state for the life of the process; loads it from the store on first use. */
+/**
+ * Keeps each session (`Session`: its state, pass caches and owed record) for the life of the process; loads it from the
+ * store on first use. Forgetting a session drops the one object.
+ */
 export type SessionRegistry = {
+  /** The session, loaded first when it is not held. */
+  sessionFor(session: SessionInfo, counter: TokenCounter): Session
+  /** The session's state (`sessionFor(…).state`). */
   stateFor(session: SessionInfo, counter: TokenCounter): SessionState
-  /** The state held for the session, without loading it. */
-  held(sessionId: string): SessionState | undefined
-  /** Every state held. */
-  states(): IterableIterator<SessionState>
+  /** The session held, without loading it. */
+  held(sessionId: string): Session | undefined
+  /** Every session held. */
+  sessions(): IterableIterator<Session>
   forget(sessionId: string): void
 }
 
-/** Creates a registry over one open store. */
-export function createSessionRegistry(options: { db: Database; now: () => number }): SessionRegistry {
-  const states = new Map<string, SessionState>()
+/** Creates a registry over one open store; its sessions leave a quiet pass's record owed when `defersRecords`. */
+export function createSessionRegistry(options: { db: Database; now: () => number; defersRecords?: boolean }): SessionRegistry {
+  const sessions = new Map<string, Session>()
+  const sessionFor = (info: SessionInfo, counter: TokenCounter): Session => {
+    const existing = sessions.get(info.id)
+    if (existing) return existing
+    const session = createSession({ db: options.db, info, counter, now: options.now(), defersRecords: options.defersRecords ?? false })
+    sessions.set(info.id, session)
+    return session
+  }
   return {
-    stateFor(session, counter) {
-      const existing = states.get(session.id)
-      if (existing) return existing
-      ensureSession(options.db, session, options.now())
-      const loaded = loadSessionState(options.db, session.id, (tag) => counter.count(tagPrefix(tag)))
-      states.set(session.id, loaded)
-      return loaded
-    },
-    held: (sessionId) => states.get(sessionId),
-    states: () => states.values(),
+    sessionFor,
+    stateFor: (info, counter) => sessionFor(info, counter).state,
+    held: (sessionId) => sessions.get(sessionId),
+    sessions: () => sessions.values(),
     forget(sessionId) {
-      states.delete(sessionId)
+      sessions.get(sessionId)?.forget()
+      sessions.delete(sessionId)
     },
   }
 }

@@ -1,6 +1,7 @@
 import type { AppliedState, Placement } from "../session/session-state.js"
 import { compactRanges } from "../reduce/parse-drop-ranges.js"
 import { reclaimableItems, reclaimableTokens as reclaimableTokensOf } from "../reduce/plan-reclaim.js"
+import type { ReduceCaches } from "../reduce/reduce-caches.js"
 import type { LiveItem, LiveView } from "../session/live-view.js"
 import { NUDGE_RANK, nudgeFor, type NudgeDecision, type NudgeLevel } from "./nudge-band.js"
 
@@ -42,10 +43,12 @@ export function planNudge(options: {
   /** The most the epoch's reminders may hold, in tokens (`reminderBudgetTokens` of the window). */
   budgetTokens: number
   count: (text: string) => number
+  /** The session's reduce caches (what is reclaimable in the view was most likely worked out for its measure). */
+  caches: ReduceCaches
 }): NudgePlan {
-  const { view, applied, queued, pass } = options
-  const candidates = reclaimableItems(view, queued)
-  const reclaimableTokens = reclaimableTokensOf(view, queued)
+  const { view, applied, queued, pass, caches } = options
+  const candidates = reclaimableItems(view, queued, caches)
+  const reclaimableTokens = reclaimableTokensOf(view, queued, caches)
   const decision = nudgeFor({
     liveTailTokens: view.liveTokens,
     reclaimableTokens,

@@ -1,5 +1,6 @@
 import { hostTool, type HostToolRow } from "../session/host-tools.js"
-import { sharedItems, type LiveItem, type LiveView } from "../session/live-view.js"
+import type { LiveItem, LiveView } from "../session/live-view.js"
+import type { Reclaimable, ReduceCaches } from "./reduce-caches.js"
 
 /**
  * How hard reclaim works. `age` is normal operation (seed: "Reclaim old tool output automatically"); `force` is
@@ -54,44 +55,28 @@ export type QueuedTags = ReadonlySet<number> | ReadonlyMap<number, unknown>
  * output outside the protected window, not queued already, not among the kept newest results, arcs of at least
  * MIN_RECLAIM_ARC_TOKENS.
  */
-export function reclaimableItems(view: LiveView, queued: QueuedTags): readonly LiveItem[] {
-  return reclaimableOf(view, queued).items
+export function reclaimableItems(view: LiveView, queued: QueuedTags, caches: ReduceCaches): readonly LiveItem[] {
+  return reclaimableOf(view, queued, caches).items
 }
 
 /** The tokens of `reclaimableItems`' arcs (output and call). */
-export function reclaimableTokens(view: LiveView, queued: QueuedTags): number {
-  return reclaimableOf(view, queued).tokens
+export function reclaimableTokens(view: LiveView, queued: QueuedTags, caches: ReduceCaches): number {
+  return reclaimableOf(view, queued, caches).tokens
 }
 
 /**
- * What is reclaimable in one items array, for one queue: the items, where each sits in the array, the tokens before
- * each and in all, and the kept newest results it was worked out with.
+ * The reclaimable items of the view for `queued`, from the caches while they hold for its items array; the leading
+ * items an earlier view shared (the caches' `sharedItems`) keep that view's answer.
  */
-type Reclaimable = {
-  queue: string
-  items: readonly LiveItem[]
-  at: readonly number[]
-  tokensBefore: readonly number[]
-  tokens: number
-  kept: ReadonlySet<number>
-}
-
-/**
- * The latest reclaimable items of each list of view items, and for which queued tags: a pass asks more than once
- * (the breakdown, the reminders), and a view that places every item as the last one did shares its items array, so a
- * pass over an unchanged session finds the last pass's answer. Keyed by the array, not the view: items are never
- * changed once placed (a change is a new item object in a new array).
- */
-const reclaimableOfItems = new WeakMap<readonly LiveItem[], Reclaimable>()
-
-function reclaimableOf(view: LiveView, queued: QueuedTags): Reclaimable {
+function reclaimableOf(view: LiveView, queued: QueuedTags, caches: ReduceCaches): Reclaimable {
+  const reclaimableOfItems = caches.reclaimable
   const queue = [...queued.keys()].sort((a, b) => a - b).join(",")
   const known = reclaimableOfItems.get(view.items)
   if (known?.queue === queue) return known
-  const kept = keptNewestOf(view)
+  const kept = keptNewestOf(view, caches)
   // The leading items an earlier view shared keep that view's answer while the queue and the kept results are the
   // same: only the items after them are looked at (a call that adds an exchange looks at what it moved and added).
-  const shared = sharedItems(view.items)
+  const shared = caches.sharedItems.get(view.items)
   const last = shared ? reclaimableOfItems.get(shared.from) : undefined
   const from = shared && last && last.queue === queue && sameTags(last.kept, kept) ? shared.count : 0
   const taken = last && from > 0 ? countBelow(last.at, from) : 0
@@ -149,12 +134,13 @@ export function keptNewest(items: readonly LiveItem[]): Set<number> {
 }
 
 /**
- * `keptNewest` of a view's items, from where its KEEP_NEWEST tools' results sit (`keptToolPositions`): a view that
+ * `keptNewest` of a view's items, from where its KEEP_NEWEST tools' results sit (the caches' `keptToolPositions`): a view that
  * shares an earlier view's leading items takes their positions from there and looks only at the items after them.
  */
-function keptNewestOf(view: LiveView): Set<number> {
+function keptNewestOf(view: LiveView, caches: ReduceCaches): Set<number> {
+  const { keptToolPositions } = caches
   const known = keptToolPositions.get(view.items)
-  const shared = sharedItems(view.items)
+  const shared = caches.sharedItems.get(view.items)
   const last = known === undefined && shared ? keptToolPositions.get(shared.from) : undefined
   let positions = known
   if (positions === undefined) {
@@ -169,9 +155,6 @@ function keptNewestOf(view: LiveView): Set<number> {
   }
   return newestOfKeptTools(view.items, positions)
 }
-
-/** Per items array, the positions of the KEEP_NEWEST tools' results, ascending. */
-const keptToolPositions = new WeakMap<readonly LiveItem[], number[]>()
 
 /** The tags of each KEEP_NEWEST tool's newest results among the items at `positions` (ascending; null: every item). */
 function newestOfKeptTools(items: readonly LiveItem[], positions: readonly number[] | null): Set<number> {

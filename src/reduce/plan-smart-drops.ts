@@ -6,8 +6,8 @@ import { KEEP_NEWEST, keptNewest } from "./plan-reclaim.js"
 export type SmartDrop = { tag: number; reason: Extract<DropReason, "smart" | "superseded">; supersededBy: number | null }
 
 /** Results with no value once read. */
-const ZERO_VALUE_TOOLS = new Set(["bash_status", "bash_kill"])
-const ZERO_VALUE_NOTE_ACTIONS = new Set(["read", "dismiss"])
+const ZERO_VALUE_TOOLS: ReadonlySet<string> = new Set(["bash_status", "bash_kill"])
+const ZERO_VALUE_NOTE_ACTIONS: ReadonlySet<string> = new Set(["read", "dismiss"])
 
 /**
  * Content-aware cleanup (`smart_drops`, seed: "Enable smart drops when useful"), for a pass that is already

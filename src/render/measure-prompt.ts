@@ -10,6 +10,7 @@ import { nudgedMessages } from "./render-prompt.js"
 import { droppedInput } from "./render-item.js"
 import { renderedSteers } from "./inserted-messages.js"
 import { isPrunedTool, stableJson } from "../transcript/part-content.js"
+import type { MessageSums, RenderCaches } from "./render-caches.js"
 
 /**
  * Where the tokens of a rendered prompt go (seed: "Where a pass lands"): the fixed prompt, compartment history,
@@ -50,8 +51,11 @@ export function measurePrompt(options: {
   /** The view's items reclaim or ctx_reduce could take now (`reclaimableItems`). */
   reclaimable: readonly LiveItem[]
   count: CountText
+  /** The session's render caches: a message measures once while its facts are the same object. */
+  caches: RenderCaches
 }): Breakdown {
   const { state, view, placements, count, tagsVisible } = options
+  const { runningSums } = options.caches
   const breakdown: Breakdown = {
     total: 0,
     fixed: options.fixedTokens,
@@ -105,28 +109,13 @@ export function measurePrompt(options: {
   return breakdown
 }
 
-/** One message's share of the breakdown: tool-like and other tokens as rendered, and the prefix tokens among them. */
-type MessageSums = { tool: number; other: number; tags: number }
-
 type MeasureOptions = Parameters<typeof measurePrompt>[0]
 
 /**
- * The latest measure of each session (by its part records' map): the facts it measured, for which tag visibility and
- * reminders, and the running sums of tool-like, other and prefix tokens before each live message.
+ * `messageSums`, from the caches' `measuredFacts` while it holds for the message's facts: facts are the same object
+ * while the message and its stored records are (the view's memo keeps them), so a message is measured again only when
+ * one of those, the tag visibility or its reminders change.
  */
-const runningSums = new WeakMap<
-  object,
-  { facts: readonly LiveFacts[]; tagsVisible: boolean; nudgeKey: string; tool: readonly number[]; other: readonly number[]; tags: readonly number[] }
->()
-
-/**
- * What each message's facts measured to, and for which tag visibility and reminders: facts are the same object while
- * the message and its stored records are (the view's memo keeps them), so a message is measured again only when one
- * of those changes.
- */
-const measuredFacts = new WeakMap<LiveFacts, { tagsVisible: boolean; nudges: string; sums: MessageSums }>()
-
-/** `messageSums`, from `measuredFacts` while it holds for the message's facts. */
 function factSums(
   options: MeasureOptions,
   message: HostMessage,
@@ -142,10 +131,10 @@ function factSums(
       if (tokens !== undefined) nudges += `${index}:${tokens};`
     })
   }
-  const cached = measuredFacts.get(fact)
+  const cached = options.caches.measuredFacts.get(fact)
   if (cached && cached.tagsVisible === options.tagsVisible && cached.nudges === nudges) return cached.sums
   const sums = messageSums(options, message, fact.trackables, nudgeTokens)
-  measuredFacts.set(fact, { tagsVisible: options.tagsVisible, nudges, sums })
+  options.caches.measuredFacts.set(fact, { tagsVisible: options.tagsVisible, nudges, sums })
   return sums
 }
 

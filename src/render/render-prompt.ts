@@ -6,7 +6,8 @@ import { contentPartPositions, factEdits, memoizedMessageEdits, messageEdits } f
 import { foldedHistoryMessage, renderedSteers, steerMessage } from "./inserted-messages.js"
 import { entryAt, type MessageMemo } from "../session/message-memo.js"
 import type { LiveView } from "../session/live-view.js"
-import { sameLeadingFacts, type LiveFacts } from "../session/live-facts.js"
+import { sameLeadingFacts } from "../session/live-facts.js"
+import { createRenderCaches, type RenderCaches } from "./render-caches.js"
 
 /**
  * Renders the applied state onto the live messages, as edits: each tagged item gets its `§N§ ` prefix (when tags
@@ -30,6 +31,8 @@ type RenderOptions = {
    * message's records are read from it, and the memo keeps a message's edits while its facts are the same object.
    */
   view?: LiveView
+  /** The session's render caches, kept with the memo: a render without them keeps nothing for a next. */
+  caches?: RenderCaches
 }
 
 /**
@@ -38,6 +41,8 @@ type RenderOptions = {
  */
 export function renderPromptPlaced(options: RenderOptions): { edits: readonly Edit[]; placed: PlacedEdits | null } {
   const { messages, state, tagsVisible, placements, memo, view } = options
+  const caches = options.caches ?? createRenderCaches()
+  const { foldedHeads } = caches
   const nudges = new Map<string, string[]>()
   for (const placement of placements) {
     if (placement.kind !== "nudge") continue
@@ -60,7 +65,7 @@ export function renderPromptPlaced(options: RenderOptions): { edits: readonly Ed
   let live: readonly Edit[] = []
   let run: LiveRun | null = null
   if (view && liveFrom !== null) {
-    run = liveEdits({ state, tagsVisible, nudges, memo, view, liveFrom })
+    run = liveEdits({ state, tagsVisible, nudges, memo, view, liveFrom, liveRuns: caches.liveRuns })
     live = run.edits
   }
   else {
@@ -103,24 +108,6 @@ function foldedEdits(folded: readonly HostMessage[], historyMessage: HostMessage
   return edits
 }
 
-/**
- * The latest folded head of each session's render (by its part records' map), for the pass after it: the pass, the
- * history and live position it was made for, the history message, the head's edits (the folded messages' removals and
- * the history's insertion), the live edits after it and the whole list.
- */
-const foldedHeads = new WeakMap<
-  object,
-  {
-    generation: number
-    history: NonNullable<SessionState["applied"]["history"]>
-    liveFrom: number
-    inserted: HostMessage | null
-    edits: readonly Edit[]
-    live: readonly Edit[]
-    whole: readonly Edit[]
-  }
->()
-
 /** True when two history messages say the same: the same id, session, time, agent, model and text. */
 function sameHistoryMessage(a: HostMessage | null, b: HostMessage | null): boolean {
   if (a === null || b === null) return a === b
@@ -131,23 +118,6 @@ function sameHistoryMessage(a: HostMessage | null, b: HostMessage | null): boole
   const [textA, textB] = [a.parts[0], b.parts[0]]
   return textA?.type === "text" && textB?.type === "text" && textA.text === textB.text && a.parts.length === b.parts.length
 }
-
-/**
- * The latest render of each session's live messages from a view (by the session's part records' map): the facts it
- * rendered, for which tag visibility and reminders, the edits in order and how many came before each message.
- */
-const liveRuns = new WeakMap<
-  object,
-  {
-    facts: readonly LiveFacts[]
-    tagsVisible: boolean
-    reminders: string
-    edits: readonly Edit[]
-    before: readonly number[]
-    /** Where each edit lands (`PlacedEdits.targets`). */
-    targets: Int32Array
-  }
->()
 
 /** The live messages' edits, where they land, and how many leading messages kept the edits of the earlier run `keptFrom`. */
 type LiveRun = { edits: readonly Edit[]; targets: Int32Array; kept: number; keptFrom: readonly Edit[] | null }
@@ -163,8 +133,9 @@ function liveEdits(options: {
   memo: MessageMemo | undefined
   view: LiveView
   liveFrom: number
+  liveRuns: RenderCaches["liveRuns"]
 }): LiveRun {
-  const { state, tagsVisible, nudges, memo, view, liveFrom } = options
+  const { state, tagsVisible, nudges, memo, view, liveFrom, liveRuns } = options
   const reminders = [...nudges].map(([anchor, texts]) => `${anchor}\u0000${texts.join("\u0000")}`).join("\u0001")
   const last = liveRuns.get(state.parts)
   const same = last !== undefined && last.tagsVisible === tagsVisible && last.reminders === reminders

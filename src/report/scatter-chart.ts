@@ -29,8 +29,8 @@ export type ScatterChartSpec = {
 
 /** The name Vega-Lite gives the points' mark (the unit's `name` plus `_marks`), which the labels are placed around. */
 const POINTS = "points"
-const SHAPES = ["circle", "square", "triangle-up", "diamond", "cross", "triangle-down"]
-const ANCHORS = ["right", "left", "top", "bottom", "top-right", "top-left", "bottom-right", "bottom-left"]
+const SHAPES: readonly string[] = ["circle", "square", "triangle-up", "diamond", "cross", "triangle-down"]
+const ANCHORS: readonly string[] = ["right", "left", "top", "bottom", "top-right", "top-left", "bottom-right", "bottom-left"]
 
 /** The chart as a Vega-Lite spec: the points (and the series' lines), colour and shape by series. Pure. */
 export function scatterChartSpec(spec: ScatterChartSpec): TopLevelSpec {

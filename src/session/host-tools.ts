@@ -154,7 +154,7 @@ export const GENERIC_TOOL: HostToolRow = row("generic", "", {
   reason: "an unknown tool: paths, URLs, ids, error lines, first and last lines",
 })
 
-const BY_NAME = new Map(HOST_TOOLS.flatMap((entry) => entry.tools.filter((tool) => tool !== "").map((tool) => [tool, entry] as const)))
+const BY_NAME: ReadonlyMap<string, HostToolRow> = new Map(HOST_TOOLS.flatMap((entry) => entry.tools.filter((tool) => tool !== "").map((tool) => [tool, entry] as const)))
 
 /** The row of a tool (exact names first, then shapes, then the generic row). `enabled` switches rows off (Lab). */
 export function hostTool(tool: string, enabled: (name: string) => boolean = () => true): HostToolRow {
@@ -195,7 +195,7 @@ export function readKeep(row: HostToolRow, path: string | null): OutputKeep {
   return extension !== undefined && CODE_EXTENSIONS.has(extension) ? "code" : "document"
 }
 
-const CODE_EXTENSIONS = new Set(
+const CODE_EXTENSIONS: ReadonlySet<string> = new Set(
   (
     "ts tsx mts cts js jsx mjs cjs py pyi rb go rs java kt kts scala swift c h cc cpp cxx hpp cs fs ex exs erl hrl hs " +
     "ml php lua pl sh bash zsh fish ps1 sql vue svelte astro html htm css scss sass less dart r jl zig nim clj elm gleam"

@@ -49,3 +49,6 @@ export function sameLeadingFacts(previous: readonly LiveFacts[] | null, current:
   while (same < limit && current[same] === previous[same]) same += 1
   return same
 }
+
+/** An earlier items array and how many leading items a later array shares with it (`MessageMemo.sharedItems`). */
+export type SharedItems = { from: readonly LiveItem[]; count: number }

@@ -5,7 +5,7 @@ import type { LiveFacts, LiveItem } from "./live-facts.js"
 import { messageFacts } from "./message-facts.js"
 import { leading } from "./leading.js"
 
-export type { LiveFacts, LiveItem } from "./live-facts.js"
+export type { LiveFacts, LiveItem, SharedItems } from "./live-facts.js"
 
 /** The live message list seen through the stored state: what can be dropped, reclaimed or nudged about. */
 export type LiveView = {
@@ -32,17 +32,6 @@ export type LiveView = {
   /** The newest message is an assistant message with a tool call still waiting for its result. */
   midTool: boolean
   newestSeq: number
-}
-
-/**
- * For a view's items array made from an earlier view's: that array and how many leading items are its very objects
- * (`items[k] === from[k]` for every k < count), for work that takes up from what it made of that array.
- */
-const sharedItemsOf = new WeakMap<readonly LiveItem[], { from: readonly LiveItem[]; count: number }>()
-
-/** The earlier items array `items` shares its leading items with, and how many (`sharedItemsOf`); null: none. */
-export function sharedItems(items: readonly LiveItem[]): { from: readonly LiveItem[]; count: number } | null {
-  return sharedItemsOf.get(items) ?? null
 }
 
 /**
@@ -194,7 +183,7 @@ export function buildLiveView(options: {
   const placedAll = placedAsBefore === count
   const itemsBefore = cache && placedAsBefore > 0 ? leading(cache.itemsBefore, placedAsBefore + 1, placedAll) : [0]
   const items: LiveItem[] = cache && placedAsBefore > 0 ? leading(cache.items, itemsBefore[placedAsBefore] ?? 0, placedAll) : []
-  if (cache && items.length > 0 && items !== cache.items) sharedItemsOf.set(items, { from: cache.items, count: items.length })
+  if (memo && cache && items.length > 0 && items !== cache.items) memo.sharedItems.set(items, { from: cache.items, count: items.length })
   // After a moved window's edge, the messages inside the window both times keep their items too (`placedInWindow`).
   const [keptFrom, keptTo] = cache && reuse > 0 ? placedInWindow(cache, liveReused, count, protectedFrom) : [0, 0]
   for (let messageIndex = placedAsBefore; messageIndex < count; messageIndex += 1) {

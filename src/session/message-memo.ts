@@ -2,7 +2,7 @@ import { finalShape, messageSignature, sameFinalShape, sameSignature, type Final
 import type { HostMessage } from "../transcript/host-message.js"
 import { listTrackables, type Trackable } from "../transcript/trackables.js"
 import type { Edit } from "./edit.js"
-import type { LiveFacts, LiveItem } from "./live-facts.js"
+import type { LiveFacts, LiveItem, SharedItems } from "./live-facts.js"
 import { RecordMap } from "./record-map.js"
 import type { SerializedLayout, SerializedPrompt } from "./serialized-prompt.js"
 
@@ -41,6 +41,16 @@ export type MessageMemo = {
    * many messages. The next pass over the same messages with the same edits has the same prompt.
    */
   serialized: { prompt: SerializedPrompt; edits: readonly Edit[]; generation: number; count: number; layout: SerializedLayout | null } | null
+  /**
+   * For a serialization whose leading chunks are an earlier one's very strings at the same positions: that one and how
+   * many (`promptDivergence` skips them without a look).
+   */
+  sharedLeading: WeakMap<SerializedPrompt, { from: SerializedPrompt; count: number }>
+  /**
+   * For a view's items array made from an earlier view's (`buildLiveView`): that array and how many leading items are
+   * its very objects, for work that takes up from what it made of that array (reclaim).
+   */
+  sharedItems: WeakMap<readonly LiveItem[], SharedItems>
   /**
    * How many leading messages of the list of pass `generation` ingest found stored whole (`plan-ingest.ts`): the next
    * pass skips as many of them as still sit where they sat.
@@ -130,6 +140,8 @@ export function createMessageMemo(): MessageMemo {
     stable: 0,
     view: null,
     serialized: null,
+    sharedLeading: new WeakMap(),
+    sharedItems: new WeakMap(),
     storedLeading: { generation: 0, count: 0 },
     newest: { previousList: [], listed: null },
   }

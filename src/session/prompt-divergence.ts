@@ -1,4 +1,5 @@
-import { sharedLeadingChunks, type SerializedPrompt } from "./serialize-prompt.js"
+import type { MessageMemo } from "./message-memo.js"
+import type { SerializedPrompt } from "./serialize-prompt.js"
 import { utf8Length } from "./utf8-length.js"
 
 /** Where two serialized prompts first differ, in UTF-8 bytes of `previous`; null when `previous` is a prefix of `current`. */
@@ -15,12 +16,13 @@ export function firstDivergence(previous: string, current: string): number | nul
  * skipped by size, then the rest is compared from there in blocks (the provider's history message, a megabyte in a
  * long session, mostly differs only near its end) and character by character in the block that differs.
  */
-export function promptDivergence(previous: SerializedPrompt, current: SerializedPrompt): number | null {
+export function promptDivergence(previous: SerializedPrompt, current: SerializedPrompt, memo: MessageMemo | null = null): number | null {
   if (previous === current) return null
   let offset = 0
   let index = 0
-  // Leading chunks the current prompt took from this one by position are equal without a look (`sharedLeadingChunks`).
-  const shared = sharedLeadingChunks(current)
+  // Leading chunks the current prompt took from this one by position are equal without a look (the memo's
+  // `sharedLeading`, when the memo serialized it).
+  const shared = memo?.sharedLeading.get(current) ?? null
   if (shared !== null && shared.from === previous && shared.count <= previous.chunks.length) {
     let rest = 0
     for (let at = shared.count; at < previous.chunks.length; at += 1) rest += previous.bytes[at] ?? 0

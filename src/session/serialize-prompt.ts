@@ -16,14 +16,6 @@ export function serializePrompt(messages: readonly HostMessage[]): string {
   return messages.map(serializeMessage).join("")
 }
 
-/** For a serialization whose leading chunks are an earlier one's very strings at the same positions: that one and how many. */
-const sharedLeading = new WeakMap<SerializedPrompt, { from: SerializedPrompt; count: number }>()
-
-/** The earlier prompt `prompt`'s leading chunks are taken from, and how many (`sharedLeading`); null: none. */
-export function sharedLeadingChunks(prompt: SerializedPrompt): { from: SerializedPrompt; count: number } | null {
-  return sharedLeading.get(prompt) ?? null
-}
-
 /**
  * The per-message serialization of `messages`. A chunk equal to one of `previous` takes its size from there, so a
  * pass over an unchanged session counts no byte twice.
@@ -153,7 +145,7 @@ export function serializeRenderedChunks(
     if (after.size > 0) for (const inserted of after.get(message.info.id) ?? []) add(serializeMessage(inserted))
   }
   const prompt = { chunks, bytes, totalBytes }
-  if (shared > 0 && same) sharedLeading.set(prompt, { from: same.prompt, count: shared })
+  if (memo && shared > 0 && same) memo.sharedLeading.set(prompt, { from: same.prompt, count: shared })
   const layout = plain && placed ? { atStart, liveAt: atStart.length, liveFrom: placed.liveFrom, run: placed.run } : null
   if (memo) memo.serialized = { prompt, edits, generation: memo.generation, count, layout }
   return prompt

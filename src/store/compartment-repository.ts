@@ -1,6 +1,6 @@
 import { z } from "zod"
 import type { Fact, Tier } from "../historian/fidelity-types.js"
-import type { Database } from "./driver.js"
+import type { Database, Row } from "./driver.js"
 import { statement } from "./statements.js"
 
 export type RepresentationStrategy = "canonical-record" | "source-grounded-model" | "cascaded-model"
@@ -117,16 +117,7 @@ export function listCompartments(db: Database, sessionId: string): StoredCompart
   return rows.map((row) => {
     const id = String(row["id"])
     return {
-      id,
-      sessionId,
-      seq: Number(row["seq"]),
-      firstMessageSeq: Number(row["first_message_seq"]),
-      lastMessageSeq: Number(row["last_message_seq"]),
-      firstTag: row["first_tag"] === null ? null : Number(row["first_tag"]),
-      lastTag: row["last_tag"] === null ? null : Number(row["last_tag"]),
-      outcome: row["outcome"] === null ? null : String(row["outcome"]),
-      sourceTokens: Number(row["source_tokens"]),
-      status: String(row["status"]) === "folded" ? "folded" : "closed",
+      ...compartmentRow(row, sessionId),
       representations: statement(
         db,
         "SELECT tier, strategy, content, tokens, generator_model, prompt_version FROM representations WHERE compartment_id = ? ORDER BY id",
@@ -142,15 +133,74 @@ export function listCompartments(db: Database, sessionId: string): StoredCompart
         })),
       facts: statement(db, "SELECT kind, retention, floor, text, source_refs_json FROM items WHERE compartment_id = ? ORDER BY id")
         .all([id])
-        .map((fact) => ({
-          kind: String(fact["kind"]) as Fact["kind"],
-          retention: String(fact["retention"]) as Fact["retention"],
-          floor: String(fact["floor"]) as Fact["floor"],
-          text: String(fact["text"]),
-          source: SourceRefsSchema.parse(JSON.parse(String(fact["source_refs_json"]))),
-        })),
+        .map(factOf),
     }
   })
+}
+
+function compartmentRow(row: Row, sessionId: string): Omit<StoredCompartment, "representations" | "facts"> {
+  return {
+    id: String(row["id"]),
+    sessionId,
+    seq: Number(row["seq"]),
+    firstMessageSeq: Number(row["first_message_seq"]),
+    lastMessageSeq: Number(row["last_message_seq"]),
+    firstTag: row["first_tag"] === null ? null : Number(row["first_tag"]),
+    lastTag: row["last_tag"] === null ? null : Number(row["last_tag"]),
+    outcome: row["outcome"] === null ? null : String(row["outcome"]),
+    sourceTokens: Number(row["source_tokens"]),
+    status: String(row["status"]) === "folded" ? "folded" : "closed",
+  }
+}
+
+function factOf(fact: Row): Fact {
+  return {
+    kind: String(fact["kind"]) as Fact["kind"],
+    retention: String(fact["retention"]) as Fact["retention"],
+    floor: String(fact["floor"]) as Fact["floor"],
+    text: String(fact["text"]),
+    source: SourceRefsSchema.parse(JSON.parse(String(fact["source_refs_json"]))),
+  }
+}
+
+/** A representation without its text: what a tier costs and which strategy made it. */
+export type RepresentationOutline = Omit<StoredRepresentation, "content">
+
+/** A stored compartment whose representations leave out their texts (`representationContent` reads one). */
+export type CompartmentOutline = Omit<StoredCompartment, "representations"> & { representations: RepresentationOutline[] }
+
+/** The session's compartments, oldest first, with their facts and their representations' outlines (no texts). */
+export function listCompartmentOutlines(db: Database, sessionId: string): CompartmentOutline[] {
+  const rows = statement(db, "SELECT * FROM compartments WHERE session_id = ? ORDER BY seq").all([sessionId])
+  const representations = statement(
+    db,
+    "SELECT tier, strategy, tokens, generator_model, prompt_version FROM representations WHERE compartment_id = ? ORDER BY id",
+  )
+  const facts = statement(db, "SELECT kind, retention, floor, text, source_refs_json FROM items WHERE compartment_id = ? ORDER BY id")
+  return rows.map((row) => {
+    const id = String(row["id"])
+    return {
+      ...compartmentRow(row, sessionId),
+      representations: representations.all([id]).map((representation) => ({
+        tier: String(representation["tier"]) as Tier,
+        strategy: String(representation["strategy"]) as RepresentationStrategy,
+        tokens: Number(representation["tokens"]),
+        generatorModel: representation["generator_model"] === null ? null : String(representation["generator_model"]),
+        promptVersion: representation["prompt_version"] === null ? null : String(representation["prompt_version"]),
+      })),
+      facts: facts.all([id]).map(factOf),
+    }
+  })
+}
+
+/** The text of one representation of a compartment, or null when it has none of that tier and strategy. */
+export function representationContent(db: Database, compartmentId: string, tier: Tier, strategy: RepresentationStrategy): string | null {
+  const row = statement(db, "SELECT content FROM representations WHERE compartment_id = ? AND tier = ? AND strategy = ?").get([
+    compartmentId,
+    tier,
+    strategy,
+  ])
+  return row === undefined ? null : String(row["content"])
 }
 
 /** Marks compartments folded into the prompt's history at `pass`. */

@@ -42,18 +42,24 @@ export const REPLAY_COUNT_CACHE_CHARS = 32_000_000
 /** What a counter keeps of the short texts every pass renders again (markers, reminders): ~2 MB of UTF-16 at most. */
 const RECURRING_COUNT_CACHE_CHARS = 1_000_000
 
-/** Each counter's memory of recurring texts, shared by the passes of a process. */
-const recurring = new WeakMap<TokenCounter, TokenCounter>()
+/** What a session's passes keep of counted texts: each counter's memory of the recurring texts it counted. */
+export type TokenCaches = { recurring: WeakMap<TokenCounter, TokenCounter> }
+
+/** Empty token caches, for one session's passes. */
+export function createTokenCaches(): TokenCaches {
+  return { recurring: new WeakMap() }
+}
 
 /**
- * `counter` with a memory of the texts it counted that lasts from pass to pass (`withCountedTextCache`): drop markers,
- * reminders and the steer message recur on every pass, and are then counted once per process, not once per pass.
+ * `counter` with a memory of the texts it counted that lasts from pass to pass (`withCountedTextCache`), kept in
+ * `caches`: drop markers, reminders and the steer message recur on every pass, and are then counted once per session,
+ * not once per pass.
  */
-export function withRecurringTextCache(counter: TokenCounter): TokenCounter {
-  let cached = recurring.get(counter)
+export function withRecurringTextCache(counter: TokenCounter, caches: TokenCaches): TokenCounter {
+  let cached = caches.recurring.get(counter)
   if (cached === undefined) {
     cached = withCountedTextCache(counter, { maxChars: RECURRING_COUNT_CACHE_CHARS })
-    recurring.set(counter, cached)
+    caches.recurring.set(counter, cached)
   }
   return cached
 }

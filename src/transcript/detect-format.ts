@@ -43,7 +43,7 @@ function looksLikeClaudeCode(records: readonly JsonObject[]): boolean {
   return records.every((record) => CLAUDE_CODE_RECORD_TYPES.has(record.type as string)) && records.some(hasIds)
 }
 
-const LOOKED_FOR = [
+const LOOKED_FOR: readonly string[] = [
   'an opencode export (one JSON object with "info" and "messages")',
   'a SWE-agent trajectory (one JSON object with "history" and "trajectory" or "info.model_stats")',
   'a pi session (JSONL whose first record is {"type":"session"})',

@@ -11,6 +11,7 @@ import { createTokenCounterPool } from "../../src/tokens/tiktoken-counter.js"
 import { fixedClock, freshCopy, memoryStore, sessionState } from "../helpers/host-messages.js"
 import { recordFaultTally } from "./fault-table.js"
 import { longSession } from "../helpers/long-session.js"
+import { createPassCaches } from "../../src/pass/pass-caches.js"
 
 /** One pass of a long-session run, as the probe measures it. */
 export type ProbedPass = {
@@ -58,6 +59,7 @@ export async function runLongSession(options: { messageCount: number; usableToke
   const db = await memoryStore()
   try {
     const state = sessionState({ db, counter, sessionId: "ses_long" })
+    const caches = createPassCaches(state.messageMemo)
     const window = fixedWindow({ usableTokens: options.usableTokens, config: defaultConfig() })
     const planner = createHistoryPlanner({ db, sessionId: state.sessionId, counter, policy: "default" })
     const all = longSession({ messageCount: options.messageCount + options.laterPasses * 2 })
@@ -75,6 +77,7 @@ export async function runLongSession(options: { messageCount: number; usableToke
       const result = runPass({
         db,
         state,
+        caches,
         messages,
         counter,
         clock: fixedClock,

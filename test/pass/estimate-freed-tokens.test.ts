@@ -6,6 +6,8 @@ import { measurePrompt, type Breakdown } from "../../src/render/measure-prompt.j
 import type { HostMessage } from "../../src/transcript/host-message.js"
 import { assistantMessage, completed, text, tool, userMessage } from "../helpers/host-messages.js"
 import { ingestedState, tokCounter, toks } from "../helpers/pure-session.js"
+import { createPassCaches } from "../../src/pass/pass-caches.js"
+import { createRenderCaches } from "../../src/render/render-caches.js"
 
 /**
  * A request, a 5,000-token read (settled, never reclaimed by age: no execute pass has set a boundary), and a newest
@@ -20,7 +22,7 @@ const MESSAGES: HostMessage[] = [
 
 function measureWith(state: SessionState) {
   return (view: LiveView, measured: SessionState): Breakdown =>
-    measurePrompt({ messages: MESSAGES, state: measured, view, tagsVisible: true, placements: [], fixedTokens: 0, reclaimable: [], count: tokCounter.count })
+    measurePrompt({ messages: MESSAGES, state: measured, view, tagsVisible: true, placements: [], fixedTokens: 0, reclaimable: [], count: tokCounter.count, caches: createRenderCaches() })
 }
 
 describe("estimateFreedTokens", () => {
@@ -28,7 +30,7 @@ describe("estimateFreedTokens", () => {
   const measure = measureWith(state)
   const before = measure(buildLiveView({ messages: MESSAGES, state, protectedTokens: 50 }), state)
   const estimate = (reclaim: "age" | "force", ready: { foldThroughSeq: number; text: string; tokens: number } | null = null) =>
-    estimateFreedTokens({ messages: MESSAGES, state, before, ready, protectedTokens: 50, landable: [], smart: [], reclaim, measure })
+    estimateFreedTokens({ messages: MESSAGES, state, before, ready, protectedTokens: 50, landable: [], smart: [], reclaim, measure, caches: createPassCaches(state.messageMemo) })
 
   it("counts what the pass's own reclaim mode takes: force takes the settled read, age (before any boundary) nothing", () => {
     expect(estimate("force")).toBe(5_000)
@@ -44,8 +46,9 @@ describe("estimateFreedTokens", () => {
 
   it("answers the same inputs over the same view items from the last estimate, and other inputs afresh", () => {
     const passView = buildLiveView({ messages: MESSAGES, state, protectedTokens: 50 })
+    const caches = createPassCaches(state.messageMemo)
     const remembered = (reclaim: "age" | "force", ready: { foldThroughSeq: number; text: string; tokens: number } | null, landable: number[] = []) =>
-      estimateFreedTokens({ messages: MESSAGES, state, before, ready, protectedTokens: 50, landable, smart: [], reclaim, measure, passView })
+      estimateFreedTokens({ messages: MESSAGES, state, before, ready, protectedTokens: 50, landable, smart: [], reclaim, measure, passView, caches })
     const fold = { foldThroughSeq: 2, text: "history", tokens: 100 }
     const asked: number[] = []
     let counted = 0
@@ -54,7 +57,7 @@ describe("estimateFreedTokens", () => {
       return measure(view, measured)
     }
     const withCount = (ready: typeof fold | null) =>
-      estimateFreedTokens({ messages: MESSAGES, state, before, ready, protectedTokens: 50, landable: [], smart: [], reclaim: "force", measure: counting, passView })
+      estimateFreedTokens({ messages: MESSAGES, state, before, ready, protectedTokens: 50, landable: [], smart: [], reclaim: "force", measure: counting, passView, caches })
     asked.push(withCount(fold), withCount(fold))
     expect(asked).toEqual([4_920, 4_920])
     // Asked again with the same inputs over the same items: not worked out again.
@@ -63,11 +66,11 @@ describe("estimateFreedTokens", () => {
     expect(remembered("force", { ...fold, tokens: 200 })).toBe(4_820)
     expect(remembered("age", fold)).toBe(estimate("age", fold))
     const tag = state.tagsByPart.get("r2")?.tag ?? 0
-    expect(remembered("force", null, [tag])).toBe(estimateFreedTokens({ messages: MESSAGES, state, before, ready: null, protectedTokens: 50, landable: [tag], smart: [], reclaim: "force", measure }))
+    expect(remembered("force", null, [tag])).toBe(estimateFreedTokens({ messages: MESSAGES, state, before, ready: null, protectedTokens: 50, landable: [tag], smart: [], reclaim: "force", measure, caches: createPassCaches(state.messageMemo) }))
     // Another list of view items (the messages or their records changed): worked out again.
     const other = buildLiveView({ messages: MESSAGES, state, protectedTokens: 50 })
     expect(other.items).not.toBe(passView.items)
-    estimateFreedTokens({ messages: MESSAGES, state, before, ready: fold, protectedTokens: 50, landable: [], smart: [], reclaim: "force", measure: counting, passView: other })
+    estimateFreedTokens({ messages: MESSAGES, state, before, ready: fold, protectedTokens: 50, landable: [], smart: [], reclaim: "force", measure: counting, passView: other, caches })
     expect(counted).toBe(2)
   })
 })

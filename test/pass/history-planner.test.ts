@@ -38,6 +38,7 @@ import {
   userMessage,
   wordCounter,
 } from "../helpers/host-messages.js"
+import { createPassCaches, type PassCaches } from "../../src/pass/pass-caches.js"
 
 /**
  * The planner through real passes on a `:memory:` store. Sizes are words (`wordCounter`): a turn is a user request
@@ -79,7 +80,7 @@ function turns(count: number, options: Parameters<typeof turn>[1] = {}, from = 1
 const quietWindow = (protectedTokens = 300): WindowSettings =>
   fixedWindow({ usableTokens: 1_000_000, config: { ...defaultConfig(), protected_tokens: protectedTokens } })
 
-type Session = { db: Database; state: SessionState; planner: HistoryPlanner }
+type Session = { db: Database; state: SessionState; planner: HistoryPlanner; caches: PassCaches }
 
 const opened: Database[] = []
 afterEach(() => {
@@ -101,7 +102,7 @@ async function openSession(options: SessionOptions = {}): Promise<Session> {
     ...(options.expanded ? { expanded: options.expanded } : {}),
     ...(options.deferCuts ? { deferCuts: true } : {}),
   })
-  return { db, state, planner }
+  return { db, state, planner, caches: createPassCaches(state.messageMemo) }
 }
 
 /** One transform call with the planner, on a fresh copy of `messages`, at the newest message's time. */
@@ -115,6 +116,7 @@ function pass(
   const result = runPass({
     db: session.db,
     state: session.state,
+    caches: session.caches,
     messages: rendered,
     counter: wordCounter,
     clock: fixedClock,

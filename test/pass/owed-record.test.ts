@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest"
-import { owedRecord, storeOwedRecord } from "../../src/pass/owed-record.js"
+import { createOwedRecord, storeOwedRecord, type OwedRecord } from "../../src/pass/owed-record.js"
 import { runPass } from "../../src/pass/run-pass.js"
+import { createPassCaches } from "../../src/pass/pass-caches.js"
 import type { SessionState } from "../../src/session/session-state.js"
 import type { Database } from "../../src/store/driver.js"
 import { listPasses } from "../../src/store/pass-repository.js"
@@ -14,25 +15,26 @@ const turns = (count: number): HostMessage[] =>
     assistantMessage({ id: `msg_a${index}`, created: 11 + index * 10, parts: [text(`prt_a${index}`, `done with step ${index} ${toks(2)}`)] }),
   ]).flat()
 
-function pass(db: Database, state: SessionState, messages: HostMessage[], deferQuietRecord: boolean) {
-  return runPass({ db, state, messages: freshCopy(messages), counter, clock: fixedClock, trigger: "transform", tagsVisible: true, window: ROOMY_WINDOW, fixedTokens: 0, now: fixedClock.now(), smartDrops: false, deferQuietRecord })
+function pass(db: Database, state: SessionState, messages: HostMessage[], owed: OwedRecord | null) {
+  return runPass({ db, state, caches: createPassCaches(state.messageMemo), messages: freshCopy(messages), counter, clock: fixedClock, trigger: "transform", tagsVisible: true, window: ROOMY_WINDOW, fixedTokens: 0, now: fixedClock.now(), smartDrops: false, ...(owed ? { owed } : {}) })
 }
 
-describe("runPass with deferQuietRecord", () => {
+describe("runPass with an owed record", () => {
   it("leaves a quiet pass's record owed, and stores the very record the pass would have committed", async () => {
     const deferred = await memoryStore()
     const direct = await memoryStore()
     const deferredState = sessionState({ db: deferred, counter })
     const directState = sessionState({ db: direct, counter })
+    const owed = createOwedRecord()
     for (const count of [1, 2, 2, 3]) {
-      pass(deferred, deferredState, turns(count), true)
+      pass(deferred, deferredState, turns(count), owed)
       expect(listPasses(deferred, TEST_SESSION, 100).map((record) => record.seq)).not.toContain(deferredState.nextPass - 1)
-      expect(owedRecord(deferredState)?.seq).toBe(deferredState.nextPass - 1)
-      expect(storeOwedRecord(deferred, deferredState)).toBe(true)
-      expect(owedRecord(deferredState)).toBeNull()
-      pass(direct, directState, turns(count), false)
+      expect(owed.record?.seq).toBe(deferredState.nextPass - 1)
+      expect(storeOwedRecord(deferred, owed)).toBe(true)
+      expect(owed.record).toBeNull()
+      pass(direct, directState, turns(count), null)
     }
-    expect(storeOwedRecord(deferred, deferredState)).toBe(false)
+    expect(storeOwedRecord(deferred, owed)).toBe(false)
     expect(listPasses(deferred, TEST_SESSION, 100)).toEqual(listPasses(direct, TEST_SESSION, 100))
     deferred.close()
     direct.close()
@@ -41,22 +43,23 @@ describe("runPass with deferQuietRecord", () => {
   it("commits an owed record before its own when the session still owes one, in one transaction", async () => {
     const db = await memoryStore()
     const state = sessionState({ db, counter })
-    pass(db, state, turns(1), true)
-    pass(db, state, turns(2), true)
+    const owed = createOwedRecord()
+    pass(db, state, turns(1), owed)
+    pass(db, state, turns(2), owed)
     expect(listPasses(db, TEST_SESSION).map((record) => record.seq)).toEqual([2, 1])
-    expect(owedRecord(state)).toBeNull()
+    expect(owed.record).toBeNull()
     // A commit that fails writes neither (nothing new to ingest: the commit is the pass's one write): the owed record
     // stays owed, and the failed pass's number is not reused.
-    pass(db, state, turns(2), true)
+    pass(db, state, turns(2), owed)
     const transaction = db.transaction
     db.transaction = () => {
       throw new Error("store gone")
     }
-    expect(() => pass(db, state, turns(2), true)).toThrow("store gone")
+    expect(() => pass(db, state, turns(2), owed)).toThrow("store gone")
     db.transaction = transaction
-    expect(owedRecord(state)?.seq).toBe(3)
+    expect(owed.record?.seq).toBe(3)
     expect(listPasses(db, TEST_SESSION).map((record) => record.seq)).toEqual([2, 1])
-    pass(db, state, turns(3), true)
+    pass(db, state, turns(3), owed)
     expect(listPasses(db, TEST_SESSION).map((record) => record.seq)).toEqual([5, 3, 2, 1])
     db.close()
   })

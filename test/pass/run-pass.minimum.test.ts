@@ -21,6 +21,7 @@ import {
   userMessage,
   wordCounter,
 } from "../helpers/host-messages.js"
+import { createPassCaches } from "../../src/pass/pass-caches.js"
 
 /**
  * What an execute pass must free to be worth its cache rewrite, through real passes (sizes in words): a drain pass,
@@ -76,6 +77,7 @@ async function openSession(window: WindowSettings, fixed: number): Promise<Sessi
       const result = runPass({
         db,
         state,
+        caches: createPassCaches(state.messageMemo),
         messages: rendered,
         counter: wordCounter,
         clock: fixedClock,

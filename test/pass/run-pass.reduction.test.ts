@@ -29,6 +29,7 @@ import {
   visibleText,
 } from "../helpers/host-messages.js"
 import { tokCounter, toks } from "../helpers/pure-session.js"
+import { createPassCaches } from "../../src/pass/pass-caches.js"
 
 /**
  * Passes over sessions measured with the "tok" counter (prefixes and markers cost nothing), in a 100k window with a
@@ -514,6 +515,7 @@ describe("runPass: reload", () => {
       const result = runPass({
         db,
         state,
+        caches: createPassCaches(state.messageMemo),
         messages: copy,
         counter: tokCounter,
         clock: fixedClock,

@@ -40,6 +40,7 @@ import {
   visibleText,
   type PartSpec,
 } from "../helpers/host-messages.js"
+import { createPassCaches } from "../../src/pass/pass-caches.js"
 
 let pool: TokenCounterPool
 let counter: TokenCounter
@@ -215,6 +216,7 @@ describe("runPass", () => {
     runPass({
       db,
       state,
+      caches: createPassCaches(state.messageMemo),
       messages,
       counter,
       clock: fixedClock,

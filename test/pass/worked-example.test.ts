@@ -18,6 +18,7 @@ import {
   tool,
   userMessage,
 } from "../helpers/host-messages.js"
+import { createPassCaches } from "../../src/pass/pass-caches.js"
 
 /**
  * The seed's worked example ("Worked example: a 200k window"): a 200k usable window at the default 65% threshold,
@@ -97,6 +98,7 @@ describe("runPass on the seed's worked example", () => {
     return {
       db,
       state,
+      caches: createPassCaches(state.messageMemo),
       messages,
       counter: tokCounter,
       clock: fixedClock,

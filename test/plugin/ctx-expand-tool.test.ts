@@ -27,6 +27,7 @@ import {
 } from "../helpers/host-messages.js"
 import { createTempDirs } from "../helpers/temp-dirs.js"
 import { createExpandTool } from "../../src/plugin/context-tools.js"
+import { createPassCaches } from "../../src/pass/pass-caches.js"
 
 /** Nothing is ever pressured; 300 protected words hold only the newest message. */
 const WINDOW = fixedWindow({ usableTokens: 1_000_000, config: { ...defaultConfig(), protected_tokens: 300 } })
@@ -98,6 +99,7 @@ async function prepared(
   runPass({
     db,
     state,
+    caches: createPassCaches(state.messageMemo),
     messages: session(sessionId, turns, options),
     counter: wordCounter,
     clock: fixedClock,

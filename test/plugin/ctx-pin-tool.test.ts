@@ -28,6 +28,7 @@ import {
 } from "../helpers/host-messages.js"
 import { createTempDirs } from "../helpers/temp-dirs.js"
 import { createPinTool } from "../../src/plugin/context-tools.js"
+import { createPassCaches } from "../../src/pass/pass-caches.js"
 
 /** Nothing is ever pressured; 300 protected words hold only the newest message. */
 const WINDOW = fixedWindow({ usableTokens: 1_000_000, config: { ...defaultConfig(), protected_tokens: 300 } })
@@ -96,6 +97,7 @@ async function prepared(turns = 3, options: { hugeRead?: number } = {}): Promise
   const result = runPass({
     db,
     state,
+    caches: createPassCaches(state.messageMemo),
     messages,
     counter: wordCounter,
     clock: fixedClock,

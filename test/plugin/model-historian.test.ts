@@ -26,6 +26,7 @@ import {
   wordCounter,
 } from "../helpers/host-messages.js"
 import { createTempDirs } from "../helpers/temp-dirs.js"
+import { createPassCaches } from "../../src/pass/pass-caches.js"
 
 type Client = PluginInput["client"]
 
@@ -163,6 +164,7 @@ async function prepared(
   const result = runPass({
     db: store,
     state,
+    caches: createPassCaches(state.messageMemo),
     messages,
     counter: wordCounter,
     clock: fixedClock,

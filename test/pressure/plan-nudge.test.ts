@@ -7,6 +7,7 @@ import type { LiveView } from "../../src/session/live-view.js"
 import type { HostMessage } from "../../src/transcript/host-message.js"
 import { assistantMessage, completed, running, text, tool, userMessage } from "../helpers/host-messages.js"
 import { liveView, markDropped, ingestedState, toks } from "../helpers/pure-session.js"
+import { createReduceCaches } from "../../src/reduce/reduce-caches.js"
 
 const arc = (id: string, name: string, size: number): HostMessage =>
   assistantMessage({ id: `m-${id}`, parts: [tool(id, name, completed({}, toks(size)))] })
@@ -43,6 +44,7 @@ function plan(
 ) {
   return planNudge({
     view,
+    caches: createReduceCaches(),
     newestToolPartId: "x",
     newestMessageId: "m-x",
     applied: { ...initialAppliedState(), ...options.applied },
@@ -103,7 +105,7 @@ describe("planNudge", () => {
       arc("x", "bash", 2_500),
     ]
     const view = liveView(messages, { protectedTokens: 2_000 })
-    const reference = [...reclaimableItems(view, new Set())]
+    const reference = [...reclaimableItems(view, new Set(), createReduceCaches())]
       .sort((a, b) => b.contentTokens - a.contentTokens || a.tag.tag - b.tag.tag)
       .slice(0, 5)
     expect(reference.map((item) => item.contentTokens)).toEqual([45_000, 45_000, 40_000, 35_000, 25_000])
@@ -170,6 +172,7 @@ describe("planNudge", () => {
     ])
     const noTool = planNudge({
       view: ceiling,
+      caches: createReduceCaches(),
       newestToolPartId: null,
       newestMessageId: null,
       applied: initialAppliedState(),
@@ -226,7 +229,7 @@ describe("reclaimableItems", () => {
     markDropped(state, "dropped")
     const view = liveView(messages, { state, protectedTokens: 5_000 })
     const queued = new Set([state.tagsByPart.get("queued")?.tag ?? -1])
-    expect(reclaimableItems(view, queued).map((item) => item.tag.partId)).toEqual(["big"])
+    expect(reclaimableItems(view, queued, createReduceCaches()).map((item) => item.tag.partId)).toEqual(["big"])
   })
 
   it("well below the threshold the same tail gets a firm reminder and no steer message (37% of 200k, threshold 65%)", () => {

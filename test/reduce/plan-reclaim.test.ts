@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
 import type { SessionState } from "../../src/session/session-state.js"
-import { buildLiveView, sharedItems } from "../../src/session/live-view.js"
+import { buildLiveView } from "../../src/session/live-view.js"
 import { keptNewest, planReclaim, reclaimableItems, reclaimableTokens, type ReclaimMode } from "../../src/reduce/plan-reclaim.js"
 import type { HostMessage } from "../../src/transcript/host-message.js"
 import type { HostToolState as ToolState } from "../../src/transcript/host-message.js"
@@ -9,6 +9,7 @@ import { applyPlanToState, planIngest } from "../../src/session/plan-ingest.js"
 import { emptySessionState } from "../../src/session/session-state.js"
 import { assistantMessage, completed, failed, freshCopy, running, TEST_SESSION, text, tool, userMessage } from "../helpers/host-messages.js"
 import { ingestedState, markDropped, tagOf, tokCounter, toks } from "../helpers/pure-session.js"
+import { createReduceCaches } from "../../src/reduce/reduce-caches.js"
 
 /** An assistant message holding one tool arc: `output` tokens of result and `call` tokens of input. */
 function arc(
@@ -235,23 +236,25 @@ describe("reclaimableItems", () => {
   it("takes finished output of 250-token arcs outside the protected window, but the kept newest, the queued and the dropped", () => {
     const { messages, state } = richState()
     const view = buildLiveView({ messages, state, protectedTokens: 2_000 })
-    expect(partsOf(state, reclaimableItems(view, new Set()))).toEqual(["old-read", "exact", "todo-old", "red-1", "grep", "edit", "failed", "late-read"])
+    const caches = createReduceCaches()
+    expect(partsOf(state, reclaimableItems(view, new Set(), caches))).toEqual(["old-read", "exact", "todo-old", "red-1", "grep", "edit", "failed", "late-read"])
     const queued = new Map([[tagOf(state, "grep").tag, "queued"]])
-    expect(partsOf(state, reclaimableItems(view, queued))).toEqual(["old-read", "exact", "todo-old", "red-1", "edit", "failed", "late-read"])
-    const arcs = reclaimableItems(view, queued).map((item) => item.contentTokens + item.callTokens)
-    expect(reclaimableTokens(view, queued)).toBe(arcs.reduce((sum, tokens) => sum + tokens, 0))
+    expect(partsOf(state, reclaimableItems(view, queued, caches))).toEqual(["old-read", "exact", "todo-old", "red-1", "edit", "failed", "late-read"])
+    const arcs = reclaimableItems(view, queued, caches).map((item) => item.contentTokens + item.callTokens)
+    expect(reclaimableTokens(view, queued, caches)).toBe(arcs.reduce((sum, tokens) => sum + tokens, 0))
     expect(arcs.every((tokens) => tokens >= 250)).toBe(true)
   })
 
   it("answers a view that shares the last view's items from the last answer, and a new queue or new items afresh", () => {
     const { messages, state } = richState()
     const first = buildLiveView({ messages, state, protectedTokens: 2_000 })
-    const answer = reclaimableItems(first, new Set())
-    expect(reclaimableItems({ ...first }, new Set())).toBe(answer)
-    expect(reclaimableItems(first, new Set([tagOf(state, "edit").tag]))).not.toContain(first.items.find((item) => state.tagsByNumber.get(item.tag.tag)?.partId === "edit"))
+    const caches = createReduceCaches()
+    const answer = reclaimableItems(first, new Set(), caches)
+    expect(reclaimableItems({ ...first }, new Set(), caches)).toBe(answer)
+    expect(reclaimableItems(first, new Set([tagOf(state, "edit").tag]), caches)).not.toContain(first.items.find((item) => state.tagsByNumber.get(item.tag.tag)?.partId === "edit"))
     // The same view's items placed anew (a wider window protects more): another array, another answer.
     const wider = buildLiveView({ messages, state, protectedTokens: 4_000 })
-    expect(partsOf(state, reclaimableItems(wider, new Set()))).toEqual(["old-read", "exact", "todo-old", "red-1", "grep", "edit"])
+    expect(partsOf(state, reclaimableItems(wider, new Set(), caches))).toEqual(["old-read", "exact", "todo-old", "red-1", "grep", "edit"])
   })
 
   it("takes up from the last view's answer as the session grows pass by pass, and answers as a view made afresh", () => {
@@ -269,6 +272,7 @@ describe("reclaimableItems", () => {
     ]
     const state = emptySessionState(TEST_SESSION)
     const memo = createMessageMemo()
+    const caches = createReduceCaches(memo.sharedItems)
     let takenUp = 0
     for (let length = 8; length <= all.length; length += 1) {
       const messages = freshCopy(all.slice(0, length))
@@ -279,10 +283,10 @@ describe("reclaimableItems", () => {
       const queued = length % 3 === 0 ? new Map([[tagOf(state, "old-read").tag, "queued"]]) : new Map<number, string>()
       const view = buildLiveView({ messages, state, protectedTokens: 2_000, memo })
       const fresh = buildLiveView({ messages, state, protectedTokens: 2_000 })
-      if ((sharedItems(view.items)?.count ?? 0) > 0) takenUp += 1
-      expect(partsOf(state, reclaimableItems(view, queued))).toEqual(partsOf(state, reclaimableItems(fresh, queued)))
-      expect(reclaimableItems(view, queued)).toEqual(reclaimableItems(fresh, queued))
-      expect(reclaimableTokens(view, queued)).toBe(reclaimableTokens(fresh, queued))
+      if ((memo.sharedItems.get(view.items)?.count ?? 0) > 0) takenUp += 1
+      expect(partsOf(state, reclaimableItems(view, queued, caches))).toEqual(partsOf(state, reclaimableItems(fresh, queued, createReduceCaches())))
+      expect(reclaimableItems(view, queued, caches)).toEqual(reclaimableItems(fresh, queued, createReduceCaches()))
+      expect(reclaimableTokens(view, queued, caches)).toBe(reclaimableTokens(fresh, queued, createReduceCaches()))
       endPass(memo)
     }
     expect(takenUp).toBeGreaterThan(5)

@@ -23,6 +23,7 @@ import {
 } from "../helpers/host-messages.js"
 import { ingestedState, markDropped } from "../helpers/pure-session.js"
 import { scenarioArbitrary } from "../helpers/random-session.js"
+import { createRenderCaches } from "../../src/render/render-caches.js"
 
 /**
  * Word counts (wordCounter: one token per word; a `§N§ ` prefix is one word):
@@ -76,6 +77,7 @@ function measure(
     fixedTokens: 10,
     reclaimable: view.items.filter((item) => reclaimable.has(item.tag.tag)),
     count: wordCounter.count,
+    caches: createRenderCaches(),
   })
 }
 
@@ -249,6 +251,7 @@ describe("measurePrompt", () => {
         asked.push(body)
         return wordCounter.count(body)
       },
+      caches: createRenderCaches(),
     })
     expect(asked).toEqual(["\n\nhint", "[dropped §5§ read output]"])
   })
@@ -266,6 +269,7 @@ describe("measurePrompt", () => {
           fixedTokens: 0,
           reclaimable: [],
           count: counter.count,
+          caches: createRenderCaches(),
         })
         expect(breakdown.total).toBe(
           breakdown.fixed + breakdown.history + breakdown.conversation + breakdown.protected + breakdown.tool,

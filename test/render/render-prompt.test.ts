@@ -25,6 +25,7 @@ import {
   visibleText,
 } from "../helpers/host-messages.js"
 import { ingestedState, markDropped } from "../helpers/pure-session.js"
+import { createRenderCaches } from "../../src/render/render-caches.js"
 
 const LONG = "o".repeat(200)
 
@@ -370,10 +371,11 @@ describe("renderPrompt", () => {
       const state = ingestedState(messages)
       state.applied = { ...state.applied, history: { foldedThroughSeq: 2, text: "What happened so far.", tokens: 4 } }
       const memo = createMessageMemo()
+      const caches = createRenderCaches()
       const pass = (list: HostMessage[], current: SessionState = state): readonly Edit[] => {
         beginPass(memo, list)
         const view = buildLiveView({ messages: list, state: current, protectedTokens: 0, memo })
-        return renderPrompt({ messages: list, state: current, tagsVisible: true, placements: [], memo, view })
+        return renderPrompt({ messages: list, state: current, tagsVisible: true, placements: [], memo, view, caches })
       }
       const first = pass(freshCopy(messages))
       expect(first).toEqual(render({ messages, state }))

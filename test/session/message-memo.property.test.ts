@@ -14,6 +14,7 @@ import { applyPlanToState, planIngest } from "../../src/session/plan-ingest.js"
 import { RecordMap } from "../../src/session/record-map.js"
 import { applyEdits, applyRenderedEdits } from "../../src/session/apply-edits.js"
 import { scenarioArbitrary, type RandomScenario } from "../helpers/random-session.js"
+import { createRenderCaches } from "../../src/render/render-caches.js"
 
 /**
  * The message memo is a cache: whatever renders came before, a render with it gives the edits and the serialized
@@ -46,11 +47,12 @@ describe("renderPrompt with a memo", () => {
     fc.assert(
       fc.property(fc.array(scenarioArbitrary, { minLength: 2, maxLength: 4 }), (generated) => {
         const memo = createMessageMemo()
+        const render = createRenderCaches()
         let previous = null
         for (const scenario of respectingHost(generated)) {
           const messages = freshCopy(scenario.messages)
           beginPass(memo, messages)
-          const edits = renderPrompt({ ...scenario, messages, memo })
+          const edits = renderPrompt({ ...scenario, messages, memo, caches: render })
           expect(edits).toEqual(plain(scenario))
           const serialized = serializeRenderedChunks(messages, edits, previous, memo)
           expect(joinPrompt(serialized)).toBe(serializeRendered(scenario.messages, edits))
@@ -59,10 +61,10 @@ describe("renderPrompt with a memo", () => {
           const { state, protectedTokens, tagsVisible, placements, counter } = scenario
           const view = buildLiveView({ messages, state, protectedTokens, memo })
           expect(view).toEqual(buildLiveView({ messages, state, protectedTokens }))
-          const measured = { messages, state, view, tagsVisible, placements, fixedTokens: 0, reclaimable: view.items, count: counter.count }
+          const measured = { messages, state, view, tagsVisible, placements, fixedTokens: 0, reclaimable: view.items, count: counter.count, caches: render }
           // The measure keeps its results on the view's facts, which the memo keeps: a view without it has none.
           const unmemoized = buildLiveView({ messages, state, protectedTokens })
-          expect(measurePrompt(measured)).toEqual(measurePrompt({ ...measured, view: unmemoized, reclaimable: unmemoized.items }))
+          expect(measurePrompt(measured)).toEqual(measurePrompt({ ...measured, view: unmemoized, reclaimable: unmemoized.items, caches: createRenderCaches() }))
         }
       }),
       { numRuns: 300 },
@@ -73,8 +75,9 @@ describe("renderPrompt with a memo", () => {
     fc.assert(
       fc.property(scenarioArbitrary, fc.nat(), fc.boolean(), fc.boolean(), (scenario, pick, flipTags, dropReminders) => {
         const memo = createMessageMemo()
+        const render = createRenderCaches()
         beginPass(memo, scenario.messages)
-        const first = serializeRenderedChunks(scenario.messages, renderPrompt({ ...scenario, memo }), null, memo)
+        const first = serializeRenderedChunks(scenario.messages, renderPrompt({ ...scenario, memo, caches: render }), null, memo)
         const tags = [...scenario.state.tagsByNumber.values()]
         const tag = tags[pick % Math.max(tags.length, 1)]
         if (tag) {
@@ -88,7 +91,7 @@ describe("renderPrompt with a memo", () => {
         }
         const warm = buildLiveView({ messages: scenario.messages, state: scenario.state, protectedTokens: scenario.protectedTokens, memo })
         const { counter, tagsVisible, placements } = scenario
-        measurePrompt({ messages: scenario.messages, state: scenario.state, view: warm, tagsVisible, placements, fixedTokens: 0, reclaimable: [], count: counter.count })
+        measurePrompt({ messages: scenario.messages, state: scenario.state, view: warm, tagsVisible, placements, fixedTokens: 0, reclaimable: [], count: counter.count, caches: render })
         // Ingest replaces a part's record when the part changes (here: its count), an execute pass a tag's record.
         const parts = [...scenario.state.parts.keys()]
         const part = parts[pick % Math.max(parts.length, 1)]
@@ -108,10 +111,11 @@ describe("renderPrompt with a memo", () => {
           fixedTokens: 0,
           reclaimable: view.items.filter((item) => item.final),
           count: scenario.counter.count,
+          caches: render,
         }
         const fresh = buildLiveView({ messages, state: scenario.state, protectedTokens: scenario.protectedTokens })
-        expect(measurePrompt(measured)).toEqual(measurePrompt({ ...measured, view: fresh, reclaimable: fresh.items.filter((item) => item.final) }))
-        const edits = renderPrompt({ ...changed, messages, memo })
+        expect(measurePrompt(measured)).toEqual(measurePrompt({ ...measured, view: fresh, reclaimable: fresh.items.filter((item) => item.final), caches: createRenderCaches() }))
+        const edits = renderPrompt({ ...changed, messages, memo, caches: render })
         expect(edits).toEqual(plain(changed))
         expect(joinPrompt(serializeRenderedChunks(messages, edits, first, memo))).toBe(serializeRendered(scenario.messages, edits))
       }),
@@ -123,13 +127,14 @@ describe("renderPrompt with a memo", () => {
     fc.assert(
       fc.property(scenarioArbitrary, scenarioArbitrary, fc.nat(), (scenario, other, keep) => {
         const memo = createMessageMemo()
+        const render = createRenderCaches()
         beginPass(memo, scenario.messages)
-        renderPrompt({ ...scenario, memo })
+        renderPrompt({ ...scenario, memo, caches: render })
         const kept = scenario.messages.slice(0, (keep % scenario.messages.length) + 1)
         beginPass(memo, kept)
         expect([...memo.messages.keys()].sort()).toEqual(kept.map((message) => message.info.id).sort())
         // Another list with the same ids rendered with the memo but no beginPass: its entries must not be trusted.
-        const edits = renderPrompt({ ...other, memo })
+        const edits = renderPrompt({ ...other, memo, caches: render })
         expect(edits).toEqual(renderPrompt(other))
       }),
     )
@@ -146,11 +151,12 @@ describe("the message memo with a list that names one message id twice", () => {
         const twin = { ...original, parts: original.parts.slice(0, Math.max(0, original.parts.length - 1)) }
         const list = [...scenario.messages, twin]
         const memo = createMessageMemo()
+        const render = createRenderCaches()
         let previous = null
         for (let pass = 0; pass < 2; pass += 1) {
           const messages = freshCopy(list)
           beginPass(memo, messages)
-          const edits = renderPrompt({ ...scenario, messages, memo })
+          const edits = renderPrompt({ ...scenario, messages, memo, caches: render })
           expect(edits).toEqual(renderPrompt({ ...scenario, messages: freshCopy(list) }))
           const serialized = serializeRenderedChunks(messages, edits, previous, memo)
           expect(joinPrompt(serialized)).toBe(serializeRendered(list, edits))
@@ -170,6 +176,7 @@ describe("the memo over a session that grows pass after pass", () => {
         // between passes a tag record is replaced (a drop landing), so the memo must follow the maps' writes.
         const state = emptySessionState("ses_grow")
         const memo = createMessageMemo()
+        const render = createRenderCaches()
         const { counter, tagsVisible, placements, protectedTokens } = scenario
         const lengths = [...cuts.map((cut) => (cut % scenario.messages.length) + 1).sort((a, b) => a - b), scenario.messages.length]
         let previous: SerializedPrompt | null = null
@@ -220,19 +227,19 @@ describe("the memo over a session that grows pass after pass", () => {
               state.tagsByPart.set(written.partId, written)
             }
           }
-          const measured = { messages, state, view, tagsVisible, placements, fixedTokens: 0, reclaimable: view.items, count: counter.count }
+          const measured = { messages, state, view, tagsVisible, placements, fixedTokens: 0, reclaimable: view.items, count: counter.count, caches: render }
           // Measured afresh from a copy of the records (the measure keeps running sums per session's records), so the
           // memo's measure takes up from the last pass's sums.
           const copy = { ...state, parts: new Map(state.parts) }
           const copied = buildLiveView({ messages, state: copy, protectedTokens })
-          const expected = measurePrompt({ ...measured, state: copy, view: copied, reclaimable: copied.items })
+          const expected = measurePrompt({ ...measured, state: copy, view: copied, reclaimable: copied.items, caches: createRenderCaches() })
           expect(measurePrompt(measured)).toEqual(expected)
-          const { edits, placed } = renderPromptPlaced({ messages, state, tagsVisible, placements, memo, view })
+          const { edits, placed } = renderPromptPlaced({ messages, state, tagsVisible, placements, memo, view, caches: render })
           expect(edits).toEqual(renderPrompt({ messages: freshCopy(messages), state, tagsVisible, placements }))
           const serialized = serializeRenderedChunks(messages, edits, previous, memo, placed)
           expect(joinPrompt(serialized)).toBe(serializeRendered(messages, edits))
           // Where it departs from the last prompt, skipping the chunks it took from there: as the joined texts say.
-          if (previous) expect(promptDivergence(previous, serialized)).toBe(firstDivergence(joinPrompt(previous), joinPrompt(serialized)))
+          if (previous) expect(promptDivergence(previous, serialized, memo)).toBe(firstDivergence(joinPrompt(previous), joinPrompt(serialized)))
           previous = serialized
           // The shell writes the edits into the pass's own messages by where the memo rendered them: the messages come
           // out as looking every part up by id makes them.

@@ -4,8 +4,10 @@ import {
   currentTiers,
   insertCompartment,
   insertRepresentations,
+  listCompartmentOutlines,
   listCompartments,
   markCompartmentsFolded,
+  representationContent,
   recordSelections,
   type NewCompartment,
   type SelectionRecord,
@@ -296,5 +298,36 @@ describe("currentTiers", () => {
   it("is empty before any selection", () => {
     insertCompartment(db, compartment(1))
     expect(currentTiers(db, SESSION)).toEqual(new Map())
+  })
+})
+
+describe("listCompartmentOutlines", () => {
+  it("lists what listCompartments lists, less the representations' texts", () => {
+    db.transaction(() => {
+      insertCompartment(db, compartment(1))
+      insertCompartment(db, compartment(2, { representations: [representation("full", { content: "[c2] full text" })] }))
+    })
+    insertRepresentations(db, "s1#c1", [representation("anchor", { strategy: "source-grounded-model", tokens: 3 })], 6_000)
+    markCompartmentsFolded(db, ["s1#c1"], 9)
+    const withoutTexts = listCompartments(db, SESSION).map((stored) => ({
+      ...stored,
+      representations: stored.representations.map(({ content: _content, ...outline }) => outline),
+    }))
+    expect(listCompartmentOutlines(db, SESSION)).toEqual(withoutTexts)
+    expect(withoutTexts.map((stored) => [stored.status, stored.representations.length])).toEqual([
+      ["folded", 4],
+      ["closed", 1],
+    ])
+  })
+})
+
+describe("representationContent", () => {
+  it("reads one representation's text by compartment, tier and strategy, and null where there is none", () => {
+    insertCompartment(db, compartment(1))
+    insertRepresentations(db, "s1#c1", [representation("anchor", { strategy: "source-grounded-model", content: "model anchor" })], 6_000)
+    expect(representationContent(db, "s1#c1", "compact", "canonical-record")).toBe("[c1] compact text")
+    expect(representationContent(db, "s1#c1", "anchor", "source-grounded-model")).toBe("model anchor")
+    expect(representationContent(db, "s1#c1", "dense", "canonical-record")).toBeNull()
+    expect(representationContent(db, "s1#c2", "full", "canonical-record")).toBeNull()
   })
 })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { withCountedTextCache, withRecurringTextCache } from "../../src/tokens/counted-text-cache.js"
+import { createTokenCaches, withCountedTextCache, withRecurringTextCache } from "../../src/tokens/counted-text-cache.js"
 import type { TokenCounter } from "../../src/tokens/token-counter.js"
 
 /** A counter that counts words and records every text it was asked to count. */
@@ -41,15 +41,18 @@ describe("withCountedTextCache", () => {
     expect(inner.asked).toEqual(["long text", "long text", "ab"])
   })
 
-  it("keeps one memory per counter across callers for recurring texts (each pass asks again)", () => {
+  it("keeps one memory per counter in the caches for recurring texts (each pass asks again)", () => {
     const inner = recordingCounter()
-    const first = withRecurringTextCache(inner)
+    const caches = createTokenCaches()
+    const first = withRecurringTextCache(inner, caches)
     first.count("[dropped §5§ read output]")
-    expect(withRecurringTextCache(inner)).toBe(first)
-    withRecurringTextCache(inner).count("[dropped §5§ read output]")
+    expect(withRecurringTextCache(inner, caches)).toBe(first)
+    withRecurringTextCache(inner, caches).count("[dropped §5§ read output]")
     const other = recordingCounter()
-    withRecurringTextCache(other).count("[dropped §5§ read output]")
+    withRecurringTextCache(other, caches).count("[dropped §5§ read output]")
     expect(inner.asked).toEqual(["[dropped §5§ read output]"])
     expect(other.asked).toEqual(["[dropped §5§ read output]"])
+    // Other caches (another session's) keep their own memory.
+    expect(withRecurringTextCache(inner, createTokenCaches())).not.toBe(first)
   })
 })

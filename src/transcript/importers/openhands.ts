@@ -100,9 +100,9 @@ export function importOpenhands(text: string, options: { file: string; trajector
   }
 }
 
-const SKIPPED_ACTIONS = new Set(["recall", "change_agent_state", "null"])
-const SKIPPED_OBSERVATIONS = new Set(["recall", "agent_state_changed", "null"])
-const TEXT_ACTIONS = new Set(["finish", "think"])
+const SKIPPED_ACTIONS: ReadonlySet<string> = new Set(["recall", "change_agent_state", "null"])
+const SKIPPED_OBSERVATIONS: ReadonlySet<string> = new Set(["recall", "agent_state_changed", "null"])
+const TEXT_ACTIONS: ReadonlySet<string> = new Set(["finish", "think"])
 
 const InstanceSchema = z.looseObject({
   instance_id: z.union([z.string(), z.number()]),

@@ -1,0 +1,80 @@
+import type { SessionState } from "../session/session-state.js"
+import type { Database } from "../store/driver.js"
+import { ensureSession, loadSessionState, type SessionInfo } from "../store/session-repository.js"
+import type { TokenCounter } from "../tokens/token-counter.js"
+import { tagPrefix } from "../transcript/tag-format.js"
+import type { HistoryPlanner } from "./history-planner.js"
+import { createOwedRecord, storeOwedRecord, type OwedRecord } from "./owed-record.js"
+import { createPassCaches, type PassCaches } from "./pass-caches.js"
+import { runPass, type PassOptions, type PassResult } from "./run-pass.js"
+
+/** What a pass asks of the host besides the session: its messages, the request's counter and model, when it goes out. */
+export type SessionPassInput = Omit<PassOptions, "db" | "state" | "caches" | "owed">
+
+/**
+ * One session in memory: the mirror of its stored state, the caches its passes keep, the record a quiet pass still
+ * owes the store, and its history planner when it has one. Forgetting the session drops all of it; the next use loads
+ * the state from the store as it is.
+ */
+export type Session = {
+  readonly id: string
+  /** The stored-state mirror (`SessionState`), in step with the store after every pass. */
+  readonly state: SessionState
+  readonly caches: PassCaches
+  /** The record the last quiet pass left to store (`owed-record.ts`; only with `defersRecords`). */
+  readonly owed: OwedRecord
+  /**
+   * One pass over the host's messages (`runPass`) with the session's state, caches and planner (`history` in the input
+   * stands for the session's own planner when given).
+   */
+  pass(input: SessionPassInput): PassResult
+  /**
+   * Stores what the last pass left owed: the quiet pass's record, then the compartments the planner cut, at most
+   * `limit` episodes of them. Returns true while cut episodes are still owed.
+   */
+  settle(limit?: number): boolean
+  /** Lets go of everything the session holds in memory; a forgotten session passes no more. */
+  forget(): void
+}
+
+/**
+ * Loads (or starts) the session in the store and makes its in-memory side. `defersRecords`: a quiet pass leaves its
+ * record owed for `settle` (the hosts'), else every pass commits its own. `planner`: the session's history planner
+ * (none: no history is folded, unless a pass's input brings one).
+ */
+export function createSession(options: {
+  db: Database
+  info: SessionInfo
+  /** Counts the tag prefixes of the stored tags as the state is loaded. */
+  counter: TokenCounter
+  now: number
+  defersRecords: boolean
+  planner?: HistoryPlanner | null
+}): Session {
+  const { db, info, counter } = options
+  ensureSession(db, info, options.now)
+  const state = loadSessionState(db, info.id, (tag) => counter.count(tagPrefix(tag)))
+  const caches = createPassCaches(state.messageMemo)
+  const owed = createOwedRecord()
+  const planner = options.planner ?? null
+  let forgotten = false
+  return {
+    id: info.id,
+    state,
+    caches,
+    owed,
+    pass(input) {
+      if (forgotten) throw new Error(`session ${info.id} was forgotten: load it again to pass`)
+      const history = input.history === undefined ? planner : input.history
+      return runPass({ ...input, db, state, caches, history, ...(options.defersRecords ? { owed } : {}) })
+    },
+    settle(limit) {
+      if (!forgotten) storeOwedRecord(db, owed)
+      return !forgotten && planner !== null && planner.settleCuts(limit)
+    },
+    forget() {
+      forgotten = true
+      owed.record = null
+    },
+  }
+}
