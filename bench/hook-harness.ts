@@ -67,7 +67,7 @@ export function hookHarness(options: { dbFile: string; sessionID: string }): Hoo
     async afterCall() {
       const started = performance.now()
       do await new Promise((resolve) => setTimeout(resolve, 0))
-      while ([...runtime.planners.values()].some((planner) => planner.owesCuts()))
+      while ([...(await runtime.sessions()).sessions()].some((session) => session.planner?.owesCuts() === true))
       failIfRecorded("after the call")
       return performance.now() - started
     },

@@ -130,7 +130,7 @@ async function prepareSession(runtime: HostRuntime, db: Database): Promise<void>
   const state = registry.stateFor(info, counter)
   const caches = registry.sessionFor(info, counter).caches
   const history = createHistoryPlanner({ db, sessionId: SESSION, counter, policy: "default", expanded: runtime.expanded })
-  runtime.planners.set(SESSION, history)
+  registry.held(SESSION)?.usePlanner(history)
   const result = runPass({
     db,
     state,

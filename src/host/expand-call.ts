@@ -47,7 +47,7 @@ async function expand(runtime: HostRuntime, session: SessionInfo, target: unknow
   const episode = readCompartmentDisplayId(wanted)
   if (episode !== null) {
     // The last pass's cut, if it is not stored yet (`settleAfterPass`).
-    runtime.planners.get(sessionId)?.settleCuts()
+    runtime.plannerOf(sessionId)?.settleCuts()
     const compartments = listCompartments(db, sessionId)
     const found = compartments.find((compartment) => compartmentDisplayId(compartment.seq) === episode)
     if (!found) {

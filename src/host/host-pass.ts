@@ -73,12 +73,11 @@ export function createHostPass(options: {
     const { providerID, modelID } = host.model
     const window = hostWindow(runtime, host.model)
     const db = await runtime.database()
-    const history = historyPlannerFor(runtime, { db, sessionId, counter })
+    historyPlannerFor(runtime, session, { db, counter })
     const main = host.trigger !== "compaction"
     const result = session.pass({
       messages,
       counter,
-      history,
       clock: systemClock,
       trigger: host.trigger,
       tagsVisible: host.tagsVisible,

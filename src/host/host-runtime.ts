@@ -70,8 +70,8 @@ export type HostRuntime = {
   readonly pinPatterns: readonly PinPattern[]
   /** Compartments the agent expanded: relevant again, so the next history update promotes them. */
   readonly expanded: Set<string>
-  /** Each session's historian side (compartments, tiers, the history an execute pass folds in). */
-  readonly planners: Map<string, HistoryPlanner>
+  /** The session's historian side (compartments, tiers, the history an execute pass folds in), when it has one. */
+  plannerOf(sessionId: string): HistoryPlanner | undefined
   /** Sessions whose main transform ran and whose system prompt (the same step's) has not come through yet. */
   readonly mainStepPending: Set<string>
   /** Tells the user something about the settings once per process (the host log and a toast), e.g. a clamped value. */
@@ -141,7 +141,6 @@ export function createHostRuntime(options: {
 
   const warned = new Set<string>()
 
-  const planners = new Map<string, HistoryPlanner>()
   const storeOwedRecords = (sessionId?: string): void => {
     const db = opened
     if (!db || !registry || disposed) return
@@ -171,7 +170,7 @@ export function createHostRuntime(options: {
     compacting: new Set(),
     reasoningRejected: new Set(),
     mainStepPending: new Set(),
-    planners,
+    plannerOf: (sessionId) => registry?.held(sessionId)?.planner ?? undefined,
     expanded: new Set(),
     pinPatterns: compilePinPatterns(options.config.pins).matchers,
     async sessions() {
@@ -194,7 +193,6 @@ export function createHostRuntime(options: {
     storeOwedRecords,
     forgetSession(sessionId) {
       registry?.forget(sessionId)
-      planners.delete(sessionId)
     },
     dispose() {
       // Records and cuts not stored yet go in while the store is open (a new process would cut those messages again).
@@ -204,11 +202,11 @@ export function createHostRuntime(options: {
       } catch (error) {
         options.errors.record({ hook: "dispose", sessionId: null, error })
       }
-      for (const [sessionId, planner] of planners) {
+      for (const session of registry?.sessions() ?? []) {
         try {
-          planner.settleCuts()
+          session.planner?.settleCuts()
         } catch (error) {
-          options.errors.record({ hook: "dispose", sessionId, error })
+          options.errors.record({ hook: "dispose", sessionId: session.id, error })
         }
       }
       disposed = true

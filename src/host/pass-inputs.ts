@@ -1,4 +1,5 @@
 import { createHistoryPlanner, type HistoryPlanner } from "../pass/history-planner.js"
+import type { Session } from "../pass/session.js"
 import { landingClamp, landingClampMessage, protectedClamp, resolveWindow, type ModelLimits, type WindowSettings } from "../pressure/model-window.js"
 import { protectedClampMessage } from "../reduce/protected-window.js"
 import type { Database } from "../store/driver.js"
@@ -29,19 +30,20 @@ export function hostReasoningRuleOf(runtime: HostRuntime): (providerID: string, 
     resolveWindow({ providerID, modelID, hostLimits: null, config: runtime.config, hostApi: runtime.facts.apiFor(providerID, modelID) }).reasoning
 }
 
-/** The session's history planner, made on its first pass and kept by the runtime; none while the historian is off. */
-export function historyPlannerFor(runtime: HostRuntime, session: { db: Database; sessionId: string; counter: TokenCounter }): HistoryPlanner | undefined {
-  const known = runtime.planners.get(session.sessionId)
+/** The session's history planner, made on its first pass and kept by the session; none while the historian is off. */
+export function historyPlannerFor(runtime: HostRuntime, session: Session, made: { db: Database; counter: TokenCounter }): HistoryPlanner | undefined {
+  const known = session.planner ?? undefined
   if (known || runtime.config.historian.strategy === "off") return known
   const planner = createHistoryPlanner({
-    ...session,
+    ...made,
+    sessionId: session.id,
     policy: runtime.config.history_policy,
     pinPatterns: runtime.pinPatterns,
     expanded: runtime.expanded,
     // Stored after the pass, off the request path (`settleAfterPass`).
     deferCuts: true,
   })
-  runtime.planners.set(session.sessionId, planner)
+  session.usePlanner(planner)
   return planner
 }
 
@@ -54,7 +56,7 @@ export function historyPlannerFor(runtime: HostRuntime, session: { db: Database;
  * under the shell's guard, named for the step: an error is recorded, never thrown into the host.
  */
 export function settleAfterPass(runtime: HostRuntime, sessionId: string, guarded: (step: "record" | "cut", settle: () => void) => void): void {
-  const planner = runtime.planners.get(sessionId)
+  const planner = runtime.plannerOf(sessionId)
   // In slices, a turn of the loop each: the cold call's cut of a long session is thousands of episodes.
   const slice = (): void => {
     guarded("cut", () => {

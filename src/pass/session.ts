@@ -9,7 +9,7 @@ import { createPassCaches, type PassCaches } from "./pass-caches.js"
 import { runPass, type PassOptions, type PassResult } from "./run-pass.js"
 
 /** What a pass asks of the host besides the session: its messages, the request's counter and model, when it goes out. */
-export type SessionPassInput = Omit<PassOptions, "db" | "state" | "caches" | "owed">
+export type SessionPassInput = Omit<PassOptions, "db" | "state" | "caches" | "owed" | "history">
 
 /**
  * One session in memory: the mirror of its stored state, the caches its passes keep, the record a quiet pass still
@@ -23,10 +23,11 @@ export type Session = {
   readonly caches: PassCaches
   /** The record the last quiet pass left to store (`owed-record.ts`; only with `defersRecords`). */
   readonly owed: OwedRecord
-  /**
-   * One pass over the host's messages (`runPass`) with the session's state, caches and planner (`history` in the input
-   * stands for the session's own planner when given).
-   */
+  /** The session's history planner (null: none yet, or the historian is off). */
+  readonly planner: HistoryPlanner | null
+  /** Gives the session its history planner (a host makes it on the session's first pass). */
+  usePlanner(planner: HistoryPlanner): void
+  /** One pass over the host's messages (`runPass`) with the session's state, caches and planner. */
   pass(input: SessionPassInput): PassResult
   /**
    * Stores what the last pass left owed: the quiet pass's record, then the compartments the planner cut, at most
@@ -40,7 +41,7 @@ export type Session = {
 /**
  * Loads (or starts) the session in the store and makes its in-memory side. `defersRecords`: a quiet pass leaves its
  * record owed for `settle` (the hosts'), else every pass commits its own. `planner`: the session's history planner
- * (none: no history is folded, unless a pass's input brings one).
+ * (none: no history is folded until one is given, `usePlanner`).
  */
 export function createSession(options: {
   db: Database
@@ -56,17 +57,23 @@ export function createSession(options: {
   const state = loadSessionState(db, info.id, (tag) => counter.count(tagPrefix(tag)))
   const caches = createPassCaches(state.messageMemo)
   const owed = createOwedRecord()
-  const planner = options.planner ?? null
+  let planner = options.planner ?? null
   let forgotten = false
   return {
     id: info.id,
     state,
     caches,
     owed,
+    get planner() {
+      return planner
+    },
+    usePlanner(given) {
+      if (planner !== null && planner !== given) throw new Error(`session ${info.id} has a history planner already`)
+      planner = given
+    },
     pass(input) {
       if (forgotten) throw new Error(`session ${info.id} was forgotten: load it again to pass`)
-      const history = input.history === undefined ? planner : input.history
-      return runPass({ ...input, db, state, caches, history, ...(options.defersRecords ? { owed } : {}) })
+      return runPass({ ...input, db, state, caches, history: planner, ...(options.defersRecords ? { owed } : {}) })
     },
     settle(limit) {
       if (!forgotten) storeOwedRecord(db, owed)

@@ -39,7 +39,7 @@ export function createModelHistorian(options: { runtime: HostRuntime; client: Cl
   const runOnce = async (sessionId: string): Promise<void> => {
     const db = await runtime.database()
     // The pass that scheduled this run may still owe the compartments it cut (`settleAfterPass`).
-    runtime.planners.get(sessionId)?.settleCuts()
+    runtime.plannerOf(sessionId)?.settleCuts()
     const waiting = listCompartments(db, sessionId).filter(
       (compartment) =>
         !attempted.has(compartment.id) &&
@@ -134,7 +134,7 @@ export function createModelHistorian(options: { runtime: HostRuntime; client: Cl
           insertRepresentations(db, compartment.id, representations, now)
         }
       })
-      runtime.planners.get(sessionId)?.invalidate()
+      runtime.plannerOf(sessionId)?.invalidate()
     })
 
   return {

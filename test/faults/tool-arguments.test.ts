@@ -75,7 +75,7 @@ beforeAll(async () => {
   const registry = await runtime.sessions()
   state = registry.stateFor({ id: SESSION, source: "opencode", projectId: null, directory: null, title: null }, wordCounter)
   const history = createHistoryPlanner({ db, sessionId: SESSION, counter: wordCounter, policy: "default", expanded: runtime.expanded })
-  runtime.planners.set(SESSION, history)
+  registry.held(SESSION)?.usePlanner(history)
   const result = runPass({
     db,
     state,

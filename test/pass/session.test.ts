@@ -1,4 +1,5 @@
-import { describe, expect, it } from "vitest"
+import { describe, expect, it, vi } from "vitest"
+import { createHistoryPlanner } from "../../src/pass/history-planner.js"
 import { createSession } from "../../src/pass/session.js"
 import { createSessionRegistry } from "../../src/pass/session-registry.js"
 import { listPasses } from "../../src/store/pass-repository.js"
@@ -49,6 +50,21 @@ describe("createSession", () => {
     expect(session.settle()).toBe(false)
     expect(session.owed.record).toBeNull()
     expect(listPasses(db, TEST_SESSION).map((record) => record.seq)).toEqual([1])
+    db.close()
+  })
+
+  it("passes with the planner it was given, and keeps the one it has", async () => {
+    const db = await memoryStore()
+    const session = createSession({ db, info: INFO, counter, now: fixedClock.now(), defersRecords: false })
+    expect(session.planner).toBeNull()
+    const planner = createHistoryPlanner({ db, sessionId: TEST_SESSION, counter, policy: "default" })
+    const foldGains = vi.spyOn(planner, "foldGains")
+    session.usePlanner(planner)
+    session.usePlanner(planner)
+    expect(session.planner).toBe(planner)
+    session.pass(input(turns(1)))
+    expect(foldGains).toHaveBeenCalledTimes(1)
+    expect(() => session.usePlanner(createHistoryPlanner({ db, sessionId: TEST_SESSION, counter, policy: "default" }))).toThrow("already")
     db.close()
   })
 

@@ -95,7 +95,7 @@ async function prepared(
     policy: "default",
     expanded: runtime.expanded,
   })
-  runtime.planners.set(sessionId, history)
+  registry.held(sessionId)?.usePlanner(history)
   runPass({
     db,
     state,

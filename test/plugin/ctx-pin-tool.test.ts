@@ -92,7 +92,7 @@ async function prepared(turns = 3, options: { hugeRead?: number } = {}): Promise
   const info = { id: sessionId, source: "opencode" as const, projectId: null, directory: null, title: null }
   const state = registry.stateFor(info, wordCounter)
   const history = createHistoryPlanner({ db, sessionId, counter: wordCounter, policy: "default" })
-  runtime.planners.set(sessionId, history)
+  registry.held(sessionId)?.usePlanner(history)
   const messages = session(sessionId, turns, options.hugeRead)
   const result = runPass({
     db,
@@ -236,7 +236,7 @@ describe("createPinTool", () => {
   it("puts a pin into the pinned ledger once its message is folded into history", async () => {
     const { sessionId, state, messages, result } = await prepared(4)
     await pin(sessionId, "3,12")
-    const planner = runtime.planners.get(sessionId)
+    const planner = runtime.plannerOf(sessionId)
     const ready = planner?.prepare({
       messages,
       view: result.view,

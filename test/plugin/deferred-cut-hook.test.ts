@@ -62,7 +62,7 @@ describe("the transform hook's cut", () => {
   it("is stored in slices, a turn of the loop each, when it holds many episodes (a long session's first call)", async () => {
     const plugin = harness()
     await transform(plugin.hooks, session(80))
-    const planner = plugin.runtime.planners.get(SESSION)
+    const planner = plugin.runtime.plannerOf(SESSION)
     if (!planner) throw new Error("no planner for the session")
     // The slices the hook scheduled, as they come (the first runs a turn of the loop after the call).
     const limits: (number | undefined)[] = []
@@ -82,7 +82,7 @@ describe("the transform hook's cut", () => {
   it("records a store write that fails after the call, as after dispose, and never throws into the host", async () => {
     const plugin = harness()
     await transform(plugin.hooks, session())
-    const planner = plugin.runtime.planners.get(SESSION)
+    const planner = plugin.runtime.plannerOf(SESSION)
     if (!planner) throw new Error("no planner for the session")
     planner.settleCuts = () => {
       throw new Error("store gone")

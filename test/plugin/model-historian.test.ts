@@ -159,7 +159,7 @@ async function prepared(
   const planner = createHistoryPlanner({ db: store, sessionId, counter: wordCounter, policy: "default" })
   const invalidate = vi.fn(planner.invalidate)
   const watched = { ...planner, invalidate }
-  target.planners.set(sessionId, watched)
+  registry.held(sessionId)?.usePlanner(watched)
   const messages = session(sessionId, turns)
   const result = runPass({
     db: store,
