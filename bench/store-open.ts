@@ -65,7 +65,7 @@ async function syntheticStore(file: string, messageCount: number): Promise<void>
     runPass({
       db,
       state,
-      caches: createPassCaches(state.messageMemo),
+      caches: createPassCaches(),
       messages: syntheticSession({ messageCount, sessionID: sessionId }),
       counter,
       history: createHistoryPlanner({ db, sessionId, counter, policy: "default" }),

@@ -138,6 +138,7 @@ export function decideWork(options: {
           messages,
           view,
           state,
+          memo: options.caches.memo,
           pass: seq,
           now,
           fold: percentBefore >= window.thresholdPercent || lookahead || foldMayPay,

@@ -4,6 +4,7 @@ import type { HistoryReport } from "../render/history-report.js"
 import { prepareHistory, type SelectionGuide } from "../render/prepare-history.js"
 import type { SelectionPolicy } from "../render/select-tiers.js"
 import type { LiveView } from "../session/live-view.js"
+import type { MessageMemo } from "../session/message-memo.js"
 import { ALL_RECOGNIZERS, type Recognizers } from "../session/recognizers.js"
 import type { ReadyHistory, SessionState } from "../session/session-state.js"
 import type { Database } from "../store/driver.js"
@@ -42,6 +43,8 @@ export type HistoryPlanner = {
     messages: readonly HostMessage[]
     view: LiveView
     state: SessionState
+    /** The session's message memo (`PassCaches`): what the latest renders computed per message. */
+    memo: MessageMemo
     pass: number
     now: number
     /**
@@ -138,7 +141,7 @@ export function createHistoryPlanner(options: {
         pins: ledger.pins(input.state),
         view: input.view,
         messages: input.messages,
-        memo: input.state.messageMemo,
+        memo: input.memo,
         budgets: input,
         policy: options.policy,
         expanded: options.expanded ?? new Set(),

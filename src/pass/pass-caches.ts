@@ -29,10 +29,8 @@ export type PassCaches = {
   estimates: FreedEstimates
 }
 
-/**
- * Empty caches for one session. `memo`: the session state's memo (`SessionState.messageMemo`), which the history
- * planner reads from the state; the pass reads it from here.
- */
-export function createPassCaches(memo: MessageMemo = createMessageMemo()): PassCaches {
+/** Empty caches for one session. */
+export function createPassCaches(): PassCaches {
+  const memo = createMessageMemo()
   return { memo, render: createRenderCaches(), reduce: createReduceCaches(memo.sharedItems), tokens: createTokenCaches(), estimates: new WeakMap() }
 }

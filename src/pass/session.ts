@@ -55,7 +55,7 @@ export function createSession(options: {
   const { db, info, counter } = options
   ensureSession(db, info, options.now)
   const state = loadSessionState(db, info.id, (tag) => counter.count(tagPrefix(tag)))
-  const caches = createPassCaches(state.messageMemo)
+  const caches = createPassCaches()
   const owed = createOwedRecord()
   let planner = options.planner ?? null
   let forgotten = false

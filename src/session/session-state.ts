@@ -1,4 +1,3 @@
-import { createMessageMemo, type MessageMemo } from "./message-memo.js"
 import { RecordMap, recordsByMessage } from "./record-map.js"
 import type { KnownPart, TagRecord } from "./part-records.js"
 import type { SerializedPrompt } from "./serialized-prompt.js"
@@ -72,8 +71,6 @@ export type SessionState = {
   queued: Map<number, QueuedDrop>
   /** The canonical serialization of the last main prompt (in memory only; used to check the cache contract). */
   previousPrompt: SerializedPrompt | null
-  /** What the latest renders computed per message (in memory only): unchanged messages render and serialize once. */
-  messageMemo: MessageMemo
   /**
    * The host messages of the last main prompt, by their ids (in memory only; the memo's list of that pass, which no
    * later pass changes): a reminder may only go to a message new since.
@@ -126,7 +123,6 @@ export function emptySessionState(sessionId: string): SessionState {
     applied: initialAppliedState(),
     queued: new Map(),
     previousPrompt: null,
-    messageMemo: createMessageMemo(),
     previousMessageIds: null,
     recentEstimates: [],
     firstPass: 1,

@@ -11,7 +11,7 @@ import { createTokenCounterPool } from "../../src/tokens/tiktoken-counter.js"
 import { fixedClock, freshCopy, memoryStore, sessionState } from "../helpers/host-messages.js"
 import { recordFaultTally } from "./fault-table.js"
 import { longSession } from "../helpers/long-session.js"
-import { createPassCaches } from "../../src/pass/pass-caches.js"
+import { passCachesOf } from "../helpers/pass-caches-of.js"
 
 /** One pass of a long-session run, as the probe measures it. */
 export type ProbedPass = {
@@ -59,7 +59,7 @@ export async function runLongSession(options: { messageCount: number; usableToke
   const db = await memoryStore()
   try {
     const state = sessionState({ db, counter, sessionId: "ses_long" })
-    const caches = createPassCaches(state.messageMemo)
+    const caches = passCachesOf(state)
     const window = fixedWindow({ usableTokens: options.usableTokens, config: defaultConfig() })
     const planner = createHistoryPlanner({ db, sessionId: state.sessionId, counter, policy: "default" })
     const all = longSession({ messageCount: options.messageCount + options.laterPasses * 2 })

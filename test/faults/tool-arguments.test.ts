@@ -23,7 +23,7 @@ import { createTempDirs } from "../helpers/temp-dirs.js"
 import { recordFaultTally } from "./fault-table.js"
 import { readTagList, readTarget, type TagListProblem, type TargetReading } from "./tag-grammar-reference.js"
 import { createExpandTool, createPinTool, createReduceTool } from "../../src/plugin/context-tools.js"
-import { createPassCaches } from "../../src/pass/pass-caches.js"
+import { passCachesOf } from "../helpers/pass-caches-of.js"
 
 /**
  * Fuzzed ctx_reduce / ctx_pin / ctx_expand arguments against an independent reading of the documented grammar
@@ -79,7 +79,7 @@ beforeAll(async () => {
   const result = runPass({
     db,
     state,
-    caches: createPassCaches(state.messageMemo),
+    caches: passCachesOf(state),
     messages: session(),
     counter: wordCounter,
     clock: fixedClock,

@@ -14,7 +14,7 @@ import { statement } from "../../src/store/statements.js"
 import type { TokenCounter } from "../../src/tokens/token-counter.js"
 import type { OpenCodeMessage } from "../../src/plugin/opencode-messages.js"
 import type { HostAssistantInfo as AssistantMessage, HostMessage, HostPart, HostPart as Part, HostToolState as ToolState, HostUserInfo as UserMessage } from "../../src/transcript/host-message.js"
-import { createPassCaches } from "../../src/pass/pass-caches.js"
+import { passCachesOf } from "./pass-caches-of.js"
 
 /**
  * Builders for OpenCode host messages (`{ info, parts }`) with deterministic ids, plus a `:memory:` store, a fake
@@ -219,7 +219,7 @@ export function passAndRender(options: {
   const result = runPass({
     db: options.db,
     state: options.state,
-    caches: createPassCaches(options.state.messageMemo),
+    caches: passCachesOf(options.state),
     messages: rendered,
     counter: options.counter,
     clock: fixedClock,

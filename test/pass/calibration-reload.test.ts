@@ -8,7 +8,7 @@ import { statement } from "../../src/store/statements.js"
 import type { HostMessage } from "../../src/transcript/host-message.js"
 import { assistantMessage, fixedClock, memoryStore, sessionState, text, userMessage } from "../helpers/host-messages.js"
 import { tokCounter, toks } from "../helpers/pure-session.js"
-import { createPassCaches } from "../../src/pass/pass-caches.js"
+import { passCachesOf } from "../helpers/pass-caches-of.js"
 
 const WINDOW = fixedWindow({ usableTokens: 100_000, config: defaultConfig() })
 const BASE = 1_800_000_000_000
@@ -17,7 +17,7 @@ function pass(db: Database, state: SessionState, messages: HostMessage[], now: n
   return runPass({
     db,
     state,
-    caches: createPassCaches(state.messageMemo),
+    caches: passCachesOf(state),
     messages: structuredClone(messages),
     counter: tokCounter,
     clock: { ...fixedClock, now: () => now },

@@ -6,8 +6,8 @@ import { measurePrompt, type Breakdown } from "../../src/render/measure-prompt.j
 import type { HostMessage } from "../../src/transcript/host-message.js"
 import { assistantMessage, completed, text, tool, userMessage } from "../helpers/host-messages.js"
 import { ingestedState, tokCounter, toks } from "../helpers/pure-session.js"
-import { createPassCaches } from "../../src/pass/pass-caches.js"
 import { createRenderCaches } from "../../src/render/render-caches.js"
+import { passCachesOf } from "../helpers/pass-caches-of.js"
 
 /**
  * A request, a 5,000-token read (settled, never reclaimed by age: no execute pass has set a boundary), and a newest
@@ -30,7 +30,7 @@ describe("estimateFreedTokens", () => {
   const measure = measureWith(state)
   const before = measure(buildLiveView({ messages: MESSAGES, state, protectedTokens: 50 }), state)
   const estimate = (reclaim: "age" | "force", ready: { foldThroughSeq: number; text: string; tokens: number } | null = null) =>
-    estimateFreedTokens({ messages: MESSAGES, state, before, ready, protectedTokens: 50, landable: [], smart: [], reclaim, measure, caches: createPassCaches(state.messageMemo) })
+    estimateFreedTokens({ messages: MESSAGES, state, before, ready, protectedTokens: 50, landable: [], smart: [], reclaim, measure, caches: passCachesOf(state) })
 
   it("counts what the pass's own reclaim mode takes: force takes the settled read, age (before any boundary) nothing", () => {
     expect(estimate("force")).toBe(5_000)
@@ -46,7 +46,7 @@ describe("estimateFreedTokens", () => {
 
   it("answers the same inputs over the same view items from the last estimate, and other inputs afresh", () => {
     const passView = buildLiveView({ messages: MESSAGES, state, protectedTokens: 50 })
-    const caches = createPassCaches(state.messageMemo)
+    const caches = passCachesOf(state)
     const remembered = (reclaim: "age" | "force", ready: { foldThroughSeq: number; text: string; tokens: number } | null, landable: number[] = []) =>
       estimateFreedTokens({ messages: MESSAGES, state, before, ready, protectedTokens: 50, landable, smart: [], reclaim, measure, passView, caches })
     const fold = { foldThroughSeq: 2, text: "history", tokens: 100 }
@@ -66,7 +66,7 @@ describe("estimateFreedTokens", () => {
     expect(remembered("force", { ...fold, tokens: 200 })).toBe(4_820)
     expect(remembered("age", fold)).toBe(estimate("age", fold))
     const tag = state.tagsByPart.get("r2")?.tag ?? 0
-    expect(remembered("force", null, [tag])).toBe(estimateFreedTokens({ messages: MESSAGES, state, before, ready: null, protectedTokens: 50, landable: [tag], smart: [], reclaim: "force", measure, caches: createPassCaches(state.messageMemo) }))
+    expect(remembered("force", null, [tag])).toBe(estimateFreedTokens({ messages: MESSAGES, state, before, ready: null, protectedTokens: 50, landable: [tag], smart: [], reclaim: "force", measure, caches: passCachesOf(state) }))
     // Another list of view items (the messages or their records changed): worked out again.
     const other = buildLiveView({ messages: MESSAGES, state, protectedTokens: 50 })
     expect(other.items).not.toBe(passView.items)

@@ -33,7 +33,7 @@ import {
   wordCounter,
   type PartSpec,
 } from "../helpers/host-messages.js"
-import { createPassCaches } from "../../src/pass/pass-caches.js"
+import { passCachesOf } from "../helpers/pass-caches-of.js"
 
 /**
  * Progressive fidelity as properties. Random sessions (user turns with constraints, assistant text with decisions,
@@ -164,7 +164,7 @@ async function replaySession(spec: SessionSpec, coverage: Coverage): Promise<voi
   const db = await memoryStore()
   try {
     const state = sessionState({ db, counter: wordCounter })
-    const caches = createPassCaches(state.messageMemo)
+    const caches = passCachesOf(state)
     const planner = createHistoryPlanner({ db, sessionId: state.sessionId, counter: wordCounter, policy: "default" })
     const config = { ...defaultConfig(), protected_tokens: spec.protectedTokens, history_budget: spec.historyBudget }
     const window = fixedWindow({ usableTokens: spec.usable, config })

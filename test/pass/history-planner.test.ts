@@ -1,3 +1,5 @@
+import type { PassCaches } from "../../src/pass/pass-caches.js"
+import { createMessageMemo } from "../../src/session/message-memo.js"
 import { afterEach, describe, expect, it } from "vitest"
 import { defaultConfig } from "../../src/config/schema.js"
 import { SURVIVAL_CONTRACTS, type Tier } from "../../src/historian/fidelity-types.js"
@@ -38,7 +40,7 @@ import {
   userMessage,
   wordCounter,
 } from "../helpers/host-messages.js"
-import { createPassCaches, type PassCaches } from "../../src/pass/pass-caches.js"
+import { passCachesOf } from "../helpers/pass-caches-of.js"
 
 /**
  * The planner through real passes on a `:memory:` store. Sizes are words (`wordCounter`): a turn is a user request
@@ -102,7 +104,7 @@ async function openSession(options: SessionOptions = {}): Promise<Session> {
     ...(options.expanded ? { expanded: options.expanded } : {}),
     ...(options.deferCuts ? { deferCuts: true } : {}),
   })
-  return { db, state, planner, caches: createPassCaches(state.messageMemo) }
+  return { db, state, planner, caches: passCachesOf(state) }
 }
 
 /** One transform call with the planner, on a fresh copy of `messages`, at the newest message's time. */
@@ -140,7 +142,7 @@ function prepare(
   budgetTokens: number,
   fold = true,
 ) {
-  return session.planner.prepare({
+  return session.planner.prepare({ memo: session.caches.memo, 
     messages,
     view,
     state: session.state,
@@ -188,7 +190,7 @@ describe("createHistoryPlanner", () => {
       // The same session seen with a small protected window has settled turns: prepare leaves them uncut ...
       const view = buildLiveView({ messages, state: session.state, protectedTokens: 300 })
       const input = { messages, view, state: session.state, pass: 90, now: 1 }
-      session.planner.prepare({ ...input, fold: true, budgetTokens: 10_000, pinBudgetTokens: 1_000 })
+      session.planner.prepare({ memo: session.caches.memo,  ...input, fold: true, budgetTokens: 10_000, pinBudgetTokens: 1_000 })
       expect(compartmentsOf(session)).toEqual([])
       // ... and cut stores them, once.
       session.planner.cut(input)
@@ -650,7 +652,7 @@ describe("createHistoryPlanner", () => {
         policy: "default",
       })
       // 60% to 100% of the budget: hysteresis keeps what was applied, and nothing new is to fold.
-      const again = restarted.prepare({
+      const again = restarted.prepare({ memo: createMessageMemo(), 
         messages,
         view: result.view,
         state: session.state,
@@ -785,7 +787,7 @@ describe("createHistoryPlanner", () => {
       const messages = turns(4)
       const { result } = pass(session, messages, quietWindow())
       const prepareAt = (pinBudgetTokens: number, budgetTokens: number) =>
-        session.planner.prepare({ messages, view: result.view, state: session.state, pass: 1, now: 1, fold: true, budgetTokens, pinBudgetTokens })
+        session.planner.prepare({ memo: session.caches.memo,  messages, view: result.view, state: session.state, pass: 1, now: 1, fold: true, budgetTokens, pinBudgetTokens })
       // The ledger's heading, its notice and one request fit in 50 words; two requests do not.
       const ready = prepareAt(50, 10_000)
       const text = ready?.text ?? ""
@@ -816,7 +818,7 @@ describe("createHistoryPlanner", () => {
       const session = await openSession()
       const messages = turns(6)
       const { result } = pass(session, messages, quietWindow())
-      const prepared = session.planner.prepare({
+      const prepared = session.planner.prepare({ memo: session.caches.memo, 
         messages,
         view: result.view,
         state: session.state,
@@ -960,7 +962,7 @@ describe("createHistoryPlanner", () => {
         policy: "default",
       })
       const first = prepare(session, messages, result.view, 200)
-      const second = again.prepare({
+      const second = again.prepare({ memo: createMessageMemo(), 
         messages,
         view: result.view,
         state: session.state,

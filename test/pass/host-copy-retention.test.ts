@@ -1,3 +1,4 @@
+import { passCachesOf } from "../helpers/pass-caches-of.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { reduceContextOf } from "../../src/pass/queue-reduce-call.js"
 import type { HostMessage } from "../../src/transcript/host-message.js"
@@ -64,10 +65,11 @@ describe("runPass and the host's copy", () => {
     // Two passes: the second finds every message's entry by position, as a host's next call does.
     passAndRender({ db, state, messages: messages(), counter })
     const { result, rendered } = passAndRender({ db, state, messages: messages(), counter })
-    const kept = reachable([state, reduceContextOf(result, ROOMY_WINDOW, rendered)])
+    const caches = passCachesOf(state)
+    const kept = reachable([state, caches, reduceContextOf(result, ROOMY_WINDOW, rendered)])
     const held = hostObjects(rendered).filter((object) => kept.has(object))
     expect(held).toEqual([])
     // The walk does reach the session's memo (it would see an entry's host message if one were kept).
-    expect(kept.has(state.messageMemo.list[0] as object)).toBe(true)
+    expect(kept.has(caches.memo.list[0] as object)).toBe(true)
   })
 })

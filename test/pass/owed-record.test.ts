@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest"
 import { createOwedRecord, storeOwedRecord, type OwedRecord } from "../../src/pass/owed-record.js"
 import { runPass } from "../../src/pass/run-pass.js"
-import { createPassCaches } from "../../src/pass/pass-caches.js"
 import type { SessionState } from "../../src/session/session-state.js"
 import type { Database } from "../../src/store/driver.js"
 import { listPasses } from "../../src/store/pass-repository.js"
 import type { HostMessage } from "../../src/transcript/host-message.js"
 import { assistantMessage, fixedClock, freshCopy, memoryStore, ROOMY_WINDOW, sessionState, text, TEST_SESSION, userMessage } from "../helpers/host-messages.js"
 import { tokCounter as counter, toks } from "../helpers/pure-session.js"
+import { passCachesOf } from "../helpers/pass-caches-of.js"
 
 const turns = (count: number): HostMessage[] =>
   Array.from({ length: count }, (_, index) => [
@@ -16,7 +16,7 @@ const turns = (count: number): HostMessage[] =>
   ]).flat()
 
 function pass(db: Database, state: SessionState, messages: HostMessage[], owed: OwedRecord | null) {
-  return runPass({ db, state, caches: createPassCaches(state.messageMemo), messages: freshCopy(messages), counter, clock: fixedClock, trigger: "transform", tagsVisible: true, window: ROOMY_WINDOW, fixedTokens: 0, now: fixedClock.now(), smartDrops: false, ...(owed ? { owed } : {}) })
+  return runPass({ db, state, caches: passCachesOf(state), messages: freshCopy(messages), counter, clock: fixedClock, trigger: "transform", tagsVisible: true, window: ROOMY_WINDOW, fixedTokens: 0, now: fixedClock.now(), smartDrops: false, ...(owed ? { owed } : {}) })
 }
 
 describe("runPass with an owed record", () => {

@@ -9,7 +9,6 @@ import { fixedWindow, type WindowSettings } from "../../src/pressure/model-windo
 import { classifyDropRequest } from "../../src/reduce/classify-drop-request.js"
 import { judgeDropRequest } from "../../src/reduce/drop-answer.js"
 import { buildLiveView } from "../../src/session/live-view.js"
-import { createMessageMemo } from "../../src/session/message-memo.js"
 import { serializePrompt, serializeRendered } from "../../src/session/serialize-prompt.js"
 import { queueDrops, saveAppliedState } from "../../src/store/applied-state-repository.js"
 import type { Database } from "../../src/store/driver.js"
@@ -156,9 +155,7 @@ function reduce(machine: Machine, picks: number[]): void {
 
 /** The tags inside the protected window as the pass will see them: ingest on a copy of the state, then the view. */
 function protectedBefore(machine: Machine): Set<number> {
-  // The memo is the pass caches' (it holds WeakMaps, which do not clone): the copy starts its own.
-  const { messageMemo: _memo, ...stored } = machine.state
-  const copy: SessionState = { ...structuredClone(stored), messageMemo: createMessageMemo() }
+  const copy: SessionState = structuredClone(machine.state)
   applyPlanToState(copy, planIngest({ state: copy, messages: machine.session, counter: tokCounter }))
   const view = buildLiveView({
     messages: machine.session,

@@ -21,7 +21,7 @@ import {
   userMessage,
   wordCounter,
 } from "../helpers/host-messages.js"
-import { createPassCaches } from "../../src/pass/pass-caches.js"
+import { passCachesOf } from "../helpers/pass-caches-of.js"
 
 /**
  * What an execute pass must free to be worth its cache rewrite, through real passes (sizes in words): a drain pass,
@@ -77,7 +77,7 @@ async function openSession(window: WindowSettings, fixed: number): Promise<Sessi
       const result = runPass({
         db,
         state,
-        caches: createPassCaches(state.messageMemo),
+        caches: passCachesOf(state),
         messages: rendered,
         counter: wordCounter,
         clock: fixedClock,

@@ -29,7 +29,7 @@ import {
   visibleText,
 } from "../helpers/host-messages.js"
 import { tokCounter, toks } from "../helpers/pure-session.js"
-import { createPassCaches } from "../../src/pass/pass-caches.js"
+import { passCachesOf } from "../helpers/pass-caches-of.js"
 
 /**
  * Passes over sessions measured with the "tok" counter (prefixes and markers cost nothing), in a 100k window with a
@@ -515,7 +515,7 @@ describe("runPass: reload", () => {
       const result = runPass({
         db,
         state,
-        caches: createPassCaches(state.messageMemo),
+        caches: passCachesOf(state),
         messages: copy,
         counter: tokCounter,
         clock: fixedClock,

@@ -40,7 +40,7 @@ import {
   visibleText,
   type PartSpec,
 } from "../helpers/host-messages.js"
-import { createPassCaches } from "../../src/pass/pass-caches.js"
+import { passCachesOf } from "../helpers/pass-caches-of.js"
 
 let pool: TokenCounterPool
 let counter: TokenCounter
@@ -216,7 +216,7 @@ describe("runPass", () => {
     runPass({
       db,
       state,
-      caches: createPassCaches(state.messageMemo),
+      caches: passCachesOf(state),
       messages,
       counter,
       clock: fixedClock,

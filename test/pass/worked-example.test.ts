@@ -18,7 +18,7 @@ import {
   tool,
   userMessage,
 } from "../helpers/host-messages.js"
-import { createPassCaches } from "../../src/pass/pass-caches.js"
+import { passCachesOf } from "../helpers/pass-caches-of.js"
 
 /**
  * The seed's worked example ("Worked example: a 200k window"): a 200k usable window at the default 65% threshold,
@@ -98,7 +98,7 @@ describe("runPass on the seed's worked example", () => {
     return {
       db,
       state,
-      caches: createPassCaches(state.messageMemo),
+      caches: passCachesOf(state),
       messages,
       counter: tokCounter,
       clock: fixedClock,

@@ -27,7 +27,7 @@ import {
 } from "../helpers/host-messages.js"
 import { createTempDirs } from "../helpers/temp-dirs.js"
 import { createExpandTool } from "../../src/plugin/context-tools.js"
-import { createPassCaches } from "../../src/pass/pass-caches.js"
+import { passCachesOf } from "../helpers/pass-caches-of.js"
 
 /** Nothing is ever pressured; 300 protected words hold only the newest message. */
 const WINDOW = fixedWindow({ usableTokens: 1_000_000, config: { ...defaultConfig(), protected_tokens: 300 } })
@@ -99,7 +99,7 @@ async function prepared(
   runPass({
     db,
     state,
-    caches: createPassCaches(state.messageMemo),
+    caches: passCachesOf(state),
     messages: session(sessionId, turns, options),
     counter: wordCounter,
     clock: fixedClock,

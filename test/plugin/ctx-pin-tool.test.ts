@@ -1,3 +1,4 @@
+import { createMessageMemo } from "../../src/session/message-memo.js"
 import type { ToolContext } from "@opencode-ai/plugin"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -28,7 +29,7 @@ import {
 } from "../helpers/host-messages.js"
 import { createTempDirs } from "../helpers/temp-dirs.js"
 import { createPinTool } from "../../src/plugin/context-tools.js"
-import { createPassCaches } from "../../src/pass/pass-caches.js"
+import { passCachesOf } from "../helpers/pass-caches-of.js"
 
 /** Nothing is ever pressured; 300 protected words hold only the newest message. */
 const WINDOW = fixedWindow({ usableTokens: 1_000_000, config: { ...defaultConfig(), protected_tokens: 300 } })
@@ -97,7 +98,7 @@ async function prepared(turns = 3, options: { hugeRead?: number } = {}): Promise
   const result = runPass({
     db,
     state,
-    caches: createPassCaches(state.messageMemo),
+    caches: passCachesOf(state),
     messages,
     counter: wordCounter,
     clock: fixedClock,
@@ -237,7 +238,7 @@ describe("createPinTool", () => {
     const { sessionId, state, messages, result } = await prepared(4)
     await pin(sessionId, "3,12")
     const planner = runtime.plannerOf(sessionId)
-    const ready = planner?.prepare({
+    const ready = planner?.prepare({ memo: createMessageMemo(), 
       messages,
       view: result.view,
       state,

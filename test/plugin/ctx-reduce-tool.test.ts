@@ -24,7 +24,7 @@ import { assistantMessage, completed, fixedClock, running, text, tool, userMessa
 import { tokCounter, toks } from "../helpers/pure-session.js"
 import { createTempDirs } from "../helpers/temp-dirs.js"
 import { createReduceTool } from "../../src/plugin/context-tools.js"
-import { createPassCaches } from "../../src/pass/pass-caches.js"
+import { passCachesOf } from "../helpers/pass-caches-of.js"
 
 /** 100k usable, a 900-token protected window: only the newest message (a 900-token grep) is protected. */
 const WINDOW = fixedWindow({ usableTokens: 100_000, config: { ...defaultConfig(), protected_tokens: 900 } })
@@ -84,7 +84,7 @@ async function prepared(): Promise<{ sessionId: string; state: SessionState; las
   const result = runPass({
     db,
     state,
-    caches: createPassCaches(state.messageMemo),
+    caches: passCachesOf(state),
     messages: session(sessionId),
     counter: tokCounter,
     clock: fixedClock,

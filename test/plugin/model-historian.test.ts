@@ -1,3 +1,4 @@
+import { createMessageMemo } from "../../src/session/message-memo.js"
 import type { PluginInput } from "@opencode-ai/plugin"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
@@ -26,7 +27,7 @@ import {
   wordCounter,
 } from "../helpers/host-messages.js"
 import { createTempDirs } from "../helpers/temp-dirs.js"
-import { createPassCaches } from "../../src/pass/pass-caches.js"
+import { passCachesOf } from "../helpers/pass-caches-of.js"
 
 type Client = PluginInput["client"]
 
@@ -164,7 +165,7 @@ async function prepared(
   const result = runPass({
     db: store,
     state,
-    caches: createPassCaches(state.messageMemo),
+    caches: passCachesOf(state),
     messages,
     counter: wordCounter,
     clock: fixedClock,
@@ -249,7 +250,7 @@ describe("createModelHistorian", () => {
     const { sessionId, planner, messages, result, state } = await prepared()
     await createModelHistorian({ runtime, client: fakeClient([validAnswer, validAnswer]).client }).schedule(sessionId)
     const prepare = (budgetTokens: number) =>
-      planner.prepare({ messages, view: result.view, state, pass: 9, now: 1, fold: true, budgetTokens, pinBudgetTokens: 10_000 })
+      planner.prepare({ memo: createMessageMemo(), messages, view: result.view, state, pass: 9, now: 1, fold: true, budgetTokens, pinBudgetTokens: 10_000 })
     const roomy = prepare(10_000)
     expect(roomy?.text).not.toContain("Full story of episode")
     expect(roomy?.text).toContain("[c1 §1§–§3§]")

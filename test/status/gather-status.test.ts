@@ -33,7 +33,7 @@ import {
   wordCounter,
 } from "../helpers/host-messages.js"
 import { storeWithSession } from "../helpers/store-database.js"
-import { createPassCaches } from "../../src/pass/pass-caches.js"
+import { passCachesOf } from "../helpers/pass-caches-of.js"
 
 const SESSION = "ses_status"
 const NOW = 1_700_000_000_000
@@ -297,7 +297,7 @@ describe("gatherStatus", () => {
       const db = await memoryStore()
       opened.push(db)
       const state = sessionState({ db, counter: wordCounter })
-      const caches = createPassCaches(state.messageMemo)
+      const caches = passCachesOf(state)
       const planner = createHistoryPlanner({ db, sessionId: state.sessionId, counter: wordCounter, policy: "default" })
       // 4,000 usable words: the 65% threshold is crossed within 9 turns, and the history budget forces demotions. The
       // 600-word protected window holds the newest turn (its answer and most of the one before).
