@@ -1,9 +1,10 @@
 #!/usr/bin/env node
-// Prints the slowest test files of one or more vitest JSON reports (`--reporter=json --outputFile.json=FILE`), ten
-// by default: `node scripts/slowest-tests.mjs [--top N] REPORT.json...`. A file run in two reports is listed twice,
-// each with its report's name. `.ci/run` prints them at the end. A file's time is its endTime − startTime in the
-// report, which can be lower than the default reporter's per-file figure (for an e2e file whose `beforeAll` runs the
-// scenario, by up to a quarter).
+// Prints the slowest test files of one or more vitest reports, ten by default:
+// `node scripts/slowest-tests.mjs [--top N] REPORT.json...`. A report is either what scripts/file-times-reporter.mjs
+// writes (each file's whole time: import, setup, tests and every hook) or vitest's JSON report
+// (`--reporter=json --outputFile.json=FILE`), whose file time runs from the first test's start to the last test's end
+// and so leaves out a `beforeAll` (where most end-to-end files run their scenario). A file run in two reports is
+// listed twice, each with its report's name. `.ci/run` prints them at the end.
 import { readFileSync } from "node:fs"
 import { basename, relative } from "node:path"
 
@@ -18,9 +19,11 @@ if (reports.length === 0 || !Number.isInteger(top) || top < 1) {
 
 const files = reports.flatMap((report) => {
   const json = JSON.parse(readFileSync(report, "utf8"))
+  const name = basename(report, ".json")
+  if (json.fileTimes === true) return json.files.map((entry) => ({ ...entry, report: name }))
   return (json.testResults ?? []).map((result) => ({
     file: relative(process.cwd(), result.name),
-    report: basename(report, ".json"),
+    report: name,
     seconds: (result.endTime - result.startTime) / 1000,
     status: result.status,
     tests: (result.assertionResults ?? []).length,

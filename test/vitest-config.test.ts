@@ -1,4 +1,4 @@
-import { readdirSync } from "node:fs"
+import { readdirSync, readFileSync } from "node:fs"
 import { join, relative } from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
 import { createVitest } from "vitest/node"
@@ -67,5 +67,13 @@ describe("vitest.config.ts", () => {
     const faults = [...byFile].filter(([, projects]) => projects.includes("faults")).map(([file]) => file)
     expect(faults.sort()).toEqual(testFiles().filter(isFault))
     expect(faults.filter(isSlow).length).toBeGreaterThan(0)
+  })
+
+  it("keeps the unit files free of hoisted module mocks, which a shared module graph would not apply", async () => {
+    const byFile = await projectsByFile({})
+    const unit = [...byFile].filter(([, projects]) => projects.includes("unit")).map(([file]) => file)
+    expect(unit).toContain("test/store/driver-probe.test.ts")
+    const hoisted = unit.filter((file) => /\bvi\.mock\(/.test(readFileSync(join(REPO_ROOT, file), "utf8")))
+    expect(hoisted).toEqual([])
   })
 })

@@ -17,7 +17,7 @@ import {
 } from "./harness/mock-gemini-server.js"
 import { createOpenCodeSandbox, type OpenCodeSandbox, type RunResult } from "./harness/opencode-harness.js"
 import { createPiSandbox, type PiSandbox } from "./harness/pi-harness.js"
-import { fileToRead, LONG_TURN_READS, mockModel, providerConfig, READ_FILES, readPasses, READS_PER_TURN, runPiTurns, runTurnsAndStatus, turnDone, TURNS, type PassDetail, type PassRow } from "./harness/reasoning-session.js"
+import { fileToRead, LONG_TURN_READS, mockModel, providerConfig, READ_FILES, readPasses, READS_PER_TURN, runPiTurns, serveTurns, turnDone, TURNS, type PassDetail, type PassRow } from "./harness/reasoning-session.js"
 
 /**
  * The real OpenCode with magic-context, talking through its bundled `@ai-sdk/google` provider to a mock of the Gemini
@@ -99,7 +99,7 @@ describe("thought signatures through execute passes, Gemini 3 answering 400", ()
     mock = await startMockGeminiServer({ script: createScript(() => project) })
     sandbox = createOpenCodeSandbox({ mockUrl: mock.url, files: READ_FILES, config: geminiConfig(mock.url) })
     project = sandbox.project
-    runs = await runTurnsAndStatus(sandbox, TURNS)
+    runs = await serveTurns(sandbox, TURNS, { status: true })
     passes = readPasses(sandbox.databaseFile)
   })
 

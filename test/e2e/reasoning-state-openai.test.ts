@@ -16,7 +16,7 @@ import {
   type ResponsesItem,
   type ResponsesRequest,
 } from "./harness/openai-reasoning-rules.js"
-import { fileToRead, mockModel, providerConfig, READ_FILES, readPasses, READS_PER_TURN, runPiTurns, runTurns, turnDone, TURNS, type PassDetail, type PassRow } from "./harness/reasoning-session.js"
+import { fileToRead, mockModel, providerConfig, READ_FILES, readPasses, READS_PER_TURN, runPiTurns, serveTurns, turnDone, TURNS, type PassDetail, type PassRow } from "./harness/reasoning-session.js"
 
 /**
  * The real OpenCode with magic-context, talking through its bundled `@ai-sdk/openai` provider (the Responses API) to
@@ -73,7 +73,7 @@ describe("reasoning items through execute passes, OpenAI's Responses API answeri
     mock = await startMockOpenAIResponsesServer({ script: createScript(() => project) })
     sandbox = createOpenCodeSandbox({ mockUrl: mock.url, files: READ_FILES, config: openaiConfig(mock.url) })
     project = sandbox.project
-    runs = await runTurns(sandbox, TURNS)
+    runs = await serveTurns(sandbox, TURNS)
     passes = readPasses(sandbox.databaseFile)
   })
 

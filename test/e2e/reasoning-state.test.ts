@@ -3,7 +3,7 @@ import { anthropicConfig, anthropicReadingScript, anthropicText, CLAUDE_MODEL } 
 import { startMockAnthropicServer, type MockAnthropicServer } from "./harness/mock-anthropic-server.js"
 import { createOpenCodeSandbox, type OpenCodeSandbox, type RunResult } from "./harness/opencode-harness.js"
 import { createPiSandbox, type PiSandbox } from "./harness/pi-harness.js"
-import { READ_FILES, readPasses, READS_PER_TURN, runPiTurns, runTurnsAndStatus, turnDone, TURNS, type PassDetail, type PassRow } from "./harness/reasoning-session.js"
+import { READ_FILES, readPasses, READS_PER_TURN, runPiTurns, serveTurns, turnDone, TURNS, type PassDetail, type PassRow } from "./harness/reasoning-session.js"
 
 /**
  * The real OpenCode and the real Pi with magic-context, talking through their Anthropic providers to a mock of the
@@ -31,7 +31,7 @@ describe("thinking blocks through execute passes, Anthropic's prefix check answe
       config: anthropicConfig(mock.url, { thinking: { type: "enabled", budgetTokens: 1024, blockBinding: false } }),
     })
     project = sandbox.project
-    runs = await runTurnsAndStatus(sandbox, TURNS)
+    runs = await serveTurns(sandbox, TURNS, { status: true })
     passes = readPasses(sandbox.databaseFile)
   })
 

@@ -1,4 +1,5 @@
 import type { OpenCodeSandbox, RunResult } from "./opencode-harness.js"
+import { startOpenCodeServer, type OpenCodeServer } from "./opencode-serve.js"
 import type { PiSandbox } from "./pi-harness.js"
 import { queryStore } from "./store-reader.js"
 
@@ -47,21 +48,51 @@ export async function runTurns(sandbox: OpenCodeSandbox, turns: number): Promise
   return results
 }
 
+/**
+ * Runs turns 1 to `turns` in one session of one `opencode serve` (one OpenCode start instead of one per turn), then,
+ * with `status`, `/ctx-status` and one more turn past the scripted ones (answered at once): the status exchange leaves
+ * the prompt, and the request after it must still be valid. Each turn's result reads as `opencode run`'s would: exit
+ * code 0 when the reply ended without an error, its text on stdout, the error on stderr. The server is stopped (the
+ * plugin disposed, what it owed stored) before this returns. `runTurns` runs each turn in its own `opencode run`.
+ */
+export async function serveTurns(sandbox: OpenCodeSandbox, turns: number, options: { status?: boolean } = {}): Promise<RunResult[]> {
+  const server = await startOpenCodeServer(sandbox)
+  try {
+    const created = await server.client.session.create({ body: { title: "reasoning" } })
+    if (!created.data) throw new Error(`session.create failed: ${JSON.stringify(created.error)}`)
+    const sessionId = created.data.id
+    const results: RunResult[] = []
+    for (let turn = 1; turn <= turns; turn += 1) results.push(await servedTurn(server, sessionId, { text: turnPrompt(turn) }))
+    if (options.status) {
+      results.push(await servedTurn(server, sessionId, { command: "ctx-status" }))
+      results.push(await servedTurn(server, sessionId, { text: `TURN-${turns + 1}: answer` }))
+    }
+    return results
+  } finally {
+    await server.stop()
+  }
+}
+
+type ServedReply = { info: { error?: unknown }; parts: readonly { type: string; text?: string }[] }
+
+async function servedTurn(server: OpenCodeServer, sessionId: string, input: { text: string } | { command: string }): Promise<RunResult> {
+  const started = performance.now()
+  const response =
+    "text" in input
+      ? await server.client.session.prompt({ path: { id: sessionId }, body: { parts: [{ type: "text", text: input.text }] } })
+      : await server.client.session.command({ path: { id: sessionId }, body: { command: input.command, arguments: "" } })
+  const durationMs = performance.now() - started
+  const reply = response.data as ServedReply | undefined
+  if (!reply) return { exitCode: 1, stdout: "", stderr: JSON.stringify(response.error), durationMs }
+  const stdout = reply.parts.flatMap((part) => (part.type === "text" ? [part.text ?? ""] : [])).join("")
+  const failed = reply.info.error !== undefined && reply.info.error !== null
+  return { exitCode: failed ? 1 : 0, stdout, stderr: failed ? JSON.stringify(reply.info.error) : "", durationMs }
+}
+
 /** Runs turns 1 to `turns` with `pi -p`, each after the first continuing the session. */
 export async function runPiTurns(sandbox: PiSandbox, turns: number): Promise<RunResult[]> {
   const results: RunResult[] = []
   for (let turn = 1; turn <= turns; turn += 1) results.push(await sandbox.run(turnPrompt(turn), { continueSession: turn > 1 }))
-  return results
-}
-
-/**
- * `runTurns`, then `/ctx-status` and one more turn past the scripted ones (answered at once): the status exchange
- * leaves the prompt, and the request after it must still be valid.
- */
-export async function runTurnsAndStatus(sandbox: OpenCodeSandbox, turns: number): Promise<RunResult[]> {
-  const results = await runTurns(sandbox, turns)
-  results.push(await sandbox.run(["run", "--continue", "--command", "ctx-status"]))
-  results.push(await sandbox.run(["run", "--continue", `TURN-${turns + 1}: answer`]))
   return results
 }
 
