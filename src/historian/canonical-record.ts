@@ -278,6 +278,8 @@ function readTool(state: State, reading: ToolCallReading, ref: SourceRef): void 
   }
   for (const commit of reading.commits) collector.add("identifier", commit, [ref])
   for (const constraint of reading.constraints) collector.add("constraint", `${SPEC_PREFIX}${constraint}`, [ref])
+  // The user's answers are their words: pinned whole, as a typed message is.
+  for (const answer of reading.answers) collector.add("constraint", `user answered: ${answer}`, [ref])
   for (const location of reading.locations) collector.add("location", location.text, [ref])
   readOpenFile(state, reading, ref)
   if (reading.todos !== null) state.todos = { items: reading.todos, ref }

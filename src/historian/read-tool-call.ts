@@ -13,6 +13,7 @@ import { outputConstraints, outputKeep } from "./output-reading.js"
 import { outputFacts } from "./output-facts.js"
 import { labelledIds, returnedIds } from "./returned-ids.js"
 import { negativeResult } from "./negative-result.js"
+import { questionAnswers } from "./question-answers.js"
 
 /** What the canonical record needs from one tool part. */
 export type ToolCallReading = {
@@ -48,6 +49,8 @@ export type ToolCallReading = {
   commits: string[]
   /** Items listed under a rules heading in a successful output (a task spec's constraints). */
   constraints: string[]
+  /** The user's answers a question tool returned (`question-answers.ts`): the user's own words. */
+  answers: string[]
   /** Ids the tool returned (an issue key, a record id, a created URL) when it is not read-only. */
   returnedIds: string[]
   /** What DENSE keeps of the output (output-lines.ts), escape codes stripped. */
@@ -90,6 +93,7 @@ function readPart(part: HostToolPart, rawOutput: string, recognizers: Recognizer
   const edit = editTexts(row, patch, part.tool, input, command)
   const keep = outputKeep(row, command, path, recognizers)
   // A search's exit note is no line worth keeping: its "no matches" is the absence below.
+  const answers = succeeded && row.userWords === true && recognizers.on("question-answers") ? questionAnswers(output) : []
   const lines = scan.interrupted || scan.noMatches ? { kept: [], key: [] } : outputLines({ keep, output, failed: !succeeded, recognizers })
   return {
     tool: part.tool,
@@ -117,7 +121,9 @@ function readPart(part: HostToolPart, rawOutput: string, recognizers: Recognizer
     todos: todosOf(input),
     lineRange: lineRangeOf(command),
     commits: succeeded && recognizers.on("commit-hash") ? found.commits : [],
-    constraints: succeeded ? outputConstraints(row, output, recognizers) : [],
+    // The user's answers are pinned whole; their rule lines are not pinned again.
+    constraints: succeeded && answers.length === 0 ? outputConstraints(row, output, recognizers) : [],
+    answers,
     returnedIds: isSearch ? [] : [
       ...(succeeded && recognizers.on("tool-ids") ? returnedIds(output) : []),
       // A failed call's labelled ids count too: the request id of a refused call is what a report names.

@@ -43,6 +43,8 @@ export type HostToolRow = {
    * API being called, loaded instructions, the user's answer): its rule and limit lines are pinned, bounded.
    */
   binds?: boolean
+  /** The output carries the user's own words (answers to the agent's questions): pinned like typed user text. */
+  userWords?: boolean
   /** Lines the host or plugin wraps around the tool's own output (a terminal plugin's buffer tags): never output. */
   framing?: RegExp
 }
@@ -118,11 +120,12 @@ export const HOST_TOOLS: readonly HostToolRow[] = [
     keep: "document",
   }),
   row("skill", "skill", { reason: "loaded instructions: rule lines bind later work", readOnly: true, keep: "document", binds: true }),
-  row("question", "question askuserquestion", {
+  row("question", "question askuserquestion ask_user_question", {
     reason: "the user's answer to a question is a directive",
     readOnly: true,
     keep: "document",
     binds: true,
+    userWords: true,
   }),
   row("lsp", "lsp lsp_diagnostics lsp_hover", { reason: "diagnostics: error lines with locations", readOnly: true, keep: "command" }),
   row("context", "ctx_reduce ctx_expand ctx_pin", { reason: "this plugin's own tools: their answers are spent", readOnly: true, keep: "none" }),

@@ -101,6 +101,10 @@ export const RECOGNIZERS = {
     reason: "a line telling its reader what to keep or how to summarize is no fact about the work, whatever words it uses",
     developedOn: UNSEEN,
   },
+  "question-answers": {
+    reason: "a user's answer through a host's question tool is their decision, binding like a typed message",
+    developedOn: UNSEEN,
+  },
   "negative-results": {
     reason: "an empty file, a search with no match or a status command that printed nothing is a fact the agent acts on",
     developedOn: UNSEEN,
