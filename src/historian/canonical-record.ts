@@ -182,7 +182,8 @@ function readPart(state: State, context: { part: HostPart; ref: SourceRef; role:
 }
 
 function readUserText(state: State, text: string, ref: SourceRef): void {
-  for (const fact of userTextFacts(text, { longRules: state.recognizers.on("long-user-rules") })) state.collector.add(fact.kind, fact.text, [ref])
+  const { on } = state.recognizers
+  for (const fact of userTextFacts(text, { longRules: on("long-user-rules"), heldActions: on("held-actions") })) state.collector.add(fact.kind, fact.text, [ref])
   const trimmed = text.trim()
   const trivial = isTrivialUserText(trimmed)
   if (!trivial) addTextIdentifiers(state.collector, text.slice(0, MAX_SCANNED_USER_CHARS), ref)

@@ -58,6 +58,16 @@ export function isDirective(sentence: string): boolean {
   return DIRECTIVE.some((pattern) => pattern.test(sentence))
 }
 
+/**
+ * True when a user sentence holds an action back until they say so (`held-actions`): "make no change to the
+ * repository until I confirm", "wait for my go before you push", "leave the schema untouched". Worded without a rule
+ * word, it binds like `never`.
+ */
+export function isHeldAction(sentence: string): boolean {
+  if (sentence.trim().endsWith("?")) return false
+  return HELD_ACTION.some((pattern) => pattern.test(sentence))
+}
+
 /** True when a user sentence corrects the agent (`no,`, `undo that`, `i undid your changes`, `that's wrong`). */
 export function isCorrection(sentence: string): boolean {
   return CORRECTION.some((pattern) => pattern.test(sentence))
@@ -194,6 +204,15 @@ const DIRECTIVE: readonly RegExp[] = [
   /\b(?:constraint|important|requirement|note)\s*:/i,
   /\buse\s+\S+(?:\s+\S+)?\s+instead\b/i,
   /\b(?:DON'T|DO NOT|NEVER|ALWAYS|ONLY|MUST)\b/,
+]
+
+const HELD_ACTION: readonly RegExp[] = [
+  /\b(?:make|do|write|commit|push|merge|deploy|change|touch|edit|delete|run)\s+(?:no|nothing)\b/i,
+  /\b(?:until|unless|before)\s+(?:I|we)\s+(?:have\s+)?(?:confirm|say|approve|agree|review|tell|give|check|sign|decide|look)/i,
+  /\bwait\s+(?:for|until)\s+(?:my|me|I|we|our)\b/i,
+  /\bwithout\s+(?:my|our)\s+(?:go|ok|okay|approval|sign-off|confirmation|say-so)\b/i,
+  /\b(?:leave|keep)\s+(?:\S+\s+){0,4}?(?:alone|untouched|unchanged|as (?:it|they) (?:is|are))\b/i,
+  /\bhold off\b/i,
 ]
 
 const CORRECTION: readonly RegExp[] = [

@@ -1,4 +1,4 @@
-import { isCorrection, isDirective, isHarnessNotice, isTrivialUserText, splitSentences } from "./extract-patterns.js"
+import { isCorrection, isDirective, isHarnessNotice, isHeldAction, isTrivialUserText, splitSentences } from "./extract-patterns.js"
 import type { FactKind } from "./fidelity-types.js"
 import { ruleLines } from "./document-rules.js"
 
@@ -23,7 +23,7 @@ const QUOTE_CHARS = 200
  * each directive sentence in it; corrections ("no, …", "i undid your changes") as rejected alternatives; harness
  * notices and bare slash commands or "continue" as incidental.
  */
-export function userTextFacts(text: string, options: { longRules: boolean } = { longRules: true }): UserTextFact[] {
+export function userTextFacts(text: string, options: { longRules: boolean; heldActions?: boolean } = { longRules: true }): UserTextFact[] {
   const trimmed = text.trim()
   if (trimmed === "") return []
   if (isHarnessNotice(trimmed)) return [{ kind: "incidental", text: `notice: ${quote(trimmed)}` }]
@@ -35,7 +35,7 @@ export function userTextFacts(text: string, options: { longRules: boolean } = { 
   }
   const directives = sentences
     .filter((sentence) => sentence.length <= MAX_DIRECTIVE_SENTENCE_CHARS && !looksLikeCode(sentence))
-    .filter((sentence) => isDirective(sentence))
+    .filter((sentence) => isDirective(sentence) || (options.heldActions !== false && isHeldAction(sentence)))
     .map((sentence): UserTextFact => ({ kind: "constraint", text: sentence }))
   const paste: UserTextFact = { kind: "incidental", text: `user pasted ${trimmed.length} chars: ${quote(trimmed)}` }
   const lines = options.longRules ? ruleLines(trimmed, MAX_LONG_MESSAGE_RULES, { listItems: true }) : []

@@ -101,6 +101,10 @@ export const RECOGNIZERS = {
     reason: "a line telling its reader what to keep or how to summarize is no fact about the work, whatever words it uses",
     developedOn: UNSEEN,
   },
+  "held-actions": {
+    reason: "a sentence of a long message that holds an action back until the user says so binds like never",
+    developedOn: UNSEEN,
+  },
   "question-answers": {
     reason: "a user's answer through a host's question tool is their decision, binding like a typed message",
     developedOn: UNSEEN,
