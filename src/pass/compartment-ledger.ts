@@ -85,6 +85,7 @@ export function createCompartmentLedger(options: {
   // not them); its pins, read from each compartment's facts once.
   const basisByRepresentations = new WeakMap<CompartmentOutline["representations"], CompartmentBasis>()
   const homePins = createPinHoming()
+  const tierLists = new Map<string, readonly Tier[]>()
 
   const stored = (): CompartmentOutline[] => {
     if (outlines) return outlines
@@ -141,7 +142,11 @@ export function createCompartmentLedger(options: {
       strategies[representation.tier] = representation.strategy
       tokens[representation.tier] = representation.tokens
     }
-    const basis = new StoredBasis(texts, compartment.id, strategies, tiers, tokens, compartmentFloor(compartment.facts), relevanceIdentifiers(compartment.facts))
+    // Nearly every compartment has the same tiers: they share one list.
+    const tierKey = tiers.join(" ")
+    const sharedTiers = tierLists.get(tierKey) ?? tiers
+    tierLists.set(tierKey, sharedTiers)
+    const basis = new StoredBasis(texts, compartment.id, strategies, sharedTiers, tokens, compartmentFloor(compartment.facts), relevanceIdentifiers(compartment.facts))
     basisByRepresentations.set(compartment.representations, basis)
     return basis
   }
