@@ -15,6 +15,9 @@
  *   npm run bench:memory                                              Node, then Bun; 10,000 messages, 200k window
  *   BENCH_SIZE=1000 BENCH_WINDOW=none npx tsx --expose-gc bench/memory-phases.ts     a window the session never fills
  *   BENCH_IDLE=0 BUN_BE_BUN=1 node_modules/.bin/opencode bench/memory-phases.ts      calls back to back
+ *
+ * Under Node, `BENCH_SNAPSHOT=<file>` also writes a heap snapshot after the replays, for `bench/heap-holders.ts` (what
+ * holds the memory, by dominator); the phases after it then hold the snapshot's own garbage.
  */
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -79,6 +82,8 @@ for (let call = 0; call < CALLS; call += 1) {
   await idle()
 }
 endPhase("replays", CALLS)
+const snapshot = process.env["BENCH_SNAPSHOT"]
+if (snapshot !== undefined && !BUN) (await import("node:v8")).writeHeapSnapshot(snapshot)
 for (let call = 0; call < CALLS; call += 1) {
   await harness.transform(freshCopies(all.slice(0, SIZE + (call + 1) * 2)))
   await harness.afterCall()

@@ -118,8 +118,12 @@ export function workingFacts(message: HostMessage): WorkingFacts {
         : null
     calls.push({ command, error })
   }
-  return { objective, writes, todos, calls }
+  // A session keeps one message's facts per message: most have no write or no finished call, and share one empty list.
+  return { objective, writes: writes.length === 0 ? NO_WRITES : writes, todos, calls: calls.length === 0 ? NO_CALLS : calls }
 }
+
+const NO_WRITES: readonly string[] = Object.freeze([])
+const NO_CALLS: WorkingFacts["calls"] = Object.freeze([])
 
 function commandOf(tool: string, input: Record<string, unknown>): string {
   const value = input["command"] ?? toolPath(tool, input) ?? input["pattern"]

@@ -19,7 +19,7 @@ import { listPins } from "../store/pin-repository.js"
 import type { TokenCounter } from "../tokens/token-counter.js"
 import { createPinHoming, type AgentPin } from "./homed-pins.js"
 import { owedCut, writeCut, type CutInput, type OwedCut } from "./owed-cut.js"
-import { createTierTexts } from "./tier-texts.js"
+import { createTierTexts, type TierTexts } from "./tier-texts.js"
 
 /** Recorded with every selection, so a change of the selection rules is visible in the records. */
 export const POLICY_VERSION = "selection-v1"
@@ -85,6 +85,7 @@ export function createCompartmentLedger(options: {
   // not them); its pins, read from each compartment's facts once.
   const basisByRepresentations = new WeakMap<CompartmentOutline["representations"], CompartmentBasis>()
   const homePins = createPinHoming()
+  const tierLists = new Map<string, readonly Tier[]>()
 
   const stored = (): CompartmentOutline[] => {
     if (outlines) return outlines
@@ -133,23 +134,19 @@ export function createCompartmentLedger(options: {
   const basisOf = (compartment: CompartmentOutline): CompartmentBasis => {
     const known = basisByRepresentations.get(compartment.representations)
     if (known !== undefined) return known
-    const strategies = new Map<Tier, RepresentationStrategy>()
+    const strategies: Partial<Record<Tier, RepresentationStrategy>> = {}
+    const tiers: Tier[] = []
     const tokens: Partial<Record<Tier, number>> = {}
     for (const representation of preferred(compartment)) {
-      strategies.set(representation.tier, representation.strategy)
+      if (strategies[representation.tier] === undefined) tiers.push(representation.tier)
+      strategies[representation.tier] = representation.strategy
       tokens[representation.tier] = representation.tokens
     }
-    const id = compartment.id
-    const basis: CompartmentBasis = {
-      tiers: [...strategies.keys()],
-      tokens,
-      floor: compartmentFloor(compartment.facts),
-      identifiers: relevanceIdentifiers(compartment.facts),
-      text: (tier) => {
-        const strategy = strategies.get(tier)
-        return strategy === undefined ? undefined : texts.text(id, tier, strategy)
-      },
-    }
+    // Nearly every compartment has the same tiers: they share one list.
+    const tierKey = tiers.join(" ")
+    const sharedTiers = tierLists.get(tierKey) ?? tiers
+    tierLists.set(tierKey, sharedTiers)
+    const basis = new StoredBasis(texts, compartment.id, strategies, sharedTiers, tokens, compartmentFloor(compartment.facts), relevanceIdentifiers(compartment.facts))
     basisByRepresentations.set(compartment.representations, basis)
     return basis
   }
@@ -239,6 +236,27 @@ export function createCompartmentLedger(options: {
     invalidate() {
       outlines = null
     },
+  }
+}
+
+/**
+ * A compartment's basis as the ledger keeps one per compartment for the life of the session: its tier texts are read
+ * through the session's tier texts by a method, not a closure per compartment.
+ */
+class StoredBasis implements CompartmentBasis {
+  constructor(
+    private readonly texts: TierTexts,
+    private readonly compartmentId: string,
+    private readonly strategies: Partial<Record<Tier, RepresentationStrategy>>,
+    readonly tiers: readonly Tier[],
+    readonly tokens: Partial<Record<Tier, number>>,
+    readonly floor: Tier,
+    readonly identifiers: readonly string[],
+  ) {}
+
+  text(tier: Tier): string | undefined {
+    const strategy = this.strategies[tier]
+    return strategy === undefined ? undefined : this.texts.text(this.compartmentId, tier, strategy)
   }
 }
 

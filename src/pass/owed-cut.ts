@@ -169,7 +169,8 @@ export function writeCut(writer: CutWriter, owed: OwedCut, known: CompartmentOut
         createdAt: owed.now,
       }
       insertCompartment(db, compartment)
-      known.push({ ...compartment, status: "closed", representations: representations.map(outlineOf) })
+      const { outcome: _outcome, ...outline } = compartment
+      known.push({ ...outline, status: "closed", representations: representations.map(outlineOf) })
     }
   })
 }

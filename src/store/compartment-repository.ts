@@ -133,7 +133,7 @@ export function listCompartments(db: Database, sessionId: string): StoredCompart
         })),
       facts: statement(db, "SELECT kind, retention, floor, text, source_refs_json FROM items WHERE compartment_id = ? ORDER BY id")
         .all([id])
-        .map(factOf),
+        .map((fact) => factOf(fact)),
     }
   })
 }
@@ -153,11 +153,11 @@ function compartmentRow(row: Row, sessionId: string): Omit<StoredCompartment, "r
   }
 }
 
-function factOf(fact: Row): Fact {
+function factOf(fact: Row, name: (value: unknown) => string = String): Fact {
   return {
-    kind: String(fact["kind"]) as Fact["kind"],
-    retention: String(fact["retention"]) as Fact["retention"],
-    floor: String(fact["floor"]) as Fact["floor"],
+    kind: name(fact["kind"]) as Fact["kind"],
+    retention: name(fact["retention"]) as Fact["retention"],
+    floor: name(fact["floor"]) as Fact["floor"],
     text: String(fact["text"]),
     source: SourceRefsSchema.parse(JSON.parse(String(fact["source_refs_json"]))),
   }
@@ -166,8 +166,11 @@ function factOf(fact: Row): Fact {
 /** A representation without its text: what a tier costs and which strategy made it. */
 export type RepresentationOutline = Omit<StoredRepresentation, "content">
 
-/** A stored compartment whose representations leave out their texts (`representationContent` reads one). */
-export type CompartmentOutline = Omit<StoredCompartment, "representations"> & { representations: RepresentationOutline[] }
+/**
+ * A stored compartment whose representations leave out their texts (`representationContent` reads one), without its
+ * outcome (a tier's text carries it): what a session keeps of every compartment in memory.
+ */
+export type CompartmentOutline = Omit<StoredCompartment, "representations" | "outcome"> & { representations: RepresentationOutline[] }
 
 /** The session's compartments, oldest first, with their facts and their representations' outlines (no texts). */
 export function listCompartmentOutlines(db: Database, sessionId: string): CompartmentOutline[] {
@@ -177,18 +180,29 @@ export function listCompartmentOutlines(db: Database, sessionId: string): Compar
     "SELECT tier, strategy, tokens, generator_model, prompt_version FROM representations WHERE compartment_id = ? ORDER BY id",
   )
   const facts = statement(db, "SELECT kind, retention, floor, text, source_refs_json FROM items WHERE compartment_id = ? ORDER BY id")
+  // The outlines stay in memory for the session: each row's column values are new strings, and the few distinct
+  // names (tier, strategy, model, prompt version, a fact's kind, retention and floor) are kept once.
+  const names = new Map<string, string>()
+  const name = (value: unknown): string => {
+    const text = String(value)
+    const known = names.get(text)
+    if (known !== undefined) return known
+    names.set(text, text)
+    return text
+  }
   return rows.map((row) => {
     const id = String(row["id"])
+    const { outcome: _outcome, ...compartment } = compartmentRow(row, sessionId)
     return {
-      ...compartmentRow(row, sessionId),
+      ...compartment,
       representations: representations.all([id]).map((representation) => ({
-        tier: String(representation["tier"]) as Tier,
-        strategy: String(representation["strategy"]) as RepresentationStrategy,
+        tier: name(representation["tier"]) as Tier,
+        strategy: name(representation["strategy"]) as RepresentationStrategy,
         tokens: Number(representation["tokens"]),
-        generatorModel: representation["generator_model"] === null ? null : String(representation["generator_model"]),
-        promptVersion: representation["prompt_version"] === null ? null : String(representation["prompt_version"]),
+        generatorModel: representation["generator_model"] === null ? null : name(representation["generator_model"]),
+        promptVersion: representation["prompt_version"] === null ? null : name(representation["prompt_version"]),
       })),
-      facts: facts.all([id]).map(factOf),
+      facts: facts.all([id]).map((fact) => factOf(fact, name)),
     }
   })
 }

@@ -302,14 +302,14 @@ describe("currentTiers", () => {
 })
 
 describe("listCompartmentOutlines", () => {
-  it("lists what listCompartments lists, less the representations' texts", () => {
+  it("lists what listCompartments lists, less the representations' texts and the outcome", () => {
     db.transaction(() => {
       insertCompartment(db, compartment(1))
       insertCompartment(db, compartment(2, { representations: [representation("full", { content: "[c2] full text" })] }))
     })
     insertRepresentations(db, "s1#c1", [representation("anchor", { strategy: "source-grounded-model", tokens: 3 })], 6_000)
     markCompartmentsFolded(db, ["s1#c1"], 9)
-    const withoutTexts = listCompartments(db, SESSION).map((stored) => ({
+    const withoutTexts = listCompartments(db, SESSION).map(({ outcome: _outcome, ...stored }) => ({
       ...stored,
       representations: stored.representations.map(({ content: _content, ...outline }) => outline),
     }))
