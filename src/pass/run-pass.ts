@@ -1,6 +1,6 @@
 /*
  * Over 300 lines: runPass is one function, the pass's steps in order (ingest, decide, apply, render, record) over the
- * same locals; reshaping it into a session's pass is open work.
+ * same locals; the session (session.ts) holds what it runs on, and each step it calls lives in a file of its own.
  */
 import { classifyBand, usagePercent, type Band } from "../pressure/bands.js"
 import { billedPrompt, promptCost, sharedPrefixTokens } from "../pressure/cost-model.js"
