@@ -11,7 +11,7 @@ import { formatLocation, extractLocations, type LocationMatch } from "./extract-
 import { keptAddedLines, outputLines } from "./output-lines.js"
 import { outputConstraints, outputKeep } from "./output-reading.js"
 import { outputFacts } from "./output-facts.js"
-import { labelledIds, returnedIds } from "./returned-ids.js"
+import { labelledIds, returnedIds, statedIdentifiers } from "./returned-ids.js"
 import { negativeResult } from "./negative-result.js"
 import { questionAnswers } from "./question-answers.js"
 
@@ -126,6 +126,7 @@ function readPart(part: HostToolPart, rawOutput: string, recognizers: Recognizer
     answers,
     returnedIds: isSearch ? [] : [
       ...(succeeded && recognizers.on("tool-ids") ? returnedIds(output) : []),
+      ...(succeeded && row.shell && recognizers.on("stated-identifiers") ? statedIdentifiers(output) : []),
       // A failed call's labelled ids count too: the request id of a refused call is what a report names.
       ...(recognizers.on("labelled-ids") ? labelledIds(output) : []),
     ],

@@ -31,6 +31,31 @@ export function labelledIds(output: string): string[] {
   }
   return found
 }
+/**
+ * What a command's output states as made or in use (`stated-identifiers`): a path it wrote or created (`wrote
+ * /srv/out/a.m4a`), and a program's version stamp on a line of its own (`podhaven 3.8.2 (built …)`: the name and the
+ * version). Later steps name them exactly. At most MAX_STATED_IDS, first found first.
+ */
+export function statedIdentifiers(output: string): string[] {
+  const found: string[] = []
+  for (const raw of documentText(output.slice(0, 100_000)).split("\n")) {
+    const line = raw.trim()
+    const written = WRITTEN_PATH.exec(line)?.[1]?.replace(/[.,;:)]+$/, "")
+    const version = VERSION_STAMP.exec(line)?.[0]
+    for (const value of [written, version]) if (value !== undefined && !found.includes(value)) found.push(value)
+    if (found.length >= MAX_STATED_IDS) return found.slice(0, MAX_STATED_IDS)
+  }
+  return found
+}
+
+const MAX_STATED_IDS = 3
+
+/** A path after a verb of making: wrote, created, saved, generated, exported, written to, output. */
+const WRITTEN_PATH = /\b(?:wrote|written to|created|saved(?: to)?|generated|exported(?: to)?|output(?: written)?(?: to)?:?)\s+(\/[\w.@/+-]{2,200})/i
+
+/** A version stamp opening a line: a program's name and its version (`tool 3.8.2`, `tool v3.8.2`, `tool version 3.8`). */
+const VERSION_STAMP = /^[a-z][\w.-]{1,40} (?:(?:version |v)\d+\.\d+(?:\.\d+)?|\d+\.\d+\.\d+)(?:-[\w.]+)?(?=\s|$|,|\()/i
+
 const ISSUE_KEY = /\b([A-Z][A-Z0-9]{1,9})-\d{1,6}\b/g
 /** Names that look like issue keys but are standards (UTF-8, SHA-256, ISO-8601). */
 const NOT_KEYS: ReadonlySet<string> = new Set("UTF SHA ISO MD AES RSA HTTP TLS SSL UTC GMT ES ECMA CRC IPV X UCS ASCII PEP WCAG".split(" "))

@@ -109,6 +109,10 @@ export const RECOGNIZERS = {
     reason: "a user's answer through a host's question tool is their decision, binding like a typed message",
     developedOn: UNSEEN,
   },
+  "stated-identifiers": {
+    reason: "a path a command wrote and a program's version stamp in its output are named exactly by later steps",
+    developedOn: ["opencode-wavecrest-episodes.json"],
+  },
   "negative-results": {
     reason: "an empty file, a search with no match or a status command that printed nothing is a fact the agent acts on",
     developedOn: UNSEEN,
