@@ -1,8 +1,8 @@
 /**
  * What a long reference (a fetched documentation page, a spec or a source file read whole) holds that later work
  * reuses by its exact spelling, recognized by the shape of the line, never by what the text asks of its reader:
- * - `reference-lines`: in a long output, a command line with its options (`$ tool sync --dry-run`), an option with its meaning
- *   (`--max-size <bytes>  ...`), a signature (`def fetch(url, timeout: 30) -> Response`), a return shape
+ * - `reference-lines`: in a long output, a command line with its options (`$ tool sync --dry-run`), an option with
+ *   its meaning (`--max-size <bytes>  ...`), a signature (`def fetch(url, timeout: 30) -> Response`), a return shape
  *   (`Returns: {id, status}`), and a heading with the first line under it.
  * - `reader-instructions`: a line that tells its reader what to keep or how to summarize (pages written for AI
  *   assistants carry them) is no fact about the work; no rule word in it earns it a place.
@@ -51,7 +51,7 @@ export function isReaderInstruction(line: string): boolean {
  * An output longer than a screen of text is a reference the agent will not read again whole: only then do the
  * reference lines and headings compete for its kept lines.
  */
-export const LONG_OUTPUT_CHARS = 6_000
+const LONG_OUTPUT_CHARS = 6_000
 
 /** Whether the output is long enough to be read as a reference. */
 export function isLongOutput(output: string): boolean {

@@ -13,7 +13,6 @@ import type { ErrorLog } from "./error-log.js"
 import { maybeFail } from "./fault-injection.js"
 import { createHostFacts, type HostFacts } from "./host-facts.js"
 import type { HistoryPlanner } from "../pass/history-planner.js"
-import { storeOwedRecord } from "../pass/owed-record.js"
 import { compilePinPatterns, type PinPattern } from "../historian/pin-patterns.js"
 import { setBusyTimeout } from "../store/busy-timeout.js"
 import { isBusyError } from "../store/store-failure.js"
@@ -142,13 +141,9 @@ export function createHostRuntime(options: {
   const warned = new Set<string>()
 
   const storeOwedRecords = (sessionId?: string): void => {
-    const db = opened
-    if (!db || !registry || disposed) return
-    if (sessionId === undefined) for (const session of registry.sessions()) storeOwedRecord(db, session.owed)
-    else {
-      const session = registry.held(sessionId)
-      if (session) storeOwedRecord(db, session.owed)
-    }
+    if (!opened || !registry || disposed) return
+    if (sessionId === undefined) for (const session of registry.sessions()) session.storeOwed()
+    else registry.held(sessionId)?.storeOwed()
   }
   return {
     config: options.config,

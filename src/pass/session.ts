@@ -29,6 +29,8 @@ export type Session = {
   usePlanner(planner: HistoryPlanner): void
   /** One pass over the host's messages (`runPass`) with the session's state, caches and planner. */
   pass(input: SessionPassInput): PassResult
+  /** Stores the record the last quiet pass left owed, if any (nothing once forgotten). */
+  storeOwed(): void
   /**
    * Stores what the last pass left owed: the quiet pass's record, then the compartments the planner cut, at most
    * `limit` episodes of them. Returns true while cut episodes are still owed.
@@ -59,6 +61,9 @@ export function createSession(options: {
   const owed = createOwedRecord()
   let planner = options.planner ?? null
   let forgotten = false
+  const storeOwed = (): void => {
+    if (!forgotten) storeOwedRecord(db, owed)
+  }
   return {
     id: info.id,
     state,
@@ -75,8 +80,9 @@ export function createSession(options: {
       if (forgotten) throw new Error(`session ${info.id} was forgotten: load it again to pass`)
       return runPass({ ...input, db, state, caches, history: planner, ...(options.defersRecords ? { owed } : {}) })
     },
+    storeOwed,
     settle(limit) {
-      if (!forgotten) storeOwedRecord(db, owed)
+      storeOwed()
       return !forgotten && planner !== null && planner.settleCuts(limit)
     },
     forget() {
