@@ -47,7 +47,7 @@ async function expand(runtime: HostRuntime, session: SessionInfo, target: unknow
   const episode = readCompartmentDisplayId(wanted)
   if (episode !== null) {
     // The last pass's cut, if it is not stored yet (`settleAfterPass`).
-    runtime.plannerOf(sessionId)?.settleCuts()
+    runtime.settle(sessionId)
     const compartments = listCompartments(db, sessionId)
     const found = compartments.find((compartment) => compartmentDisplayId(compartment.seq) === episode)
     if (!found) {

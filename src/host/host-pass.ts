@@ -51,18 +51,18 @@ export type HostPass = {
   run(request: HostPassRequest): Promise<PassResult>
 }
 
-/** Creates the host pass; `settleHooks` name the settle steps in the error log, `afterRecord` and `afterSettle` are host-only steps. */
+/** Creates the host pass; `settleHook` names the settle step in the error log, `afterRecord` and `afterSettle` are host-only steps. */
 export function createHostPass(options: {
   runtime: HostRuntime
   writes: DeferredWrites
   guard: HostGuard
-  settleHooks: { cut: string; record: string }
+  settleHook: string
   /** Called once a main (non-compaction) pass is recorded, before its edits apply. */
   afterRecord?: (sessionId: string) => void
   /** Called once the settle is scheduled, for a main pass. */
   afterSettle?: (sessionId: string) => void
 }): HostPass {
-  const { runtime, writes, guard, settleHooks } = options
+  const { runtime, writes, guard, settleHook } = options
 
   const pass = async (request: HostPassRequest): Promise<PassResult> => {
     const sessionId = request.info.id
@@ -96,7 +96,7 @@ export function createHostPass(options: {
     }
     maybeFail(runtime.faults, "transform")
     request.apply(result)
-    settleAfterPass(runtime, sessionId, (step, settle) => void guard(step === "cut" ? settleHooks.cut : settleHooks.record, sessionId, settle))
+    settleAfterPass(runtime, sessionId, (settle) => void guard(settleHook, sessionId, settle))
     if (main) options.afterSettle?.(sessionId)
     return result
   }

@@ -76,10 +76,11 @@ export type HostRuntime = {
   /** Tells the user something about the settings once per process (the host log and a toast), e.g. a clamped value. */
   warnOnce(message: string): void
   /**
-   * Stores the pass records quiet passes left owed (`pass/owed-record.ts`): the session's, or every session's. Nothing
-   * to do before the store and the sessions are open.
+   * Stores what passes left owed (`Session.settle`: a quiet pass's record, then the compartments a cut made, at most
+   * `limit` episodes a session): the session's, or every session's. Returns true while the named session still owes
+   * cut episodes. Nothing to do before the store and the sessions are open.
    */
-  storeOwedRecords(sessionId?: string): void
+  settle(sessionId?: string, limit?: number): boolean
   /** Drops a session's in-memory state after a failed write, so the next pass loads it from the store as it is. */
   forgetSession(sessionId: string): void
   dispose(): void
@@ -140,10 +141,11 @@ export function createHostRuntime(options: {
 
   const warned = new Set<string>()
 
-  const storeOwedRecords = (sessionId?: string): void => {
-    if (!opened || !registry || disposed) return
-    if (sessionId === undefined) for (const session of registry.sessions()) session.storeOwed()
-    else registry.held(sessionId)?.storeOwed()
+  const settle = (sessionId?: string, limit?: number): boolean => {
+    if (!opened || !registry || disposed) return false
+    if (sessionId !== undefined) return registry.held(sessionId)?.settle(limit) ?? false
+    for (const session of registry.sessions()) session.settle(limit)
+    return false
   }
   return {
     config: options.config,
@@ -185,21 +187,20 @@ export function createHostRuntime(options: {
       warned.add(message)
       options.warn?.(message)
     },
-    storeOwedRecords,
+    settle,
     forgetSession(sessionId) {
       registry?.forget(sessionId)
     },
     dispose() {
       // Records and cuts not stored yet go in while the store is open (a new process would cut those messages again).
       try {
-        storeOwedRecords()
         maybeFail(options.faults, "dispose")
       } catch (error) {
         options.errors.record({ hook: "dispose", sessionId: null, error })
       }
-      for (const session of registry?.sessions() ?? []) {
+      for (const session of opened && registry ? registry.sessions() : []) {
         try {
-          session.planner?.settleCuts()
+          session.settle()
         } catch (error) {
           options.errors.record({ hook: "dispose", sessionId: session.id, error })
         }

@@ -48,25 +48,20 @@ export function historyPlannerFor(runtime: HostRuntime, session: Session, made: 
 }
 
 /**
- * What the session's last pass left to store once it returned: the record of a quiet pass (`runPass`'s
- * `owed`), then the compartments it cut (`HistoryPlanner.settleCuts`), in slices. The first runs after
- * the shell's own continuation (the request on its way, while the model answers); a pass that comes first writes the
- * owed record with its own, and one that reads the compartments stores them itself. On the runtime's default timer,
- * not its `schedule` (which tests drive by a clock): a turn of the loop. `guarded` runs each step (`record`, `cut`)
- * under the shell's guard, named for the step: an error is recorded, never thrown into the host.
+ * What the session's last pass left to store once it returned (`Session.settle`: a quiet pass's record, then the
+ * compartments it cut), in slices of `SETTLE_SLICE_EPISODES`, a turn of the loop each: the cold call's cut of a long
+ * session is thousands of episodes. The first slice runs after the shell's own continuation (the request on its way,
+ * while the model answers); a pass that comes first settles with its own, and a reader of the compartments settles
+ * them itself. On the runtime's default timer, not its `schedule` (which tests drive by a clock). `guarded` runs each
+ * slice under the shell's guard: an error is recorded, never thrown into the host, and what is owed stays owed.
  */
-export function settleAfterPass(runtime: HostRuntime, sessionId: string, guarded: (step: "record" | "cut", settle: () => void) => void): void {
-  const planner = runtime.plannerOf(sessionId)
-  // In slices, a turn of the loop each: the cold call's cut of a long session is thousands of episodes.
+export function settleAfterPass(runtime: HostRuntime, sessionId: string, guarded: (settle: () => void) => void): void {
   const slice = (): void => {
-    guarded("cut", () => {
-      if (planner?.settleCuts(SETTLE_SLICE_EPISODES)) unrefTimer(slice, 0)
+    guarded(() => {
+      if (runtime.settle(sessionId, SETTLE_SLICE_EPISODES)) unrefTimer(slice, 0)
     })
   }
-  unrefTimer(() => {
-    guarded("record", () => runtime.storeOwedRecords(sessionId))
-    if (planner) slice()
-  }, 0)
+  unrefTimer(slice, 0)
 }
 
 /** Episodes stored per turn of the event loop after a pass (~1 ms each at most on this machine's long sessions). */

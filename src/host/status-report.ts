@@ -49,10 +49,10 @@ export async function statusReport(options: StatusReportOptions): Promise<string
     return fromMemory(error)
   }
   try {
-    // The last pass's record, when it was a quiet pass's and its turn of the loop has not come yet.
-    runtime.storeOwedRecords(sessionId)
+    // What the last pass owes (a quiet pass's record, the compartments it cut) when its turn of the loop has not come yet.
+    runtime.settle(sessionId)
   } catch (error) {
-    runtime.errors.record({ hook: "pass.record", sessionId, error })
+    runtime.errors.record({ hook: "pass.settle", sessionId, error })
   }
   try {
     runtime.errors.flush()

@@ -29,8 +29,6 @@ export type Session = {
   usePlanner(planner: HistoryPlanner): void
   /** One pass over the host's messages (`runPass`) with the session's state, caches and planner. */
   pass(input: SessionPassInput): PassResult
-  /** Stores the record the last quiet pass left owed, if any (nothing once forgotten). */
-  storeOwed(): void
   /**
    * Stores what the last pass left owed: the quiet pass's record, then the compartments the planner cut, at most
    * `limit` episodes of them. Returns true while cut episodes are still owed.
@@ -80,7 +78,6 @@ export function createSession(options: {
       if (forgotten) throw new Error(`session ${info.id} was forgotten: load it again to pass`)
       return runPass({ ...input, db, state, caches, history: planner, ...(options.defersRecords ? { owed } : {}) })
     },
-    storeOwed,
     settle(limit) {
       storeOwed()
       return !forgotten && planner !== null && planner.settleCuts(limit)

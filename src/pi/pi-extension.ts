@@ -59,7 +59,7 @@ export function registerMagicContext(
   const compactions = new Map<string, number>()
 
   const guard = createHostGuard({ runtime, writes })
-  const hostPass = createHostPass({ runtime, writes, guard, settleHooks: { cut: "pi.historian.cut", record: "pi.pass.record" } })
+  const hostPass = createHostPass({ runtime, writes, guard, settleHook: "pi.pass.settle" })
 
   const contextPass = async (all: PiMessage[], ctx: ExtensionContext): Promise<PiMessage[] | undefined> => {
     const sessionId = ctx.sessionManager.getSessionId()

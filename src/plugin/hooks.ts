@@ -80,7 +80,7 @@ export function createHooks(context: HookContext): Hooks {
     runtime,
     writes,
     guard,
-    settleHooks: { cut: "historian.cut", record: "pass.record" },
+    settleHook: "pass.settle",
     // The main step's system prompt follows this transform (title and compaction requests have no main pass).
     afterRecord: (sessionId) => runtime.mainStepPending.add(sessionId),
     // Off the request path: the historian's tiers show at a later execute pass.

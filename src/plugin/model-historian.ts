@@ -39,7 +39,7 @@ export function createModelHistorian(options: { runtime: HostRuntime; client: Cl
   const runOnce = async (sessionId: string): Promise<void> => {
     const db = await runtime.database()
     // The pass that scheduled this run may still owe the compartments it cut (`settleAfterPass`).
-    runtime.plannerOf(sessionId)?.settleCuts()
+    runtime.settle(sessionId)
     const waiting = listCompartments(db, sessionId).filter(
       (compartment) =>
         !attempted.has(compartment.id) &&

@@ -45,7 +45,7 @@ export function createFakeHost(options: { dbFile: string; window: number; busyTi
   const sessionInfo = (id: string): SessionInfo => ({ id, source: "pi", projectId: null, directory: null, title: null })
   const writes = createDeferredWrites({ runtime, sessionInfo })
   const guard = createHostGuard({ runtime, writes })
-  const hostPass = createHostPass({ runtime, writes, guard, settleHooks: { cut: "fake.historian.cut", record: "fake.pass.record" } })
+  const hostPass = createHostPass({ runtime, writes, guard, settleHook: "fake.pass.settle" })
   let last: PassResult | null = null
 
   return {

@@ -88,10 +88,10 @@ describe("the transform hook's cut", () => {
       throw new Error("store gone")
     }
     await loopTurn()
-    expect(plugin.errors.recent().map((error) => [error.hook, error.message])).toEqual([["historian.cut", "store gone"]])
+    expect(plugin.errors.recent().map((error) => [error.hook, error.message])).toEqual([["pass.settle", "store gone"]])
     // What the pass owed is still owed (the stub wrote nothing): dispose tries again and records that too.
     await plugin.dispose()
-    expect(plugin.errors.recent().map((error) => error.hook)).toEqual(["dispose", "historian.cut"])
+    expect(plugin.errors.recent().map((error) => error.hook)).toEqual(["dispose", "pass.settle"])
   })
 
   it("is stored by the next pass when that comes first, and by dispose when nothing else came", async () => {

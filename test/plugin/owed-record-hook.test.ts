@@ -97,7 +97,7 @@ describe("a quiet pass's record", () => {
     const restore = failTransactions(await plugin.runtime.database())
     await loopTurn()
     restore()
-    expect(plugin.errors.recent().map((error) => [error.hook, error.message])).toEqual([["pass.record", "store gone"]])
+    expect(plugin.errors.recent().map((error) => [error.hook, error.message])).toEqual([["pass.settle", "store gone"]])
     expect(await storedSeqs(plugin)).toEqual([])
     await transform(plugin.hooks, freshCopy(session(3)))
     expect(await storedSeqs(plugin)).toEqual([1, 2])
@@ -115,7 +115,7 @@ describe("a quiet pass's record", () => {
     restore()
     expect(plugin.errors.recent().map((error) => [error.hook, error.message])).toEqual([
       ["dispose", "store gone"],
-      ["pass.record", "store gone"],
+      ["pass.settle", "store gone"],
     ])
   })
 })
