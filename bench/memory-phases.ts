@@ -45,13 +45,17 @@ const sampler = setInterval(() => {
   phasePeak = Math.max(phasePeak, process.memoryUsage().rss)
 }, 5)
 const idle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, IDLE_MS))
+const SETTLE_MS = Number(process.env["BENCH_SETTLE"] ?? 500)
+// V8 unmaps the pages a full collection freed on a background thread, after `gc()` returns.
+const settleDelay = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, SETTLE_MS))
 
 type Phase = { phase: string; calls: number; rssMb: number; peakMb: number; heapMb: number }
 const phases: Phase[] = []
-/** Ends a phase: its peak so far, then its RSS once the collector has run. */
-function endPhase(phase: string, calls: number): void {
+/** Ends a phase: its peak so far, then its RSS once the collector has run and handed back the pages it freed. */
+async function endPhase(phase: string, calls: number): Promise<void> {
   const peak = Math.max(phasePeak, process.memoryUsage().rss)
   collect()
+  await settleDelay()
   const usage = process.memoryUsage()
   phases.push({ phase, calls, rssMb: mb(usage.rss), peakMb: mb(peak), heapMb: mb(usage.heapUsed) })
   phasePeak = 0
@@ -68,20 +72,20 @@ await harness.useWindow(WINDOW)
 collect()
 const baselineHeap = mb(process.memoryUsage().heapUsed)
 let copy = freshCopies(base)
-endPhase("baseline: the session and one fresh copy", 0)
+await endPhase("baseline: the session and one fresh copy", 0)
 const baseline = phases[0]?.rssMb ?? 0
 
 await harness.transform(copy)
 copy = []
 await harness.afterCall()
 await idle()
-endPhase("the first call (ingest, cut, fold)", 1)
+await endPhase("the first call (ingest, cut, fold)", 1)
 for (let call = 0; call < CALLS; call += 1) {
   await harness.transform(freshCopies(base))
   await harness.afterCall()
   await idle()
 }
-endPhase("replays", CALLS)
+await endPhase("replays", CALLS)
 const snapshot = process.env["BENCH_SNAPSHOT"]
 if (snapshot !== undefined && !BUN) (await import("node:v8")).writeHeapSnapshot(snapshot)
 for (let call = 0; call < CALLS; call += 1) {
@@ -89,7 +93,7 @@ for (let call = 0; call < CALLS; call += 1) {
   await harness.afterCall()
   await idle()
 }
-endPhase("calls that add an exchange", CALLS)
+await endPhase("calls that add an exchange", CALLS)
 clearInterval(sampler)
 await harness.dispose()
 rmSync(dir, { recursive: true, force: true })

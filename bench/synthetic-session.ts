@@ -71,7 +71,7 @@ if (COPY_MODE !== "json" && COPY_MODE !== "clone") throw new Error(`BENCH_COPY i
 /**
  * Fresh copies, as OpenCode hands them to the transform on every call: it reads the session from its database each
  * step, so every string is a new one too. Bun's `structuredClone` shares the strings with the original (Node's copies
- * them); `BENCH_COPY=clone` makes the copies that way, as the bench did before session 29, to compare with its numbers.
+ * them); `BENCH_COPY=clone` makes the copies that way.
  */
 export function freshCopies(messages: readonly HostMessage[]): HostMessage[] {
   if (COPY_MODE === "clone") return structuredClone(messages) as HostMessage[]

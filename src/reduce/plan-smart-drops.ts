@@ -1,5 +1,4 @@
 import type { DropReason } from "../session/session-state.js"
-import { hostTool, toolPaths } from "../session/host-tools.js"
 import type { LiveItem, LiveView } from "../session/live-view.js"
 import { KEEP_NEWEST, keptNewest } from "./plan-reclaim.js"
 
@@ -50,14 +49,10 @@ export function planSmartDrops(view: LiveView): SmartDrop[] {
 
 /** The one file a file-writing call names, or null: other tools, and calls naming no file or several. */
 export function editedFile(item: LiveItem): string | null {
-  const tool = item.tag.tool
-  if (tool === null || item.toolInput === null || !hostTool(tool).writes) return null
-  const paths = toolPaths(tool, item.toolInput)
-  return paths.length === 1 ? (paths[0] ?? null) : null
+  return item.tag.tool === null ? null : (item.input?.editedFile ?? null)
 }
 
 function isZeroValueNote(item: LiveItem): boolean {
-  if (item.tag.tool !== "ctx_note" || item.toolInput === null) return false
-  const action = item.toolInput["action"]
+  const action = item.tag.tool === "ctx_note" ? item.input?.action : null
   return typeof action === "string" && ZERO_VALUE_NOTE_ACTIONS.has(action)
 }

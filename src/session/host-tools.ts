@@ -171,6 +171,21 @@ export function hostTool(tool: string, enabled: (name: string) => boolean = () =
 /** The names of all rows, for the Lab's `--without`. */
 export const HOST_TOOL_ROW_NAMES: readonly string[] = [...HOST_TOOLS.map((entry) => entry.name), GENERIC_TOOL.name]
 
+/** What smart drops read of a tool call's input (`LiveItem.input`), taken once from the host's input object. */
+export type ToolInputFacts = {
+  /** The one file a file-writing call names; null for other calls and calls naming no file or several. */
+  editedFile: string | null
+  /** The `action` the input states, when it is a string (a ctx_note call's). */
+  action: string | null
+}
+
+/** A tool call's `ToolInputFacts`: the one file a writing call names, and its action. */
+export function toolInputFacts(tool: string, input: Record<string, unknown>): ToolInputFacts {
+  const paths = hostTool(tool).writes ? toolPaths(tool, input) : []
+  const action = input["action"]
+  return { editedFile: paths.length === 1 ? (paths[0] ?? null) : null, action: typeof action === "string" ? action : null }
+}
+
 /**
  * The files a call names: the row's path keys, a multiedit's inner paths, and every file of a patch (`patchText`,
  * or a unified diff), in input order without repeats.

@@ -1,3 +1,4 @@
+import type { ToolInputFacts } from "./host-tools.js"
 import type { KnownPart, TagRecord } from "./part-records.js"
 import type { Trackable } from "../transcript/trackables.js"
 
@@ -21,8 +22,11 @@ export type LiveItem = {
   newest: boolean
   /** The item is inside the protected recent window. */
   protected: boolean
-  /** The tool's input, for content-aware rules (smart drops); null for other items. */
-  toolInput: Record<string, unknown> | null
+  /**
+   * What content-aware rules (smart drops) read of a tool's input, taken when the item is made: the host's input
+   * object is not kept, nor anything a cache keyed by it holds.
+   */
+  input: ToolInputFacts | null
 }
 
 /** What the live view knows of one message, and the stored records it was made from (kept in the memo). */

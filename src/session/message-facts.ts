@@ -2,6 +2,7 @@ import { inlinedFileRuns } from "../transcript/inlined-file-runs.js"
 import { isFinalPart, type HostMessage } from "../transcript/host-message.js"
 import { isPrunedTool } from "../transcript/part-content.js"
 import { listTrackables, type Trackable } from "../transcript/trackables.js"
+import { toolInputFacts } from "./host-tools.js"
 import type { LiveFacts, LiveItem } from "./live-facts.js"
 import type { MessageMemoEntry } from "./message-memo.js"
 import { promptTokensOf } from "./part-records.js"
@@ -44,7 +45,7 @@ export function messageFacts(message: HostMessage, state: SessionState, entry: M
       pruned: part?.type === "tool" && isPrunedTool(part),
       newest: false,
       protected: false,
-      toolInput: part?.type === "tool" ? (part.state.input as Record<string, unknown>) : null,
+      input: part?.type === "tool" ? toolInputFacts(part.tool, part.state.input as Record<string, unknown>) : null,
     })
   }
   const facts: LiveFacts = {

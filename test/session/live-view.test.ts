@@ -67,7 +67,7 @@ describe("buildLiveView", () => {
         pruned: false,
         newest: false,
         protected: false,
-        toolInput: null,
+        input: null,
       },
       {
         tag: 2,
@@ -81,7 +81,7 @@ describe("buildLiveView", () => {
         pruned: false,
         newest: false,
         protected: false,
-        toolInput: null,
+        input: null,
       },
       {
         tag: 3,
@@ -95,7 +95,7 @@ describe("buildLiveView", () => {
         pruned: false,
         newest: false,
         protected: true,
-        toolInput: { path: toks(50) },
+        input: { editedFile: null, action: null },
       },
       {
         tag: 4,
@@ -109,7 +109,7 @@ describe("buildLiveView", () => {
         pruned: false,
         newest: true,
         protected: true,
-        toolInput: null,
+        input: null,
       },
     ])
     expect([...view.byTag.keys()]).toEqual([1, 2, 3, 4])
