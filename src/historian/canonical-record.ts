@@ -21,6 +21,7 @@ import { renderFullEpisode } from "./episode-full.js"
 import { documentConstraints } from "./document-rules.js"
 import { keptOutputLines } from "./output-lines.js"
 import { rankByEcho } from "./echoed-lines.js"
+import { reasoningPlans, REASONING_MARK } from "./reasoning-plans.js"
 import { sentenceFacts, type SentenceSource } from "./sentence-facts.js"
 import { MAX_DIRECTIVE_CHARS, quote, userTextFacts } from "./user-text-facts.js"
 
@@ -313,8 +314,15 @@ function finish(state: State, options: { compartmentId: string; messages: readon
   const last = state.texts.at(-1)
   if (last !== undefined) last.isLastText = true
   const fromText = sentenceFacts(state.texts, state.recognizers)
-  const fromReasoning = sentenceFacts(state.reasoning, state.recognizers)
-  for (const fact of [...fromText.facts, ...fromReasoning.facts]) collector.add(fact.kind, fact.text, fact.refs)
+  for (const fact of fromText.facts) collector.add(fact.kind, fact.text, fact.refs)
+  // What the reasoning says besides the answer, marked as reasoning; a plan only the reasoning states, by its rule.
+  const said = new Set(fromText.facts.map((fact) => fact.text))
+  for (const fact of sentenceFacts(state.reasoning, state.recognizers).facts) {
+    if (!said.has(fact.text)) collector.add(fact.kind, `${REASONING_MARK}${fact.text}`, fact.refs)
+  }
+  if (state.recognizers.on("reasoning-plans")) {
+    for (const plan of reasoningPlans(state.reasoning, state.texts)) collector.add(plan.kind, plan.text, plan.refs)
+  }
   const todos = state.todos
   for (const item of todos?.items ?? []) {
     if (todos === null || item.status === "completed" || item.status === "cancelled") continue

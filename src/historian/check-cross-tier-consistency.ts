@@ -1,8 +1,10 @@
 import type { CanonicalRecord } from "./canonical-record.js"
 import { FULL_CUT_NOTE } from "./episode-full.js"
 import { extractIdentifiers } from "./extract-identifiers.js"
+import { splitSentences } from "./extract-patterns.js"
 import { locationPath } from "./extract-locations.js"
 import { TIERS, tierRank, type Fact, type Tier } from "./fidelity-types.js"
+import { PLAN_LABEL, REASONING_MARK } from "./reasoning-plans.js"
 
 /** One cross-tier problem of a compartment's tiers. */
 export type TierInconsistency = { kind: "missing-in-higher" | "identifier-mismatch"; tier: Tier; detail: string }
@@ -81,9 +83,18 @@ function isInSource(fact: Fact, sourceText: string): boolean {
   const markers = fact.kind === "identifier" ? [fact.text] : extractIdentifiers(fact.text, "prose")
   if (sourceText.includes(FULL_CUT_NOTE)) return true
   if (markers.length > 0) return markers.every((marker) => sourceText.includes(normalize(marker)))
-  // A failure reads `call → error lines`: the error's own words are the source's.
-  const quoted = fact.kind === "failure" ? (fact.text.split(" → ")[1] ?? fact.text).split(" | ") : [fact.text]
-  return quoted.every((words) => sourceText.includes(normalize(words).slice(0, 24)))
+  return quotedWords(fact).every((words) => sourceText.includes(normalize(words).slice(0, 24)))
+}
+
+/**
+ * The source's own words in a fact: a failure reads `call → error lines`, and a fact taken from reasoning begins with
+ * the record's mark (and a plan's label), its steps joined from the source's lines: their first sentence.
+ */
+function quotedWords(fact: Fact): string[] {
+  if (fact.kind === "failure") return (fact.text.split(" → ")[1] ?? fact.text).split(" | ")
+  if (!fact.text.startsWith(REASONING_MARK)) return [fact.text]
+  const said = fact.text.slice(REASONING_MARK.length).replace(PLAN_LABEL, "")
+  return [splitSentences(said)[0] ?? said]
 }
 
 /** Identifiers and locations by their text (a location by its path: line numbers may decay); others by a prefix. */

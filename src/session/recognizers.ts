@@ -109,6 +109,10 @@ export const RECOGNIZERS = {
     reason: "a user's answer through a host's question tool is their decision, binding like a typed message",
     developedOn: UNSEEN,
   },
+  "reasoning-plans": {
+    reason: "a plan the agent lays out only in its reasoning is what it then carries out; the answer does not repeat it",
+    developedOn: UNSEEN,
+  },
   "stated-identifiers": {
     reason: "a path a command wrote and a program's version stamp in its output are named exactly by later steps",
     developedOn: ["opencode-wavecrest-episodes.json"],

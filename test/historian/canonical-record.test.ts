@@ -144,7 +144,7 @@ describe("extractCanonicalRecord: decisions and rejected alternatives", () => {
     expect(texts(result, "identifier")).toContain("ALTER TABLE ... modify")
   })
 
-  it("reads decisions from reasoning but keeps reasoning out of the narrative", () => {
+  it("reads decisions from reasoning, marked as reasoning, but keeps reasoning out of the narrative", () => {
     const messages = [
       user("go"),
       assistant(
@@ -155,7 +155,7 @@ describe("extractCanonicalRecord: decisions and rejected alternatives", () => {
     ]
     const result = record(messages)
     expect(result.facts.find((fact) => fact.kind === "decision")).toMatchObject({
-      text: "I'll go with the Ash resource for durability.",
+      text: "(reasoning) I'll go with the Ash resource for durability.",
       source: { tags: [2], messageIds: ["a1"] },
     })
     expect(result.narrative).toEqual(["Working on it."])
