@@ -60,7 +60,8 @@ describe("magic-context in Pi 1.6 where no SQLite driver loads", () => {
 
 describe("magic-context in Pi 1.6 beside another extension's context_edit entries", () => {
   // test/pi/fixtures/context-edit-extension.ts replaces the result of the read of a.txt, omits that of b.txt and adds
-  // a custom_message, through Pi's turn_end entries; the agent then drops c.txt's output (§4§) with ctx_reduce.
+  // a custom_message, through Pi's turn_end entries; the agent then drops c.txt's output (§5§) with ctx_reduce. The
+  // omitted result of b.txt had §3§ while Pi still sent it; the custom_message, user text Pi sends, is §4§.
   const extension = fileURLToPath(new URL("../pi/fixtures/context-edit-extension.ts", import.meta.url))
   const files: Record<string, string> = {
     "magic-context.jsonc": '{ "execute_threshold": 30, "protected_tokens": 300, "historian": { "strategy": "off" } }\n',
@@ -71,7 +72,7 @@ describe("magic-context in Pi 1.6 beside another extension's context_edit entrie
     (request) => ({ kind: "tool", name: "read", args: { path: "a.txt" }, promptTokens: tokensOf(request) }),
     (request) => ({ kind: "tool", name: "read", args: { path: "b.txt" }, promptTokens: tokensOf(request) }),
     (request) => ({ kind: "tool", name: "read", args: { path: "c.txt" }, promptTokens: tokensOf(request) }),
-    (request) => ({ kind: "tool", name: "ctx_reduce", args: { drop: "4" }, promptTokens: tokensOf(request) }),
+    (request) => ({ kind: "tool", name: "ctx_reduce", args: { drop: "5" }, promptTokens: tokensOf(request) }),
     (request) => ({ kind: "tool", name: "read", args: { path: "d.txt" }, promptTokens: tokensOf(request) }),
   ]
   let mock: MockModelServer
@@ -89,19 +90,20 @@ describe("magic-context in Pi 1.6 beside another extension's context_edit entrie
     sandbox?.cleanup()
   })
 
-  it("tags what Pi's projection sends: the replacement, not the omitted result nor the other extension's message", () => {
+  it("tags what Pi's projection sends: the replacement and the other extension's message, not the omitted result", () => {
     expect(run.exitCode, run.stderr.slice(-3000)).toBe(0)
     expect(run.stdout).toContain("EDITS-DONE")
     const last = mock.requests.at(-1)!.body
     expect(messageText(toolResult(last, "call_1")!)).toBe("§2§ A-REPLACED-BY-CONTEXT-EDIT")
     expect(messageText(toolResult(last, "call_2")!)).toBe("No result provided")
-    expect(last.messages.some((message) => message.role === "user" && messageText(message) === "NOTE-FROM-ANOTHER-EXTENSION")).toBe(true)
+    expect(last.messages.filter((message) => message.role === "user").map((message) => messageText(message))).toEqual(["§1§ Read the files.", "§4§ NOTE-FROM-ANOTHER-EXTENSION"])
+    expect(messageText(toolResult(last, "call_3")!)).toMatch(/^\[dropped §5§/)
     expect(JSON.stringify(last.messages)).not.toContain("FILE-B-BEGIN")
   })
 
   it("lands the drop at an execute pass, and a replay of Pi's session file renders the same prompts", () => {
     const live = readPassFacts(sandbox.databaseFile)
-    expect(live.passes.filter((pass) => pass.decision === "execute").map((pass) => pass.dropped)).toEqual([[4]])
+    expect(live.passes.filter((pass) => pass.decision === "execute").map((pass) => pass.dropped)).toEqual([[5]])
     const databaseFile = join(sandbox.root, "replay.db")
     replayLikeLive({ sessionFile: sandbox.sessionFile(), live, databaseFile, cwd: sandbox.project, env: sandbox.env })
     expect(readPassFacts(databaseFile)).toEqual(live)
