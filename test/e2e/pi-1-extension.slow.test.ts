@@ -9,6 +9,7 @@ import { readPassFacts, replayLikeLive } from "./harness/pass-facts.js"
 import { describePiExtension } from "./harness/pi-extension-suite.js"
 import { createPiSandbox, PI_1, type PiSandbox } from "./harness/pi-harness.js"
 import { toolResult } from "./harness/prompt-inspection.js"
+import { queryStore } from "./harness/store-reader.js"
 
 // Pi 1.x needs Node >= 22.19: the Node 22 of test/hosts/pi-1 runs it, where the root's better-sqlite3 (built for the
 // tests' Node) does not load and the store opens with node:sqlite. Pi 0.73 runs the same assertions in
@@ -107,5 +108,46 @@ describe("magic-context in Pi 1.6 beside another extension's context_edit entrie
     const databaseFile = join(sandbox.root, "replay.db")
     replayLikeLive({ sessionFile: sandbox.sessionFile(), live, databaseFile, cwd: sandbox.project, env: sandbox.env })
     expect(readPassFacts(databaseFile)).toEqual(live)
+  })
+})
+
+describe("magic-context in Pi 1.6 across Pi's own compaction", () => {
+  // Pi compacts between two prompts once the provider reports a prompt over its threshold (the window less
+  // reserveTokens); the next request starts with the summary, which Pi sends as user text.
+  const files: Record<string, string> = { "magic-context.jsonc": '{ "historian": { "strategy": "off" } }\n' }
+  for (const label of ["A", "B", "C", "D"]) files[`${label.toLowerCase()}.txt`] = fixtureText(label, 400)
+  let mock: MockModelServer
+  let sandbox: PiSandbox
+  let runs: RunResult[]
+
+  beforeAll(async () => {
+    mock = await startMockModelServer((request, n) => {
+      if ((request.tools ?? []).length === 0) return { kind: "text", text: "## Goal\nSUMMARY-OF-THE-EARLIER-READS" }
+      const path = ["a.txt", "b.txt", "c.txt", "d.txt"][n - 1]
+      const promptTokens = n === 4 ? 6_000 : 800
+      return path ? { kind: "tool", name: "read", args: { path }, promptTokens } : { kind: "text", text: `COMPACTED-ANSWER-${n}`, promptTokens }
+    })
+    sandbox = createPiSandbox({ mockUrl: mock.url, files, host: PI_1, piCompaction: true, contextWindow: 20_000, piSettings: { compaction: { reserveTokens: 16_384, keepRecentTokens: 1_000 } } })
+    runs = [await sandbox.run("Read a.txt, b.txt, c.txt and d.txt."), await sandbox.run("What did you read?", { continueSession: true })]
+  })
+
+  afterAll(async () => {
+    await mock?.close()
+    sandbox?.cleanup()
+  })
+
+  it("tags Pi's summary as the user text Pi sends, and a replay of the session file reads it the same way", () => {
+    for (const run of runs) expect(run.exitCode, run.stderr.slice(-3000)).toBe(0)
+    const last = mock.requests.at(-1)!.body.messages.filter((message) => message.role !== "system")
+    const summary = messageText(last[0]!)
+    expect(last[0]!.role).toBe("user")
+    expect(summary).toMatch(/^§\d+§ The conversation history before this point was compacted into the following summary:\n\n<summary>\n/)
+    expect(summary).toContain("SUMMARY-OF-THE-EARLIER-READS")
+    const databaseFile = join(sandbox.root, "replay.db")
+    replayLikeLive({ sessionFile: sandbox.sessionFile(), live: readPassFacts(sandbox.databaseFile), databaseFile, cwd: sandbox.project, env: sandbox.env })
+    // Both stores hold the summary as a user message of inserted text: the live pass read it as the replay does.
+    const summaryParts = (file: string): unknown[] =>
+      queryStore<{ content_json: string }>(file, "SELECT p.content_json FROM parts p JOIN messages m ON m.session_id = p.session_id AND m.id = p.message_id WHERE m.role = 'user' AND p.content_json LIKE '%SUMMARY-OF-THE-EARLIER-READS%'").map((row) => JSON.parse(row.content_json) as unknown)
+    for (const file of [sandbox.databaseFile, databaseFile]) expect(summaryParts(file)).toEqual([expect.objectContaining({ type: "text", synthetic: true, text: expect.stringContaining("<summary>\nNo prior history.") })])
   })
 })
