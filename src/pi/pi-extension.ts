@@ -172,7 +172,7 @@ export function registerMagicContext(
     },
   })
 
-  // Pi summarized the session itself: the next pass sees the summary (passed through) and the messages it kept.
+  // Pi summarized the session itself: the next pass sees the summary (as user text Pi sends) and the messages it kept.
   pi.on("session_compact", (_event, ctx) => {
     const sessionId = ctx.sessionManager.getSessionId()
     compactions.set(sessionId, (compactions.get(sessionId) ?? 0) + 1)

@@ -132,9 +132,11 @@ function ownMessage(entry: PiEntry, location: RecordLocation): (PiSentAsUserMess
   }
   const message = record["message"]
   if (typeof message !== "object" || message === null) return undefined
-  const role = (message as { role?: unknown }).role
+  // Pi migrates a session of version 2 on load: its `hookMessage` role is `custom` (an extension's message).
+  const role = (message as { role?: unknown }).role === "hookMessage" ? "custom" : (message as { role?: unknown }).role
   if (typeof role !== "string" || !PI_ROLES_SENT_AS_USER.has(role)) return undefined
-  return role === "bashExecution" ? parseRecord(BashExecutionSchema, message, location, ["message"]) : (message as PiSentAsUserMessage)
+  if (role === "bashExecution") return parseRecord(BashExecutionSchema, message, location, ["message"])
+  return { ...(message as PiSentAsUserMessage), role }
 }
 
 /**
