@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs"
+import { fileURLToPath } from "node:url"
 import { describe, expect, it } from "vitest"
 import { importPi } from "../../src/transcript/importers/pi.js"
 import { piBuiltSteps, turnSteps } from "./pi-context-oracle.js"
@@ -87,5 +89,16 @@ describe("importPi on every Pi 1.x entry kind", () => {
     expect(transcript.skippedRecords).toEqual({ future_entry: 1 })
     expect(transcript.model).toEqual({ providerID: "anthropic", modelID: "claude-sonnet-4-5" })
     expect(transcript.turns.find((turn) => turn.index === 9)?.time).toBe(ms(9))
+  })
+})
+
+describe("importPi on the synthetic Pi 1.x fixture", () => {
+  it("gives what Pi 1.6 builds from it: the extensions' messages, the edits, the `!` run and the compaction as Pi applies them", () => {
+    const text = readFileSync(fileURLToPath(new URL("../../fixtures/synthetic/pi-1-oakmoor-retention.jsonl", import.meta.url)), "utf8")
+    const built = piBuiltSteps(text)
+    expect(turnSteps(importPi(text, { file: "pi-1-oakmoor-retention.jsonl" }).turns)).toEqual(built)
+    const texts = built.map((step) => step.block).join("\n")
+    for (const expected of ["<summary>\n## Goal", "largest: billing at 48G", "ci-watch: nightly run 4471", "Ran `git log --oneline v2.7.0..HEAD`", "oak-stg-db2"]) expect(texts).toContain(expected)
+    for (const absent of ["is queued behind", "AKIA-EXAMPLE-ONLY", "keep_count = 30"]) expect(texts).not.toContain(absent)
   })
 })
