@@ -102,3 +102,36 @@ describe("importPi on the synthetic Pi 1.x fixture", () => {
     for (const absent of ["is queued behind", "AKIA-EXAMPLE-ONLY", "keep_count = 30"]) expect(texts).not.toContain(absent)
   })
 })
+
+describe("importPi on older sessions, as Pi 1.6 migrates them on load", () => {
+  const line = (second: number, fields: Record<string, unknown>): string => JSON.stringify({ ...fields, timestamp: at(second) })
+  const said = (second: number, role: string, text: string): string =>
+    line(second, { type: "message", message: role === "user" ? { role, content: text, timestamp: ms(second) } : { ...assistant([{ type: "text", text }]), timestamp: ms(second) } })
+
+  it("keeps a version 1 compaction's range by its firstKeptEntryIndex (a line of the file)", () => {
+    const text = [
+      JSON.stringify({ type: "session", id: "v1-session", timestamp: at(0), cwd: "/p" }),
+      said(1, "user", "Set up the project."),
+      said(2, "assistant", "Set up."),
+      said(3, "user", "Add the linter."),
+      said(4, "assistant", "Added the linter."),
+      line(5, { type: "compaction", summary: "Set up the project and added a linter.", firstKeptEntryIndex: 3, tokensBefore: 5000 }),
+      said(6, "user", "Now the tests."),
+      said(7, "assistant", "Tests added."),
+    ].join("\n")
+    const transcript = importPi(text, { file: "v1.jsonl" })
+    expect(turnSteps(transcript.turns)).toEqual(piBuiltSteps(text))
+    expect(transcript.turns.map((turn) => turn.index)).toEqual([5, 3, 4, 6, 7])
+  })
+
+  it("reads a version 2 session's hookMessage as the extension's message Pi renames it to", () => {
+    const text = [
+      JSON.stringify({ type: "session", version: 2, id: "v2-session", timestamp: at(0), cwd: "/p" }),
+      JSON.stringify({ type: "message", id: "a1", parentId: null, timestamp: at(1), message: { role: "user", content: "Hi.", timestamp: ms(1) } }),
+      JSON.stringify({ type: "message", id: "a2", parentId: "a1", timestamp: at(2), message: { role: "hookMessage", customType: "hook", content: "HOOK-NOTE", display: true, timestamp: ms(2) } }),
+      JSON.stringify({ type: "message", id: "a3", parentId: "a2", timestamp: at(3), message: { ...assistant([{ type: "text", text: "Hello." }]), timestamp: ms(3) } }),
+    ].join("\n")
+    expect(turnSteps(importPi(text, { file: "v2.jsonl" }).turns)).toEqual(piBuiltSteps(text))
+    expect(piBuiltSteps(text)).toContainEqual({ role: "user", block: "HOOK-NOTE" })
+  })
+})

@@ -172,7 +172,13 @@ const ContextEditSchema = z.looseObject({
   replacement: z.union([z.null(), z.looseObject({ content: z.unknown() })]),
 })
 
-const CompactionSchema = z.looseObject({ summary: z.string(), firstKeptEntryId: z.string() })
+// A session of version 1 (no entry ids) names the first kept entry by its index among the file's lines.
+const CompactionSchema = z
+  .looseObject({ summary: z.string(), firstKeptEntryId: z.string().optional(), firstKeptEntryIndex: z.number().int().optional() })
+  .refine((record) => record.firstKeptEntryId !== undefined || record.firstKeptEntryIndex !== undefined, {
+    message: "expected a string (or, in a session of version 1, firstKeptEntryIndex: a number)",
+    path: ["firstKeptEntryId"],
+  })
 const BranchSummarySchema = z.looseObject({ summary: z.string().optional() })
 const CustomMessageSchema = z.looseObject({ customType: z.string(), content: z.unknown().optional() })
 const BashExecutionSchema = z.looseObject({ role: z.literal("bashExecution"), command: z.string() })
