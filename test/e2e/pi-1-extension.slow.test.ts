@@ -151,3 +151,43 @@ describe("magic-context in Pi 1.6 across Pi's own compaction", () => {
     for (const file of [sandbox.databaseFile, databaseFile]) expect(summaryParts(file)).toEqual([expect.objectContaining({ type: "text", synthetic: true, text: expect.stringContaining("<summary>\nNo prior history.") })])
   })
 })
+
+describe("magic-context in Pi 1.6 with commands the user ran with `!` (Pi's RPC bash)", () => {
+  const files: Record<string, string> = {
+    "magic-context.jsonc": '{ "historian": { "strategy": "off" } }\n',
+    "notes.txt": "NOTES: the release is frozen until the migration lands.\n",
+    "secret.txt": "SECRET-NOT-FOR-THE-MODEL\n",
+    "a.txt": fixtureText("A", 400),
+  }
+  let mock: MockModelServer
+  let sandbox: PiSandbox
+  let run: RunResult
+
+  beforeAll(async () => {
+    mock = await startMockModelServer((_request, n) => (n === 1 ? { kind: "tool", name: "read", args: { path: "a.txt" } } : { kind: "text", text: "BASH-DONE" }))
+    sandbox = createPiSandbox({ mockUrl: mock.url, files, host: PI_1 })
+    run = await sandbox.rpc([
+      { type: "bash", command: "cat notes.txt" },
+      { type: "bash", command: "cat secret.txt", excludeFromContext: true },
+      { type: "prompt", message: "Read a.txt and tell me what the notes say." },
+    ])
+  })
+
+  afterAll(async () => {
+    await mock?.close()
+    sandbox?.cleanup()
+  })
+
+  it("tags the `!` run as the user text Pi sends, leaves the `!!` one to Pi, and a replay renders the same prompts", () => {
+    expect(run.exitCode, run.stderr.slice(-3000)).toBe(0)
+    expect(mock.requests).toHaveLength(2)
+    const users = mock.requests.at(-1)!.body.messages.filter((message) => message.role === "user").map((message) => messageText(message))
+    expect(users).toEqual(["§1§ Ran `cat notes.txt`\n```\nNOTES: the release is frozen until the migration lands.\n\n```", "§2§ Read a.txt and tell me what the notes say."])
+    expect(JSON.stringify(mock.requests.map((request) => request.body.messages))).not.toContain("SECRET-NOT-FOR-THE-MODEL")
+    const live = readPassFacts(sandbox.databaseFile)
+    expect(live.passes).toHaveLength(2)
+    const databaseFile = join(sandbox.root, "replay.db")
+    replayLikeLive({ sessionFile: sandbox.sessionFile(), live, databaseFile, cwd: sandbox.project, env: sandbox.env })
+    expect(readPassFacts(databaseFile)).toEqual(live)
+  })
+})

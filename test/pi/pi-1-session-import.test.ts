@@ -79,10 +79,26 @@ describe("importPi on Pi 1.x sessions", () => {
   })
 
   it("gives what Pi 1.6's own buildSessionContext and convertToLlm build from the recorded sessions", () => {
-    for (const name of ["pi-1-context-edit", "pi-1-compaction"]) {
+    for (const name of ["pi-1-context-edit", "pi-1-compaction", "pi-1-bash"]) {
       const text = sessionText(name)
       expect(oracleSteps(importPi(text, { file: `${name}.jsonl` }).turns)).toEqual(piBuiltSteps(text))
     }
+  })
+
+  it("reads the user's `!` runs as Pi sent them, tagged live, and leaves out the `!!` one, as Pi did", () => {
+    const transcript = importPi(sessionText("pi-1-bash"), { file: "pi-1-bash.jsonl" })
+    const request = lastRequest("pi-1-bash")
+    // Live, the extension read each run as user text and tagged it (the tag is taken off for the comparison).
+    const firstText = (message: ChatMessage): string => (typeof message.content === "string" ? message.content : (message.content?.[0]?.text ?? ""))
+    expect(request.filter((message) => message.role === "user").map(firstText)).toEqual([
+      expect.stringMatching(/^§1§ Ran `cat notes.txt`/),
+      expect.stringMatching(/^§2§ Ran `ls missing-dir`/),
+      "§3§ Read a.txt and tell me what the notes say.",
+    ])
+    expect(turnSteps(transcript.turns.slice(-1))).toEqual([{ role: "assistant", text: "ANSWER-2" }])
+    expect(turnSteps(transcript.turns.slice(0, -1))).toEqual(requestSteps(request.filter((message) => message.role !== "system")))
+    expect(transcript.turns[1]?.parts).toEqual([{ type: "text", text: expect.stringContaining("Command exited with code 2"), synthetic: true }])
+    expect(JSON.stringify(transcript.turns)).not.toContain("SECRET-NOT-FOR-THE-MODEL")
   })
 
   it("reads Pi's compaction: its summary, in Pi's wrapper, comes first, then the kept range and everything after it", () => {
@@ -103,7 +119,7 @@ describe("importPi on Pi 1.x sessions", () => {
   })
 
   it("is found as a pi session by its content and read through readTranscript, as replay and show read it", () => {
-    for (const name of ["pi-1-context-edit", "pi-1-compaction"]) {
+    for (const name of ["pi-1-context-edit", "pi-1-compaction", "pi-1-bash"]) {
       const transcript = readTranscript(fixture(`${name}.jsonl`))
       expect(transcript.format).toBe("pi")
       expect(transcript.turns).toEqual(importPi(sessionText(name), { file: fixture(`${name}.jsonl`) }).turns)
