@@ -14,12 +14,11 @@ import { statusReport } from "../host/status-report.js"
 import { applyRenderedEdits } from "../session/apply-edits.js"
 import { piCompaction } from "../status/status-data.js"
 import type { SessionInfo } from "../store/session-repository.js"
+import { isStatusReport, PI_STATUS_TYPE } from "../transcript/importers/pi-sent-as-user.js"
 import { stripTagEchoes } from "../transcript/tag-format.js"
 import { readPiContext, type PiMessage } from "./pi-messages.js"
 import { readPiCompactionSetting } from "./pi-settings.js"
 
-/** The custom message type of a /ctx-status report: shown to the user, never sent to the model. */
-export const PI_STATUS_TYPE = "magic-context-status"
 const PI_STATUS_COMMAND = "ctx-status"
 const CONTEXT_TOOLS = [REDUCE_CALL, EXPAND_CALL, PIN_CALL]
 
@@ -64,7 +63,7 @@ export function registerMagicContext(
   const contextPass = async (all: PiMessage[], ctx: ExtensionContext): Promise<PiMessage[] | undefined> => {
     const sessionId = ctx.sessionManager.getSessionId()
     // Status reports are for the user: the model never gets them.
-    const messages = all.filter((message) => !(message.role === "custom" && message.customType === PI_STATUS_TYPE))
+    const messages = all.filter((message) => !isStatusReport(message))
     const context = readPiContext(sessionId, messages)
     for (const role of context.unknownRoles) {
       if (unknownRoles.has(role)) continue
@@ -173,7 +172,7 @@ export function registerMagicContext(
     },
   })
 
-  // Pi summarized the session itself: the next pass sees the summary (passed through) and the messages it kept.
+  // Pi summarized the session itself: the next pass sees the summary (as user text Pi sends) and the messages it kept.
   pi.on("session_compact", (_event, ctx) => {
     const sessionId = ctx.sessionManager.getSessionId()
     compactions.set(sessionId, (compactions.get(sessionId) ?? 0) + 1)

@@ -2,6 +2,7 @@ import type { ContextEvent } from "@mariozechner/pi-coding-agent"
 import type { HostAssistantInfo as AssistantMessage, HostMessage, HostPart as Part, HostToolPart as ToolPart, HostUserInfo as UserMessage } from "../transcript/host-message.js"
 import { omittedDataUrl } from "../transcript/importers/omitted-data-url.js"
 import { PI_ROLES_NOT_READ } from "../transcript/importers/pi.js"
+import { piSentAsUserContent, PI_ROLES_SENT_AS_USER, type PiSentAsUserMessage } from "../transcript/importers/pi-sent-as-user.js"
 
 /** One message of Pi's context (`context` event). */
 export type PiMessage = ContextEvent["messages"][number]
@@ -13,8 +14,11 @@ type PiContent = Exclude<PiUser["content"], string>[number]
 /**
  * Pi's context as the engine sees it, and the way back. The engine works on host messages (user and assistant
  * messages of parts, a tool's call and result in one part); Pi sends a tool's result as a message of its own after
- * the assistant message that called it. Messages the engine does not read (`PI_ROLES_NOT_READ`, a result whose call
- * is missing, an aborted empty reply, a role Pi does not define) are passed through untouched where they were.
+ * the assistant message that called it. Pi's own kinds of message that it sends the model as user text (a `!` shell
+ * run, an extension's message, a compaction's or a branch's summary: `PI_ROLES_SENT_AS_USER`) are user messages of
+ * inserted (synthetic) text, the text Pi sends, as a replay reads them. Messages the engine does not read (a result
+ * whose call is missing, an aborted empty reply, a `!!` run Pi sends nothing for, a role Pi does not define) are
+ * passed through untouched where they were.
  */
 export type PiContext = {
   /** What the engine reads: Pi's user and assistant messages, each tool result folded into its call. */
@@ -64,6 +68,15 @@ export function readPiContext(sessionID: string, pi: readonly PiMessage[]): PiCo
       origins.push({ kind: "message", id })
       continue
     }
+    const own = PI_ROLES_SENT_AS_USER.has(message.role) ? piSentAsUserContent(message as PiSentAsUserMessage) : []
+    if (own.length > 0) {
+      const info: UserMessage = { id, sessionID, role: "user", time: { created: message.timestamp }, agent: "pi", model: lastModel }
+      lastUserId = id
+      const parts = userParts({ role: "user", content: own, timestamp: message.timestamp }, { sessionID, messageID: id })
+      messages.push({ info, parts: parts.map((part) => (part.type === "text" ? { ...part, synthetic: true } : part)) })
+      origins.push({ kind: "message", id })
+      continue
+    }
     if (message.role === "assistant" && message.content.length > 0) {
       lastModel = { providerID: message.provider, modelID: message.model }
       const host: HostMessage = { info: assistantInfo(message, { id, sessionID, parentID: lastUserId }), parts: [] }
@@ -84,7 +97,7 @@ export function readPiContext(sessionID: string, pi: readonly PiMessage[]): PiCo
         continue
       }
     }
-    if (!KNOWN_ROLES.has(message.role) && !PI_ROLES_NOT_READ.has(message.role)) unknownRoles.push(message.role)
+    if (!KNOWN_ROLES.has(message.role) && !PI_ROLES_NOT_READ.has(message.role) && !PI_ROLES_SENT_AS_USER.has(message.role)) unknownRoles.push(message.role)
     origins.push({ kind: "opaque" })
   }
 
@@ -187,7 +200,9 @@ function rebuildPi(pi: readonly PiMessage[], origins: readonly Origin[], edited:
     }
     const host = byId.get(origin.id)
     if (!host) return
-    out.push(message.role === "user" ? rebuiltUser(message, host) : rebuiltAssistant(message as PiAssistant, host))
+    if (message.role === "user") out.push(rebuiltUser(message, host))
+    else if (message.role === "assistant") out.push(rebuiltAssistant(message, host))
+    else out.push(rebuiltOwn(message, host))
     pending = origin.id
   })
   if (pending !== null) emitInserted(pending, pi[pi.length - 1]?.timestamp ?? 0)
@@ -212,6 +227,18 @@ function rebuiltUser(message: PiUser, host: HostMessage): PiUser {
   const only = content[0]
   if (typeof message.content === "string" && content.length === 1 && only?.type === "text") return { ...message, content: only.text }
   return { ...message, content }
+}
+
+/**
+ * One of Pi's own kinds of message after the engine's edit. Unchanged, it is Pi's message as it was. Changed (a tag),
+ * an extension's message keeps its role with the new content; the others become the user message Pi would have sent
+ * for them with the edit in it (they hold no content of their own to edit).
+ */
+function rebuiltOwn(message: PiMessage, host: HostMessage): PiMessage {
+  const sent: PiUser = { role: "user", content: piSentAsUserContent(message as PiSentAsUserMessage) as PiContent[], timestamp: message.timestamp }
+  const rebuilt = rebuiltUser(sent, host)
+  if (JSON.stringify(rebuilt.content) === JSON.stringify(sent.content)) return message
+  return message.role === "custom" ? { ...message, content: rebuilt.content } : rebuilt
 }
 
 function rebuiltAssistant(message: PiAssistant, host: HostMessage): PiAssistant {

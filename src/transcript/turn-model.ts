@@ -48,7 +48,10 @@ export type FilePart = { type: "file"; mime: string; filename: string; url: stri
 export type TurnPart = TextPart | ReasoningPart | ToolCallPart | ToolResultPart | FilePart
 
 export type Turn = {
-  /** The source record index (see the module comment). Strictly increasing within a transcript. */
+  /**
+   * The source record index (see the module comment). Strictly increasing within a transcript, but for a Pi
+   * compaction's summary: Pi sends it first, before the range it keeps, which its record follows.
+   */
   index: number
   role: TurnRole
   /** Epoch milliseconds, when the source has a timestamp. */

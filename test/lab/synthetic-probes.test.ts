@@ -28,22 +28,23 @@ const traceOf = (probe: Probe): { transcript: Transcript; records: Map<number, s
 }
 
 describe("fixtures/probes/synthetic.json", () => {
-  it("pins its probes: 64 over the four synthetic transcripts, every kind several times", () => {
+  it("pins its probes: 70 over the five synthetic transcripts, every kind several times", () => {
     const count = (filter: (probe: Probe) => boolean): number => probes.filter(filter).length
-    expect(probes).toHaveLength(64)
+    expect(probes).toHaveLength(70)
     const traces = [...new Set(probes.map((probe) => probe.trace))]
     expect(Object.fromEntries(traces.map((trace) => [trace, count((probe) => probe.trace === trace)]))).toEqual({
       "../synthetic/pi-ledger-webhooks.jsonl": 17,
       "../synthetic/pi-harvest-httpx.jsonl": 17,
       "../synthetic/claudecode-logship-leak.jsonl": 16,
       "../synthetic/pi-kvgate-watch.jsonl": 14,
+      "../synthetic/pi-1-oakmoor-retention.jsonl": 6,
     })
     expect(Object.fromEntries(PROBE_KINDS.map((kind) => [kind, count((probe) => probe.kind === kind)]))).toEqual({
-      constraint: 13,
-      identifier: 12,
-      decision_rationale: 7,
+      constraint: 15,
+      identifier: 14,
+      decision_rationale: 8,
       rejected_alternative: 8,
-      bug_status: 8,
+      bug_status: 9,
       location: 6,
       incidental: 10,
     })

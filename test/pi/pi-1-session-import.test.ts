@@ -5,6 +5,7 @@ import { importPi } from "../../src/transcript/importers/pi.js"
 import { readTranscript } from "../../src/transcript/read-transcript.js"
 import type { Turn } from "../../src/transcript/turn-model.js"
 import { expectPluginError } from "../transcript/expect-plugin-error.js"
+import { piBuiltSteps, turnSteps as oracleSteps } from "./pi-context-oracle.js"
 
 // Session files the real Pi 1.6 wrote against the mock with magic-context loaded, and the last request it sent
 // (fixtures/record-pi-1-sessions.ts): the importer must give the turns Pi's own projection put in that request.
@@ -56,24 +57,51 @@ describe("importPi on Pi 1.x sessions", () => {
     expect(transcript.model).toEqual({ providerID: "mock", modelID: "mock-model" })
   })
 
-  it("gives the turns of the request Pi sent after the edits, less what passes through untagged live", () => {
+  it("gives the turns of the request Pi sent after the edits, another extension's custom_message among them", () => {
     const transcript = importPi(sessionText("pi-1-context-edit"), { file: "pi-1-context-edit.jsonl" })
     const sent = requestSteps(lastRequest("pi-1-context-edit").filter((message) => message.role !== "system"))
-    // Passed through live and left out of a replay the same way: another extension's custom_message (display: true,
-    // sent as a user message), and the stand-in result Pi sends for the call whose result a context_edit omitted.
-    const passedThrough = [
-      { role: "user", text: "NOTE-FROM-ANOTHER-EXTENSION" },
-      { role: "result call_2", text: "No result provided" },
-    ]
-    for (const step of passedThrough) expect(sent).toContainEqual(step)
+    // The stand-in result Pi's provider layer sends for the call whose result a context_edit omitted is made after the
+    // context is built (pi-ai's transformMessages): neither the live `context` event nor a replay has it.
+    const standIn = { role: "result call_2", text: "No result provided" }
+    expect(sent).toContainEqual(standIn)
+    // Another extension's custom_message (display: true) is sent as a user message, and is a user turn of inserted text.
+    expect(sent).toContainEqual({ role: "user", text: "NOTE-FROM-ANOTHER-EXTENSION" })
+    expect(transcript.turns.find((turn) => JSON.stringify(turn.parts).includes("NOTE-FROM-ANOTHER-EXTENSION"))).toMatchObject({
+      role: "user",
+      parts: [{ type: "text", text: "NOTE-FROM-ANOTHER-EXTENSION", synthetic: true }],
+    })
     // The last turn is the answer to that request.
     expect(turnSteps(transcript.turns.slice(-1))).toEqual([{ role: "assistant", text: "ANSWER-5" }])
-    expect(turnSteps(transcript.turns.slice(0, -1))).toEqual(sent.filter((step) => !passedThrough.some((other) => other.role === step.role && other.text === step.text)))
-    // magic-context's own /ctx-status report (a custom_message shown to the user) never reaches the model.
+    expect(turnSteps(transcript.turns.slice(0, -1))).toEqual(sent.filter((step) => step.role !== standIn.role || step.text !== standIn.text))
+    // magic-context's own /ctx-status report (a custom_message shown to the user) never reaches the model, nor a replay.
     expect(JSON.stringify(sent)).not.toContain("magic-context status")
+    expect(JSON.stringify(transcript.turns)).not.toContain("magic-context status")
   })
 
-  it("reads Pi's compaction: the summary stands for the start, the kept range and everything after it are turns", () => {
+  it("gives what Pi 1.6's own buildSessionContext and convertToLlm build from the recorded sessions", () => {
+    for (const name of ["pi-1-context-edit", "pi-1-compaction", "pi-1-bash"]) {
+      const text = sessionText(name)
+      expect(oracleSteps(importPi(text, { file: `${name}.jsonl` }).turns)).toEqual(piBuiltSteps(text))
+    }
+  })
+
+  it("reads the user's `!` runs as Pi sent them, tagged live, and leaves out the `!!` one, as Pi did", () => {
+    const transcript = importPi(sessionText("pi-1-bash"), { file: "pi-1-bash.jsonl" })
+    const request = lastRequest("pi-1-bash")
+    // Live, the extension read each run as user text and tagged it (the tag is taken off for the comparison).
+    const firstText = (message: ChatMessage): string => (typeof message.content === "string" ? message.content : (message.content?.[0]?.text ?? ""))
+    expect(request.filter((message) => message.role === "user").map(firstText)).toEqual([
+      expect.stringMatching(/^§1§ Ran `cat notes.txt`/),
+      expect.stringMatching(/^§2§ Ran `ls missing-dir`/),
+      "§3§ Read a.txt and tell me what the notes say.",
+    ])
+    expect(turnSteps(transcript.turns.slice(-1))).toEqual([{ role: "assistant", text: "ANSWER-2" }])
+    expect(turnSteps(transcript.turns.slice(0, -1))).toEqual(requestSteps(request.filter((message) => message.role !== "system")))
+    expect(transcript.turns[1]?.parts).toEqual([{ type: "text", text: expect.stringContaining("Command exited with code 2"), synthetic: true }])
+    expect(JSON.stringify(transcript.turns)).not.toContain("SECRET-NOT-FOR-THE-MODEL")
+  })
+
+  it("reads Pi's compaction: its summary, in Pi's wrapper, comes first, then the kept range and everything after it", () => {
     const text = sessionText("pi-1-compaction")
     const transcript = importPi(text, { file: "pi-1-compaction.jsonl" })
     const records = text.trim().split("\n").map((line) => JSON.parse(line) as { type: string; id?: string; firstKeptEntryId?: string })
@@ -81,16 +109,17 @@ describe("importPi on Pi 1.x sessions", () => {
     const firstKeptAt = records.findIndex((record) => record.id === records[compactionAt]?.firstKeptEntryId)
     expect(compactionAt).toBeGreaterThan(firstKeptAt)
     expect(firstKeptAt).toBeGreaterThan(4)
-    const expected = records.flatMap((record, line) => (line >= firstKeptAt && line !== compactionAt && record.type === "message" ? [line] : []))
-    expect(transcript.turns.map((turn) => turn.index)).toEqual(expected)
-    const [summary, ...rest] = requestSteps(lastRequest("pi-1-compaction").filter((message) => message.role !== "system"))
-    expect(summary?.text).toContain("SUMMARY-OF-THE-EARLIER-READS")
+    const kept = records.flatMap((record, line) => (line >= firstKeptAt && line !== compactionAt && record.type === "message" ? [line] : []))
+    expect(transcript.turns.map((turn) => turn.index)).toEqual([compactionAt, ...kept])
+    expect(transcript.turns[0]).toMatchObject({ role: "user", parts: [{ type: "text", synthetic: true }] })
+    const sent = requestSteps(lastRequest("pi-1-compaction").filter((message) => message.role !== "system"))
+    expect(sent[0]?.text).toContain("<summary>\nNo prior history.")
     expect(turnSteps(transcript.turns.slice(-1))).toEqual([{ role: "assistant", text: "ANSWER-7" }])
-    expect(turnSteps(transcript.turns.slice(0, -1))).toEqual(rest)
+    expect(turnSteps(transcript.turns.slice(0, -1))).toEqual(sent)
   })
 
   it("is found as a pi session by its content and read through readTranscript, as replay and show read it", () => {
-    for (const name of ["pi-1-context-edit", "pi-1-compaction"]) {
+    for (const name of ["pi-1-context-edit", "pi-1-compaction", "pi-1-bash"]) {
       const transcript = readTranscript(fixture(`${name}.jsonl`))
       expect(transcript.format).toBe("pi")
       expect(transcript.turns).toEqual(importPi(sessionText(name), { file: fixture(`${name}.jsonl`) }).turns)

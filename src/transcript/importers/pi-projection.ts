@@ -5,7 +5,9 @@
  * - Entries with ids (session versions 2 and 3) form a tree: the context is the path from the file's last entry up to
  *   the root. Entries without ids (version 1) are one linear path.
  * - The newest `compaction` on the path stands for everything before it except the kept range: the entries from its
- *   `firstKeptEntryId` up to it (system messages there excluded), then every entry after it.
+ *   `firstKeptEntryId` up to it (system messages there excluded), then every entry after it. In a session of version 1
+ *   the compaction names that entry by `firstKeptEntryIndex`, its line (Pi's migration to version 2 turns it into the
+ *   entry's new id).
  * - A `context_edit` in that selection edits one earlier entry (`targetId`) for the model: `replacement: null` omits
  *   it, otherwise its content is replaced. The newest edit of an entry wins.
  */
@@ -67,10 +69,11 @@ function compactedContext(path: readonly PiEntry[]): PiEntry[] {
   const compaction = path[at]
   if (compaction === undefined) return [...path]
   const firstKept = compaction.record["firstKeptEntryId"]
+  const firstKeptLine = compaction.record["firstKeptEntryIndex"]
   const kept: PiEntry[] = []
   let found = false
   for (const entry of path.slice(0, at)) {
-    if (entry.id !== null && entry.id === firstKept) found = true
+    if (entry.id === null ? entry.line === firstKeptLine : entry.id === firstKept) found = true
     if (found && !isSystemMessage(entry)) kept.push(entry)
   }
   return [compaction, ...kept, ...path.slice(at + 1)]

@@ -4,21 +4,20 @@ import { toEpochMs } from "./epoch-ms.js"
 import { pickMajorityModel } from "./majority-model.js"
 import { omittedDataUrl } from "./omitted-data-url.js"
 import { projectPiSession, type PiContextEdit, type PiEntry } from "./pi-projection.js"
+import { isStatusReport, piSentAsUserContent, PI_ROLES_SENT_AS_USER, type PiSentAsUserMessage } from "./pi-sent-as-user.js"
 import { parseJson, parseRecord, splitJsonLines, transcriptParseError, type RecordLocation } from "./parse-record.js"
 import { assertSingleTrajectory } from "./single-trajectory.js"
 
 /**
- * Pi's own message roles the engine does not read (a bash run the user started with `!`, an extension's message, Pi's
- * summaries): Pi turns them into text for the model. Live, the extension passes them through untouched; a replay
- * leaves them out the same way, so both render the same prompts. Pi 1.x also records its prompt and tools as `system`
- * messages, which its `context` event leaves out and the session branch holds.
+ * Message roles that are no turn: Pi 1.x records its prompt and tools as `system` messages, which its `context` event
+ * leaves out and the session branch holds.
  */
-export const PI_ROLES_NOT_READ: ReadonlySet<string> = new Set(["bashExecution", "custom", "branchSummary", "compactionSummary", "system"])
+export const PI_ROLES_NOT_READ: ReadonlySet<string> = new Set(["system"])
 
 /**
- * Entry types of a Pi session that are no turn of their own: settings, usage and extension state, and what the
- * projection applies (`context_edit`) or passes through live untouched (`compaction` and `branch_summary` summaries,
- * an extension's `custom_message`, which Pi sends to the model as a message of role `custom`).
+ * Entry types of a Pi session that are no turn of their own: settings, usage and extension state, labels, and the
+ * `context_edit`s the projection applies. (`compaction`, `branch_summary` and `custom_message` entries are turns: Pi
+ * sends them to the model as user messages.)
  */
 const PI_ENTRIES_NOT_TURNS: ReadonlySet<string> = new Set([
   "model_change",
@@ -28,17 +27,21 @@ const PI_ENTRIES_NOT_TURNS: ReadonlySet<string> = new Set([
   "label",
   "session_info",
   "context_edit",
-  "compaction",
-  "branch_summary",
-  "custom_message",
 ])
+
+/** Entry types that are turns. */
+const PI_ENTRIES_READ: ReadonlySet<string> = new Set(["message", "compaction", "branch_summary", "custom_message"])
 
 /**
  * Reads a pi coding agent session (JSONL), 0.x and 1.x. Turn K is line K. Line 0 is the `session` header; the
  * entries that reach the model are chosen as Pi chooses them (see pi-projection.ts: the active branch, the newest
- * compaction's kept range, `context_edit` omissions and replacements), and of those the `message` entries with roles
- * user / assistant / toolResult are turns; the roles in PI_ROLES_NOT_READ are not. An entry type this importer does
- * not know is skipped and counted in `skippedRecords`, never a reason to refuse the file.
+ * compaction's kept range, `context_edit` omissions and replacements) and read as Pi's `convertToLlm` sends them:
+ * `message` entries with roles user / assistant / toolResult as they are, and what Pi sends as user messages of its
+ * own making (pi-sent-as-user.ts: a compaction's or a branch's summary, an extension's `custom_message`, a `!` shell
+ * run) as user turns of inserted (synthetic) text. The compaction summary comes first, as Pi sends it, though its
+ * line follows the range it keeps. magic-context's own /ctx-status reports are left out, as its extension leaves them
+ * out of every request. An entry type this importer does not know is skipped and counted in `skippedRecords`, never a
+ * reason to refuse the file.
  */
 export function importPi(text: string, options: { file: string; trajectory?: number }): Transcript {
   assertSingleTrajectory("pi", options)
@@ -57,20 +60,25 @@ export function importPi(text: string, options: { file: string; trajectory?: num
     if (record.type === "context_edit") parseRecord(ContextEditSchema, record, location)
     if (record.type === "compaction") parseRecord(CompactionSchema, record, location)
     // An entry of an unknown type stays in the tree (later entries may hang below it) but is no turn.
-    if (record.type !== "message" && !PI_ENTRIES_NOT_TURNS.has(record.type)) skippedRecords[record.type] = (skippedRecords[record.type] ?? 0) + 1
+    if (!PI_ENTRIES_READ.has(record.type) && !PI_ENTRIES_NOT_TURNS.has(record.type)) skippedRecords[record.type] = (skippedRecords[record.type] ?? 0) + 1
     entries.push({ line, type: record.type, id: record.id ?? null, parentId: record.parentId ?? null, record })
   }
 
   const turns: Turn[] = []
   const assistantModels: ModelRef[] = []
   for (const { entry, edit } of projectPiSession(entries)) {
-    if (entry.type !== "message" || edit?.kind === "omit") continue
+    if (!PI_ENTRIES_READ.has(entry.type) || edit?.kind === "omit") continue
     const location: RecordLocation = { file, record: entry.line }
+    const time = toEpochMs(entry.record["timestamp"] as string | undefined)
+    const own = sentAsUser(entry, edit, location)
+    if (own !== undefined) {
+      if (own !== null) turns.push({ index: entry.line, role: "user", time: own.time ?? time, parts: own.parts })
+      continue
+    }
     const role = (entry.record["message"] as { role?: unknown } | undefined)?.role
     if (typeof role === "string" && PI_ROLES_NOT_READ.has(role)) continue
     const message = parseRecord(MessageSchema, withReplacement(entry.record["message"], edit), location, ["message"])
-    const time = toEpochMs(message.timestamp) ?? toEpochMs(entry.record["timestamp"] as string | undefined)
-    const turn = convertMessage(message, { index: entry.line, time })
+    const turn = convertMessage(message, { index: entry.line, time: toEpochMs(message.timestamp) ?? time })
     if (turn === null) continue
     if (message.role === "assistant" && message.provider && message.model) {
       assistantModels.push({ providerID: message.provider, modelID: message.model })
@@ -90,6 +98,45 @@ export function importPi(text: string, options: { file: string; trajectory?: num
     turns,
     ...(Object.keys(skippedRecords).length > 0 ? { skippedRecords } : {}),
   }
+}
+
+/**
+ * The turn of an entry Pi sends as a user message of its own making (Pi's `sessionEntryToContextMessages`, then
+ * `convertToLlm`): its inserted text, and the message's own time when it has one. Null when Pi sends nothing for it
+ * (a `!!` run, a branch summary without text) or it is magic-context's status report; undefined for the entries that
+ * are Pi's plain messages.
+ */
+function sentAsUser(entry: PiEntry, edit: PiContextEdit | null, location: RecordLocation): { parts: TurnPart[]; time: number | null } | null | undefined {
+  const message = ownMessage(entry, location)
+  if (message === undefined) return undefined
+  if (message === null || isStatusReport(message)) return null
+  // A replacement changes an extension's content only (Pi's projectContextEntry); the summaries keep theirs.
+  const replaced = edit?.kind === "replace" && message.role === "custom" ? { ...message, content: edit.content } : message
+  const content = parseRecord(SentContentSchema, piSentAsUserContent(replaced), location, entry.type === "message" ? ["message"] : [])
+  if (content.length === 0) return null
+  const parts = convertUserContent(content).map((part): TurnPart => (part.type === "text" ? { ...part, synthetic: true } : part))
+  return { parts, time: toEpochMs(typeof message.timestamp === "number" ? message.timestamp : undefined) }
+}
+
+/** The message Pi makes of an entry of its own kinds; null when it makes none; undefined for Pi's plain messages. */
+function ownMessage(entry: PiEntry, location: RecordLocation): (PiSentAsUserMessage & { customType?: unknown; timestamp?: unknown }) | null | undefined {
+  const record = entry.record
+  if (entry.type === "compaction") return { role: "compactionSummary", summary: record["summary"] }
+  if (entry.type === "branch_summary") {
+    const branch = parseRecord(BranchSummarySchema, record, location)
+    return branch.summary ? { role: "branchSummary", summary: branch.summary } : null
+  }
+  if (entry.type === "custom_message") {
+    const custom = parseRecord(CustomMessageSchema, record, location)
+    return { role: "custom", customType: custom.customType, content: custom.content ?? [] }
+  }
+  const message = record["message"]
+  if (typeof message !== "object" || message === null) return undefined
+  // Pi migrates a session of version 2 on load: its `hookMessage` role is `custom` (an extension's message).
+  const role = (message as { role?: unknown }).role === "hookMessage" ? "custom" : (message as { role?: unknown }).role
+  if (typeof role !== "string" || !PI_ROLES_SENT_AS_USER.has(role)) return undefined
+  if (role === "bashExecution") return parseRecord(BashExecutionSchema, message, location, ["message"])
+  return { ...(message as PiSentAsUserMessage), role }
 }
 
 /**
@@ -125,7 +172,16 @@ const ContextEditSchema = z.looseObject({
   replacement: z.union([z.null(), z.looseObject({ content: z.unknown() })]),
 })
 
-const CompactionSchema = z.looseObject({ summary: z.string(), firstKeptEntryId: z.string() })
+// A session of version 1 (no entry ids) names the first kept entry by its index among the file's lines.
+const CompactionSchema = z
+  .looseObject({ summary: z.string(), firstKeptEntryId: z.string().optional(), firstKeptEntryIndex: z.number().int().optional() })
+  .refine((record) => record.firstKeptEntryId !== undefined || record.firstKeptEntryIndex !== undefined, {
+    message: "expected a string (or, in a session of version 1, firstKeptEntryIndex: a number)",
+    path: ["firstKeptEntryId"],
+  })
+const BranchSummarySchema = z.looseObject({ summary: z.string().optional() })
+const CustomMessageSchema = z.looseObject({ customType: z.string(), content: z.unknown().optional() })
+const BashExecutionSchema = z.looseObject({ role: z.literal("bashExecution"), command: z.string() })
 
 const TextBlockSchema = z.looseObject({ type: z.literal("text"), text: z.string() })
 const ImageBlockSchema = z.looseObject({ type: z.literal("image"), data: z.string(), mimeType: z.string() })
@@ -140,6 +196,8 @@ const UserContentSchema = z.union([
   z.string(),
   z.array(z.discriminatedUnion("type", [TextBlockSchema, ImageBlockSchema])),
 ])
+/** What Pi sends for one of its own kinds of message: text and image blocks. */
+const SentContentSchema = z.array(z.discriminatedUnion("type", [TextBlockSchema, ImageBlockSchema]))
 
 const MessageSchema = z.discriminatedUnion("role", [
   z.looseObject({ role: z.literal("user"), content: UserContentSchema, timestamp: z.number().optional() }),

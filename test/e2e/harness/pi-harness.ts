@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { REPO_ROOT, runBinary, type RunResult } from "./opencode-harness.js"
+import { runPiRpc, type PiRpcCommand } from "./pi-rpc.js"
 
 /** One installed Pi: its package, its binary, and the Node that runs it. */
 export type PiHost = {
@@ -56,6 +57,8 @@ export type PiSandbox = {
     prompt: string,
     options?: { env?: Record<string, string>; extension?: boolean; extraExtensions?: string[]; timeoutMs?: number; continueSession?: boolean },
   ): Promise<RunResult>
+  /** Runs Pi in RPC mode with the extension loaded, against the mock: the commands in order (pi-rpc.ts). */
+  rpc(commands: readonly PiRpcCommand[], options?: { extraExtensions?: string[]; continueSession?: boolean; timeoutMs?: number }): Promise<RunResult>
   /** The newest session file Pi wrote. */
   sessionFile(): string
   /** The lines of the newest session file Pi wrote, parsed. */
@@ -120,20 +123,24 @@ export function createPiSandbox(options: {
   const sessions = join(root, "sessions")
   // The host's Node first on PATH, so whatever Pi starts with `node` runs on the same Node as Pi.
   const env: Record<string, string> = { PATH: `${dirname(host.node)}:${process.env["PATH"] ?? "/usr/bin:/bin"}`, ...dirs }
+  const commonArgs = (runOptions?: { extension?: boolean; extraExtensions?: string[]; continueSession?: boolean }): string[] => {
+    const extension = runOptions?.extension === false ? [] : ["-e", join(REPO_ROOT, "dist", "pi.js")]
+    for (const path of runOptions?.extraExtensions ?? []) extension.push("-e", path)
+    const resume = runOptions?.continueSession ? ["--continue"] : []
+    const thinking = chosen.thinking ? ["--thinking", chosen.thinking] : []
+    return ["--provider", chosen.name, "--model", chosen.model, ...thinking, "--offline", "--session-dir", sessions, ...resume, ...extension]
+  }
   return {
     root,
     project,
     env,
     databaseFile: join(dirs.XDG_DATA_HOME, "magic-context", "magic-context.db"),
     run: (prompt, runOptions) => {
-      const extension = runOptions?.extension === false ? [] : ["-e", join(REPO_ROOT, "dist", "pi.js")]
-      for (const path of runOptions?.extraExtensions ?? []) extension.push("-e", path)
-      const resume = runOptions?.continueSession ? ["--continue"] : []
-      const thinking = chosen.thinking ? ["--thinking", chosen.thinking] : []
-      const args = ["-p", prompt, "--provider", chosen.name, "--model", chosen.model, ...thinking, "--offline", "--session-dir", sessions, ...resume, ...extension]
       // Pi reads a piped stdin as part of the prompt: runBinary closes it.
-      return runBinary(host.node, { args: [host.bin, ...args], cwd: project, env: { ...env, ...runOptions?.env }, timeoutMs: runOptions?.timeoutMs })
+      return runBinary(host.node, { args: [host.bin, "-p", prompt, ...commonArgs(runOptions)], cwd: project, env: { ...env, ...runOptions?.env }, timeoutMs: runOptions?.timeoutMs })
     },
+    rpc: (commands, rpcOptions) =>
+      runPiRpc({ node: host.node, args: [host.bin, ...commonArgs(rpcOptions)], cwd: project, env, commands, ...(rpcOptions?.timeoutMs ? { timeoutMs: rpcOptions.timeoutMs } : {}) }),
     sessionFile: () => newestSession(sessions),
     sessionRecords() {
       return readFileSync(newestSession(sessions), "utf8").trim().split("\n").map((line) => JSON.parse(line) as unknown)

@@ -69,7 +69,7 @@ describe("importPi", () => {
     expect(sourceLines[3]).toContain('"model_change"')
   })
 
-  it("leaves out Pi's messages the engine does not read (a `!` bash run, an extension's message, summaries), as the live extension does", () => {
+  it("reads Pi's own messages (a `!` bash run, an extension's message, summaries) as user turns of the text Pi sends", () => {
     const text = [
       HEADER,
       line({ role: "user", content: "hi" }),
@@ -78,14 +78,23 @@ describe("importPi", () => {
       line({ role: "branchSummary", summary: "left a branch", fromId: "abc", timestamp: 4 }),
       line({ role: "compactionSummary", summary: "earlier work", tokensBefore: 9000, timestamp: 5 }),
       line({ role: "assistant", content: [{ type: "text", text: "hello" }], provider: "mock", model: "m", usage: { input: 10, output: 2, cacheRead: 3, cacheWrite: 0, totalTokens: 15 } }),
+      line({ role: "bashExecution", command: "cat secrets", output: "x", exitCode: 0, cancelled: false, truncated: false, excludeFromContext: true, timestamp: 7 }),
+      // Session version 2's name for an extension's message (Pi renames it on load).
+      line({ role: "hookMessage", customType: "old-hook", content: [{ type: "text", text: "from a hook" }], display: true, timestamp: 8 }),
     ].join("\n")
     const turns = importPi(text, { file: "mixed.jsonl" }).turns
-    expect(turns.map((turn) => [turn.index, turn.role])).toEqual([
-      [1, "user"],
-      [6, "assistant"],
+    expect(turns.map((turn) => [turn.index, turn.role, turn.parts.map((part) => (part.type === "text" ? part.text : part.type))])).toEqual([
+      [1, "user", ["hi"]],
+      [2, "user", ["Ran `git status`\n```\nclean\n```"]],
+      [3, "user", ["note"]],
+      [4, "user", ["The following is a summary of a branch that this conversation came back from:\n\n<summary>\nleft a branch</summary>"]],
+      [5, "user", ["The conversation history before this point was compacted into the following summary:\n\n<summary>\nearlier work\n</summary>"]],
+      [6, "assistant", ["hello"]],
+      [8, "user", ["from a hook"]],
     ])
+    expect(turns.slice(1, 5).every((turn) => turn.parts.every((part) => part.type === "text" && part.synthetic === true))).toBe(true)
     // The usage report is read, for a replay that calibrates against it.
-    expect(turns[1]?.usage).toEqual({ input: 10, output: 2, cacheRead: 3, cacheWrite: 0 })
+    expect(turns[5]?.usage).toEqual({ input: 10, output: 2, cacheRead: 3, cacheWrite: 0 })
   })
 
   it("maps assistant blocks to text, reasoning and tool calls", () => {
