@@ -36,26 +36,27 @@ type ExportDocument = { messages: { info: { role: string; summary?: boolean }; p
 const exportOf = (path: string): ExportDocument => JSON.parse(readFileSync(path, "utf8")) as ExportDocument
 
 describe("fixtures/probes/synthetic-opencode.json", () => {
-  it("pins its probes: 112 over the four OpenCode exports, every kind several times", () => {
+  it("pins its probes: 124 over the five OpenCode exports, every kind several times", () => {
     const count = (filter: (probe: Probe) => boolean): number => probes.filter(filter).length
-    expect(probes).toHaveLength(112)
+    expect(probes).toHaveLength(124)
     const traces = [...new Set(probes.map((probe) => probe.trace))]
     expect(Object.fromEntries(traces.map((trace) => [trace, count((probe) => probe.trace === trace)]))).toEqual({
       "../synthetic/opencode-quayside-berths.json": 28,
       "../synthetic/opencode-shelfwise-notices.json": 27,
       "../synthetic/opencode-verdant-irrigation.json": 28,
       "../synthetic/opencode-wavecrest-episodes.json": 29,
+      "../synthetic/opencode-hollybank-reminders.json": 12,
     })
     expect(Object.fromEntries(PROBE_KINDS.map((kind) => [kind, count((probe) => probe.kind === kind)]))).toEqual({
-      constraint: 36,
-      identifier: 25,
-      decision_rationale: 8,
-      rejected_alternative: 8,
-      bug_status: 11,
-      location: 8,
-      incidental: 16,
+      constraint: 40,
+      identifier: 26,
+      decision_rationale: 11,
+      rejected_alternative: 9,
+      bug_status: 12,
+      location: 9,
+      incidental: 17,
     })
-    expect(count((probe) => probe.need === null)).toBe(14)
+    expect(count((probe) => probe.need === null)).toBe(15)
   })
 
   it.each(probes.map((probe) => [probe.id, probe] as const))(
@@ -135,7 +136,7 @@ describe("fixtures/probes/synthetic-opencode.json", () => {
         const total = counted.reduce((sum, [, tokens]) => sum + tokens, 0)
         expect({ trace, inRange: total > 60_000 && total < 120_000 }).toEqual({ trace, inRange: true })
       }
-      expect(tokensByTrace.size).toBe(4)
+      expect(tokensByTrace.size).toBe(5)
     })
 
     it("finds every probe valid: exact first appears at t and survives under full at need", async () => {
