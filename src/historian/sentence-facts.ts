@@ -80,6 +80,7 @@ const SO_REASON = new RegExp(`,\\s+${SO_CONSEQUENCE}`, "i")
 /** The kind of a sentence no pattern above classified, from weaker evidence (named rules), or null. */
 function weakKind(sentence: string, context: { recognizers: Recognizers; reasons: (sentence: string) => boolean }): SentenceKind | null {
   if (context.recognizers.on("located-findings") && isLocatedFinding(sentence)) return "failure"
+  if (context.recognizers.on("declined-approaches") && isDeclined(sentence)) return "rejected_alternative"
   if (context.recognizers.on("reasoned-sentences") && isReasoned(sentence, context.reasons)) return "decision"
   return null
 }
@@ -99,6 +100,17 @@ function isReasoned(sentence: string, reasons: (sentence: string) => boolean): b
 function isLocatedFinding(sentence: string): boolean {
   return !isQuestionOrConditional(sentence) && (hasProblem(sentence) || DEFECT.test(sentence)) && extractLocations(sentence).length > 0
 }
+
+/**
+ * A statement that the agent will not lean on something ("…, so I don't want to rely on the scheduler", "I'd rather
+ * not add a second queue") turns an approach down, though no rejection verb names it: a rejected alternative.
+ */
+function isDeclined(sentence: string): boolean {
+  return !isQuestionOrConditional(sentence) && DECLINED.test(sentence)
+}
+
+const DECLINED =
+  /\b(?:i|we) (?:don't|do not|wouldn't|would not) (?:want|like) to (?:rely|depend|lean|build) on\b|\b(?:i'd|i would|we'd|we would) rather not\b|\bbetter not to (?:rely|depend) on\b/i
 
 /** Words that name a defect besides the problem words (`fails`, `missing`, `doesn't`). */
 const DEFECT = /\b(?:fix(?:es|ed)?|bug(?:gy|s)?|wrong(?:ly)?|incorrect(?:ly)?|drops?|ignores?|loses?|leaks?)\b/i

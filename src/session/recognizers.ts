@@ -109,6 +109,10 @@ export const RECOGNIZERS = {
     reason: "a user's answer through a host's question tool is their decision, binding like a typed message",
     developedOn: UNSEEN,
   },
+  "declined-approaches": {
+    reason: "'I don't want to rely on X', 'I'd rather not …' turns an approach down as surely as a rejection verb",
+    developedOn: ["opencode-hollybank-reminders.json"],
+  },
   "reasoning-plans": {
     reason: "a plan the agent lays out only in its reasoning is what it then carries out; the answer does not repeat it",
     developedOn: UNSEEN,

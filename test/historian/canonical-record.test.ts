@@ -205,6 +205,20 @@ describe("extractCanonicalRecord: decisions and rejected alternatives", () => {
     expect(texts(result, "decision")).toEqual([])
   })
 
+  it("reads an approach the agent will not lean on as a rejected alternative, and only with its rule on", () => {
+    const body =
+      "The mail provider retries webhooks for three days, so I don't want to rely on their retry schedule for the refunds. " +
+      "I'd rather not add a second queue just for this. Would it help to poll instead of waiting?"
+    const messages = [user("make refunds reliable"), said("a1", body)]
+    expect(texts(record(messages), "rejected_alternative")).toEqual([
+      "I'd rather not add a second queue just for this.",
+      "The mail provider retries webhooks for three days, so I don't want to rely on their retry schedule for the refunds.",
+    ])
+    const off = { on: (name: string) => name !== "declined-approaches" }
+    const without = extractCanonicalRecord({ compartmentId: "c1", messages, tagOf: tagMessages(messages), recognizers: off })
+    expect(texts(without, "rejected_alternative")).toEqual([])
+  })
+
   it("does not read a question as a decision", () => {
     const result = record([user("go"), said("a1", "Should I use the dark theme? I'll read the docs first.")])
     expect(texts(result, "decision")).toEqual([])
