@@ -216,11 +216,9 @@ describe("ctx_reduce, the execute pass and the cache contract in the real OpenCo
     const tokensA = storedPart(sandbox.databaseFile, tagA).tokens
     expect(usage).toBeLessThan(50)
     const expected = [
-      `Queued 1 drop (§${tagA}§, ~${tokensA.toLocaleString("en-US")} tokens). Usage is ${usage}% of the window: ` +
-        "they land at the next execute pass, when usage reaches 50% or after 5 idle minutes (when the prompt cache " +
-        "has expired anyway).",
+      `Queued 1 drop (§${tagA}§, ~${tokensA.toLocaleString("en-US")} tokens); usage is ${usage}% of the window: ` +
+        "they land at the next execute pass (at 50% or after 5 idle minutes).",
       `Rejected §999§: no such tag in this session (tags in this session run from 1 to ${highest}).`,
-      "The raw content stays in magic-context's store. Do not call ctx_reduce again for these tags.",
     ].join("\n")
     expect(messageText(answer as Message)).toBe(`§${(reduceTag as TagRow).tag}§ ${expected}`)
     // The store when that answer reached the model: one queued drop, recorded with the pass that saw the call.

@@ -80,7 +80,8 @@ describe("planNudge", () => {
         text:
           "<system-reminder>magic-context: Most of the context is older tool output: drop what you no longer " +
           "need now. 37% of the window is in use; 70.0k tokens (95% of the conversation) are finished tool " +
-          "output. When you no longer need an output, drop it with ctx_reduce using its tags, largest first: " +
+          "output. Drop outputs you no longer need with ctx_reduce together with your next tool call (in the same " +
+          "response), never on its own; largest first: " +
           '§2§ read (40.0k), §3§ read (30.0k). Example: ctx_reduce(drop="2-3").</system-reminder>',
       },
       {
@@ -90,8 +91,8 @@ describe("planNudge", () => {
         placedPass: 5,
         text:
           "<system-reminder>magic-context: the context window is 37% full and 70.0k tokens of it are old tool " +
-          "output. Before you continue, call ctx_reduce for the outputs you are done with (largest: §2§ read " +
-          "(40.0k), §3§ read (30.0k)), then carry on with the task.</system-reminder>",
+          "output. Call ctx_reduce for the outputs you are done with (largest: §2§ read (40.0k), §3§ read (30.0k)) " +
+          "together with your next tool call (in the same response), never on its own.</system-reminder>",
       },
     ])
   })
