@@ -106,7 +106,7 @@ function reminderText(options: {
   return (
     `<system-reminder>magic-context: ${OPENINGS[level]} ${Math.round(options.usagePercent)}% of the window is in use; ` +
     `${kilo(reclaimableTokens)} tokens (${Math.round(decision.share * 100)}% of the conversation) are finished tool ` +
-    `output. Drop outputs you no longer need with ctx_reduce ${REDUCE_ALONGSIDE}; largest first: ` +
+    `output. Drop spent outputs with ctx_reduce ${REDUCE_ALONGSIDE}, largest first: ` +
     `${largest(candidates)}. Example: ctx_reduce(drop="${suggestion(candidates)}").</system-reminder>`
   )
 }

@@ -384,7 +384,7 @@ describe("nudges in the real OpenCode", () => {
     for (const nudge of nudges) {
       expect(nudge.epoch).toBe(0)
       expect(nudge.text).toMatch(/^<system-reminder>magic-context: .* ctx_reduce\(drop="[\d,-]+"\)\.</)
-      expect(nudge.text).toContain("with ctx_reduce together with your next tool call (in the same response), never on its own")
+      expect(nudge.text).toContain("with ctx_reduce in the same response as your next real tool call")
       expect(nudge.text.endsWith("</system-reminder>")).toBe(true)
       expect(nudge.text).toMatch(/§\d+§ read \(\d+\.\dk\)/)
       // Only above the floors: at least the scaled reclaimable floor (15.5k).
@@ -413,7 +413,7 @@ describe("nudges in the real OpenCode", () => {
     expect(steers).toHaveLength(1)
     const steer = steers[0] as Placement
     expect(steer.text).toMatch(
-      /^<system-reminder>magic-context: the context window is \d+% full .*Call ctx_reduce .* together with your next tool call \(in the same response\), never on its own\.</,
+      /^<system-reminder>magic-context: the context window is \d+% full .*Call ctx_reduce .* in the same response as your next real tool call\.</,
     )
     expect(steer.text.endsWith("</system-reminder>")).toBe(true)
     const steerRequest = requests[steer.placed_pass - 1] as ChatRequest

@@ -80,8 +80,7 @@ describe("planNudge", () => {
         text:
           "<system-reminder>magic-context: Most of the context is older tool output: drop what you no longer " +
           "need now. 37% of the window is in use; 70.0k tokens (95% of the conversation) are finished tool " +
-          "output. Drop outputs you no longer need with ctx_reduce together with your next tool call (in the same " +
-          "response), never on its own; largest first: " +
+          "output. Drop spent outputs with ctx_reduce in the same response as your next real tool call, largest first: " +
           '§2§ read (40.0k), §3§ read (30.0k). Example: ctx_reduce(drop="2-3").</system-reminder>',
       },
       {
@@ -92,7 +91,7 @@ describe("planNudge", () => {
         text:
           "<system-reminder>magic-context: the context window is 37% full and 70.0k tokens of it are old tool " +
           "output. Call ctx_reduce for the outputs you are done with (largest: §2§ read (40.0k), §3§ read (30.0k)) " +
-          "together with your next tool call (in the same response), never on its own.</system-reminder>",
+          "in the same response as your next real tool call.</system-reminder>",
       },
     ])
   })

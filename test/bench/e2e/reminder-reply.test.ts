@@ -10,13 +10,13 @@ import {
 
 const NUDGE =
   "<system-reminder>magic-context: Some older tool output could be dropped. 61% of the window is in use; " +
-  "drop outputs you no longer need with ctx_reduce together with your next tool call (in the same response), never " +
-  'on its own; largest first: §3§ read (2.1k). Example: ctx_reduce(drop="3").' +
+  'drop spent outputs with ctx_reduce in the same response as your next real tool call, largest first: §3§ read (2.1k). ' +
+  'Example: ctx_reduce(drop="3").' +
   "</system-reminder>"
 const STEER =
   "<system-reminder>magic-context: the context window is 70% full and 9.0k tokens of it are old tool output. " +
-  "Call ctx_reduce for the outputs you are done with together with your next tool call (in the same response), " +
-  "never on its own.</system-reminder>"
+  "Call ctx_reduce for the outputs you are done with in the same response as your next real tool call." +
+  "</system-reminder>"
 
 const call = (id: string, name: string): ChatMessage => ({
   role: "assistant",
