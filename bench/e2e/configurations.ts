@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { REPO_ROOT } from "../../test/e2e/harness/opencode-harness.js"
+import type { ReduceStyle } from "./reduce-style.js"
 import { KEEP_NEWEST_OUTPUTS } from "./reminder-reply.js"
 
 /** One way of running the session. */
@@ -12,6 +13,8 @@ export type BenchConfiguration = {
    * script (reminder-reply.ts); otherwise it never calls a plugin's own tools.
    */
   cooperative: boolean
+  /** How a cooperative agent calls ctx_reduce: beside its next tool call, or as a response of its own. */
+  reduceStyle: ReduceStyle
   /** The `plugin` entry for opencode.json, or null for OpenCode alone. */
   pluginEntry: string | null
   /** Package version of the plugin, when it has one. */
@@ -30,14 +33,15 @@ export type BenchConfiguration = {
 const DCP_PACKAGE = "@tarquinen/opencode-dcp"
 
 /**
- * OpenCode alone, magic-context from dist/ with the passive and the cooperative agent, and DCP from node_modules, in
- * report order.
+ * OpenCode alone, magic-context from dist/ with the passive and the cooperative agent (calling ctx_reduce in
+ * `reduceStyle`), and DCP from node_modules, in report order.
  */
-export function benchConfigurations(): BenchConfiguration[] {
-  return [openCodeAlone(), magicContext(), cooperativeMagicContext(), dynamicContextPruning()]
+export function benchConfigurations(reduceStyle: ReduceStyle): BenchConfiguration[] {
+  const configurations = [openCodeAlone(), magicContext(), cooperativeMagicContext(reduceStyle), dynamicContextPruning()]
+  return configurations.map((configuration) => ({ ...configuration, reduceStyle }))
 }
 
-function openCodeAlone(): BenchConfiguration {
+function openCodeAlone(): Omit<BenchConfiguration, "reduceStyle"> {
   return {
     id: "opencode",
     title: "OpenCode alone",
@@ -53,7 +57,7 @@ function openCodeAlone(): BenchConfiguration {
   }
 }
 
-function magicContext(): BenchConfiguration {
+function magicContext(): Omit<BenchConfiguration, "reduceStyle"> {
   const entry = join(REPO_ROOT, "dist", "index.js")
   const version = packageVersion(join(REPO_ROOT, "package.json"))
   return {
@@ -74,20 +78,24 @@ function magicContext(): BenchConfiguration {
 }
 
 /** The same plugin and settings, with an agent that answers each reminder with a ctx_reduce call. */
-function cooperativeMagicContext(): BenchConfiguration {
+function cooperativeMagicContext(reduceStyle: ReduceStyle): Omit<BenchConfiguration, "reduceStyle"> {
   const passive = magicContext()
+  const how =
+    reduceStyle === "batched"
+      ? "in the same response as its next scripted tool call (as the guidance asks)"
+      : "as a response of its own, then goes on with the script"
   return {
     ...passive,
     id: "magic-context-cooperative",
-    title: `${passive.title}, cooperative`,
+    title: `${passive.title}, cooperative (ctx_reduce ${reduceStyle})`,
     cooperative: true,
     settings:
       `as magic-context; the agent answers each reminder once with ctx_reduce of every tagged tool output but the ` +
-      `newest ${KEEP_NEWEST_OUTPUTS}, then goes on with the script`,
+      `newest ${KEEP_NEWEST_OUTPUTS}, ${how}`,
   }
 }
 
-function dynamicContextPruning(): BenchConfiguration {
+function dynamicContextPruning(): Omit<BenchConfiguration, "reduceStyle"> {
   const packageDirectory = join(REPO_ROOT, "node_modules", ...DCP_PACKAGE.split("/"))
   const version = packageVersion(join(packageDirectory, "package.json"))
   const entry = join(packageDirectory, "dist", "index.js")

@@ -85,9 +85,10 @@ const DEFINITIONS = [
     "`compress`, magic-context's `ctx_reduce`) on its own, so what each plugin does by itself shows: magic-context's " +
     "execute passes, DCP's automatic strategies and nudges, OpenCode's compaction. The cooperative magic-context " +
     "column is the one exception: when the newest request holds a magic-context reminder (a `<system-reminder>" +
-    "magic-context: …` block on a tool result or a steer message) with no ctx_reduce call after it, the mock first " +
-    "calls ctx_reduce dropping every tagged tool output but the newest few, then goes on with the same script. A " +
-    "reminder is seen when its text first appears in a main request.",
+    "magic-context: …` block on a tool result or a steer message) with no ctx_reduce call after it, the mock calls " +
+    "ctx_reduce dropping every tagged tool output but the newest few, and goes on with the same script: by default " +
+    "in the same response as its next scripted tool call, as the guidance asks (BENCH_REDUCE=alone: as a response " +
+    "of its own first). A reminder is seen when its text first appears in a main request.",
 ]
 
 function table(results: readonly ConfigurationResult[], scenario: ScenarioFacts): string {

@@ -7,7 +7,9 @@
  *
  * The agent reads STEPS files of about FILE_TOKENS tokens each, one per call; with magic-context it drops every
  * finished read but the newest KEEP with ctx_reduce every REDUCE_EVERY steps (a cooperative agent; Pi alone has no
- * such tool and just reads on).
+ * such tool and just reads on). By default the ctx_reduce call rides along with that step's read in the same
+ * response, as the guidance asks (no call once every file is read: the answer is text); BENCH_REDUCE=alone makes it
+ * a response of its own before the read, and writes pi-three-ways-reduce-alone.json.
  */
 import { mkdirSync, writeFileSync } from "node:fs"
 import { dirname, join } from "node:path"
@@ -19,6 +21,7 @@ import { createPiSandbox } from "../../test/e2e/harness/pi-harness.js"
 import { readPassFacts, replayLikeLive } from "../../test/e2e/harness/pass-facts.js"
 import { requestElements } from "./prefix-share.js"
 import { createElementTokenCounter } from "./prompt-tokens.js"
+import { REDUCE_STYLE_VARIABLE, reduceStyleOf, reduceStyleSuffix, type ReduceStyle } from "./reduce-style.js"
 import { measureRequests, type MeasuredRequest, type RequestMetrics } from "./request-metrics.js"
 
 const STEPS = Number(process.env["PI_BENCH_STEPS"] ?? 24)
@@ -27,7 +30,8 @@ const KEEP = 3
 const REDUCE_EVERY = 6
 const CONTEXT_WINDOW = 32_000
 const MAX_TOKENS = 4_096
-const RESULTS = join(dirname(fileURLToPath(import.meta.url)), "..", "results", "pi-three-ways.json")
+const REDUCE_STYLE = reduceStyleOf(process.env[REDUCE_STYLE_VARIABLE])
+const RESULTS = join(dirname(fileURLToPath(import.meta.url)), "..", "results", `pi-three-ways${reduceStyleSuffix(REDUCE_STYLE)}.json`)
 
 const counter = createTokenCounterPool().counterFor("o200k_base")
 const elements = createElementTokenCounter(counter)
@@ -71,7 +75,7 @@ function liveReadTags(request: ChatRequest): number[] {
   })
 }
 
-function script(withTools: boolean): (request: ChatRequest) => MockReply {
+function script(withTools: boolean, style: ReduceStyle): (request: ChatRequest) => MockReply {
   const reducedAt = new Set<number>()
   return (request) => {
     const promptTokens = promptTokensOf(request)
@@ -80,19 +84,24 @@ function script(withTools: boolean): (request: ChatRequest) => MockReply {
     if (isCompaction(request)) return { kind: "text", text: "## Goal\nRead the files.\n## Progress\nRead the earlier files.", promptTokens }
     const step = nextStep(request)
     const tags = liveReadTags(request)
-    if (withTools && step > 1 && (step - 1) % REDUCE_EVERY === 0 && !reducedAt.has(step) && tags.length > KEEP) {
+    const read = { name: "read", args: { path: `s${String(step).padStart(2, "0")}.txt` } }
+    const reduceDue = withTools && step > 1 && (step - 1) % REDUCE_EVERY === 0 && !reducedAt.has(step) && tags.length > KEEP
+    // Batched, the drop needs a read to ride along with: after the last file the answer is text and no call is made.
+    if (reduceDue && (style === "alone" || step <= STEPS)) {
       reducedAt.add(step)
-      return { kind: "tool", name: "ctx_reduce", args: { drop: tags.slice(0, -KEEP).join(",") }, promptTokens }
+      const reduce = { name: "ctx_reduce", args: { drop: tags.slice(0, -KEEP).join(",") } }
+      if (style === "alone") return { kind: "tool", ...reduce, promptTokens }
+      return { kind: "tools", calls: [reduce, read], promptTokens }
     }
     if (step > STEPS) return { kind: "text", text: "THREE-WAYS-DONE", promptTokens }
-    return { kind: "tool", name: "read", args: { path: `s${String(step).padStart(2, "0")}.txt` }, promptTokens }
+    return { kind: "tool", ...read, promptTokens }
   }
 }
 
 async function runPi(label: string, extension: boolean): Promise<Run> {
   const files: Record<string, string> = {}
   for (let step = 1; step <= STEPS; step += 1) files[`s${String(step).padStart(2, "0")}.txt`] = fixtureText(`S${step}`, FILE_TOKENS)
-  const mock = await startMockModelServer(script(extension))
+  const mock = await startMockModelServer(script(extension, REDUCE_STYLE))
   const sandbox = createPiSandbox({ mockUrl: mock.url, files, contextWindow: CONTEXT_WINDOW, maxTokens: MAX_TOKENS, piCompaction: !extension })
   try {
     const result = await sandbox.run("Read s01.txt to the last file, one at a time.", { extension, timeoutMs: 600_000 })
@@ -142,6 +151,7 @@ const summary = (run: Run) => ({
 })
 const report = {
   steps: STEPS,
+  reduceStyle: REDUCE_STYLE,
   contextWindow: CONTEXT_WINDOW,
   runs: [summary(alone), summary(withContext)],
   replay: {

@@ -13,6 +13,9 @@
  *                                                      magic-context-cooperative, dcp)
  *   BENCH_E2E_SCENARIOS=32k npm run bench:e2e          a subset of the scenarios (32k, 200k)
  *   MAGIC_CONTEXT_KEEP_E2E=1 npm run bench:e2e         keep the sandboxes (requests.json in each)
+ *   BENCH_REDUCE=alone npm run bench:e2e               the cooperative agent calls ctx_reduce as a response of its
+ *                                                      own instead of beside its next tool call (batched, the
+ *                                                      default); writes bench-e2e-reduce-alone.json and .md
  */
 import { execFileSync } from "node:child_process"
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
@@ -28,6 +31,7 @@ import { markdownReport, type BenchEnvironment, type ScenarioReport } from "./ma
 import { requestElements } from "./prefix-share.js"
 import { createElementTokenCounter, type ElementTokenCounter } from "./prompt-tokens.js"
 import { measureRequests, type MeasuredRequest, type RequestMetrics } from "./request-metrics.js"
+import { REDUCE_STYLE_VARIABLE, reduceStyleOf, reduceStyleSuffix } from "./reduce-style.js"
 import { runConfiguration, type ConfigurationRun } from "./run-configuration.js"
 import { benchScenarios, scenarioFacts, type BenchScenario } from "./scenarios.js"
 
@@ -41,7 +45,8 @@ const pool = createTokenCounterPool()
 const tokens = createElementTokenCounter(pool.counterFor("o200k_base"))
 const only = process.env["BENCH_E2E_ONLY"]?.split(",")
 const onlyScenarios = process.env["BENCH_E2E_SCENARIOS"]?.split(",")
-const configurations = benchConfigurations().filter((configuration) => !only || only.includes(configuration.id))
+const reduceStyle = reduceStyleOf(process.env[REDUCE_STYLE_VARIABLE])
+const configurations = benchConfigurations(reduceStyle).filter((configuration) => !only || only.includes(configuration.id))
 const scenarios = benchScenarios().filter((scenario) => !onlyScenarios || onlyScenarios.includes(scenario.id))
 
 const reports: ScenarioReport[] = []
@@ -86,10 +91,11 @@ const environment: BenchEnvironment = {
 const markdown = markdownReport({ environment, scenarios: reports })
 const json = { environment, scenarios: reports.map(({ scenario, results }) => ({ ...scenario, results })) }
 mkdirSync(RESULTS, { recursive: true })
-writeFileSync(join(RESULTS, "bench-e2e.json"), `${JSON.stringify(json, null, 2)}\n`)
-writeFileSync(join(RESULTS, "bench-e2e.md"), markdown)
+const results = `bench-e2e${reduceStyleSuffix(reduceStyle)}`
+writeFileSync(join(RESULTS, `${results}.json`), `${JSON.stringify(json, null, 2)}\n`)
+writeFileSync(join(RESULTS, `${results}.md`), markdown)
 console.log(`\n${markdown}`)
-console.log(`Wrote ${join(RESULTS, "bench-e2e.json")} and bench-e2e.md`)
+console.log(`Wrote ${join(RESULTS, `${results}.json`)} and ${results}.md`)
 
 /** Measures the main requests and prices the side requests (title, compaction, historian) against them. */
 function measure(

@@ -50,7 +50,12 @@ export async function runConfiguration(options: {
 }): Promise<ConfigurationRun> {
   const { configuration, scenario } = options
   const turns = scenario.turns
-  const model = createSessionModel({ turns, tokens: options.tokens, cooperative: configuration.cooperative })
+  const model = createSessionModel({
+    turns,
+    tokens: options.tokens,
+    cooperative: configuration.cooperative,
+    reduceStyle: configuration.reduceStyle,
+  })
   const mock = await startMockModelServer(model.script)
   const repository = scratchRepositoryFiles()
   let sandbox: OpenCodeSandbox

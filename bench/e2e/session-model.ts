@@ -6,6 +6,7 @@ import {
 } from "../../test/e2e/harness/mock-model-server.js"
 import { requestElements } from "./prefix-share.js"
 import type { ElementTokenCounter } from "./prompt-tokens.js"
+import type { ReduceStyle } from "./reduce-style.js"
 import { newReminders, reminderBlocks, reminderDrop } from "./reminder-reply.js"
 import { classifyRequest, type RequestKind } from "./request-kind.js"
 import type { ScriptedTurn } from "./session-script.js"
@@ -15,14 +16,14 @@ export type AnsweredRequest = {
   n: number
   kind: RequestKind
   turn: number
-  /** The scripted step it got; null for side requests and reminder answers. */
+  /** The scripted step it got; null for side requests and for a reminder answer made alone (without a step). */
   step: number | null
   promptTokens: number
   /** The newest message is OpenCode's synthetic "Continue if you have next steps…" turn after a compaction. */
   continuesAfterCompaction: boolean
   /** Main requests: magic-context reminder blocks not in the previous main request (0 for side requests). */
   newReminders: number
-  /** The `drop` argument when the cooperative agent answered a reminder with ctx_reduce (not a step), else null. */
+  /** The `drop` argument when the cooperative agent answered a reminder with ctx_reduce (alone or beside its step), else null. */
   reduceDrop: string | null
 }
 
@@ -49,15 +50,19 @@ const COMPACTION_SUMMARY = [
 
 /**
  * The deterministic model: a main request gets the next step of the current turn (the count of scripted steps the
- * turn has had so far picks it), side requests get fixed answers. A `cooperative` model first answers a magic-context
- * reminder it has not answered yet with one ctx_reduce call (reminder-reply.ts), which takes no step, so the session
- * does the same work. Every reply reports the request's prompt tokens (o200k_base over its elements) as usage, so
- * OpenCode's overflow check and the plugins see realistic pressure.
+ * turn has had so far picks it), side requests get fixed answers. A `cooperative` model answers a magic-context
+ * reminder it has not answered yet with one ctx_reduce call (reminder-reply.ts), so the session does the same work
+ * either way: `batched`, the call rides along with the next scripted tool call in the same response (a step that is
+ * the turn's final text waits, and the reminder is answered with the next turn's first tool call), as the guidance
+ * asks; `alone`, the call is a response of its own that takes no step. Every reply reports the request's prompt
+ * tokens (o200k_base over its elements) as usage, so OpenCode's overflow check and the plugins see realistic
+ * pressure.
  */
 export function createSessionModel(options: {
   turns: readonly ScriptedTurn[]
   tokens: ElementTokenCounter
   cooperative: boolean
+  reduceStyle: ReduceStyle
 }): SessionModel {
   const { turns, tokens } = options
   const answered: AnsweredRequest[] = []
@@ -79,7 +84,7 @@ export function createSessionModel(options: {
     const fresh = newReminders(previousReminders, reminders)
     previousReminders = reminders
     const drop = options.cooperative ? reminderDrop(request) : null
-    if (drop !== null) {
+    if (drop !== null && options.reduceStyle === "alone") {
       record({ step: null, newReminders: fresh, reduceDrop: drop })
       return { kind: "tool", name: "ctx_reduce", args: { drop }, promptTokens }
     }
@@ -87,9 +92,14 @@ export function createSessionModel(options: {
     if (!turn) throw new Error(`no scripted turn ${currentTurn}`)
     const step = stepsTaken[currentTurn] ?? 0
     stepsTaken[currentTurn] = step + 1
-    record({ step, newReminders: fresh, reduceDrop: null })
     const reply = turn.steps[Math.min(step, turn.steps.length - 1)]
     if (!reply) throw new Error(`turn ${currentTurn} has no steps`)
+    if (drop !== null && reply.kind === "tool") {
+      record({ step, newReminders: fresh, reduceDrop: drop })
+      const calls = [{ name: "ctx_reduce", args: { drop } }, { name: reply.name, args: reply.args }]
+      return { kind: "tools", calls, promptTokens }
+    }
+    record({ step, newReminders: fresh, reduceDrop: null })
     return { ...reply, promptTokens }
   }
 

@@ -1,6 +1,7 @@
 import { queueReduceCall, REDUCE_TOOL } from "../pass/queue-reduce-call.js"
 import type { ContextTool } from "./context-tool.js"
 import type { HostRuntime } from "./host-runtime.js"
+import { REDUCE_ALONGSIDE, REDUCE_NEVER_ALONE } from "../reduce/reduce-timing.js"
 import type { SessionInfo } from "../store/session-repository.js"
 
 export const REDUCE_TOOL_DESCRIPTION =
@@ -8,7 +9,8 @@ export const REDUCE_TOOL_DESCRIPTION =
   "starts with a tag like §12§; pass the tags to drop as a comma-separated list of numbers and inclusive ranges, " +
   'e.g. drop="3-5,8,12-15". Use it for spent material: old file reads, long command or test output, superseded ' +
   "searches. Drops are queued and land at the next execute pass (not instantly); the raw content stays in " +
-  "magic-context's store, and user messages are never dropped. Do not call it again for tags you already queued."
+  "magic-context's store, and user messages are never dropped. Do not call it again for tags you already queued. " +
+  `Call it ${REDUCE_ALONGSIDE} ${REDUCE_NEVER_ALONE}`
 
 /**
  * ctx_reduce, whatever the host. Validates every tag against the session's last pass (exists, in context, not dropped

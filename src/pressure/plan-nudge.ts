@@ -2,6 +2,7 @@ import type { AppliedState, Placement } from "../session/session-state.js"
 import { compactRanges } from "../reduce/parse-drop-ranges.js"
 import { reclaimableItems, reclaimableTokens as reclaimableTokensOf } from "../reduce/plan-reclaim.js"
 import type { ReduceCaches } from "../reduce/reduce-caches.js"
+import { REDUCE_ALONGSIDE } from "../reduce/reduce-timing.js"
 import type { LiveItem, LiveView } from "../session/live-view.js"
 import { NUDGE_RANK, nudgeFor, type NudgeDecision, type NudgeLevel } from "./nudge-band.js"
 
@@ -105,7 +106,7 @@ function reminderText(options: {
   return (
     `<system-reminder>magic-context: ${OPENINGS[level]} ${Math.round(options.usagePercent)}% of the window is in use; ` +
     `${kilo(reclaimableTokens)} tokens (${Math.round(decision.share * 100)}% of the conversation) are finished tool ` +
-    `output. When you no longer need an output, drop it with ctx_reduce using its tags, largest first: ` +
+    `output. Drop spent outputs with ctx_reduce ${REDUCE_ALONGSIDE}, largest first: ` +
     `${largest(candidates)}. Example: ctx_reduce(drop="${suggestion(candidates)}").</system-reminder>`
   )
 }
@@ -113,8 +114,8 @@ function reminderText(options: {
 function steerText(options: { candidates: readonly LiveItem[]; reclaimableTokens: number; usagePercent: number }): string {
   return (
     `<system-reminder>magic-context: the context window is ${Math.round(options.usagePercent)}% full and ` +
-    `${kilo(options.reclaimableTokens)} tokens of it are old tool output. Before you continue, call ctx_reduce for the ` +
-    `outputs you are done with (largest: ${largest(options.candidates)}), then carry on with the task.</system-reminder>`
+    `${kilo(options.reclaimableTokens)} tokens of it are old tool output. Call ctx_reduce for the outputs you are ` +
+    `done with (largest: ${largest(options.candidates)}) ${REDUCE_ALONGSIDE}.</system-reminder>`
   )
 }
 

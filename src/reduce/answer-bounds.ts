@@ -12,7 +12,7 @@ export const LISTED_TAG_PIECES = 6
 /**
  * The longest answer ctx_reduce and ctx_pin give, and ctx_expand when it returns no stored content (that is bounded
  * by MAX_EXPAND_CHARS). The worst ctx_reduce answer (every list at LISTED_TAG_PIECES of 16-digit tags, all six
- * reasons for a rejection) is 2,075 characters.
+ * reasons for a rejection) is 1,988 characters.
  */
 export const MAX_TOOL_ANSWER_CHARS = 3_000
 /** How much of an argument the plugin's own call record keeps (the host's tool part keeps all of it). */

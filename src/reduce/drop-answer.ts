@@ -46,9 +46,11 @@ export function judgeDropRequest(options: { classification: DropClassification; 
 }
 
 /**
- * The tool result the agent reads: what was queued, deferred or rejected, why, and when drops land. Rejections are
- * one line per reason, and every list names at most LISTED_TAG_PIECES tags or ranges and counts the rest, so the
- * answer stays under MAX_TOOL_ANSWER_CHARS however many tags the call named.
+ * The tool result the agent reads: what was queued, deferred or rejected, why, and when drops land. A call that
+ * queued what it named is answered in one line (the answer goes back into every later prompt, and what the raw
+ * content and repeated calls come to is in the tool's description already). Rejections are one line per reason, and
+ * every list names at most LISTED_TAG_PIECES tags or ranges and counts the rest, so the answer stays under
+ * MAX_TOOL_ANSWER_CHARS however many tags the call named.
  */
 export function formatDropAnswer(options: { verdict: DropVerdict; notes: readonly string[]; outlook: LandingOutlook }): string {
   const { verdict, notes, outlook } = options
@@ -56,7 +58,7 @@ export function formatDropAnswer(options: { verdict: DropVerdict; notes: readonl
   const { queued, deferred, rejected } = verdict.classification
   const lines: string[] = []
   if (queued.length > 0) {
-    lines.push(`Queued ${describe(queued)}. ${landing(outlook)}`)
+    lines.push(`Queued ${describe(queued)}; ${landing(outlook)}`)
   }
   if (deferred.length > 0) {
     lines.push(
@@ -67,7 +69,6 @@ export function formatDropAnswer(options: { verdict: DropVerdict; notes: readonl
   for (const [reason, tags] of byReason(rejected)) lines.push(`Rejected ${rejectedTags(tags)}: ${reason}.`)
   for (const note of notes) lines.push(`Note: ${note}.`)
   if (queued.length === 0 && deferred.length === 0) lines.push("Nothing was queued.")
-  else lines.push("The raw content stays in magic-context's store. Do not call ctx_reduce again for these tags.")
   return lines.join("\n")
 }
 
@@ -98,11 +99,11 @@ function rejectedTags(tags: readonly number[]): string {
 function landing(outlook: LandingOutlook): string {
   const usage = Math.round(outlook.usagePercent)
   if (outlook.usagePercent >= outlook.thresholdPercent) {
-    return `Usage is ${usage}% of the window, above the ${outlook.thresholdPercent}% execute threshold: they land on the next model call.`
+    return `usage is ${usage}% of the window, at or above the ${outlook.thresholdPercent}% execute threshold: they land on the next model call.`
   }
   return (
-    `Usage is ${usage}% of the window: they land at the next execute pass, when usage reaches ` +
-    `${outlook.thresholdPercent}% or after ${outlook.cacheTtlMinutes} idle minutes (when the prompt cache has expired anyway).`
+    `usage is ${usage}% of the window: they land at the next execute pass (at ${outlook.thresholdPercent}% or after ` +
+    `${outlook.cacheTtlMinutes} idle minutes).`
   )
 }
 

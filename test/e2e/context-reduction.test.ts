@@ -106,7 +106,7 @@ describe("ctx_reduce, the execute pass and the cache contract in the real OpenCo
   const files: Record<string, string> = {
     "magic-context.jsonc": '{ "execute_threshold": 50, "protected_tokens": 300, "historian": { "strategy": "off" } }\n',
   }
-  for (const label of ["A", "B", "C", "D", "E", "F"]) files[`${label.toLowerCase()}.txt`] = fixtureText(label, 3_000)
+  for (const label of ["A", "B", "C", "D", "E", "F", "G"]) files[`${label.toLowerCase()}.txt`] = fixtureText(label, 3_000)
 
   let mock: MockModelServer
   let sandbox: OpenCodeSandbox
@@ -137,13 +137,16 @@ describe("ctx_reduce, the execute pass and the cache contract in the real OpenCo
         case 2:
           return read("c", LOW)
         case 3: {
-          // The tag of the first read, as the model sees it, and a tag that does not exist.
+          // As the guidance asks: ctx_reduce in the same response as the next read (two parallel tool calls). It
+          // names the tag of the first read, as the model sees it, and a tag that does not exist.
           const readA = toolMessages(request).find((message) => messageText(message).includes("FILE-A-BEGIN"))
           const drop = `${prefixTag(readA ? messageText(readA) : "")},999`
-          return { kind: "tool", name: "ctx_reduce", args: { drop }, promptTokens: LOW }
+          const readD = read("d", LOW) as Extract<MockReply, { kind: "tool" }>
+          const calls = [{ name: "ctx_reduce", args: { drop } }, { name: readD.name, args: readD.args }]
+          return { kind: "tools", calls, promptTokens: LOW }
         }
-        case 4:
-          // This request carries the ctx_reduce answer: the store as it is now.
+        case 5:
+          // This request carries both answers, the ctx_reduce one and d.txt's read: the store as it is now.
           atQueue = {
             operations: queryStore(databaseFile, "SELECT kind, tag, status, queued_pass, applied_pass FROM operations"),
             reduceCalls: queryStore(
@@ -151,12 +154,12 @@ describe("ctx_reduce, the execute pass and the cache contract in the real OpenCo
               "SELECT drop_argument, queued, deferred, rejected, refused_reason FROM reduce_calls",
             ),
           }
-          return read("d", LOW)
-        case 5:
-          // Reported usage jumps over the threshold: the next pass executes the queued drop.
-          return read("e", HIGH)
+          return read("e", LOW)
         case 6:
+          // Reported usage jumps over the threshold: the next pass executes the queued drop.
           return read("f", HIGH)
+        case 7:
+          return read("g", HIGH)
         default:
           return { kind: "text", text: "REDUCE-DONE", promptTokens: HIGH }
       }
@@ -206,9 +209,16 @@ describe("ctx_reduce, the execute pass and the cache contract in the real OpenCo
     expect(prefixTag(messageText(toolMessages(callRequest)[0] as Message))).toBe(tagA)
     const reduceTag = tags.find((tag) => tag.tool === "ctx_reduce")
     expect(reduceTag).toBeDefined()
+    // OpenCode ran both calls of the batched response and sends them as one assistant message with two calls,
+    // each answered: the ctx_reduce call took no request of its own (7 reads and the answer in 8 requests).
     const answerRequest = requests[4] as ChatRequest
-    const answer = toolMessages(answerRequest).at(-1)
+    const batched = answerRequest.messages.filter((message) => (message.tool_calls ?? []).length > 1)
+    expect(batched.map((message) => (message.tool_calls ?? []).map((call) => call.function.name))).toEqual([["ctx_reduce", "read"]])
+    const [reduceCall, readCall] = (batched[0] as Message).tool_calls ?? []
+    const answer = toolResult(answerRequest, reduceCall?.id ?? "")
     expect(answer).toBeDefined()
+    expect(messageText(toolResult(answerRequest, readCall?.id ?? "") as Message)).toMatch(/^§\d+§ [\s\S]*FILE-D-BEGIN[\s\S]*FILE-D-END/)
+    expect(toolMessages(answerRequest)).toHaveLength(5)
     // What the tool knew when it ran: the last pass before the call (pass 4) and the tags it had assigned.
     const lastPass = passes[3] as Pass
     const usage = Math.round((lastPass.rendered_tokens / lastPass.window_tokens) * 100)
@@ -216,11 +226,9 @@ describe("ctx_reduce, the execute pass and the cache contract in the real OpenCo
     const tokensA = storedPart(sandbox.databaseFile, tagA).tokens
     expect(usage).toBeLessThan(50)
     const expected = [
-      `Queued 1 drop (§${tagA}§, ~${tokensA.toLocaleString("en-US")} tokens). Usage is ${usage}% of the window: ` +
-        "they land at the next execute pass, when usage reaches 50% or after 5 idle minutes (when the prompt cache " +
-        "has expired anyway).",
+      `Queued 1 drop (§${tagA}§, ~${tokensA.toLocaleString("en-US")} tokens); usage is ${usage}% of the window: ` +
+        "they land at the next execute pass (at 50% or after 5 idle minutes).",
       `Rejected §999§: no such tag in this session (tags in this session run from 1 to ${highest}).`,
-      "The raw content stays in magic-context's store. Do not call ctx_reduce again for these tags.",
     ].join("\n")
     expect(messageText(answer as Message)).toBe(`§${(reduceTag as TagRow).tag}§ ${expected}`)
     // The store when that answer reached the model: one queued drop, recorded with the pass that saw the call.
@@ -376,6 +384,7 @@ describe("nudges in the real OpenCode", () => {
     for (const nudge of nudges) {
       expect(nudge.epoch).toBe(0)
       expect(nudge.text).toMatch(/^<system-reminder>magic-context: .* ctx_reduce\(drop="[\d,-]+"\)\.</)
+      expect(nudge.text).toContain("with ctx_reduce in the same response as your next real tool call")
       expect(nudge.text.endsWith("</system-reminder>")).toBe(true)
       expect(nudge.text).toMatch(/§\d+§ read \(\d+\.\dk\)/)
       // Only above the floors: at least the scaled reclaimable floor (15.5k).
@@ -403,7 +412,9 @@ describe("nudges in the real OpenCode", () => {
     const steers = placements.filter((placement) => placement.kind === "steer")
     expect(steers).toHaveLength(1)
     const steer = steers[0] as Placement
-    expect(steer.text).toMatch(/^<system-reminder>magic-context: the context window is \d+% full .*call ctx_reduce /)
+    expect(steer.text).toMatch(
+      /^<system-reminder>magic-context: the context window is \d+% full .*Call ctx_reduce .* in the same response as your next real tool call\.</,
+    )
     expect(steer.text.endsWith("</system-reminder>")).toBe(true)
     const steerRequest = requests[steer.placed_pass - 1] as ChatRequest
     const steerAt = steerRequest.messages.length - 1

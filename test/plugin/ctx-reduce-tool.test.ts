@@ -125,10 +125,7 @@ const operations = (sessionId: string) =>
     sessionId,
   ])
 
-const LAND_BELOW =
-  "Usage is 5% of the window: they land at the next execute pass, when usage reaches 65% or after 5 idle minutes " +
-  "(when the prompt cache has expired anyway)."
-const KEPT = "The raw content stays in magic-context's store. Do not call ctx_reduce again for these tags."
+const LAND_BELOW = "usage is 5% of the window: they land at the next execute pass (at 65% or after 5 idle minutes)."
 
 describe("createReduceTool", () => {
   it("describes itself and takes one plain JSON Schema string argument", () => {
@@ -145,13 +142,12 @@ describe("createReduceTool", () => {
     const answer = await call(sessionId, { drop: "2-5,6,99,1" })
     expect(answer).toBe(
       [
-        `Queued 3 drops (§2-4§, ~3,800 tokens). ${LAND_BELOW}`,
+        `Queued 3 drops (§2-4§, ~3,800 tokens); ${LAND_BELOW}`,
         "Deferred 1 drop (§6§, ~900 tokens): still in the protected recent window; they land once newer work has " +
           "moved the window past them.",
         "Rejected §1§: the user's own message: user messages are never dropped.",
         "Rejected §5§: its tool call is still waiting for its result.",
         "Rejected §99§: no such tag in this session (tags in this session run from 1 to 6).",
-        KEPT,
       ].join("\n"),
     )
     expect(operations(sessionId)).toEqual(
@@ -174,9 +170,8 @@ describe("createReduceTool", () => {
     const { sessionId } = await prepared()
     expect(await call(sessionId, { drop: "§2§, 2, 3" })).toBe(
       [
-        `Queued 2 drops (§2-3§, ~3,500 tokens). ${LAND_BELOW}`,
+        `Queued 2 drops (§2-3§, ~3,500 tokens); ${LAND_BELOW}`,
         "Note: listed more than once (counted once): §2§.",
-        KEPT,
       ].join("\n"),
     )
   })

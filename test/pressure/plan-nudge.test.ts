@@ -8,6 +8,7 @@ import type { HostMessage } from "../../src/transcript/host-message.js"
 import { assistantMessage, completed, running, text, tool, userMessage } from "../helpers/host-messages.js"
 import { liveView, markDropped, ingestedState, toks } from "../helpers/pure-session.js"
 import { createReduceCaches } from "../../src/reduce/reduce-caches.js"
+import { createTokenCounterPool } from "../../src/tokens/tiktoken-counter.js"
 
 const arc = (id: string, name: string, size: number): HostMessage =>
   assistantMessage({ id: `m-${id}`, parts: [tool(id, name, completed({}, toks(size)))] })
@@ -80,7 +81,7 @@ describe("planNudge", () => {
         text:
           "<system-reminder>magic-context: Most of the context is older tool output: drop what you no longer " +
           "need now. 37% of the window is in use; 70.0k tokens (95% of the conversation) are finished tool " +
-          "output. When you no longer need an output, drop it with ctx_reduce using its tags, largest first: " +
+          "output. Drop spent outputs with ctx_reduce in the same response as your next real tool call, largest first: " +
           '§2§ read (40.0k), §3§ read (30.0k). Example: ctx_reduce(drop="2-3").</system-reminder>',
       },
       {
@@ -90,9 +91,26 @@ describe("planNudge", () => {
         placedPass: 5,
         text:
           "<system-reminder>magic-context: the context window is 37% full and 70.0k tokens of it are old tool " +
-          "output. Before you continue, call ctx_reduce for the outputs you are done with (largest: §2§ read " +
-          "(40.0k), §3§ read (30.0k)), then carry on with the task.</system-reminder>",
+          "output. Call ctx_reduce for the outputs you are done with (largest: §2§ read (40.0k), §3§ read (30.0k)) " +
+          "in the same response as your next real tool call.</system-reminder>",
       },
+    ])
+  })
+
+  it("holds the reminder and the steer at their pinned o200k_base token counts, whatever the wording", () => {
+    // The epoch's reminder budget and the usage reminders add are measured in tokens: rewording a reminder must not
+    // move them, so its wording is held to these counts for this view (numbers, tags and lists as above).
+    const messages = [
+      userMessage({ id: "u1", parts: [text("p1", toks(1_000))] }),
+      arc("r1", "read", 40_000),
+      arc("r2", "read", 30_000),
+      arc("x", "bash", 2_500),
+    ]
+    const counter = createTokenCounterPool().counterFor("o200k_base")
+    const placements = plan(liveView(messages, { protectedTokens: 2_000 }), { pass: 5 }).placements
+    expect(placements.map((placement) => [placement.kind, counter.count(placement.text)])).toEqual([
+      ["nudge", 108],
+      ["steer", 78],
     ])
   })
 

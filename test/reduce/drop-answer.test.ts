@@ -93,32 +93,26 @@ describe("formatDropAnswer", () => {
     )
   })
 
-  it("says queued drops land on the next model call above the threshold", () => {
+  it("says in one line that queued drops land on the next model call above the threshold", () => {
     const verdict = accepted(classification({ queued: [read(3, 1_200), read(4, 800), read(5, 34), read(8, 2_000)] }))
     expect(formatDropAnswer({ verdict, notes: [], outlook: ABOVE })).toBe(
-      [
-        "Queued 4 drops (§3-5§, §8§, ~4,034 tokens). Usage is 72% of the window, above the 65% execute " +
-          "threshold: they land on the next model call.",
-        "The raw content stays in magic-context's store. Do not call ctx_reduce again for these tags.",
-      ].join("\n"),
+      "Queued 4 drops (§3-5§, §8§, ~4,034 tokens); usage is 72% of the window, at or above the 65% execute " +
+        "threshold: they land on the next model call.",
     )
   })
 
-  it("says when queued drops land below the threshold", () => {
+  it("says in one line when queued drops land below the threshold", () => {
     const verdict = accepted(classification({ queued: [read(12, 900)] }))
     expect(formatDropAnswer({ verdict, notes: [], outlook: BELOW })).toBe(
-      [
-        "Queued 1 drop (§12§, ~900 tokens). Usage is 41% of the window: they land at the next execute pass, when " +
-          "usage reaches 65% or after 5 idle minutes (when the prompt cache has expired anyway).",
-        "The raw content stays in magic-context's store. Do not call ctx_reduce again for these tags.",
-      ].join("\n"),
+      "Queued 1 drop (§12§, ~900 tokens); usage is 41% of the window: they land at the next execute pass (at 65% " +
+        "or after 5 idle minutes).",
     )
   })
 
   it("takes usage at exactly the threshold as above it", () => {
     const verdict = accepted(classification({ queued: [read(12, 900)] }))
     expect(formatDropAnswer({ verdict, notes: [], outlook: { ...BELOW, usagePercent: 65 } })).toContain(
-      "Usage is 65% of the window, above the 65% execute threshold: they land on the next model call.",
+      "usage is 65% of the window, at or above the 65% execute threshold: they land on the next model call.",
     )
   })
 
@@ -135,14 +129,13 @@ describe("formatDropAnswer", () => {
     )
     expect(formatDropAnswer({ verdict, notes: ["listed more than once (counted once): 3"], outlook: ABOVE })).toBe(
       [
-        "Queued 1 drop (§3§, ~700 tokens). Usage is 72% of the window, above the 65% execute threshold: they land " +
-          "on the next model call.",
+        "Queued 1 drop (§3§, ~700 tokens); usage is 72% of the window, at or above the 65% execute threshold: " +
+          "they land on the next model call.",
         "Deferred 2 drops (§20-21§, ~600 tokens): still in the protected recent window; they land once newer work " +
           "has moved the window past them.",
         "Rejected §1§: the user's own message: user messages are never dropped.",
         "Rejected §99§: no such tag in this session (tags in this session run from 1 to 21).",
         "Note: listed more than once (counted once): 3.",
-        "The raw content stays in magic-context's store. Do not call ctx_reduce again for these tags.",
       ].join("\n"),
     )
   })
@@ -157,11 +150,8 @@ describe("formatDropAnswer", () => {
   it("says when only deferred drops were taken, without a landing time", () => {
     const verdict = accepted(classification({ deferred: [read(30, 5_000)] }))
     expect(formatDropAnswer({ verdict, notes: [], outlook: ABOVE })).toBe(
-      [
-        "Deferred 1 drop (§30§, ~5,000 tokens): still in the protected recent window; they land once newer " +
-          "work has moved the window past them.",
-        "The raw content stays in magic-context's store. Do not call ctx_reduce again for these tags.",
-      ].join("\n"),
+      "Deferred 1 drop (§30§, ~5,000 tokens): still in the protected recent window; they land once newer " +
+        "work has moved the window past them.",
     )
   })
 
@@ -216,7 +206,7 @@ describe("formatDropAnswer", () => {
       notes: duplicates.ok ? duplicates.value.notes : [],
       outlook: { usagePercent: 99.9, thresholdPercent: 92, cacheTtlMinutes: 1_000_000 },
     })
-    expect(answer.split("\n")).toHaveLength(10)
+    expect(answer.split("\n")).toHaveLength(9)
     expect(answer.length).toBeLessThanOrEqual(MAX_TOOL_ANSWER_CHARS)
   })
 })

@@ -11,6 +11,7 @@ const configuration: BenchConfiguration = {
   id: "opencode",
   title: "OpenCode alone",
   cooperative: false,
+  reduceStyle: "batched",
   pluginEntry: null,
   pluginVersion: null,
   pluginTool: null,

@@ -10,11 +10,13 @@ import {
 
 const NUDGE =
   "<system-reminder>magic-context: Some older tool output could be dropped. 61% of the window is in use; " +
-  'drop it with ctx_reduce using its tags, largest first: §3§ read (2.1k). Example: ctx_reduce(drop="3").' +
+  'drop spent outputs with ctx_reduce in the same response as your next real tool call, largest first: §3§ read (2.1k). ' +
+  'Example: ctx_reduce(drop="3").' +
   "</system-reminder>"
 const STEER =
   "<system-reminder>magic-context: the context window is 70% full and 9.0k tokens of it are old tool output. " +
-  "Before you continue, call ctx_reduce for the outputs you are done with, then carry on.</system-reminder>"
+  "Call ctx_reduce for the outputs you are done with in the same response as your next real tool call." +
+  "</system-reminder>"
 
 const call = (id: string, name: string): ChatMessage => ({
   role: "assistant",

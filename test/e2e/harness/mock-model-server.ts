@@ -24,14 +24,20 @@ export type ChatRequest = {
   stream?: boolean
 }
 
+/** One tool call of a reply. */
+export type MockToolCall = { name: string; args: Record<string, unknown> }
+
 /**
- * What the mock answers: text, or one tool call. `promptTokens` sets the reported usage. `hold` delays the answer
- * until it settles (a slow model; the request stays open meanwhile). `overflow` refuses the request as a provider
- * refuses a prompt longer than its context window (HTTP 400, OpenAI's wording, which hosts detect as an overflow).
+ * What the mock answers: text, one tool call, or several tool calls in one response (parallel tool calls, as a
+ * model that reads a file and calls ctx_reduce in the same step sends them). `promptTokens` sets the reported usage.
+ * `hold` delays the answer until it settles (a slow model; the request stays open meanwhile). `overflow` refuses the
+ * request as a provider refuses a prompt longer than its context window (HTTP 400, OpenAI's wording, which hosts
+ * detect as an overflow).
  */
 export type MockReply =
   | { kind: "text"; text: string; promptTokens?: number; hold?: Promise<unknown> }
-  | { kind: "tool"; name: string; args: Record<string, unknown>; promptTokens?: number; hold?: Promise<unknown> }
+  | ({ kind: "tool"; promptTokens?: number; hold?: Promise<unknown> } & MockToolCall)
+  | { kind: "tools"; calls: readonly MockToolCall[]; promptTokens?: number; hold?: Promise<unknown> }
   | { kind: "overflow"; contextWindow: number; promptTokens: number; hold?: Promise<unknown> }
 
 /** Decides the reply to a request; must be deterministic in the request for reproducible runs. */
@@ -51,9 +57,19 @@ export function messageText(message: ChatMessage): string {
   return ""
 }
 
-/** The id the mock gives the tool call it answers request `n` with (the tool result comes back with it). */
-export function toolCallId(n: number): string {
-  return `call_${n}`
+/**
+ * The id the mock gives the tool call it answers request `n` with (the tool result comes back with it); the calls
+ * after the first of a several-call reply get their position too.
+ */
+export function toolCallId(n: number, index = 0): string {
+  return index === 0 ? `call_${n}` : `call_${n}_${index}`
+}
+
+/** The tool calls of a reply, in order (none for text and overflow). */
+export function replyCalls(reply: MockReply): readonly MockToolCall[] {
+  if (reply.kind === "tool") return [{ name: reply.name, args: reply.args }]
+  if (reply.kind === "tools") return reply.calls
+  return []
 }
 
 /** True for the title-generation request OpenCode sends on the first step (no tools, fixed prompt). */
@@ -139,15 +155,20 @@ function stream(
   const promptTokens = reply.promptTokens ?? 100 + n
   const usage = { prompt_tokens: promptTokens, completion_tokens: 10, total_tokens: promptTokens + 10 }
   response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" })
-  if (reply.kind === "tool") {
-    const call = { index: 0, id: toolCallId(n), type: "function", function: { name: reply.name, arguments: "" } }
-    send({ ...base, choices: [{ index: 0, delta: { role: "assistant", content: null, tool_calls: [call] }, finish_reason: null }] })
-    send({
-      ...base,
-      choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: JSON.stringify(reply.args) } }] }, finish_reason: null }],
+  const calls = replyCalls(reply)
+  if (calls.length > 0) {
+    // Each call as a provider streams it: its id and name first, then its arguments, the calls one after another.
+    calls.forEach((call, index) => {
+      const opening = { index, id: toolCallId(n, index), type: "function", function: { name: call.name, arguments: "" } }
+      const delta = index === 0 ? { role: "assistant", content: null, tool_calls: [opening] } : { tool_calls: [opening] }
+      send({ ...base, choices: [{ index: 0, delta, finish_reason: null }] })
+      send({
+        ...base,
+        choices: [{ index: 0, delta: { tool_calls: [{ index, function: { arguments: JSON.stringify(call.args) } }] }, finish_reason: null }],
+      })
     })
     send({ ...base, choices: [{ index: 0, delta: {}, finish_reason: "tool_calls" }] })
-  } else {
+  } else if (reply.kind === "text") {
     send({ ...base, choices: [{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }] })
     for (const piece of reply.text.match(/[\s\S]{1,16}/g) ?? []) {
       send({ ...base, choices: [{ index: 0, delta: { content: piece }, finish_reason: null }] })

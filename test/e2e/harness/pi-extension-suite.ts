@@ -56,13 +56,20 @@ export function describePiExtension(host: PiHost): void {
     let installedRun: RunResult
 
     beforeAll(async () => {
-      // Read a, b and c; drop the first read's output (§2§: the user's prompt is §1§); read d; answer.
+      // Read a, b and c; drop the first read's output (§2§: the user's prompt is §1§) in the same response as the
+      // read of d (two parallel tool calls, as the guidance asks); answer.
       const steps: ((request: ChatRequest) => MockReply)[] = [
         (request) => ({ kind: "tool", name: "read", args: { path: "a.txt" }, promptTokens: promptTokensOf(request) }),
         (request) => ({ kind: "tool", name: "read", args: { path: "b.txt" }, promptTokens: promptTokensOf(request) }),
         (request) => ({ kind: "tool", name: "read", args: { path: "c.txt" }, promptTokens: promptTokensOf(request) }),
-        (request) => ({ kind: "tool", name: "ctx_reduce", args: { drop: "2" }, promptTokens: promptTokensOf(request) }),
-        (request) => ({ kind: "tool", name: "read", args: { path: "d.txt" }, promptTokens: promptTokensOf(request) }),
+        (request) => ({
+          kind: "tools",
+          calls: [
+            { name: "ctx_reduce", args: { drop: "2" } },
+            { name: "read", args: { path: "d.txt" } },
+          ],
+          promptTokens: promptTokensOf(request),
+        }),
       ]
       // The answer copies a tag, as models do: the extension cleans it before Pi shows and stores the reply.
       mock = await startMockModelServer((request, n) => steps[n - 1]?.(request) ?? { kind: "text", text: "§3§ PI-DONE-MARKER", promptTokens: promptTokensOf(request) })
@@ -97,7 +104,8 @@ export function describePiExtension(host: PiHost): void {
       expect(run.stdout.trim()).toBe("PI-DONE-MARKER")
       const replies = (sandbox.sessionRecords() as { message?: { role: string; content: unknown } }[]).filter((record) => record.message?.role === "assistant")
       expect(replies.at(-1)?.message?.content).toEqual([{ type: "text", text: "PI-DONE-MARKER" }])
-      expect(mock.requests).toHaveLength(6)
+      // Four steps and the answer: the ctx_reduce call took no request of its own.
+      expect(mock.requests).toHaveLength(5)
       const [first] = mock.requests
       const tools = (first?.body.tools ?? []).map((tool) => tool.function.name)
       expect(tools).toEqual(expect.arrayContaining(["read", "bash", "ctx_reduce", "ctx_expand", "ctx_pin"]))
@@ -123,7 +131,16 @@ export function describePiExtension(host: PiHost): void {
 
     it("answers ctx_reduce and lands the drop at one execute pass, the prompt an append-only prefix before and after it", () => {
       const requests = mock.requests.map((request) => request.body)
-      expect(messageText(toolResult(requests[4]!, "call_4")!)).toMatch(/^§5§ Queued 1 drop \(§2§/)
+      // Pi ran both calls of the batched response: one assistant message with the two calls, each answered.
+      const batched = requests[4]!.messages.filter((message) => (message.tool_calls ?? []).length > 1)
+      expect(batched.map((message) => message.tool_calls!.map((call) => [call.id, call.function.name]))).toEqual([
+        [
+          ["call_4", "ctx_reduce"],
+          ["call_4_1", "read"],
+        ],
+      ])
+      expect(messageText(toolResult(requests[4]!, "call_4")!)).toMatch(/^§5§ Queued 1 drop \(§2§, ~[\d,]+ tokens\); /)
+      expect(messageText(toolResult(requests[4]!, "call_4_1")!)).toMatch(/^§6§ [\s\S]*FILE-D-BEGIN[\s\S]*FILE-D-END/)
       const passes = readPasses(sandbox.databaseFile)
       const executes = passes.filter((pass) => pass.decision === "execute")
       expect(executes.map((pass) => pass.detail.dropped)).toEqual([[2]])
@@ -152,8 +169,8 @@ export function describePiExtension(host: PiHost): void {
       const sessionId = (sandbox.sessionRecords()[0] as { id: string }).id
       expect(queryStore(sandbox.databaseFile, "SELECT id FROM sessions")).toEqual([{ id: sessionId }])
       const roles = queryStore<{ role: string }>(sandbox.databaseFile, "SELECT role FROM messages ORDER BY seq").map((row) => row.role)
-      // The five calls and the final reply (stored when the run ended).
-      expect(roles).toEqual(["user", "assistant", "assistant", "assistant", "assistant", "assistant", "assistant"])
+      // The four responses with calls (the last with two) and the final reply (stored when the run ended).
+      expect(roles).toEqual(["user", "assistant", "assistant", "assistant", "assistant", "assistant"])
       const [final] = queryStore<{ content_json: string }>(sandbox.databaseFile, "SELECT p.content_json FROM parts p JOIN messages m ON m.id = p.message_id ORDER BY m.seq DESC LIMIT 1")
       expect(JSON.parse(final!.content_json)).toMatchObject({ type: "text", text: "PI-DONE-MARKER" })
       const [raw] = queryStore<{ content_json: string }>(sandbox.databaseFile, "SELECT p.content_json FROM parts p JOIN tags t ON t.part_id = p.id WHERE t.tag = 2")
@@ -165,7 +182,7 @@ export function describePiExtension(host: PiHost): void {
 
     it("renders the same prompts when Pi's session file is replayed (decisions, drops, tokens, divergence, execute-prompt hashes)", () => {
       const live = readPassFacts(sandbox.databaseFile)
-      expect(live.passes).toHaveLength(6)
+      expect(live.passes).toHaveLength(5)
       const databaseFile = join(sandbox.root, "replay.db")
       replayLikeLive({ sessionFile: sandbox.sessionFile(), live, databaseFile, cwd: sandbox.project, env: sandbox.env })
       expect(readPassFacts(databaseFile)).toEqual(live)

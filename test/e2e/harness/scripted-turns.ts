@@ -1,5 +1,5 @@
 import { newestMessage } from "./history-inspection.js"
-import { messageText, toolCallId, type ChatRequest, type MockReply } from "./mock-model-server.js"
+import { messageText, replyCalls, toolCallId, type ChatRequest, type MockReply } from "./mock-model-server.js"
 
 /** One step of a turn: the reply to the request that follows the previous step (or the user's message). */
 export type TurnStep = (request: ChatRequest, n: number) => MockReply
@@ -31,7 +31,7 @@ export function createTurnScript(
     const step = position ? position.turn.steps[position.index] : undefined
     if (!position || !step) return null
     const reply = step(request, n)
-    if (reply.kind === "tool") calls.set(toolCallId(n), position)
+    replyCalls(reply).forEach((_, index) => calls.set(toolCallId(n, index), position))
     return reply
   }
 }
