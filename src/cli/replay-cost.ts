@@ -80,7 +80,7 @@ export function replayPriceLines(pricing: ReplayPricing): string[] {
     hostAlone === null
       ? ""
       : ` vs ${grouped(hostAlone)} without magic-context (${hostAlone > 0 ? `${signedPercent(withPlugin, hostAlone)}` : "no reference"})`
-  const lines = [`Under the price list ${describePrices(pricing.prices)}: estimated prompt cost ${grouped(withPlugin)}${against}.`]
+  const lines = [`Price list ${describePrices(pricing.prices)}.`, `Under it, estimated prompt cost ${grouped(withPlugin)}${against}.`]
   const execute = pricing.lastExecute
   if (execute) {
     lines.push(
