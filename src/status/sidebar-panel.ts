@@ -153,14 +153,14 @@ function costLines(estimate: CostEstimate, executeSeq: number | null, width: num
   const { hostAlone, withPlugin } = estimate
   const versus = hostAlone === null ? "" : ` vs ~${shortTokens(hostAlone)} alone${hostAlone > 0 ? ` (${signedPercent(withPlugin, hostAlone)})` : ""}`
   const tone: PanelTone = hostAlone !== null && withPlugin > hostAlone ? "warning" : "text"
-  const unknown = estimate.pricing.prices.origin === "unknown-provider" ? ", unknown provider" : ""
+  const { list, origin } = estimate.pricing.prices
   const lines: PanelLine[] = [
     [span(fit(`Cost ~${shortTokens(withPlugin)}${versus}`, width), tone)],
-    [span(fit(`  ${estimate.pricing.prices.list} prices${unknown}`, width), "muted")],
+    [span(fit(origin === "unknown-provider" ? `  ${list} (unknown provider)` : `  ${list} prices`, width), "muted")],
   ]
   const execute = estimate.lastExecute
   if (execute && execute.seq === executeSeq) {
-    lines.push([span(fit(`  execute cost ~${shortTokens(execute.cost)}, saves ~${shortTokens(execute.savesPerCall)}/call`, width), "muted")])
+    lines.push([span(fit(`  execute ~${shortTokens(execute.cost)}, saves ~${shortTokens(execute.savesPerCall)}/call`, width), "muted")])
   }
   return lines
 }
