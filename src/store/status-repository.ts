@@ -159,7 +159,7 @@ export function readCostCalls(db: Database, sessionId: string): CostCallRow[] {
   return statement(
     db,
     `WITH message_tokens AS (
-       SELECT m.seq, COALESCE(SUM(p.tokens), 0) AS tokens
+       SELECT m.seq, COALESCE(SUM(p.tokens + p.call_tokens), 0) AS tokens
        FROM messages m LEFT JOIN parts p ON p.session_id = m.session_id AND p.message_id = m.id
        WHERE m.session_id = ? GROUP BY m.seq
      ),
