@@ -88,7 +88,7 @@ export function resolveWindow(options: {
     cacheTtlMs: parseDurationMs(override?.cache_ttl ?? listTtl ?? config.cache_ttl),
     ...protectedSettings(config, usableTokens),
     source: override?.context !== undefined ? "config" : hostLimits ? "host" : "fallback",
-    ...pricing(family, override, modelPattern(config, override)),
+    ...pricing({ family, override, pattern: modelPattern(config, override), replay: options.family !== undefined }),
     ...reasoningRule(options, override),
   }
 }
@@ -124,17 +124,27 @@ export function fixedWindow(options: { usableTokens: number; thresholdPercent?: 
     ...protectedSettings(config, usableTokens),
     source: "replay",
     // No provider: a replay prices its requests under OpenAI's list, as the Lab's estimates do.
-    ...pricing("openai", null, null),
+    ...pricing({ family: "openai", override: null, pattern: null, replay: true }),
     reasoning: NO_REASONING_RULE,
     reasoningSource: "table",
   }
 }
 
-/** The prices in force for the family and the model's override (`resolvePrices`); a set-aside override names its key. */
-function pricing(family: ProviderFamily, override: ModelOverride | null, pattern: string | null): Pick<WindowSettings, "family" | "prices" | "priceList"> {
+/**
+ * The prices in force for the family and the model's override (`resolvePrices`); a set-aside override names its key. A
+ * replay without a provider (`replay`) runs under the family it was given, and says so, unless the config names a list.
+ */
+function pricing(options: {
+  family: ProviderFamily
+  override: ModelOverride | null
+  pattern: string | null
+  replay: boolean
+}): Pick<WindowSettings, "family" | "prices" | "priceList"> {
+  const { family, override, pattern } = options
   const { prices, ...priceList } = resolvePrices({ family, override })
   const problem = priceList.problem === null ? null : `models.${pattern ?? "?"}.prices: ${priceList.problem}`
-  return { family, prices, priceList: { ...priceList, problem } }
+  const origin = options.replay && priceList.origin === "family" ? "replay" : priceList.origin
+  return { family, prices, priceList: { ...priceList, origin, problem } }
 }
 
 /** The pattern of the config's per-model override (the key `modelOverride` matched), or null. */

@@ -91,6 +91,8 @@ export type PriceOrigin =
   | "config"
   /** The provider is not one the table knows: the most conservative list. */
   | "unknown-provider"
+  /** A replay with no provider (a given window, a transcript that records no model): the Lab's list. */
+  | "replay"
 
 /** The prices a session runs under: the list, where it came from, and the config's overrides on top. */
 export type PricesInForce = {
@@ -140,7 +142,9 @@ export function describePrices(prices: Pick<PricesInForce, "list" | "origin" | "
       ? "provider not in the price table: the most conservative list, the highest write premium"
       : prices.origin === "config"
         ? "named in the config"
-        : "the provider's list"
+        : prices.origin === "replay"
+          ? "a replay without a provider: the Lab's list"
+          : "the provider's list"
   const overridden = prices.overridden.length > 0 ? `; ${prices.overridden.join(" and ")} from the config` : ""
   return `${prices.list} (${origin}${overridden}): cached read ${cachedRead}×, cache write ${cacheWrite}× the uncached input price`
 }

@@ -161,8 +161,11 @@ describe("commandReplay", () => {
       expect(after[1]).toBe("")
       expect(after[2]).toMatch(/^Nothing needed doing: usage peaked at \d+\.\d% of the 123,904-token window \(execute threshold 65%\).* e\.g\. --window \d+\.$/)
       expect(after[3]).toMatch(/^Against the same session unreduced: mean prompt ([\d,]+) vs \1 tokens \(the same\)/)
-      // The price list in force (the transcript's model is OpenAI's) and the same cost as unreduced: nothing was changed.
-      expect(after[4]).toBe("Price list openai (the provider's list): cached read 0.1×, cache write 1× the uncached input price.")
+      // The price list in force (the trajectory records no provider: the Lab's) and the same cost as unreduced: nothing
+      // was changed.
+      expect(after[4]).toBe(
+        "Price list openai (a replay without a provider: the Lab's list): cached read 0.1×, cache write 1× the uncached input price.",
+      )
       expect(after[5]).toMatch(/^Under it, estimated prompt cost ([\d,]+) vs \1 without magic-context \(the same\)\.$/)
       expect(after[6]).toMatch(/^Next: --json/)
       expect(after).toHaveLength(7)
@@ -180,6 +183,10 @@ describe("commandReplay", () => {
       const [reduced, unreduced] = [saved?.[1], saved?.[2]].map((value) => Number(value?.replace(/,/g, "")))
       expect(reduced).toBeLessThan(unreduced as number)
       expect(Number(saved?.[3])).toBe(Math.round((1 - (reduced as number) / (unreduced as number)) * 100))
+      // A given window names no provider: the Lab's list, said as such.
+      expect(io.out).toContain(
+        "Price list openai (a replay without a provider: the Lab's list): cached read 0.1×, cache write 1× the uncached input price.",
+      )
       // Under the price list in force: less than the host alone, and what the last execute pass cost and saves.
       const priced = /^Under it, estimated prompt cost ([\d,]+) vs ([\d,]+) without magic-context \(−(\d+)%\)\.$/.exec(
         io.out.find((line) => line.startsWith("Under it, ")) ?? "",

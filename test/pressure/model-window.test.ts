@@ -226,7 +226,7 @@ describe("fixedWindow", () => {
       // No provider: a replay is priced under OpenAI's list, as the Lab's estimates are.
       family: "openai",
       prices: { uncached: 1, cachedRead: 0.1, cacheWrite: 1 },
-      priceList: { list: "openai", origin: "family", overridden: [], problem: null },
+      priceList: { list: "openai", origin: "replay", overridden: [], problem: null },
       reasoning: reasoningRuleById("none"),
       reasoningSource: "table",
     })
