@@ -1,4 +1,5 @@
-import { billedPrompt, DEFAULT_PRICES, promptCost } from "../../src/pressure/cost-model.js"
+import { billedPrompt, promptCost } from "../../src/pressure/cost-model.js"
+import { PRICE_LISTS } from "../../src/session/price-lists.js"
 import { comparePrefix, type PrefixComparison } from "./prefix-share.js"
 
 /** One request as measured: its elements (prefix-share.ts) and each element's token count. */
@@ -169,7 +170,7 @@ function partialTokens(
 }
 
 function callCost(promptTokens: number, sharedPrefixTokens: number, family: "openai" | "anthropic"): number {
-  const prices = DEFAULT_PRICES[family]
+  const prices = PRICE_LISTS[family === "anthropic" ? "anthropic-5m" : "openai"].prices
   return promptCost(billedPrompt({ promptTokens, sharedPrefixTokens, cacheWarm: true, prices }), prices)
 }
 

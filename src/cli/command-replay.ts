@@ -17,9 +17,10 @@ import { skippedInputLines } from "../transcript/skipped-records.js"
 import { createProgress } from "./progress.js"
 import { recordedSessionWindow } from "./recorded-session-window.js"
 import { printReplayTable, turnJson } from "./replay-output.js"
-import { replaySummary, replayTotals, type ReplayTotals } from "./replay-summary.js"
-import { createPromptCostMeter } from "../lab/prompt-cost.js"
-import { UNREDUCED_WINDOW_TOKENS } from "../lab/evaluate-probes.js"
+import { replaySummary, replayTotals } from "./replay-summary.js"
+import { createReplayPricer, pricedTurnJson, replayPriceLines } from "./replay-cost.js"
+import { unreducedReplay } from "./unreduced-replay.js"
+import { createPromptCostMeter, type CallCost } from "../lab/prompt-cost.js"
 import { EXIT, type CliIo, type ExitCode } from "./cli-io.js"
 import { MIN_WINDOW_TOKENS, numberOrUndefined, parseNumberOption } from "./parse-number-option.js"
 import type { SelectionPolicy } from "../render/select-tiers.js"
@@ -125,24 +126,35 @@ export async function commandReplay(io: CliIo): Promise<ExitCode> {
       total: transcript.turns.filter((turn) => turn.role === "assistant").length,
       quiet: parsed.values.json === true,
     })
+    // The same session unreduced (the host alone), first: each call of the replay is priced against its own.
+    const unreduced = await unreducedReplay({
+      transcript,
+      counter,
+      config: run.config,
+      ...(typeof run.fixedTokens === "number" ? { fixedTokens: run.fixedTokens } : {}),
+    })
+    const pricer = createReplayPricer({ unreduced, prices: { ...window.priceList, prices: window.prices }, usableTokens: window.usableTokens })
+    const meter = createPromptCostMeter(counter)
+    const costs: CallCost[] = []
     const summary = run.replay((turn) => {
       progress.step(`turn ${turn.turn}`)
-      if (parsed.values.json) io.stdout(JSON.stringify(turnJson(turn)))
-      else rows.push(turn)
+      const cost = meter.measure(turn)
+      const priced = pricer.price({ row: turn, cost })
+      if (parsed.values.json) io.stdout(JSON.stringify({ ...turnJson(turn), ...pricedTurnJson(window.priceList.list, priced) }))
+      else {
+        rows.push(turn)
+        costs.push(cost)
+      }
     })
     progress.finish()
     if (!parsed.values.json) {
       printReplayTable(io, rows, { file: spec, format: transcript.format, encoding: counter.encoding, window, sources: run.sources, ...summary })
-      const meter = createPromptCostMeter(counter)
-      const reduced = replayTotals(rows, rows.map((row) => meter.measure(row)))
-      const unreduced = await unreducedTotals({
-        transcript,
-        counter,
-        config: run.config,
-        ...(typeof run.fixedTokens === "number" ? { fixedTokens: run.fixedTokens } : {}),
-      })
+      const reduced = replayTotals(rows, costs)
       io.stdout("")
-      for (const line of replaySummary({ rows, window, reduced, unreduced })) io.stdout(line)
+      const lines = replaySummary({ rows, window, reduced, unreduced: replayTotals(unreduced.map((turn) => turn.row), unreduced.map((turn) => turn.cost)) })
+      // The price list's lines go after the comparison with the unreduced session, before where to look next.
+      const next = lines.length - 1
+      for (const line of [...lines.slice(0, next), ...replayPriceLines(pricer.finish()), ...lines.slice(next)]) io.stdout(line)
     }
     return EXIT.ok
   })
@@ -197,7 +209,8 @@ export async function withReplayRun(
       typeof windowTokens === "number"
         ? fixedWindow({ usableTokens: windowTokens, thresholdPercent: numberOrUndefined(threshold), config: loaded.config })
         : {
-            ...resolveWindow({ providerID: model.providerID, modelID: model.modelID, hostLimits, config: loaded.config }),
+            // A transcript that records no model is priced as the Lab prices replays, under OpenAI's list.
+            ...resolveWindow({ providerID: model.providerID, modelID: model.modelID, hostLimits, config: loaded.config, ...(transcript.model ? {} : { family: "openai" as const }) }),
             ...(typeof threshold === "number" ? { thresholdPercent: threshold } : {}),
           }
     const fixed =
@@ -252,38 +265,6 @@ export async function withReplayRun(
     return EXIT.problem
   } finally {
     pool.dispose()
-  }
-}
-
-/**
- * The same session in a window it never fills, into a fresh in-memory store: what the host alone would send, with the
- * same fixed prompt (`--fixed-tokens`, else the transcript's system prompt) as the replay it is compared with.
- */
-async function unreducedTotals(options: {
-  transcript: Transcript
-  counter: TokenCounter
-  config: Config
-  fixedTokens?: number
-}): Promise<ReplayTotals> {
-  const db = await openDatabase(MEMORY_DATABASE)
-  try {
-    const rows: ReplayTurn[] = []
-    replayTranscript({
-      transcript: options.transcript,
-      db,
-      counter: options.counter,
-      clock: systemClock,
-      window: fixedWindow({ usableTokens: UNREDUCED_WINDOW_TOKENS, config: options.config }),
-      smartDrops: false,
-      policy: "default",
-      pinPatterns: compilePinPatterns(options.config.pins).matchers,
-      ...(options.fixedTokens === undefined ? {} : { fixedTokens: options.fixedTokens }),
-      onTurn: (turn) => rows.push(turn),
-    })
-    const meter = createPromptCostMeter(options.counter)
-    return replayTotals(rows, rows.map((row) => meter.measure(row)))
-  } finally {
-    db.close()
   }
 }
 

@@ -4,7 +4,7 @@ import { parseCommandArgs } from "./parse-command-args.js"
 import { readConfigFiles } from "../config/read-config-files.js"
 import { isPluginError } from "../plugin-error.js"
 import { gatherStatus } from "../status/gather-status.js"
-import { storedSessionReasoning } from "../status/session-reasoning.js"
+import { storedSessionPricing, storedSessionReasoning } from "../status/session-reasoning.js"
 import { formatStatus } from "../status/format-status.js"
 import { openCodeCompaction, piCompaction, type HostCompaction } from "../status/status-data.js"
 import { configuredDatabasePath } from "../store/database-path.js"
@@ -83,6 +83,7 @@ export async function commandStatus(io: CliIo): Promise<ExitCode> {
         configuredProtectedTokens: loaded.config.protected_tokens,
         hostCompaction: hostCompactionOf(session, directory, io),
         reasoningRule: storedSessionReasoning({ db, sessionId, config: loaded.config }),
+        pricing: storedSessionPricing({ db, sessionId, config: loaded.config }),
         sessionlessErrors: { directory },
       })
       io.stdout(parsed.values.json ? JSON.stringify(status, null, 2) : formatStatus(status, Date.now()))

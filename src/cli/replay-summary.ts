@@ -8,7 +8,7 @@ import { EMERGENCY_PERCENT, forceBandStart } from "../pressure/bands.js"
 export type ReplayTotals = { calls: number; meanPromptTokens: number; costTokens: number }
 
 /** Sums a replay's calls: mean prompt tokens and the estimated prompt cost (prompt-cost.ts). */
-export function replayTotals(rows: readonly ReplayTurn[], costs: readonly CallCost[]): ReplayTotals {
+export function replayTotals(rows: readonly Pick<ReplayTurn, "tokens">[], costs: readonly CallCost[]): ReplayTotals {
   const tokens = rows.reduce((sum, row) => sum + row.tokens.total, 0)
   return {
     calls: rows.length,

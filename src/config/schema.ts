@@ -2,6 +2,7 @@ import { z } from "zod"
 import { ENCODINGS } from "../tokens/token-counter.js"
 import { readPinPattern } from "./pin-pattern.js"
 import { REASONING_RULE_IDS } from "../session/reasoning-rules.js"
+import { PRICE_LIST_NAMES } from "../session/price-lists.js"
 
 /** A duration such as "5m", "90s", "1h" or "250ms". */
 export const DURATION_PATTERN = /^\d+(ms|s|m|h)$/
@@ -30,11 +31,22 @@ const ModelOverrideSchema = z
         cache_write: price.optional().describe("A prompt token written to the cache (1 when there is no write premium)."),
       })
       .strict()
+      .refine((prices) => prices.cache_write === undefined || prices.cached_read === undefined || prices.cache_write >= prices.cached_read, {
+        message: "cache_write at least cached_read (a cache write is never cheaper than a cached read)",
+      })
       .optional()
       .describe(
-        "Prompt token prices relative to an uncached input token (1), for the cost rule and the cost estimates. " +
-          "Defaults by provider family: Anthropic read 0.1 and write 1.25, OpenAI read 0.1, Google read 0.25, others " +
-          "like OpenAI.",
+        "Prompt token prices relative to an uncached input token (1), for the cost rule and the cost estimates, on " +
+          "top of the model's price list (price_list).",
+      ),
+    price_list: z
+      .enum(PRICE_LIST_NAMES)
+      .optional()
+      .describe(
+        "The provider's price list for this model: anthropic-5m (write 1.25, read 0.1, 5-minute cache), " +
+          "anthropic-1h (write 2, read 0.1, 1-hour cache; its cache lifetime applies unless cache_ttl is set), openai " +
+          "(no write premium, read 0.1) or google (no write premium, read 0.1). Default: the provider's list; a " +
+          "provider the table does not know gets the most conservative list (the highest write premium).",
       ),
     reasoning: z
       .enum(REASONING_RULE_IDS)

@@ -1,11 +1,11 @@
 import type { Database } from "../store/driver.js"
-import { storedSessionReasoning } from "../status/session-reasoning.js"
+import { storedSessionPricing, storedSessionReasoning, windowPricing } from "../status/session-reasoning.js"
 import type { ErrorRecord } from "../store/error-repository.js"
 import { storeFailureKind } from "../store/store-failure.js"
 import { formatMemoryStatus, type MemoryStatus } from "../status/format-memory-status.js"
 import { gatherStatus } from "../status/gather-status.js"
 import { formatStatus } from "../status/format-status.js"
-import type { HostCompaction, ReasoningStatus } from "../status/status-data.js"
+import type { CostPricing, HostCompaction, ReasoningStatus } from "../status/status-data.js"
 import type { StoreHealth } from "../status/store-health.js"
 import type { HostRuntime } from "./host-runtime.js"
 
@@ -64,6 +64,7 @@ export async function statusReport(options: StatusReportOptions): Promise<string
       configuredProtectedTokens: runtime.config.protected_tokens,
       hostCompaction: options.hostCompaction,
       reasoningRule: reasoningRuleOf(runtime, db, sessionId),
+      pricing: pricingOf(runtime, db, sessionId),
       sessionlessErrors: { instanceId: runtime.errors.instanceId },
     })
     // Errors the store could not take yet (it is busy) are shown from memory beside the stored ones.
@@ -100,6 +101,13 @@ function reasoningRuleOf(runtime: HostRuntime, db: Database, sessionId: string):
   const pass = runtime.lastPass.get(sessionId)
   if (pass) return { rule: pass.window.reasoning, source: pass.window.reasoningSource, model: pass.model ?? null }
   return storedSessionReasoning({ db, sessionId, config: runtime.config, hostApi: (providerID, modelID) => runtime.facts.apiFor(providerID, modelID) })
+}
+
+/** The price list of the session: its last pass's in this process, else its stored model's (as for the reasoning rule). */
+function pricingOf(runtime: HostRuntime, db: Database, sessionId: string): CostPricing | null {
+  const pass = runtime.lastPass.get(sessionId)
+  if (pass) return windowPricing(pass.window, pass.model ?? null)
+  return storedSessionPricing({ db, sessionId, config: runtime.config, hostApi: (providerID, modelID) => runtime.facts.apiFor(providerID, modelID) })
 }
 
 function lastPassInMemory(runtime: HostRuntime, sessionId: string): MemoryStatus["lastPass"] {

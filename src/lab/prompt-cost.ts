@@ -1,9 +1,10 @@
+import { PRICE_LISTS } from "../session/price-lists.js"
 import { serializePrompt } from "../session/serialize-prompt.js"
 import type { TokenCounter } from "../tokens/token-counter.js"
 import type { ReplayTurn } from "../pass/replay-transcript.js"
 
-/** What a cached prompt token costs, as a share of an uncached one (providers bill cache reads at about a tenth). */
-export const CACHED_TOKEN_PRICE = 0.1
+/** What a cached prompt token costs, as a share of an uncached one: the OpenAI list's cached read (0.1). */
+export const CACHED_TOKEN_PRICE = PRICE_LISTS.openai.prices.cachedRead
 
 /** The estimated price of one model call's prompt, in token units. */
 export type CallCost = {

@@ -1,50 +1,9 @@
 /**
  * What a prompt costs, by token class and provider family: the prices of an uncached input token, a cached read and
- * a cache write, relative to the family's uncached input price (1). Pure data and arithmetic; the config may
- * override any price per model pattern.
+ * a cache write, relative to the family's uncached input price (1). Pure arithmetic; the prices themselves are the
+ * price lists' (`session/price-lists.ts`).
  */
-
-/** Provider families whose prompt caches price differently. */
-export type ProviderFamily = "anthropic" | "openai" | "google" | "other"
-
-/** Relative prices per prompt token class (uncached input = 1). */
-export type TokenPrices = {
-  /** A prompt token not served from the cache. */
-  uncached: number
-  /** A prompt token served from the cache. */
-  cachedRead: number
-  /** A prompt token written to the cache (the uncached price plus the family's write premium). */
-  cacheWrite: number
-}
-
-/**
- * Defaults per family: Anthropic charges 1.25× for a cache write and 0.1× for a read; OpenAI and Google have no
- * write premium and read at 0.1× and 0.25×. An unknown provider is priced like OpenAI.
- */
-export const DEFAULT_PRICES: Readonly<Record<ProviderFamily, TokenPrices>> = {
-  anthropic: { uncached: 1, cachedRead: 0.1, cacheWrite: 1.25 },
-  openai: { uncached: 1, cachedRead: 0.1, cacheWrite: 1 },
-  google: { uncached: 1, cachedRead: 0.25, cacheWrite: 1 },
-  other: { uncached: 1, cachedRead: 0.1, cacheWrite: 1 },
-}
-
-/** How long each family keeps an idle prompt cache, in ms (Anthropic's and OpenAI's default 5 minutes). */
-export const DEFAULT_CACHE_TTL_MS: Readonly<Record<ProviderFamily, number>> = {
-  anthropic: 5 * 60_000,
-  openai: 5 * 60_000,
-  google: 5 * 60_000,
-  other: 5 * 60_000,
-}
-
-/** The family of a provider/model pair, from the provider id first, then the model id (a gateway serving claude-*). */
-export function providerFamily(providerID: string | undefined, modelID: string | undefined): ProviderFamily {
-  const provider = (providerID ?? "").toLowerCase()
-  const model = (modelID ?? "").toLowerCase()
-  if (provider.includes("anthropic") || /(^|\/)claude/.test(model)) return "anthropic"
-  if (provider.includes("openai") || /(^|\/)(gpt-|o\d|codex)/.test(model)) return "openai"
-  if (provider.includes("google") || provider.includes("vertex") || /(^|\/)gemini/.test(model)) return "google"
-  return "other"
-}
+import type { TokenPrices } from "../session/price-lists.js"
 
 /** One call's prompt, split by how the provider bills it. */
 export type PromptTokens = { uncached: number; cachedRead: number; cacheWrite: number }

@@ -1,4 +1,4 @@
-import type { TokenPrices } from "./cost-model.js"
+import type { TokenPrices } from "../session/price-lists.js"
 
 /** What the rule weighed, recorded on the pass. Token amounts are estimates; costs are in uncached-token units. */
 export type ExecuteEstimate = {

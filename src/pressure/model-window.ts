@@ -1,7 +1,7 @@
 import type { Config, ModelOverride } from "../config/schema.js"
 import { protectedWindow } from "../reduce/protected-window.js"
 import { drainExitPercent } from "./bands.js"
-import { DEFAULT_PRICES, providerFamily, type ProviderFamily, type TokenPrices } from "./cost-model.js"
+import { PRICE_LISTS, providerFamily, resolvePrices, type PricesInForce, type ProviderFamily, type TokenPrices } from "../session/price-lists.js"
 import { parseDurationMs } from "./duration.js"
 import { NO_REASONING_RULE, reasoningApi, reasoningRuleById, reasoningRuleFor, type ReasoningRule, type ReasoningRuleSource } from "../session/reasoning-rules.js"
 
@@ -45,6 +45,8 @@ export type WindowSettings = {
   /** The model's provider family and its prompt token prices (a per-model `prices` override applied). */
   family: ProviderFamily
   prices: TokenPrices
+  /** The price list in force, where it came from, and a per-model override set aside (`price-lists.ts`). */
+  priceList: Omit<PricesInForce, "prices">
   /** What the provider requires of the reasoning state the model returned (`session/reasoning-rules.ts`). */
   reasoning: ReasoningRule
   /** Where the reasoning rule came from: the config's per-model `reasoning`, or the table. */
@@ -63,6 +65,8 @@ export function resolveWindow(options: {
   config: Config
   /** The API the host reaches the model through, where it says (OpenCode's `model.api.npm`, Pi's `api`). */
   hostApi?: string | null
+  /** The provider family when the ids do not tell it (a replayed transcript that records no model), else from the ids. */
+  family?: ProviderFamily
 }): WindowSettings {
   const { config, hostLimits } = options
   const override = modelOverride(config, options.providerID, options.modelID)
@@ -72,16 +76,19 @@ export function resolveWindow(options: {
   const input = override?.context === undefined ? hostLimits?.input : undefined
   const usableTokens = Math.max(1, input ? input - Math.min(INPUT_RESERVE_CAP, outputReserve) : contextTokens - outputReserve)
   const thresholdPercent = override?.execute_threshold ?? config.execute_threshold
+  const family = options.family ?? providerFamily(options.providerID, options.modelID)
+  // A list named in the config brings its cache lifetime; the family's lists leave the configured `cache_ttl`.
+  const listTtl = override?.price_list === undefined ? undefined : PRICE_LISTS[override.price_list].cacheTtl
   return {
     usableTokens,
     contextTokens,
     outputReserve,
     thresholdPercent,
     ...budgets(usableTokens, thresholdPercent, config),
-    cacheTtlMs: parseDurationMs(override?.cache_ttl ?? config.cache_ttl),
+    cacheTtlMs: parseDurationMs(override?.cache_ttl ?? listTtl ?? config.cache_ttl),
     ...protectedSettings(config, usableTokens),
     source: override?.context !== undefined ? "config" : hostLimits ? "host" : "fallback",
-    ...pricing(providerFamily(options.providerID, options.modelID), override),
+    ...pricing({ family, override, pattern: modelPattern(config, override), replay: options.family !== undefined }),
     ...reasoningRule(options, override),
   }
 }
@@ -116,24 +123,34 @@ export function fixedWindow(options: { usableTokens: number; thresholdPercent?: 
     cacheTtlMs: parseDurationMs(config.cache_ttl),
     ...protectedSettings(config, usableTokens),
     source: "replay",
-    ...pricing("other", null),
+    // No provider: a replay prices its requests under OpenAI's list, as the Lab's estimates do.
+    ...pricing({ family: "openai", override: null, pattern: null, replay: true }),
     reasoning: NO_REASONING_RULE,
     reasoningSource: "table",
   }
 }
 
-/** The family's default prices with a model override's on top. */
-function pricing(family: ProviderFamily, override: ModelOverride | null): Pick<WindowSettings, "family" | "prices"> {
-  const defaults = DEFAULT_PRICES[family]
-  const prices = override?.prices
-  return {
-    family,
-    prices: {
-      uncached: defaults.uncached,
-      cachedRead: prices?.cached_read ?? defaults.cachedRead,
-      cacheWrite: prices?.cache_write ?? defaults.cacheWrite,
-    },
-  }
+/**
+ * The prices in force for the family and the model's override (`resolvePrices`); a set-aside override names its key. A
+ * replay without a provider (`replay`) runs under the family it was given, and says so, unless the config names a list.
+ */
+function pricing(options: {
+  family: ProviderFamily
+  override: ModelOverride | null
+  pattern: string | null
+  replay: boolean
+}): Pick<WindowSettings, "family" | "prices" | "priceList"> {
+  const { family, override, pattern } = options
+  const { prices, ...priceList } = resolvePrices({ family, override })
+  const problem = priceList.problem === null ? null : `models.${pattern ?? "?"}.prices: ${priceList.problem}`
+  const origin = options.replay && priceList.origin === "family" ? "replay" : priceList.origin
+  return { family, prices, priceList: { ...priceList, origin, problem } }
+}
+
+/** The pattern of the config's per-model override (the key `modelOverride` matched), or null. */
+function modelPattern(config: Config, override: ModelOverride | null): string | null {
+  if (override === null) return null
+  return Object.entries(config.models).find(([, value]) => value === override)?.[0] ?? null
 }
 
 /** A window's protected-window clamp (what was configured, what is used, of which window), or null. */

@@ -2,7 +2,8 @@ import { protectedClampMessage } from "../reduce/protected-window.js"
 import { breakdownSegments, SEGMENTS, segmentBar, type SegmentKey } from "./breakdown-segments.js"
 import { formatAge } from "./format-age.js"
 import { configProblemLines, errorLines } from "./report-lines.js"
-import type { ReasoningStatus, StatusData } from "./status-data.js"
+import type { CostEstimate, ReasoningStatus, StatusData } from "./status-data.js"
+import { describePrices } from "../session/price-lists.js"
 import { storeHealthLines } from "./store-health.js"
 
 /** The width of the proportional bar, in characters. */
@@ -59,23 +60,32 @@ export function formatStatus(status: StatusData, now: number): string {
   lines.push(status.queuedDrops.length > 0 ? `Queued drops: ${tagList(status.queuedDrops)} (land at the next execute pass)` : "Queued drops: none")
   if (pass.nudge) lines.push(`Reminder on the last pass: ${pass.nudge.level} (channel ${pass.nudge.channel})`)
   const execute = status.lastExecute
+  const estimate = status.costEstimate ?? null
   lines.push("")
   if (!execute) lines.push("Last execute pass: none yet")
   else {
+    // Under the price list in force when there is one (the estimate's), else as the pass recorded it.
+    const priced = estimate?.lastExecute?.seq === execute.seq ? estimate.lastExecute : null
+    const cost = priced?.cost ?? execute.cost
+    const saved = priced?.savedSoFar ?? execute.saved
+    const perCall = priced ? `, ~${fmt(Math.round(priced.savesPerCall))} a call from now on` : ""
     lines.push(
       `Last execute pass: #${execute.seq} (${execute.reason ?? "?"}), ${formatAge(now - execute.at)}: ${fmt(execute.usageBefore ?? 0)} -> ${fmt(execute.usageAfter ?? 0)} tokens`,
       `  dropped: ${execute.dropped.length > 0 ? tagList(execute.dropped) : "nothing"}`,
       `  tiers changed: ${execute.tierChanges.length > 0 ? execute.tierChanges.map((change) => `${change.compartment} ${change.from ?? "new"}->${change.to}`).join(", ") : "none"}`,
       `  prompt changed from byte ${execute.firstDivergence === null ? "- (it did not)" : fmt(execute.firstDivergence)}` +
-        (execute.cost === null ? "" : `; its request cost ~${fmt(Math.round(execute.cost))}`) +
-        (execute.saved === null ? "" : `, saved ~${fmt(Math.round(execute.saved))} so far (${plural(execute.callsSince + 1, "call")})`),
+        (cost === null ? "" : `; its request cost ~${fmt(Math.round(cost))}`) +
+        (saved === null ? "" : `, saved ~${fmt(Math.round(saved))} so far (${plural(execute.callsSince + 1, "call")})${perCall}`),
     )
   }
+  if (estimate) lines.push(...priceListLines(estimate))
   if (status.cost.calls > 0) {
     const cached = status.cost.promptTokens > 0 ? Math.round((100 * status.cost.cachedTokens) / status.cost.promptTokens) : 0
+    const total = estimate ? estimate.withPlugin : status.cost.cost
     lines.push(
-      `Prompt cost so far (estimate, in uncached input tokens): ~${fmt(Math.round(status.cost.cost))} over ${plural(status.cost.calls, "call")}; ${cached}% of ${fmt(status.cost.promptTokens)} prompt tokens read from the cache`,
+      `Prompt cost so far (estimate, in uncached input tokens): ~${fmt(Math.round(total))} over ${plural(status.cost.calls, "call")}; ${cached}% of ${fmt(status.cost.promptTokens)} prompt tokens read from the cache`,
     )
+    if (estimate) lines.push(hostAloneLine(estimate))
   }
   const historian = status.historian
   const tiers = Object.entries(historian.tiers).map(([tier, count]) => `${count} ${tier}`).join(", ")
@@ -111,6 +121,26 @@ export function reasoningLines(reasoning: ReasoningStatus): string[] {
     lines.push(`  ${plural(reasoning.runningLoop, "force or emergency pass")} took a running tool loop's thinking (the model re-plans that step without it)`)
   }
   return lines
+}
+
+/** The price list in force (its name, where it came from, its prices) and an override the report set aside. */
+export function priceListLines(estimate: CostEstimate): string[] {
+  const { prices, model } = estimate.pricing
+  const lines = [`Price list${model ? ` for ${model}` : ""}: ${describePrices(prices)}`]
+  if (prices.problem) lines.push(`  config: ${prices.problem}`)
+  return lines
+}
+
+/** The same calls as the host alone would have sent them, and what magic-context saves (or costs) against that. */
+export function hostAloneLine(estimate: CostEstimate): string {
+  if (estimate.hostAlone === null) return "Without magic-context: not known (the stored messages do not cover every call)"
+  const difference = estimate.hostAlone - estimate.withPlugin
+  const percent = estimate.hostAlone > 0 ? Math.round((100 * Math.abs(difference)) / estimate.hostAlone) : 0
+  const verdict = difference >= 0 ? `magic-context saves ~${fmt(Math.round(difference))} (${percent}%)` : `magic-context costs ~${fmt(Math.round(-difference))} more (${percent}%)`
+  return (
+    `Without magic-context (estimate, the host sending its whole transcript, no compaction): ` +
+    `~${fmt(Math.round(estimate.hostAlone))} over the same calls; ${verdict}`
+  )
 }
 
 /** The config problems and the recent internal errors, which every report ends with. */

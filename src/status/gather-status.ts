@@ -5,10 +5,11 @@ import { currentTiers, listCompartments } from "../store/compartment-repository.
 import type { Database } from "../store/driver.js"
 import { listErrors, type SessionlessScope } from "../store/error-repository.js"
 import { listPins } from "../store/pin-repository.js"
-import { readStatusRows } from "../store/status-repository.js"
+import { readCostCalls, readStatusRows, type CostCallRow } from "../store/status-repository.js"
+import { executeCost, sessionCost, type RecordedCall } from "../pressure/session-cost.js"
 import { protectedWindow } from "../reduce/protected-window.js"
 import { measureHistory, type HistoryMeasure } from "./measure-history.js"
-import type { ReasoningStatus, StatusData } from "./status-data.js"
+import type { CostEstimate, CostPricing, ReasoningStatus, StatusData } from "./status-data.js"
 
 /** Gathers a session's status from the store (plus what only the caller knows: strategy, threshold, host settings). */
 export function gatherStatus(options: {
@@ -26,6 +27,8 @@ export function gatherStatus(options: {
    * `/ctx-status`) or a project directory (`magic-context status`); none when absent (the sidebar).
    */
   sessionlessErrors?: SessionlessScope | null
+  /** The price list to estimate the session's cost under (null: the report has no cost estimate). */
+  pricing?: CostPricing | null
 }): StatusData {
   const { db, sessionId } = options
   const rows = readStatusRows(db, sessionId)
@@ -81,7 +84,44 @@ export function gatherStatus(options: {
     hostCompaction: options.hostCompaction,
     protectedClamp: clampOf(options.configuredProtectedTokens ?? null, rows.lastPass?.window ?? null),
     reasoning: options.reasoningRule ? { ...options.reasoningRule, rule: withoutPattern(options.reasoningRule.rule), ...rows.reasoning } : null,
+    costEstimate: options.pricing ? estimateCost(db, sessionId, options.pricing, rows.lastExecute) : null,
   }
+}
+
+/**
+ * The session's recorded calls priced under the list in force, against the host alone, and what the newest execute
+ * pass cost and saves (the tokens it freed at the read price, over its own call and every call since).
+ */
+export function estimateCost(
+  db: Database,
+  sessionId: string,
+  pricing: CostPricing,
+  execute: { seq: number; usage: number | null; rendered: number | null; callsSince: number } | null,
+): CostEstimate {
+  const rows = readCostCalls(db, sessionId)
+  const { prices } = pricing.prices
+  const total = sessionCost({ calls: rows.map(recordedCall), prices, cacheTtlMs: pricing.cacheTtlMs })
+  const executeRow = execute ? rows.find((row) => row.seq === execute.seq) : undefined
+  const lastExecute =
+    execute && executeRow
+      ? {
+          seq: execute.seq,
+          ...executeCost({
+            call: executeRow,
+            freedTokens: execute.usage === null || execute.rendered === null ? 0 : execute.usage - execute.rendered,
+            callsSince: execute.callsSince,
+            prices,
+          }),
+        }
+      : null
+  return { pricing, calls: total.calls, withPlugin: total.withPlugin, hostAlone: total.hostAlone, lastExecute }
+}
+
+/** A stored call with what the host alone would have sent: its messages as stored, its fixed prompt, the calibration. */
+function recordedCall(row: CostCallRow): RecordedCall {
+  const known = row.transcriptTokens !== null && row.fixedTokens !== null && row.calibrationTokens !== null
+  const hostAloneTokens = known ? Math.max(0, (row.transcriptTokens ?? 0) + (row.fixedTokens ?? 0) + (row.calibrationTokens ?? 0)) : null
+  return { at: row.at, promptTokens: row.promptTokens, cachedTokens: row.cachedTokens, hostAloneTokens }
 }
 
 /** A reasoning rule's row without its model pattern (a RegExp has no JSON form). */

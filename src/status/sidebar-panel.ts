@@ -1,6 +1,6 @@
 import { breakdownSegments, FREE_CHAR, SEGMENTS, segmentBar, type SegmentKey } from "./breakdown-segments.js"
 import { formatAge } from "./format-age.js"
-import type { StatusData } from "./status-data.js"
+import type { CostEstimate, StatusData } from "./status-data.js"
 import { REASONING_REJECTED } from "../plugin-error.js"
 
 /** How a span of the panel is drawn; the TUI maps each tone to a theme color. */
@@ -59,6 +59,7 @@ function statusLines(status: StatusData, now: number, width: number): PanelLine[
   } else lines.push(band)
   lines.push(queuedLine(status.queuedDrops, width))
   lines.push(...executeLines(status.lastExecute, now, width))
+  if (status.costEstimate) lines.push(...costLines(status.costEstimate, status.lastExecute?.seq ?? null, width))
   lines.push(...historianLines(status.historian, width))
   lines.push(...errorLines(status, now, width))
   return lines
@@ -142,6 +143,32 @@ function executeLines(execute: StatusData["lastExecute"], now: number, width: nu
     [span(fit(`Last execute #${execute.seq}, ${formatAge(now - execute.at)}`, width), "text")],
     [span(fit(`  ${shortTokens(execute.usageBefore ?? 0)} → ${shortTokens(execute.usageAfter ?? 0)} tokens${dropped}`, width), "muted")],
   ]
+}
+
+/**
+ * The session's estimated cost against the host alone and the list it is priced under, and what the last execute
+ * pass's request cost and saves a call (when it is the one the estimate priced).
+ */
+function costLines(estimate: CostEstimate, executeSeq: number | null, width: number): PanelLine[] {
+  const { hostAlone, withPlugin } = estimate
+  const versus = hostAlone === null ? "" : ` vs ~${shortTokens(hostAlone)} alone${hostAlone > 0 ? ` (${signedPercent(withPlugin, hostAlone)})` : ""}`
+  const tone: PanelTone = hostAlone !== null && withPlugin > hostAlone ? "warning" : "text"
+  const { list, origin } = estimate.pricing.prices
+  const lines: PanelLine[] = [
+    [span(fit(`Cost ~${shortTokens(withPlugin)}${versus}`, width), tone)],
+    [span(fit(origin === "unknown-provider" ? `  ${list} (unknown provider)` : `  ${list} prices`, width), "muted")],
+  ]
+  const execute = estimate.lastExecute
+  if (execute && execute.seq === executeSeq) {
+    lines.push([span(fit(`  execute ~${shortTokens(execute.cost)}, saves ~${shortTokens(execute.savesPerCall)}/call`, width), "muted")])
+  }
+  return lines
+}
+
+/** The change from `base` to `value` in whole percent, with its sign ("-38%", "+4%", "0%"). */
+function signedPercent(value: number, base: number): string {
+  const percent = Math.round((100 * (value - base)) / base)
+  return percent > 0 ? `+${percent}%` : `${percent}%`
 }
 
 function historianLines(historian: StatusData["historian"], width: number): PanelLine[] {

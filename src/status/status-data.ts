@@ -3,6 +3,8 @@ import type { Breakdown } from "../render/measure-prompt.js"
 import type { ErrorRecord } from "../store/error-repository.js"
 import type { HistoryMeasure } from "./measure-history.js"
 import type { StoreHealth } from "./store-health.js"
+import type { PricesInForce } from "../session/price-lists.js"
+import type { ExecuteCost } from "../pressure/session-cost.js"
 
 /** Everything the status report shows about one session; gathered by `gatherStatus`, printed by `formatStatus`. */
 export type StatusData = {
@@ -64,6 +66,22 @@ export type StatusData = {
   configProblems?: readonly string[]
   /** The provider's rule on reasoning state for the session's model, and what it made the passes do. */
   reasoning?: ReasoningStatus | null
+  /** The session's estimated cost under the price list in force, against the host alone (null: no price list known). */
+  costEstimate?: CostEstimate | null
+}
+
+/** The prices a report estimates cost under: the list in force, the cache lifetime, the model they are for. */
+export type CostPricing = { prices: PricesInForce; cacheTtlMs: number; model: string | null }
+
+/** The session's prompt cost under the list in force, the same calls as the host alone sends them, the last execute's. */
+export type CostEstimate = {
+  pricing: CostPricing
+  calls: number
+  withPlugin: number
+  /** Null when the stored messages do not tell what the host alone would have sent. */
+  hostAlone: number | null
+  /** The newest execute pass's request and saving (null: none, or it recorded no request). */
+  lastExecute: (ExecuteCost & { seq: number }) | null
 }
 
 /** The reasoning rule in force (`session/reasoning-rules.ts`) and what it made the session's passes do. */

@@ -137,6 +137,63 @@ export function readStatusRows(db: Database, sessionId: string): StatusRows {
   }
 }
 
+/** One main pass's request as the cost estimate reads it (`pressure/session-cost.ts`). */
+export type CostCallRow = {
+  seq: number
+  at: number
+  /** The billed prompt (uncached + cached read + cache write) and its cached read. */
+  promptTokens: number
+  cachedTokens: number
+  /** The stored content of the host's messages at the pass (the first `message_count` by seq), in counted tokens. */
+  transcriptTokens: number | null
+  /** The pass's fixed prompt (system prompt and tool definitions) and its calibration (provider's count less ours). */
+  fixedTokens: number | null
+  calibrationTokens: number | null
+}
+
+/**
+ * The session's main passes that recorded a billed request, oldest first, each with the stored size of the messages
+ * the host sent it (what the host alone would have sent, before its fixed prompt).
+ */
+export function readCostCalls(db: Database, sessionId: string): CostCallRow[] {
+  return statement(
+    db,
+    `WITH message_tokens AS (
+       SELECT m.seq, COALESCE(SUM(p.tokens + p.call_tokens), 0) AS tokens
+       FROM messages m LEFT JOIN parts p ON p.session_id = m.session_id AND p.message_id = m.id
+       WHERE m.session_id = ? GROUP BY m.seq
+     ),
+     running AS (
+       SELECT ROW_NUMBER() OVER (ORDER BY seq) AS n, SUM(tokens) OVER (ORDER BY seq) AS total FROM message_tokens
+     )
+     SELECT passes.seq, passes.started_at, passes.rendered_tokens, running.total AS transcript,
+            json_extract(detail_json, '$.billed.uncached') + json_extract(detail_json, '$.billed.cachedRead') +
+              json_extract(detail_json, '$.billed.cacheWrite') AS prompt,
+            json_extract(detail_json, '$.billed.cachedRead') AS cached,
+            json_extract(detail_json, '$.breakdown.fixed') AS fixed,
+            json_extract(detail_json, '$.estimate') AS estimate
+     FROM passes LEFT JOIN running ON running.n = passes.message_count
+     WHERE passes.session_id = ? AND trigger != 'compaction' AND json_valid(detail_json)
+       AND json_extract(detail_json, '$.billed.cost') IS NOT NULL
+     ORDER BY passes.seq`,
+  )
+    .all([sessionId, sessionId])
+    .map((row) => {
+      const number = (value: unknown): number | null => (typeof value === "number" || typeof value === "bigint" ? Number(value) : null)
+      const rendered = number(row["rendered_tokens"])
+      const estimate = number(row["estimate"])
+      return {
+        seq: Number(row["seq"]),
+        at: Number(row["started_at"]),
+        promptTokens: number(row["prompt"]) ?? 0,
+        cachedTokens: number(row["cached"]) ?? 0,
+        transcriptTokens: number(row["transcript"]),
+        fixedTokens: number(row["fixed"]),
+        calibrationTokens: rendered === null || estimate === null ? null : rendered - estimate,
+      }
+    })
+}
+
 /** The newest session of the store, or of one project directory (for `status` without --session). */
 export function newestSessionId(db: Database, directory?: string): string | null {
   const row =

@@ -6,7 +6,7 @@ import { errorMessage } from "../store/error-details.js"
 import { openStoreReader } from "../store/open-store-reader.js"
 import { hasSession } from "../store/session-repository.js"
 import { gatherStatus } from "../status/gather-status.js"
-import { storedSessionReasoning } from "../status/session-reasoning.js"
+import { storedSessionPricing, storedSessionReasoning } from "../status/session-reasoning.js"
 import type { PanelInput } from "../status/sidebar-panel.js"
 import type { HostCompaction } from "../status/status-data.js"
 
@@ -67,6 +67,7 @@ export function createPanelSource(options: { directory: string; env: Record<stri
           configuredProtectedTokens: config.protected_tokens,
           hostCompaction: report?.hostCompaction ?? null,
           reasoningRule: report ? storedSessionReasoning({ db, sessionId, config, hostApi: report.hostApi }) : null,
+          pricing: storedSessionPricing({ db, sessionId, config, ...(report ? { hostApi: report.hostApi } : {}) }),
         })
         return { kind: "status", status: { ...status, configProblems } }
       } catch (error) {

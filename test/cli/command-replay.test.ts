@@ -35,6 +35,11 @@ const TURN_FIELDS = [
   "messages",
   "newTags",
   "tagCount",
+  "priceList",
+  "cost",
+  "sessionCost",
+  "hostAloneCost",
+  "hostAloneSessionCost",
 ]
 const TABLE_HEADER = [
   "turn",
@@ -68,6 +73,11 @@ type TurnJson = {
   messages: number
   newTags: number[]
   tagCount: number
+  priceList: string
+  cost: number
+  sessionCost: number
+  hostAloneCost: number | null
+  hostAloneSessionCost: number | null
 }
 
 const dirs = createTempDirs()
@@ -151,8 +161,14 @@ describe("commandReplay", () => {
       expect(after[1]).toBe("")
       expect(after[2]).toMatch(/^Nothing needed doing: usage peaked at \d+\.\d% of the 123,904-token window \(execute threshold 65%\).* e\.g\. --window \d+\.$/)
       expect(after[3]).toMatch(/^Against the same session unreduced: mean prompt ([\d,]+) vs \1 tokens \(the same\)/)
-      expect(after[4]).toMatch(/^Next: --json/)
-      expect(after).toHaveLength(5)
+      // The price list in force (the trajectory records no provider: the Lab's) and the same cost as unreduced: nothing
+      // was changed.
+      expect(after[4]).toBe(
+        "Price list openai (a replay without a provider: the Lab's list): cached read 0.1×, cache write 1× the uncached input price.",
+      )
+      expect(after[5]).toMatch(/^Under it, estimated prompt cost ([\d,]+) vs \1 without magic-context \(the same\)\.$/)
+      expect(after[6]).toMatch(/^Next: --json/)
+      expect(after).toHaveLength(7)
     })
 
     it("ends a run that crossed the threshold with what it did and what it saved against the session unreduced", async () => {
@@ -167,6 +183,20 @@ describe("commandReplay", () => {
       const [reduced, unreduced] = [saved?.[1], saved?.[2]].map((value) => Number(value?.replace(/,/g, "")))
       expect(reduced).toBeLessThan(unreduced as number)
       expect(Number(saved?.[3])).toBe(Math.round((1 - (reduced as number) / (unreduced as number)) * 100))
+      // A given window names no provider: the Lab's list, said as such.
+      expect(io.out).toContain(
+        "Price list openai (a replay without a provider: the Lab's list): cached read 0.1×, cache write 1× the uncached input price.",
+      )
+      // Under the price list in force: less than the host alone, and what the last execute pass cost and saves.
+      const priced = /^Under it, estimated prompt cost ([\d,]+) vs ([\d,]+) without magic-context \(−(\d+)%\)\.$/.exec(
+        io.out.find((line) => line.startsWith("Under it, ")) ?? "",
+      )
+      expect(priced).not.toBeNull()
+      const [withPlugin, alone] = [priced?.[1], priced?.[2]].map((value) => Number(value?.replace(/,/g, "")))
+      expect(withPlugin).toBeLessThan(alone as number)
+      expect(io.out.find((line) => line.startsWith("The last execute pass"))).toMatch(
+        /^The last execute pass \(turn \d+\): its request cost [\d,]+; it saves [\d,]+ a call, [\d,]+ so far \(\d+ calls?\)\.$/,
+      )
     })
 
     it("prints one JSON object per assistant turn with the documented fields", () => {
@@ -193,6 +223,16 @@ describe("commandReplay", () => {
         expect(turn.usageBefore).toBe(Math.round(((total ?? NaN) / 123_904) * 1000) / 10)
       }
       expect(turns.map((turn) => turn.turn)).toEqual(assistantTurns(SWE_AGENT))
+      // The cost fields: each call under the list in force, the running totals adding them up, the host alone's the same
+      // here (no pass changed the prompt).
+      let session = 0
+      for (const turn of turns) {
+        expect(turn.priceList).toBe("openai")
+        session += turn.cost
+        expect(turn.sessionCost).toBeCloseTo(session, 0)
+        expect(turn.hostAloneCost).toBeCloseTo(turn.cost, 0)
+      }
+      expect(turns[0]?.cost).toBe(turns[0]?.tokens["total"])
     })
 
     it("assigns consecutive tags and counts them per turn", () => {

@@ -351,6 +351,26 @@ describe("loadConfig", () => {
     ])
   })
 
+  it("refuses prices whose cache write is below the cached read, and an unknown price list, naming file, key and value", () => {
+    const loaded = load({
+      [DIRECTORY]: JSON.stringify({
+        models: { "anthropic/*": { execute_threshold: 70, prices: { cached_read: 0.5, cache_write: 0.2 } }, "x/*": { price_list: "azure" } },
+      }),
+    })
+    // The family's list and prices apply: the model's override keeps only what was valid (an emptied one goes).
+    expect(loaded.config.models).toEqual({ "anthropic/*": { execute_threshold: 70 } })
+    expect(loaded.diagnostics.map((diagnostic) => [diagnostic.file, diagnostic.key, diagnostic.value])).toEqual([
+      [DIRECTORY, "models.anthropic/*.prices", '{"cached_read":0.5,"cache_write":0.2}'],
+      [DIRECTORY, "models.x/*.price_list", '"azure"'],
+    ])
+    expect(loaded.diagnostics[0]?.message).toBe(
+      `${DIRECTORY}: key "models.anthropic/*.prices" has value {"cached_read":0.5,"cache_write":0.2}, expected cache_write ` +
+        "at least cached_read (a cache write is never cheaper than a cached read); this value is ignored (a " +
+        "lower-precedence file or the default applies)",
+    )
+    expect(loaded.diagnostics[1]?.expected).toBe('one of "anthropic-5m", "anthropic-1h", "openai", "google"')
+  })
+
   it("clips a long refused value in the message", () => {
     const loaded = load({ [USER]: JSON.stringify({ enabled: "y".repeat(200) }) })
     const value = loaded.diagnostics[0]?.value ?? ""

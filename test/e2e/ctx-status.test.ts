@@ -306,10 +306,18 @@ describe("/ctx-status in the real OpenCode", () => {
       "  tiers changed: none",
       // Where the execute pass changed the prompt, what its request cost and what it has saved at its own call and
       // the one after it, and the session's prompts so far, each as the passes recorded them.
+      // Under the price list in force (the one the passes recorded with), and what it saves a call from now on.
       `  prompt changed from byte ${tokens(execute.first_divergence ?? -1)}; its request cost ~${tokens(Math.round(executeBilled.cost))}, ` +
-        `saved ~${tokens(Math.round((execute.usage_tokens - execute.rendered_tokens) * executeBilled.readPrice * 2))} so far (2 calls)`,
+        `saved ~${tokens(Math.round((execute.usage_tokens - execute.rendered_tokens) * executeBilled.readPrice * 2))} so far (2 calls), ` +
+        `~${tokens(Math.round((execute.usage_tokens - execute.rendered_tokens) * executeBilled.readPrice))} a call from now on`,
+      // The mock's provider is not in the price table: the most conservative list, named, and the cost estimated under it.
+      "Price list for mock/mock-model: anthropic-1h (provider not in the price table: the most conservative list, the " +
+        "highest write premium): cached read 0.1×, cache write 2× the uncached input price",
       `Prompt cost so far (estimate, in uncached input tokens): ~${tokens(Math.round(sum(billed.map((b) => b.cost))))} over ` +
         `${billed.length} calls; ${Math.round((100 * sum(billed.map((b) => b.cachedRead))) / sent)}% of ${tokens(sent)} prompt tokens read from the cache`,
+      expect.stringMatching(
+        /^Without magic-context \(estimate, the host sending its whole transcript, no compaction\): ~[\d,]+ over the same calls; magic-context (saves ~[\d,]+|costs ~[\d,]+ more) \(\d+%\)$/,
+      ),
       "",
       "Historian (off): 0 compartments, 0 folded into history",
       "Pins: 0 pinned by the agent",
@@ -320,6 +328,14 @@ describe("/ctx-status in the real OpenCode", () => {
       "Recent internal errors: none",
     ])
     expect(breakdown.reclaimable).toBe(0)
+    // The passes recorded their requests under the list the report names: a write at 2×, a read at 0.1×.
+    expect(billed.every((b) => Math.abs(b.cost - (b.uncached + 0.1 * b.cachedRead + 2 * b.cacheWrite)) < 1e-6)).toBe(true)
+    // The host alone sent every call's whole transcript: at least what the plugin sent before its execute pass, read
+    // from the cache up to the call before; its estimate lies between all of it read and all of it written.
+    const alone = /~([\d,]+) over the same calls/.exec(report)
+    const aloneCost = Number(alone?.[1]?.replace(/,/g, ""))
+    expect(aloneCost).toBeGreaterThan(0.1 * sent)
+    expect(aloneCost).toBeLessThan(2 * 2 * sent)
 
     // The bar: one cell per 1/60 of the usable window, segments in order, free space last.
     const bar = (lines[5] as string).slice(1, -1)

@@ -174,6 +174,11 @@ describe.skipIf(missing !== null)("the sidebar panel in the real OpenCode TUI, s
     expect(rows.find((row) => row.startsWith("Last execute"))).toMatch(new RegExp(`^Last execute #${execute.seq}, (\\d+s ago|just now)$`))
     expect(rows).toContain(`${shortTokens(execute.usage_tokens)} → ${shortTokens(execute.rendered_tokens)} tokens, 1 drop`)
     expect(rows).toContain("Historian (off): 0 of 0 folded")
+    // The session's estimated cost against OpenCode alone, under the list in force: the mock's provider is not in the
+    // price table, so the most conservative one.
+    expect(rows.find((row) => row.startsWith("Cost "))).toMatch(/^Cost ~[\d.]+k? vs ~[\d.]+k? alone \([+-]?\d+%\)$/)
+    expect(rows).toContain("anthropic-1h (unknown provider)")
+    expect(rows.find((row) => row.startsWith("execute ~"))).toMatch(/^execute ~[\d.]+k?, saves ~[\d.]+k?\/call$/)
     expect(rows.some((row) => row.startsWith("!"))).toBe(false)
   })
 })

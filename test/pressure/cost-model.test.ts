@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest"
-import { billedPrompt, DEFAULT_PRICES, promptCost, providerFamily, sharedPrefixTokens } from "../../src/pressure/cost-model.js"
+import { billedPrompt, promptCost, sharedPrefixTokens } from "../../src/pressure/cost-model.js"
+import { PRICE_LISTS, providerFamily } from "../../src/session/price-lists.js"
 
 describe("providerFamily", () => {
   it.each([
@@ -19,24 +20,24 @@ describe("providerFamily", () => {
 
 describe("billedPrompt and promptCost", () => {
   it("bills the shared prefix as a cached read and the rest as uncached (OpenAI: no write premium)", () => {
-    const tokens = billedPrompt({ promptTokens: 10_000, sharedPrefixTokens: 8_000, cacheWarm: true, prices: DEFAULT_PRICES.openai })
+    const tokens = billedPrompt({ promptTokens: 10_000, sharedPrefixTokens: 8_000, cacheWarm: true, prices: PRICE_LISTS.openai.prices })
     expect(tokens).toEqual({ uncached: 2_000, cachedRead: 8_000, cacheWrite: 0 })
-    expect(promptCost(tokens, DEFAULT_PRICES.openai)).toBeCloseTo(2_000 + 800)
+    expect(promptCost(tokens, PRICE_LISTS.openai.prices)).toBeCloseTo(2_000 + 800)
   })
 
   it("bills the fresh part as a cache write on Anthropic (1.25)", () => {
-    const tokens = billedPrompt({ promptTokens: 10_000, sharedPrefixTokens: 8_000, cacheWarm: true, prices: DEFAULT_PRICES.anthropic })
+    const tokens = billedPrompt({ promptTokens: 10_000, sharedPrefixTokens: 8_000, cacheWarm: true, prices: PRICE_LISTS["anthropic-5m"].prices })
     expect(tokens).toEqual({ uncached: 0, cachedRead: 8_000, cacheWrite: 2_000 })
-    expect(promptCost(tokens, DEFAULT_PRICES.anthropic)).toBeCloseTo(2_500 + 800)
+    expect(promptCost(tokens, PRICE_LISTS["anthropic-5m"].prices)).toBeCloseTo(2_500 + 800)
   })
 
   it("reads nothing from a cold cache, and never more than the prompt", () => {
-    expect(billedPrompt({ promptTokens: 5_000, sharedPrefixTokens: 4_000, cacheWarm: false, prices: DEFAULT_PRICES.openai })).toEqual({
+    expect(billedPrompt({ promptTokens: 5_000, sharedPrefixTokens: 4_000, cacheWarm: false, prices: PRICE_LISTS.openai.prices })).toEqual({
       uncached: 5_000,
       cachedRead: 0,
       cacheWrite: 0,
     })
-    expect(billedPrompt({ promptTokens: 5_000, sharedPrefixTokens: 9_000, cacheWarm: true, prices: DEFAULT_PRICES.openai }).cachedRead).toBe(5_000)
+    expect(billedPrompt({ promptTokens: 5_000, sharedPrefixTokens: 9_000, cacheWarm: true, prices: PRICE_LISTS.openai.prices }).cachedRead).toBe(5_000)
   })
 })
 

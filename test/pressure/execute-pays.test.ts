@@ -1,6 +1,6 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { DEFAULT_PRICES } from "../../src/pressure/cost-model.js"
+import { PRICE_LISTS } from "../../src/session/price-lists.js"
 import { executePays } from "../../src/pressure/execute-pays.js"
 
 const base = {
@@ -10,7 +10,7 @@ const base = {
   thresholdTokens: 130_000,
   growthPerCall: 1_000,
   cacheCold: false,
-  prices: DEFAULT_PRICES.openai,
+  prices: PRICE_LISTS.openai.prices,
 }
 
 describe("executePays", () => {
@@ -67,7 +67,7 @@ describe("executePays", () => {
   it("prices the write premium: the same work that pays on OpenAI does not yet on Anthropic", () => {
     const work = { ...base, callsSinceExecute: 22, freedTokens: 4_000, rewrittenTokens: 5_000 }
     expect(executePays(work).pays).toBe(true)
-    expect(executePays({ ...work, prices: DEFAULT_PRICES.anthropic }).pays).toBe(false)
+    expect(executePays({ ...work, prices: PRICE_LISTS["anthropic-5m"].prices }).pays).toBe(false)
   })
 
   it("a cold cache makes any due work free, and no work never pays", () => {
@@ -94,7 +94,7 @@ describe("executePays", () => {
         fc.integer({ min: 0, max: 100_000 }),
         fc.integer({ min: 0, max: 100_000 }),
         fc.integer({ min: 1, max: 500 }),
-        fc.constantFrom(DEFAULT_PRICES.openai, DEFAULT_PRICES.anthropic, DEFAULT_PRICES.google),
+        fc.constantFrom(PRICE_LISTS.openai.prices, PRICE_LISTS["anthropic-5m"].prices, PRICE_LISTS.google.prices),
         (freed, extra, rewritten, carried, prices) => {
           const at = (f: number, r: number, c: number) =>
             executePays({ ...base, callsSinceExecute: c, prices, freedTokens: f, dropTokens: f, rewrittenTokens: r }).pays

@@ -62,6 +62,7 @@ describe("resolveWindow", () => {
       // Anthropic's prices, the override's cache-read price on top.
       family: "anthropic",
       prices: { uncached: 1, cachedRead: 0.08, cacheWrite: 1.25 },
+      priceList: { list: "anthropic-5m", origin: "family", overridden: ["cached_read"], problem: null },
       reasoning: reasoningRuleById("anthropic-thinking"),
       reasoningSource: "table",
     })
@@ -119,8 +120,10 @@ describe("resolveWindow", () => {
       reminderBudgetTokens: 1_239,
       pinBudgetTokens: 4_027,
       source: "fallback",
+      // A provider the price table does not know: the list with the highest write premium.
       family: "other",
-      prices: { uncached: 1, cachedRead: 0.1, cacheWrite: 1 },
+      prices: { uncached: 1, cachedRead: 0.1, cacheWrite: 2 },
+      priceList: { list: "anthropic-1h", origin: "unknown-provider", overridden: [], problem: null },
       reasoning: reasoningRuleById("none"),
       reasoningSource: "table",
     })
@@ -160,6 +163,30 @@ describe("resolveWindow", () => {
   })
 })
 
+describe("resolveWindow's price list", () => {
+  const window = (models: Config["models"], providerID = "anthropic", modelID = "claude-sonnet-4") =>
+    resolveWindow({ providerID, modelID, hostLimits: null, config: config({ models }) })
+
+  it("runs a named list with its cache lifetime, unless the override sets cache_ttl", () => {
+    const named = window({ "anthropic/*": { price_list: "anthropic-1h" } })
+    expect(named.priceList).toEqual({ list: "anthropic-1h", origin: "config", overridden: [], problem: null })
+    expect(named.prices).toEqual({ uncached: 1, cachedRead: 0.1, cacheWrite: 2 })
+    expect(named.cacheTtlMs).toBe(3_600_000)
+    expect(window({ "anthropic/*": { price_list: "anthropic-1h", cache_ttl: "10m" } }).cacheTtlMs).toBe(600_000)
+    // The family's list leaves the configured cache_ttl (5 minutes by default).
+    expect(window({}).cacheTtlMs).toBe(300_000)
+  })
+
+  it("sets aside prices that make a cache write cheaper than a read, naming the override's key", () => {
+    const set = window({ "anthropic/*": { prices: { cache_write: 0.05 } } })
+    expect(set.prices).toEqual({ uncached: 1, cachedRead: 0.1, cacheWrite: 1.25 })
+    expect(set.priceList.problem).toBe(
+      "models.anthropic/*.prices: prices give a cache write (0.05) below a cached read (0.1); expected cache_write at " +
+        "least cached_read: the anthropic-5m list's prices apply",
+    )
+  })
+})
+
 describe("the landing line", () => {
   it("is history_landing percent of the usable window, at least 5 points under the threshold", () => {
     expect(fixedWindow({ usableTokens: 100_000, config: defaultConfig() }).landingTokens).toBe(50_000)
@@ -196,8 +223,10 @@ describe("fixedWindow", () => {
       reminderBudgetTokens: 2_000,
       pinBudgetTokens: 6_500,
       source: "replay",
-      family: "other",
+      // No provider: a replay is priced under OpenAI's list, as the Lab's estimates are.
+      family: "openai",
       prices: { uncached: 1, cachedRead: 0.1, cacheWrite: 1 },
+      priceList: { list: "openai", origin: "replay", overridden: [], problem: null },
       reasoning: reasoningRuleById("none"),
       reasoningSource: "table",
     })

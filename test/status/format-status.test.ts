@@ -191,6 +191,50 @@ describe("formatStatus cost lines", () => {
     )
   })
 
+  it("names the price list in force, prices the session and the last execute under it, against the host alone", () => {
+    const estimate = (hostAlone: number | null, problem: string | null): StatusData["costEstimate"] => ({
+      pricing: {
+        prices: { list: "anthropic-1h", origin: "unknown-provider", prices: { uncached: 1, cachedRead: 0.1, cacheWrite: 2 }, overridden: [], problem },
+        cacheTtlMs: 300_000,
+        model: "local/qwen3",
+      },
+      calls: 40,
+      withPlugin: 190_000.4,
+      hostAlone,
+      lastExecute: { seq: 3, cost: 9_000.2, savesPerCall: 800, savedSoFar: 2_400 },
+    })
+    const lastExecute: StatusData["lastExecute"] = {
+      seq: 3,
+      at: NOW - 60_000,
+      reason: "threshold-work",
+      usageBefore: 30_000,
+      usageAfter: 22_000,
+      dropped: [4, 5],
+      tierChanges: [],
+      firstDivergence: 41_250,
+      cost: 8_312.5,
+      saved: 2_400,
+      callsSince: 2,
+    }
+    const cost = { calls: 40, cost: 181_234.4, promptTokens: 1_000_000, cachedTokens: 912_000 }
+    const report = formatStatus({ ...status({ lastExecute, cost }), costEstimate: estimate(250_000, null) }, NOW)
+    const lines = report.split("\n")
+    const from = lines.findIndex((line) => line.startsWith("  prompt changed"))
+    expect(lines.slice(from, from + 4)).toEqual([
+      "  prompt changed from byte 41,250; its request cost ~9,000, saved ~2,400 so far (3 calls), ~800 a call from now on",
+      "Price list for local/qwen3: anthropic-1h (provider not in the price table: the most conservative list, the highest " +
+        "write premium): cached read 0.1×, cache write 2× the uncached input price",
+      "Prompt cost so far (estimate, in uncached input tokens): ~190,000 over 40 calls; 91% of 1,000,000 prompt tokens read from the cache",
+      "Without magic-context (estimate, the host sending its whole transcript, no compaction): ~250,000 over the same calls; magic-context saves ~60,000 (24%)",
+    ])
+    const dearer = formatStatus({ ...status({ lastExecute, cost }), costEstimate: estimate(150_000, "models.local/*.prices: set aside") }, NOW)
+    expect(dearer).toContain("\n  config: models.local/*.prices: set aside\n")
+    expect(dearer).toContain("; magic-context costs ~40,000 more (27%)\n")
+    expect(formatStatus({ ...status({ lastExecute, cost }), costEstimate: estimate(null, null) }, NOW)).toContain(
+      "\nWithout magic-context: not known (the stored messages do not cover every call)\n",
+    )
+  })
+
   it("says nothing of cost before any pass recorded one", () => {
     expect(formatStatus(status({}), NOW)).not.toContain("Prompt cost so far")
   })

@@ -7,6 +7,8 @@ import { runPass, type PassResult } from "../../src/pass/run-pass.js"
 import { initialAppliedState } from "../../src/session/session-state.js"
 import { fixedWindow } from "../../src/pressure/model-window.js"
 import { gatherStatus } from "../../src/status/gather-status.js"
+import { resolvePrices } from "../../src/session/price-lists.js"
+import { callCost } from "../../src/pressure/session-cost.js"
 import { formatStatus } from "../../src/status/format-status.js"
 import { saveAppliedState } from "../../src/store/applied-state-repository.js"
 import {
@@ -372,6 +374,93 @@ describe("gatherStatus", () => {
       expect(counted).toBe(report.pinTokens)
       expect(counted).toBeLessThanOrEqual(window.pinBudgetTokens)
       expect(Math.abs((history?.ledgerTokens ?? 0) - counted)).toBeLessThanOrEqual(counted * 0.1)
+    })
+
+    it("prices the session under the list in force against the host alone, and the last execute pass's cost and saving", async () => {
+      const db = await memoryStore()
+      opened.push(db)
+      const state = sessionState({ db, counter: wordCounter })
+      const caches = passCachesOf(state)
+      const planner = createHistoryPlanner({ db, sessionId: state.sessionId, counter: wordCounter, policy: "default" })
+      const window = fixedWindow({ usableTokens: 4_000, config: { ...defaultConfig(), protected_tokens: 600 } })
+      const all = Array.from({ length: 9 }, (_, index) => turn(index + 1)).flat()
+      const results: PassResult[] = []
+      for (let count = 2; count <= all.length; count += 2) {
+        const result = runPass({
+          db,
+          state,
+          caches,
+          messages: freshCopy(all.slice(0, count)),
+          counter: wordCounter,
+          clock: fixedClock,
+          trigger: "transform",
+          tagsVisible: true,
+          window,
+          fixedTokens: 0,
+          now: 20_000 + count,
+          smartDrops: false,
+          history: planner,
+        })
+        results.push(result)
+      }
+      const executes = results.filter((result) => result.decision === "execute")
+      expect(executes.length).toBeGreaterThan(0)
+      const anthropic = { prices: resolvePrices({ family: "anthropic", override: null }), cacheTtlMs: 300_000, model: "anthropic/claude-sonnet-4" }
+      const status = gatherStatus({ db, sessionId: state.sessionId, strategy: "canonical", thresholdPercent: 65, hostCompaction: null, pricing: anthropic })
+      const estimate = status.costEstimate
+      if (!estimate) throw new Error("no estimate")
+      expect(estimate.calls).toBe(results.length)
+      // Under the list the passes ran with (OpenAI's), the estimate is what the passes recorded.
+      const openai = gatherStatus({
+        db,
+        sessionId: state.sessionId,
+        strategy: "canonical",
+        thresholdPercent: 65,
+        hostCompaction: null,
+        pricing: { ...anthropic, prices: resolvePrices({ family: "openai", override: null }) },
+      })
+      expect(openai.costEstimate?.withPlugin).toBeCloseTo(status.cost.cost, 6)
+      // The host alone against the same session replayed where nothing ever executes: each call its prompt without the
+      // tag prefixes (a tool's input counted with its output), the previous call's read from the cache.
+      const unreduced = await memoryStore()
+      opened.push(unreduced)
+      const plain = sessionState({ db: unreduced, counter: wordCounter })
+      const plainCaches = passCachesOf(plain)
+      const wide = fixedWindow({ usableTokens: 1_000_000, config: defaultConfig() })
+      const alone: number[] = []
+      for (let count = 2; count <= all.length; count += 2) {
+        const result = runPass({
+          db: unreduced,
+          state: plain,
+          caches: plainCaches,
+          messages: freshCopy(all.slice(0, count)),
+          counter: wordCounter,
+          clock: fixedClock,
+          trigger: "transform",
+          tagsVisible: true,
+          window: wide,
+          fixedTokens: 0,
+          now: 20_000 + count,
+          smartDrops: false,
+        })
+        expect(result.decision).toBe("replay")
+        alone.push(result.usageAfter - result.breakdown.tags)
+      }
+      const expectedAlone = alone.reduce((sum, tokens, index) => sum + callCost(tokens, alone[index - 1] ?? 0, anthropic.prices.prices), 0)
+      expect(estimate.hostAlone).toBeCloseTo(expectedAlone, 6)
+      // The newest execute pass: its request under Anthropic's prices, and what it freed at the read price a call.
+      const last = executes[executes.length - 1] as PassResult
+      expect(estimate.lastExecute?.seq).toBe(status.lastExecute?.seq)
+      expect(estimate.lastExecute?.savesPerCall).toBeCloseTo((last.usageBefore - last.usageAfter) * 0.1)
+      expect(estimate.lastExecute?.savedSoFar).toBeCloseTo((last.usageBefore - last.usageAfter) * 0.1 * ((status.lastExecute?.callsSince ?? NaN) + 1))
+      const report = formatStatus(status, NOW)
+      expect(report).toContain(
+        "Price list for anthropic/claude-sonnet-4: anthropic-5m (the provider's list): cached read 0.1×, cache write 1.25× the uncached input price",
+      )
+      // A short session: the one execute pass's rewrite has not paid for itself yet, and the report says so.
+      expect(report).toMatch(
+        /\nWithout magic-context \(estimate, the host sending its whole transcript, no compaction\): ~[\d,]+ over the same calls; magic-context costs ~[\d,]+ more \(\d+%\)\n/,
+      )
     })
   })
 })

@@ -153,6 +153,41 @@ describe("sidebarPanel", () => {
     expect(text).toContain("Historian (canonical): 4 of 5 folded\n  2 DENSE · 2 COMPACT")
   })
 
+  it("shows the session's cost against the host alone, the list it is priced under, and the last execute's cost and saving", () => {
+    const lastExecute: StatusData["lastExecute"] = {
+      seq: 6,
+      at: NOW - 120_000,
+      reason: "threshold",
+      usageBefore: 41_000,
+      usageAfter: 22_500,
+      dropped: [3],
+      tierChanges: [],
+      firstDivergence: 100,
+      cost: 23_000,
+      saved: 5_550,
+      callsSince: 2,
+    }
+    const estimate = (withPlugin: number, hostAlone: number | null, origin: "family" | "unknown-provider"): StatusData["costEstimate"] => ({
+      pricing: {
+        prices: { list: "anthropic-5m", origin, prices: { uncached: 1, cachedRead: 0.1, cacheWrite: 1.25 }, overridden: [], problem: null },
+        cacheTtlMs: 300_000,
+        model: "anthropic/claude-sonnet-4",
+      },
+      calls: 40,
+      withPlugin,
+      hostAlone,
+      lastExecute: { seq: 6, cost: 23_000, savesPerCall: 1_850, savedSoFar: 5_550 },
+    })
+    const saving = panel(status({ lastExecute, costEstimate: estimate(181_234, 292_310, "family") }))
+    expect(panelText(saving)).toContain("Cost ~181k vs ~292k alone (-38%)\n  anthropic-5m prices\n  execute ~23.0k, saves ~1.9k/call")
+    expect(saving.find((line) => line[0]?.text.startsWith("Cost "))?.[0]?.tone).toBe("text")
+    // Dearer than the host alone: said in the warning tone; an unknown provider's list is named as such.
+    const dearer = panel(status({ lastExecute, costEstimate: estimate(9_100, 8_000, "unknown-provider") }))
+    expect(panelText(dearer)).toContain("Cost ~9.1k vs ~8.0k alone (+14%)\n  anthropic-5m (unknown provider)")
+    expect(dearer.find((line) => line[0]?.text.startsWith("Cost "))?.[0]?.tone).toBe("warning")
+    expect(panelText(panel(status({ costEstimate: estimate(500, null, "family") })))).toContain("Cost ~500\n  anthropic-5m prices\nHistorian")
+  })
+
   it("says apart, in the error tone, that the provider rejected a request over its reasoning", () => {
     const rejected = { ...error(NOW - 5_000, "provider", "the provider rejected a request over its reasoning state (HTTP 400): ..."), code: "provider_rejected_reasoning" }
     const lines = panel(status({ errors: [rejected, error(NOW - 30_000, "ctx_reduce", "store busy")] }))
