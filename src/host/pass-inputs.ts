@@ -53,7 +53,8 @@ export function historyPlannerFor(runtime: HostRuntime, session: Session, made: 
  * session is thousands of episodes. The first slice runs after the shell's own continuation (the request on its way,
  * while the model answers); a pass that comes first settles with its own, and a reader of the compartments settles
  * them itself. On the runtime's default timer, not its `schedule` (which tests drive by a clock). `guarded` runs each
- * slice under the shell's guard: an error is recorded, never thrown into the host, and what is owed stays owed.
+ * slice under the shell's guard: an error is recorded, never thrown into the host (the record stays owed; a cut whose
+ * write failed is made again by the next pass).
  */
 export function settleAfterPass(runtime: HostRuntime, sessionId: string, guarded: (settle: () => void) => void): void {
   const slice = (): void => {
