@@ -13,6 +13,7 @@ import { openCodeCacheDir } from "../install/plugin-entry-target.js"
 import { checkPi } from "./doctor-pi.js"
 import type { Config } from "../config/schema.js"
 import { resolveWindow } from "../pressure/model-window.js"
+import { describePrices, PRICE_LIST_NAMES } from "../session/price-lists.js"
 import { EXIT, type CliIo, type ExitCode } from "./cli-io.js"
 import { inspectOpenCodeInstall, loadsMagicContextTui, type OpenCodeInstall } from "../install/opencode-install.js"
 import { checkSqliteDriver } from "./doctor-sqlite-driver.js"
@@ -67,6 +68,7 @@ export async function runChecks(directory: string, env: Record<string, string | 
   checks.push(checkTokenizer())
   checks.push(checkHostCompaction(install))
   checks.push(checkReasoningRule(install, loaded.config))
+  checks.push(checkPriceList(install, loaded.config))
   checks.push(...checkPi({ directory, env }))
   return checks
 }
@@ -93,6 +95,25 @@ function checkReasoningRule(install: OpenCodeInstall, config: Config): Check {
     `source: ${rule.source}`,
   )
   return { name, status: "warn", detail }
+}
+
+/**
+ * The price list OpenCode's configured model runs under (`session/price-lists.ts`): what the cost rule and every cost
+ * estimate use. A warning where the provider is not in the table (the most conservative list applies) or a price
+ * override of the config was set aside.
+ */
+function checkPriceList(install: OpenCodeInstall, config: Config): Check {
+  const name = "Price list"
+  if (!install.model) return { name, status: "ok", detail: ["no model set in OpenCode's config: the list is chosen per session from the model in use"] }
+  const { providerID, modelID, source, npm } = install.model
+  const window = resolveWindow({ providerID, modelID, hostLimits: null, config, hostApi: npm })
+  const { priceList } = window
+  const detail = [`${providerID}/${modelID} (${source}): ${describePrices({ ...priceList, prices: window.prices })}`]
+  if (priceList.problem !== null) detail.push(priceList.problem)
+  if (priceList.origin === "unknown-provider") {
+    detail.push(`name the provider's list in magic-context's config, e.g. "models": { "${providerID}/*": { "price_list": "openai" } } (lists: ${PRICE_LIST_NAMES.join(", ")})`)
+  }
+  return { name, status: priceList.origin === "unknown-provider" || priceList.problem !== null ? "warn" : "ok", detail }
 }
 
 function checkPluginEntry(directory: string, install: OpenCodeInstall): Check {

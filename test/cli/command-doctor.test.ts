@@ -19,6 +19,7 @@ const CHECK_NAMES = [
   "token counter",
   "OpenCode compaction",
   "Reasoning rule",
+  "Price list",
   "Pi extension",
   "Pi compaction",
   "Pi project trust",
@@ -242,6 +243,22 @@ describe("commandDoctor", () => {
     const other = await doctorJson()
     expect(other.checks["Reasoning rule"]).toMatchObject({ status: "ok", detail: [expect.stringContaining("openai/gpt-5.4"), expect.any(String)] })
     expect(other.checks["Reasoning rule"]?.detail[0]).toContain("openai-responses-reasoning")
+  })
+
+  it("names the price list of the configured model, and warns with the fix where the provider is not in the table", async () => {
+    const file = write(join(project, "opencode.json"), { ...READY, model: "anthropic/claude-sonnet-4-5" })
+    const known = await doctorJson()
+    expect(known.checks["Price list"]).toEqual({
+      name: "Price list",
+      status: "ok",
+      detail: [`anthropic/claude-sonnet-4-5 (${file}): anthropic-5m (the provider's list): cached read 0.1×, cache write 1.25× the uncached input price`],
+    })
+    write(join(project, "opencode.json"), { ...READY, model: "lab-gateway/house-model" })
+    const unknown = await doctorJson()
+    expect(unknown.code).toBe(0)
+    expect(unknown.checks["Price list"]?.status).toBe("warn")
+    expect(unknown.checks["Price list"]?.detail[0]).toContain("anthropic-1h (provider not in the price table")
+    expect(unknown.checks["Price list"]?.detail[1]).toContain(`"lab-gateway/*": { "price_list": "openai" }`)
   })
 
   it("takes auto compaction as off from OPENCODE_DISABLE_AUTOCOMPACT", async () => {
