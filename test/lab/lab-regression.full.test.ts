@@ -70,6 +70,16 @@ describe("the Lab on the probe fixtures", () => {
     expect(defaults.survival.survived).toBeGreaterThan(summaryOf("truncation", window).survival.survived)
   })
 
+  it("keeps at every window each probe the default kept at half of it (survival monotone in the window)", () => {
+    const kept = (window: number): Set<string> =>
+      new Set(evaluation.verdicts.filter((verdict) => verdict.policy === "default" && verdict.window === window && verdict.survived === true).map((verdict) => verdict.probeId))
+    for (let index = 1; index < WINDOWS.length; index += 1) {
+      const [smaller, larger] = [WINDOWS[index - 1] as number, WINDOWS[index] as number]
+      const keptLarger = kept(larger)
+      expect([...kept(smaller)].filter((id) => !keptLarger.has(id)), `kept at ${smaller}, lost at ${larger}`).toEqual([])
+    }
+  })
+
   it.each(FLOOR_WINDOWS)("at %i tokens the default never renders a compartment below its floor", (window) => {
     expect(summaryOf("default", window).floorViolations).toBe(0)
   })
