@@ -99,8 +99,8 @@ function checkReasoningRule(install: OpenCodeInstall, config: Config): Check {
 
 /**
  * The price list OpenCode's configured model runs under (`session/price-lists.ts`): what the cost rule and every cost
- * estimate use. A warning where the provider is not in the table (the most conservative list applies) or a price
- * override of the config was set aside.
+ * estimate use. Where the provider is not in the table (the most conservative list applies) it says how to name the
+ * provider's list; a warning only where a price override of the config was set aside.
  */
 function checkPriceList(install: OpenCodeInstall, config: Config): Check {
   const name = "Price list"
@@ -113,7 +113,7 @@ function checkPriceList(install: OpenCodeInstall, config: Config): Check {
   if (priceList.origin === "unknown-provider") {
     detail.push(`name the provider's list in magic-context's config, e.g. "models": { "${providerID}/*": { "price_list": "openai" } } (lists: ${PRICE_LIST_NAMES.join(", ")})`)
   }
-  return { name, status: priceList.origin === "unknown-provider" || priceList.problem !== null ? "warn" : "ok", detail }
+  return { name, status: priceList.problem !== null ? "warn" : "ok", detail }
 }
 
 function checkPluginEntry(directory: string, install: OpenCodeInstall): Check {

@@ -245,7 +245,7 @@ describe("commandDoctor", () => {
     expect(other.checks["Reasoning rule"]?.detail[0]).toContain("openai-responses-reasoning")
   })
 
-  it("names the price list of the configured model, and warns with the fix where the provider is not in the table", async () => {
+  it("names the price list of the configured model, and how to name one where the provider is not in the table", async () => {
     const file = write(join(project, "opencode.json"), { ...READY, model: "anthropic/claude-sonnet-4-5" })
     const known = await doctorJson()
     expect(known.checks["Price list"]).toEqual({
@@ -256,9 +256,13 @@ describe("commandDoctor", () => {
     write(join(project, "opencode.json"), { ...READY, model: "lab-gateway/house-model" })
     const unknown = await doctorJson()
     expect(unknown.code).toBe(0)
-    expect(unknown.checks["Price list"]?.status).toBe("warn")
+    expect(unknown.checks["Price list"]?.status).toBe("ok")
     expect(unknown.checks["Price list"]?.detail[0]).toContain("anthropic-1h (provider not in the price table")
     expect(unknown.checks["Price list"]?.detail[1]).toContain(`"lab-gateway/*": { "price_list": "openai" }`)
+    write(join(project, "magic-context.jsonc"), { models: { "lab-gateway/*": { price_list: "anthropic-5m", prices: { cached_read: 2 } } } })
+    const setAside = await doctorJson()
+    expect(setAside.checks["Price list"]?.status).toBe("warn")
+    expect(setAside.checks["Price list"]?.detail.join("\n")).toContain("models.lab-gateway/*.prices")
   })
 
   it("takes auto compaction as off from OPENCODE_DISABLE_AUTOCOMPACT", async () => {
