@@ -295,38 +295,51 @@ describe("gatherStatus", () => {
       }),
     ]
 
-    it("matches the planner's applied tiers and pins, and the pass's history", async () => {
+    /**
+     * A store and a session with a history planner, in a 4,000-word window whose 65% threshold is crossed within 9
+     * turns and whose history budget forces demotions (the 600-word protected window holds the newest turn: its answer
+     * and most of the one before). `passes` runs a pass after every turn, two messages at a time, while `goOn` says so.
+     */
+    async function pressedSession() {
       const db = await memoryStore()
       opened.push(db)
       const state = sessionState({ db, counter: wordCounter })
       const caches = passCachesOf(state)
       const planner = createHistoryPlanner({ db, sessionId: state.sessionId, counter: wordCounter, policy: "default" })
-      // 4,000 usable words: the 65% threshold is crossed within 9 turns, and the history budget forces demotions. The
-      // 600-word protected window holds the newest turn (its answer and most of the one before).
       const window = fixedWindow({ usableTokens: 4_000, config: { ...defaultConfig(), protected_tokens: 600 } })
       const all = Array.from({ length: 9 }, (_, index) => turn(index + 1)).flat()
-      let executed: PassResult | null = null
-      const sent: number[] = []
-      for (let count = 2; count <= all.length && executed === null; count += 2) {
-        const messages = freshCopy(all.slice(0, count))
-        const result = runPass({
-          db,
-          state,
-          caches,
-          messages,
-          counter: wordCounter,
-          clock: fixedClock,
-          trigger: "transform",
-          tagsVisible: true,
-          window,
-          fixedTokens: 0,
-          now: 20_000 + count,
-          smartDrops: false,
-          history: planner,
-        })
-        if (result.decision === "execute") executed = result
-        sent.push(result.usageAfter)
+      const passes = (goOn: (results: readonly PassResult[]) => boolean = () => true): PassResult[] => {
+        const results: PassResult[] = []
+        for (let count = 2; count <= all.length && goOn(results); count += 2) {
+          results.push(
+            runPass({
+              db,
+              state,
+              caches,
+              messages: freshCopy(all.slice(0, count)),
+              counter: wordCounter,
+              clock: fixedClock,
+              trigger: "transform",
+              tagsVisible: true,
+              window,
+              fixedTokens: 0,
+              now: 20_000 + count,
+              smartDrops: false,
+              history: planner,
+            }),
+          )
+        }
+        return results
       }
+      return { db, state, planner, window, all, passes }
+    }
+
+    it("matches the planner's applied tiers and pins, and the pass's history", async () => {
+      const { db, state, planner, window, passes } = await pressedSession()
+      // Passes until the first execute.
+      const results = passes((done) => !done.some((result) => result.decision === "execute"))
+      const executed = results.find((result) => result.decision === "execute") ?? null
+      const sent = results.map((result) => result.usageAfter)
       if (executed === null) throw new Error("no execute pass")
       // Every request's estimated cost is recorded and summed: all its prompt tokens, some read from the cache.
       const status = gather(db, state.sessionId)
@@ -377,32 +390,8 @@ describe("gatherStatus", () => {
     })
 
     it("prices the session under the list in force against the host alone, and the last execute pass's cost and saving", async () => {
-      const db = await memoryStore()
-      opened.push(db)
-      const state = sessionState({ db, counter: wordCounter })
-      const caches = passCachesOf(state)
-      const planner = createHistoryPlanner({ db, sessionId: state.sessionId, counter: wordCounter, policy: "default" })
-      const window = fixedWindow({ usableTokens: 4_000, config: { ...defaultConfig(), protected_tokens: 600 } })
-      const all = Array.from({ length: 9 }, (_, index) => turn(index + 1)).flat()
-      const results: PassResult[] = []
-      for (let count = 2; count <= all.length; count += 2) {
-        const result = runPass({
-          db,
-          state,
-          caches,
-          messages: freshCopy(all.slice(0, count)),
-          counter: wordCounter,
-          clock: fixedClock,
-          trigger: "transform",
-          tagsVisible: true,
-          window,
-          fixedTokens: 0,
-          now: 20_000 + count,
-          smartDrops: false,
-          history: planner,
-        })
-        results.push(result)
-      }
+      const { db, state, all, passes } = await pressedSession()
+      const results = passes()
       const executes = results.filter((result) => result.decision === "execute")
       expect(executes.length).toBeGreaterThan(0)
       const anthropic = { prices: resolvePrices({ family: "anthropic", override: null }), cacheTtlMs: 300_000, model: "anthropic/claude-sonnet-4" }
