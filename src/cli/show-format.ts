@@ -39,6 +39,7 @@ export function formatShownPrompt(shown: ShownPrompt, call: ShownCall): string[]
     }
     lines.push("", history.ledger.length > 0 ? "Pinned ledger:" : "Pinned ledger: empty")
     for (const line of history.ledger) lines.push(`  ${line}`)
+    if (history.recalled.length > 0) lines.push("", "Recalled by reference:", ...history.recalled.map((line) => `  ${line}`))
     lines.push("", "Working set:")
     for (const line of history.workingSet) lines.push(`  ${line}`)
   }

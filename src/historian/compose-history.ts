@@ -1,6 +1,7 @@
 import type { Tier } from "./fidelity-types.js"
 import { ledgerLines, numberAfter, pinLine, withEpisodePins, type PinnedFact } from "./pinned-ledger.js"
 import { IDENTIFIERS_LABEL, INVARIANT_LABEL } from "./render-tiers.js"
+import { recalledSection, type RecalledLine } from "./recalled-lines.js"
 import type { WorkingSet } from "./working-set.js"
 
 /** The history's headings and end, which the status report reads back (status/measure-history.ts). */
@@ -45,6 +46,8 @@ export function composeHistory(options: {
   pinSearch?: PinSearch
   /** The episodes of the last composition made with this memo: its leading episodes that are the same are reused. */
   memo?: EpisodeMemo
+  /** Source lines of condensed episodes the recent conversation names again (`recallByReference`). */
+  recalled?: readonly RecalledLine[]
 }): string {
   const { workingSet, pins, compartments } = options
   const lines = ["<session-history>", "Earlier parts of this session, condensed by magic-context. The raw transcript is kept; ctx_expand brings any episode back in full."]
@@ -71,6 +74,8 @@ export function composeHistory(options: {
   }
   const ledger = ledgerLines(pins, options.condensedPins ?? 0)
   if (ledger.length > 0) lines.push("", ...ledger)
+  const recalled = recalledSection(options.recalled ?? [])
+  if (recalled.length > 0) lines.push("", ...recalled)
   lines.push("", WORKING_SET_HEADING)
   if (workingSet.objective) lines.push(`Current objective (user's words): ${workingSet.objective}`)
   if (workingSet.filesModified.length > 0) {

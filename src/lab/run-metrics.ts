@@ -14,6 +14,10 @@ export type RunMetrics = {
   prefixChanges: number
   /** Compartment tier changes applied over the run. */
   tierSwitches: number
+  /** Lines recall by reference brought back, summed over the execute passes that applied them. */
+  recalledLines: number
+  /** Tokens of recalled lines summed over the calls: what recall added to the prompts. */
+  recalledTokens: number
 }
 
 /** The part of a replayed turn the metrics read (a turn without its prompt, so runs need not keep prompts). */
@@ -30,6 +34,8 @@ export function runMetrics(turns: readonly TurnMeasure[]): RunMetrics {
     prefixChanges: turns.filter((turn) => turn.prefixChanged).length,
     // The planner's count is cumulative over the session: the last turn holds the run's total.
     tierSwitches: turns.reduce((max, turn) => Math.max(max, turn.history?.switches ?? 0), 0),
+    recalledLines: turns.reduce((sum, turn) => sum + (turn.pass === "execute" ? (turn.history?.recalledLines ?? 0) : 0), 0),
+    recalledTokens: turns.reduce((sum, turn) => sum + (turn.history?.recalledTokens ?? 0), 0),
   }
 }
 
@@ -43,5 +49,7 @@ export function addRunMetrics(runs: readonly RunMetrics[]): RunMetrics {
     floorViolations: runs.reduce((sum, run) => sum + run.floorViolations, 0),
     prefixChanges: runs.reduce((sum, run) => sum + run.prefixChanges, 0),
     tierSwitches: runs.reduce((sum, run) => sum + run.tierSwitches, 0),
+    recalledLines: runs.reduce((sum, run) => sum + run.recalledLines, 0),
+    recalledTokens: runs.reduce((sum, run) => sum + run.recalledTokens, 0),
   }
 }

@@ -41,6 +41,9 @@ export type PolicySummary = {
   prefixChangesPer100Turns: number
   tierSwitches: number
   executePasses: number
+  /** Lines recall by reference brought back over the execute passes, and its tokens per call (the prompt it cost). */
+  recalledLines: number
+  meanRecalledTokens: number
   /** Survival rate of the non-incidental probes per 1,000 mean prompt tokens (null when none was checked). */
   survivalPer1kTokens: number | null
   /** The estimated prompt cost over all calls: cached prefix tokens at CACHED_TOKEN_PRICE (see `promptCallCost`). */
@@ -95,6 +98,8 @@ export function summarizeProbes(options: {
       prefixChangesPer100Turns: metrics.turns === 0 ? 0 : (metrics.prefixChanges / metrics.turns) * 100,
       tierSwitches: metrics.tierSwitches,
       executePasses: metrics.executePasses,
+      recalledLines: metrics.recalledLines,
+      meanRecalledTokens: metrics.turns === 0 ? 0 : metrics.recalledTokens / metrics.turns,
       survivalPer1kTokens: survivalPerTokens(needed, metrics),
       cost,
       meanCostTokens,

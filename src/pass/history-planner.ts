@@ -119,6 +119,8 @@ export function createHistoryPlanner(options: {
     deferCuts: options.deferCuts === true,
   })
   const caches = createHistoryCaches(options.counter)
+  // The comparison policies show the tiers alone; recall is part of the default policy.
+  const recall = options.policy === "default" && (options.recognizers ?? ALL_RECOGNIZERS).on("recall-by-reference")
   // What prepare would apply, and its report.
   let pending: { selection: PendingSelection; report: HistoryReport } | null = null
   let lastReport: HistoryReport | null = null
@@ -146,6 +148,7 @@ export function createHistoryPlanner(options: {
         policy: options.policy,
         expanded: options.expanded ?? new Set(),
         guide: options.guide ?? null,
+        recall,
         caches,
       })
       if (prepared === null) return null

@@ -39,7 +39,7 @@ export type ReplayTurn = {
   dropped: number[]
   nudge: { level: string; channel: 1 | 2 } | null
   /** The compartments' applied tiers (display id -> tier) and how many are below their floor; null before any fold. */
-  history: { tiers: Record<string, string>; floorViolations: number; switches: number } | null
+  history: { tiers: Record<string, string>; floorViolations: number; switches: number; recalledLines: number; recalledTokens: number } | null
   /** Tags that appear in this prompt and not in the previous one (on a fresh store: the tags this pass assigned). */
   newTags: number[]
   /** Tags on the items of this prompt: the session's tags up to this turn, also when the store already held more. */
@@ -172,5 +172,6 @@ export function replayTranscript(options: {
 function historyOf(planner: HistoryPlanner): ReplayTurn["history"] {
   const report = planner.report()
   if (!report) return null
-  return { tiers: report.tiers, floorViolations: report.floorViolations, switches: planner.switches() }
+  const { tiers, floorViolations, recalledLines, recalledTokens } = report
+  return { tiers, floorViolations, switches: planner.switches(), recalledLines, recalledTokens }
 }

@@ -1,4 +1,5 @@
 import type { Tier } from "../historian/fidelity-types.js"
+import type { TermFilter } from "../historian/reference-terms.js"
 import { episodeMemo, type EpisodeMemo, type PinSearch } from "../historian/compose-history.js"
 import {
   copyWorkingFold,
@@ -34,6 +35,8 @@ export type HistoryCaches = {
   composedEpisodes: EpisodeMemo
   /** Each compartment's tier tokens with its condensed pins (`key`: their lines), while its basis stands. */
   pinnedTiers: WeakMap<object, { key: string; tiers: Partial<Record<Tier, number>> }>
+  /** Each compartment's term filter for recall by reference, while its basis stands. */
+  recallFilters: WeakMap<object, TermFilter>
   /** The working set of `messages`, folding only the messages after those the last call's list started with. */
   workingSetFor(messages: readonly HostMessage[], memo: MessageMemo): WorkingSet
 }
@@ -54,6 +57,7 @@ export function createHistoryCaches(counter: TokenCounter): HistoryCaches {
     ledgerSearch: undefined,
     composedEpisodes: episodeMemo(),
     pinnedTiers: new WeakMap(),
+    recallFilters: new WeakMap(),
     workingSetFor: workingSetFold(),
   }
 }

@@ -19,6 +19,9 @@ export type HistoryReport = {
   /** Compartments left out because even their least detailed tiers exceeded the ceiling, and the pins they held. */
   omittedCompartments: number
   hiddenPins: number
+  /** Source lines recall by reference brought back into this history, and the tokens of their section. */
+  recalledLines: number
+  recalledTokens: number
   /** Choices of this history where floors newly yielded to the ceiling (only an emergency pass makes any). */
   newlyYielded: number
 }
@@ -33,6 +36,7 @@ export function historyReport(options: {
   pinTokens: number
   /** The pins the ledger condensed into their episodes. */
   condensed: readonly { compartmentId: string }[]
+  recalled: { lines: number; tokens: number }
 }): HistoryReport {
   const { choices, condensed } = options
   const omittedIds = new Set(choices.filter((choice) => choice.tier === "omitted").map((choice) => choice.id))
@@ -46,6 +50,8 @@ export function historyReport(options: {
     condensedPins: condensed.length,
     omittedCompartments: omittedIds.size,
     hiddenPins: condensed.filter((pin) => omittedIds.has(pin.compartmentId)).length,
+    recalledLines: options.recalled.lines,
+    recalledTokens: options.recalled.tokens,
     newlyYielded: choices.filter((choice) => choice.reason === YIELDED_REASON || choice.reason === OMITTED_REASON).length,
   }
 }

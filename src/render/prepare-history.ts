@@ -9,6 +9,8 @@ import type { HostMessage } from "../transcript/host-message.js"
 import { relevanceOf } from "./episode-relevance.js"
 import type { HistoryCaches } from "./history-caches.js"
 import { historyReport, type HistoryReport } from "./history-report.js"
+import { RECALL_BUDGET_SHARE, RECALL_TAIL_CHARS, recallByReference, referenceTail } from "./recall-by-reference.js"
+import { recalledSection, type RecalledLine } from "../historian/recalled-lines.js"
 import { selectTiers, type SelectableCompartment, type SelectionPolicy, type TierChoice } from "./select-tiers.js"
 
 /**
@@ -78,6 +80,8 @@ export function prepareHistory(options: {
   policy: SelectionPolicy
   expanded: ReadonlySet<string>
   guide: SelectionGuide | null
+  /** Bring back source lines of condensed episodes that the recent conversation names again (`recallByReference`). */
+  recall: boolean
   caches: HistoryCaches
 }): PreparedHistory | null {
   const { compartments: known, selections, budgets, policy, guide, caches } = options
@@ -111,8 +115,17 @@ export function prepareHistory(options: {
   const workingSet = caches.workingSetFor(options.messages, options.memo)
   caches.ledgerSearch = pinSearch(ledger.ledger, caches.ledgerSearch)
   const search = caches.ledgerSearch
-  const compose = (rendered: readonly RenderedCompartment[], omitted: OmittedEpisodes | null, memo?: EpisodeMemo): string =>
-    composeHistory({ workingSet, pins: ledger.ledger, condensedPins: ledger.condensed.length, compartments: rendered, omitted, pinSearch: search, ...(memo ? { memo } : {}) })
+  const compose = (rendered: readonly RenderedCompartment[], omitted: OmittedEpisodes | null, memo?: EpisodeMemo, recalled?: readonly RecalledLine[]): string =>
+    composeHistory({
+      workingSet,
+      pins: ledger.ledger,
+      condensedPins: ledger.condensed.length,
+      compartments: rendered,
+      omitted,
+      pinSearch: search,
+      ...(memo ? { memo } : {}),
+      ...(recalled ? { recalled } : {}),
+    })
   const frameOf = (omitted: OmittedEpisodes | null): number => caches.frameCounter.count(compose([], omitted))
   const frame = budgets.roomTokens === undefined ? 0 : frameOf(null)
   const budgetTokens = Math.max(budgets.budgetTokens, Math.round((budgets.roomTokens ?? 0) - frame))
@@ -141,7 +154,8 @@ export function prepareHistory(options: {
   })
   // The truncation baseline omits without saying so (as it always did); the default says what it left out.
   const omitted = policy === "default" ? omittedEpisodes(known, choices) : null
-  const text = compose(rendered, omitted, caches.composedEpisodes)
+  const recalled = options.recall ? recallFor(known, choices, selectable, budgetTokens, options.view, caches) : []
+  const text = compose(rendered, omitted, caches.composedEpisodes, recalled)
   const tokens = caches.historyCounter.count(text)
   const report = historyReport({
     displayIds: known.map(displayId),
@@ -151,11 +165,46 @@ export function prepareHistory(options: {
     budgetTokens,
     pinTokens: ledger.tokens,
     condensed: ledger.condensed,
+    recalled: { lines: recalled.length, tokens: recalled.length === 0 ? 0 : caches.countOnce(recalledSection(recalled).join("\n")) },
   })
   return { ready: { foldThroughSeq: last.lastMessageSeq, text, tokens }, choices, report }
 }
 
 const NO_PINS: readonly PinnedFact[] = []
+
+/**
+ * The lines recall by reference brings back, within what the chosen tiers left of the compartments' budget (at most
+ * RECALL_BUDGET_SHARE of it): recall never takes room from a tier.
+ */
+function recallFor(
+  known: readonly HistoryCompartment[],
+  choices: readonly TierChoice[],
+  selectable: readonly SelectableCompartment[],
+  budgetTokens: number,
+  view: LiveView,
+  caches: HistoryCaches,
+): RecalledLine[] {
+  let used = 0
+  choices.forEach((choice, index) => {
+    if (choice.tier !== "omitted") used += selectable[index]?.tiers[choice.tier] ?? 0
+  })
+  const room = Math.min(budgetTokens - used, Math.floor(budgetTokens * RECALL_BUDGET_SHARE))
+  if (room <= 0) return []
+  const episodes = known.map((compartment, index) => {
+    const tier = choices[index]?.tier ?? "omitted"
+    const basis = compartment.basis
+    return {
+      displayId: displayId(compartment),
+      seq: compartment.seq,
+      tier,
+      source: () => (basis.tiers.includes("full") ? basis.text("full") : undefined),
+      shown: () => (tier === "omitted" ? "" : (basis.text(tier) ?? "")),
+      key: basis,
+    }
+  })
+  const tail = referenceTail(view.messages.slice(view.protectedFrom), RECALL_TAIL_CHARS)
+  return recallByReference({ episodes, tail, budgetTokens: room, count: caches.countOnce, filters: caches.recallFilters })
+}
 
 /**
  * The tokens of each tier with the condensed pins it does not say already (they are rendered under it), kept per

@@ -118,6 +118,7 @@ function promptArticle(prompt: ShownPrompt, raws: Map<string, string>, selected:
     if (history.omitted) lines.push(`<p class="omitted">${escapeHtml(history.omitted)}</p>`)
     for (const episode of history.episodes) lines.push(episodeBlock(episode, raws))
     lines.push(`<h4>Pinned ledger</h4>`, history.ledger.length > 0 ? `<pre class="ledger">${escapeHtml(history.ledger.join("\n"))}</pre>` : "<p>Empty.</p>")
+    if (history.recalled.length > 0) lines.push(`<h4>Recalled by reference</h4>`, `<pre class="recalled">${escapeHtml(history.recalled.join("\n"))}</pre>`)
     lines.push(`<h4>Working set</h4>`, `<pre class="working">${escapeHtml(history.workingSet.join("\n"))}</pre>`)
   }
   const dropped = prompt.conversation.flatMap((message) => message.parts).filter((part) => part.dropped !== null).length

@@ -1,6 +1,7 @@
 import { EPISODES_HEADING, HISTORY_CLOSE, OMITTED_PREFIX, WORKING_SET_HEADING } from "../historian/compose-history.js"
 import type { Tier } from "../historian/fidelity-types.js"
 import { PINNED_HEADING } from "../historian/pinned-ledger.js"
+import { RECALLED_HEADING } from "../historian/recalled-lines.js"
 import type { ReplayTurn } from "../pass/replay-transcript.js"
 import type { Breakdown } from "../render/measure-prompt.js"
 import type { HostMessage, HostPart } from "../transcript/host-message.js"
@@ -42,6 +43,8 @@ export type ShownHistory = {
   omittedIds: string[]
   omitted: string | null
   ledger: string[]
+  /** Source lines recall by reference brought back (`- c3 §12§: …`). */
+  recalled: string[]
   workingSet: string[]
 }
 
@@ -97,8 +100,9 @@ function byEpisodeNumber(ids: readonly string[]): string[] {
 function splitHistory(text: string, tiers: Readonly<Record<string, string>>, raw: RawRecords): ShownHistory {
   const ids = byEpisodeNumber(Object.keys(tiers))
   const ledgerAt = text.indexOf(`\n\n${PINNED_HEADING}\n`)
+  const recalledAt = text.indexOf(`\n\n${RECALLED_HEADING}\n`)
   const workingAt = text.lastIndexOf(`\n\n${WORKING_SET_HEADING}`)
-  const episodesEnd = ledgerAt >= 0 ? ledgerAt : workingAt >= 0 ? workingAt : text.length
+  const episodesEnd = [ledgerAt, recalledAt, workingAt].find((at) => at >= 0) ?? text.length
   const starts = ids
     .filter((id) => tiers[id] !== "omitted")
     .map((id) => ({ id, at: headerAt(text, id) }))
@@ -111,13 +115,16 @@ function splitHistory(text: string, tiers: Readonly<Record<string, string>>, raw
   })
   const headingAt = text.indexOf(`${EPISODES_HEADING}\n\n${OMITTED_PREFIX}`)
   const omitted = headingAt >= 0 ? (text.slice(headingAt + EPISODES_HEADING.length + 2).split("\n")[0] ?? null) : null
-  const ledger = ledgerAt >= 0 ? text.slice(ledgerAt + 2, workingAt > ledgerAt ? workingAt : undefined).split("\n").slice(1) : []
+  const ledgerEnd = [recalledAt, workingAt].find((at) => at > ledgerAt)
+  const ledger = ledgerAt >= 0 ? text.slice(ledgerAt + 2, ledgerEnd).split("\n").slice(1) : []
+  const recalled = recalledAt >= 0 ? text.slice(recalledAt + 2, workingAt > recalledAt ? workingAt : undefined).split("\n").filter((line) => line.startsWith("- ")) : []
   const working = workingAt >= 0 ? text.slice(workingAt + 2 + WORKING_SET_HEADING.length).split("\n") : []
   return {
     episodes,
     omittedIds: ids.filter((id) => tiers[id] === "omitted"),
     omitted,
     ledger: ledger.filter((line) => line.trim() !== ""),
+    recalled,
     workingSet: working.filter((line) => line.trim() !== "" && line !== HISTORY_CLOSE),
   }
 }

@@ -125,6 +125,10 @@ export const RECOGNIZERS = {
     reason: "an empty file, a search with no match or a status command that printed nothing is a fact the agent acts on",
     developedOn: UNSEEN,
   },
+  "recall-by-reference": {
+    reason: "a rare name the recent conversation repeats from a condensed episode points at the source line it came from",
+    developedOn: UNSEEN,
+  },
 } as const satisfies Record<string, RecognizerInfo>
 
 export type RecognizerName = keyof typeof RECOGNIZERS

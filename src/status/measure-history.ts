@@ -1,4 +1,5 @@
 import { HISTORY_CLOSE, omittedEpisodesOf, WORKING_SET_HEADING } from "../historian/compose-history.js"
+import { RECALLED_HEADING } from "../historian/recalled-lines.js"
 import { condensedPinsOf, PINNED_HEADING } from "../historian/pinned-ledger.js"
 import { TIERS, type Tier } from "../historian/fidelity-types.js"
 
@@ -31,6 +32,7 @@ export type MeasuredCompartment = {
 // The headings composeHistory writes around the pinned ledger, as they stand in the text.
 const LEDGER_HEADING = `\n\n${PINNED_HEADING}\n`
 const WORKING_SET = `\n\n${WORKING_SET_HEADING}`
+const RECALLED = `\n\n${RECALLED_HEADING}\n`
 const HISTORY_END = `\n${HISTORY_CLOSE}`
 
 /**
@@ -109,8 +111,9 @@ function renderedBlock(compartment: MeasuredCompartment, text: string): Rendered
 function ledgerText(text: string): string {
   const start = text.indexOf(LEDGER_HEADING)
   if (start < 0) return ""
+  const recalled = text.indexOf(RECALLED)
   const workingSet = text.lastIndexOf(WORKING_SET)
-  const end = workingSet > start ? workingSet : text.lastIndexOf(HISTORY_END)
+  const end = recalled > start ? recalled : workingSet > start ? workingSet : text.lastIndexOf(HISTORY_END)
   return end > start ? text.slice(start, end) : text.slice(start)
 }
 

@@ -95,6 +95,17 @@ describe("composeHistory", () => {
     expect(text).toContain("Files modified: src/slugify.js, test/slugify.test.js (and 412 modified earlier)\n")
   })
 
+  it("puts recalled lines after the ledger, before the working set, and no section when there are none", () => {
+    const recalled = [{ displayId: "c1", tag: 4, text: "NORMALIZE_FORM = 'NFKD'" }, { displayId: "c2", tag: null, text: "lint: 0 problems" }]
+    const text = composeHistory({ workingSet: WORKING_SET, pins: PINS, compartments: COMPARTMENTS, recalled })
+    const section = "## Recalled by reference\nLines of condensed episodes that the recent conversation names again (ctx_expand on the tag gives the whole part):\n- c1 §4§: NORMALIZE_FORM = 'NFKD'\n- c2: lint: 0 problems\n\n## Working set"
+    expect(text).toContain(section)
+    expect(text.indexOf("## Pinned")).toBeLessThan(text.indexOf("## Recalled by reference"))
+    expect(composeHistory({ workingSet: WORKING_SET, pins: PINS, compartments: COMPARTMENTS, recalled: [] })).toBe(
+      composeHistory({ workingSet: WORKING_SET, pins: PINS, compartments: COMPARTMENTS }),
+    )
+  })
+
   it("leaves out the sections it has nothing for", () => {
     const text = composeHistory({ workingSet: EMPTY_WORKING_SET, pins: [], compartments: [] })
     expect(text).toMatchInlineSnapshot(`

@@ -21,6 +21,8 @@ const summary = (overrides: Partial<PolicySummary>): PolicySummary => ({
   prefixChangesPer100Turns: 2,
   tierSwitches: 5,
   executePasses: 2,
+  recalledLines: 0,
+  meanRecalledTokens: 0,
   survivalPer1kTokens: null,
   cost: { calls: 100, promptTokens: 2_012_360, cachedTokens: 1_800_000, uncachedTokens: 212_360, costTokens: 392_360 },
   meanCostTokens: 3923.6,

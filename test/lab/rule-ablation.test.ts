@@ -48,7 +48,7 @@ describe("ruleAblation", () => {
       traceName: "t",
       policy,
       window: 8000,
-      metrics: { turns: 10, executePasses: 1, promptTokens: tokens, maxPromptTokens: tokens, floorViolations: 0, prefixChanges: 0, tierSwitches: 0 },
+      metrics: { turns: 10, executePasses: 1, promptTokens: tokens, maxPromptTokens: tokens, floorViolations: 0, prefixChanges: 0, tierSwitches: 0, recalledLines: 0, recalledTokens: 0 },
       cost: runCost([]),
       survival: { probes: 0, survived: 0, rate: null },
       points: [],

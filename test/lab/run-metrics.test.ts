@@ -11,15 +11,17 @@ const turn = (total: number, extra: Partial<TurnMeasure> = {}): TurnMeasure => (
 
 describe("runMetrics", () => {
   it("sums tokens and floor violations per call, counts prefix changes and takes the cumulative tier switches", () => {
-    const history = (floorViolations: number, switches: number): TurnMeasure["history"] => ({
+    const history = (floorViolations: number, switches: number, recalledLines = 0, recalledTokens = 0): TurnMeasure["history"] => ({
       tiers: {},
       floorViolations,
       switches,
+      recalledLines,
+      recalledTokens,
     })
     const metrics = runMetrics([
       turn(100),
-      turn(300, { pass: "execute", prefixChanged: true, history: history(2, 1) }),
-      turn(200, { history: history(2, 1) }),
+      turn(300, { pass: "execute", prefixChanged: true, history: history(2, 1, 3, 40) }),
+      turn(200, { history: history(2, 1, 3, 40) }),
       turn(250, { pass: "execute", prefixChanged: true, history: history(1, 4) }),
     ])
     expect(metrics).toEqual({
@@ -30,6 +32,9 @@ describe("runMetrics", () => {
       floorViolations: 5,
       prefixChanges: 2,
       tierSwitches: 4,
+      // Lines count once, at the execute pass that applied them; their tokens at every call that sent them.
+      recalledLines: 3,
+      recalledTokens: 80,
     })
   })
 
@@ -42,6 +47,8 @@ describe("runMetrics", () => {
       floorViolations: 0,
       prefixChanges: 0,
       tierSwitches: 0,
+      recalledLines: 0,
+      recalledTokens: 0,
     })
   })
 })
@@ -58,6 +65,8 @@ describe("addRunMetrics", () => {
       floorViolations: 0,
       prefixChanges: 1,
       tierSwitches: 0,
+      recalledLines: 0,
+      recalledTokens: 0,
     })
   })
 })

@@ -13,6 +13,8 @@ const metrics = (turns: number, promptTokens: number, extra: Partial<RunMetrics>
   floorViolations: 0,
   prefixChanges: 0,
   tierSwitches: 0,
+  recalledLines: 0,
+  recalledTokens: 0,
   ...extra,
 })
 

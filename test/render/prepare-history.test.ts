@@ -41,7 +41,10 @@ function episode(seq: number, reads: string[], status: "closed" | "folded" = "cl
   }
 }
 
-function prepare(compartments: readonly HistoryCompartment[], options: { budgetTokens: number; pins?: HistoryPin[]; selections?: AppliedSelections; caches?: ReturnType<typeof createHistoryCaches> }) {
+function prepare(
+  compartments: readonly HistoryCompartment[],
+  options: { budgetTokens: number; pins?: HistoryPin[]; selections?: AppliedSelections; caches?: ReturnType<typeof createHistoryCaches>; recall?: boolean },
+) {
   return prepareHistory({
     compartments,
     selections: options.selections ?? NONE,
@@ -53,6 +56,7 @@ function prepare(compartments: readonly HistoryCompartment[], options: { budgetT
     policy: "default",
     expanded: new Set(),
     guide: null,
+    recall: options.recall ?? false,
     caches: options.caches ?? createHistoryCaches(wordCounter),
   })
 }
@@ -80,6 +84,22 @@ describe("prepareHistory", () => {
     const applied: AppliedSelections = { current: new Map([["s#c1", "compact"], ["s#c2", "full"]]), yielded: new Set() }
     expect(prepare(folded, { budgetTokens: 60, selections: applied })).toBeNull()
     expect(prepare(folded, { budgetTokens: 1_000, selections: applied })?.report.switches).toBe(1)
+  })
+
+  it("recalls the source line of a condensed episode the newest message names, in what the tiers left of the budget", () => {
+    const reads: string[] = []
+    const named = episode(1, reads)
+    const full = `[c1] full\n§12§ tool read\ncaches: src/render/history-caches.ts\n${"word ".repeat(40)}`
+    const compartment = { ...named, basis: { ...named.basis, text: (tier: Tier) => (tier === "full" ? full : named.basis.text(tier)) } }
+    const recalled = prepare([compartment, episode(2, reads)], { budgetTokens: 60, recall: true })
+    expect(recalled?.report.tiers).toEqual({ c1: "compact", c2: "compact" })
+    expect(recalled?.ready.text).toContain("## Recalled by reference\n")
+    expect(recalled?.ready.text).toContain("- c1 §12§: caches: src/render/history-caches.ts")
+    expect(recalled?.report.recalledLines).toBe(1)
+    expect(recalled?.ready.tokens).toBe(wordCounter.count(recalled?.ready.text ?? ""))
+    // Recall takes at most a tenth of the budget, and only what the tiers left; none without recall.
+    expect(prepare([compartment, episode(2, reads)], { budgetTokens: 22, recall: true })?.ready.text).not.toContain("## Recalled")
+    expect(prepare([compartment, episode(2, reads)], { budgetTokens: 60 })?.report.recalledLines).toBe(0)
   })
 
   it("reads an episode's tiers for its condensed pins once while its pins are the same", () => {

@@ -23,7 +23,7 @@ function call(messages: HostMessage[], tiers: Record<string, string> | null): Re
     firstDivergence: 12,
     dropped: [],
     nudge: null,
-    history: tiers === null ? null : { tiers, floorViolations: 0, switches: 0 },
+    history: tiers === null ? null : { tiers, floorViolations: 0, switches: 0, recalledLines: 0, recalledTokens: 0 },
     newTags: [],
     tagCount: 3,
     prompt: messages,
@@ -53,6 +53,8 @@ function toolCall(id: string, output: string): HostMessage {
     ],
   } as HostMessage
 }
+
+const EMPTY_WORKING_SET = { objective: null, filesModified: [], earlierFilesModified: 0, openTodos: [], lastFailure: null }
 
 describe("showPrompt", () => {
   // The history exactly as composeHistory writes it: a blank line inside an episode, an omitted line, condensed pins
@@ -87,6 +89,18 @@ describe("showPrompt", () => {
     expect(shown.history?.ledger).toEqual(["- §3§ use tabs"])
     expect(shown.history?.workingSet).toEqual(["Current objective (user's words): fix the build", "Files modified: a.ts"])
     expect(shown.conversation).toEqual([{ role: "user", parts: [{ kind: "text", tag: 20, text: "§20§ go on", dropped: null }] }])
+    expect(shown.history?.recalled).toEqual([])
+  })
+
+  it("reads recalled lines apart from the ledger and the last episode", () => {
+    const recalled = [{ displayId: "c2", tag: 6, text: "- `--keep-daily=N`: daily snapshots to keep" }]
+    const withLedger = composeHistory({ workingSet: EMPTY_WORKING_SET, pins: [{ text: "use tabs", tags: [3] }], compartments, recalled })
+    const shown = showPrompt(call([user("h", withLedger)], tiers), RAW).history
+    expect([shown?.ledger, shown?.recalled]).toEqual([["- §3§ use tabs"], ["- c2 §6§: - `--keep-daily=N`: daily snapshots to keep"]])
+    const withoutLedger = composeHistory({ workingSet: EMPTY_WORKING_SET, pins: [], compartments, recalled })
+    const alone = showPrompt(call([user("h", withoutLedger)], tiers), RAW).history
+    expect(alone?.episodes.at(-1)?.text).toBe(compartments.at(-1)?.text)
+    expect(alone?.recalled).toHaveLength(1)
   })
 
   it("reads a drop marker's tag and gives what the item said, or null where the store has nothing", () => {

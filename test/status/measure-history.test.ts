@@ -101,6 +101,18 @@ describe("measureHistory", () => {
     })
   })
 
+  it("ends the ledger where recalled lines begin", () => {
+    const recalled = composeHistory({
+      workingSet: WORKING_SET,
+      pins: PINS,
+      compartments: [],
+      recalled: [{ displayId: "c1", tag: 2, text: "a recalled line that says quite a lot about nothing in particular" }],
+    })
+    const ledgerTokens = (text: string): number => measureHistory({ history: { text, tokens: 1_000 }, compartments: [], agentPins: [] }).ledgerTokens
+    // The same ledger, in a longer text: its share of the tokens falls by the recalled section's characters.
+    expect(ledgerTokens(recalled)).toBeLessThan(ledgerTokens(composeHistory({ workingSet: WORKING_SET, pins: PINS, compartments: [] })))
+  })
+
   it("counts only the pins the ledger carries (an agent's pin of live material is not in it yet)", () => {
     const measure = measureHistory({
       history: { text: history({ pins: PINS.slice(0, 2) }), tokens: 1_000 },
