@@ -5,7 +5,7 @@ import type { Config } from "../config/schema.js"
 import { costReplay } from "../lab/cost-replay.js"
 import { UNREDUCED_WINDOW_TOKENS } from "../lab/evaluate-probes.js"
 import { formatPriceListCosts, priceListCostJson } from "../lab/format-price-list-costs.js"
-import { hostAloneMode, pluginCostsMore, priceListCostRows, priceListTotals, type PriceListRun } from "../lab/price-list-costs.js"
+import { hostAloneMode, pluginCostsMore, priceListCostRows, priceListTotals, type PriceListCostRow, type PriceListRun } from "../lab/price-list-costs.js"
 import { isPluginError } from "../plugin-error.js"
 import { PRICE_LIST_NAMES, PRICE_LISTS, type PriceListName } from "../session/price-lists.js"
 import type { Result } from "../result.js"
@@ -137,7 +137,7 @@ function parsePriceLists(raw: string | undefined): Result<PriceListName[]> {
   return { ok: true, value: [...new Set(names)] as PriceListName[] }
 }
 
-function printCosts(io: CliIo, options: { rows: ReturnType<typeof priceListCostRows>; totals: ReturnType<typeof priceListTotals>; encoding: string; config: Config }): void {
+function printCosts(io: CliIo, options: { rows: PriceListCostRow[]; totals: PriceListCostRow[]; encoding: string; config: Config }): void {
   const { rows, totals } = options
   io.stdout(
     `Estimated prompt cost with magic-context (the default policy) and without it (the host alone), in uncached-input-token ` +
