@@ -11,8 +11,11 @@ import { LAB_CLOCK } from "./evaluate-probes.js"
 import { createPromptCostMeter, runCost, type CallCost, type RunCost } from "./prompt-cost.js"
 import { runMetrics, type RunMetrics, type TurnMeasure } from "./run-metrics.js"
 
-/** One replay as the cost comparison reads it: its calls' cached and uncached tokens, and what the engine did. */
-export type CostRun = { cost: RunCost; metrics: RunMetrics }
+/**
+ * One replay as the cost comparison reads it: its calls' cached and uncached tokens, what the engine did, and the
+ * tokens its prompts spent on `§N§` tags (summed over the calls, as `cost.promptTokens` is).
+ */
+export type CostRun = { cost: RunCost; metrics: RunMetrics; tagTokens: number }
 
 /**
  * Replays a transcript into a fresh in-memory store with the Lab's fixed clock, the engine deciding under `priceList`
@@ -50,7 +53,7 @@ export async function costReplay(options: {
         costs.push(meter.measure(turn))
       },
     })
-    return { cost: runCost(costs), metrics: runMetrics(measures) }
+    return { cost: runCost(costs), metrics: runMetrics(measures), tagTokens: measures.reduce((sum, turn) => sum + turn.tokens.tags, 0) }
   } finally {
     db.close()
   }

@@ -5,11 +5,11 @@ import type { PriceListCostRow } from "./price-list-costs.js"
 /**
  * The cost comparison as a table: per transcript (or in total), window and price list, the host alone's estimated
  * prompt cost, the plugin's, the saving, the plugin's cache breaks and execute passes. A row where the plugin costs
- * more is marked `MORE`.
+ * more is marked `MORE`. `tags` is the share of the plugin's prompt tokens spent on `§N§` tags.
  */
 export function formatPriceListCosts(rows: readonly PriceListCostRow[]): string[] {
   return formatTable(
-    ["transcript", "window", "price list", "host alone as", "calls", "host alone", "plugin", "saving", "breaks", "execute passes", ""],
+    ["transcript", "window", "price list", "host alone as", "calls", "host alone", "plugin", "saving", "breaks", "execute passes", "tags", ""],
     rows.map((row) => [
       row.fixture ?? "total",
       row.window,
@@ -21,6 +21,7 @@ export function formatPriceListCosts(rows: readonly PriceListCostRow[]): string[
       savingCell(row.saving),
       row.breaks,
       row.executePasses,
+      row.pluginPromptTokens === 0 ? "-" : `${((row.pluginTagTokens / row.pluginPromptTokens) * 100).toFixed(1)}%`,
       row.pluginCost > row.hostAloneCost ? "MORE" : "",
     ]),
   )

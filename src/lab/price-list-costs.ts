@@ -41,6 +41,9 @@ export type PriceListCostRow = {
   breaks: number
   hostAloneBreaks: number
   executePasses: number
+  /** The plugin's prompt tokens and, of them, the tokens spent on `§N§` tags (sums over the calls). */
+  pluginPromptTokens: number
+  pluginTagTokens: number
 }
 
 /** One row per run, priced under its list. */
@@ -85,5 +88,7 @@ function costRow(options: { fixture: string | null; window: number; list: PriceL
     breaks: runs.reduce((sum, run) => sum + run.plugin.metrics.prefixChanges, 0),
     hostAloneBreaks: runs.reduce((sum, run) => sum + run.hostAlone.metrics.prefixChanges, 0),
     executePasses: runs.reduce((sum, run) => sum + run.plugin.metrics.executePasses, 0),
+    pluginPromptTokens: runs.reduce((sum, run) => sum + run.plugin.cost.promptTokens, 0),
+    pluginTagTokens: runs.reduce((sum, run) => sum + run.plugin.tagTokens, 0),
   }
 }

@@ -13,7 +13,7 @@ import { runMetrics } from "../../src/lab/run-metrics.js"
 import type { PriceListName } from "../../src/session/price-lists.js"
 
 /** A run of calls given as [prompt tokens, uncached tokens, prefix changed, pass]. */
-function costRun(calls: readonly (readonly [number, number, boolean?, ("execute" | "replay")?])[]): CostRun {
+function costRun(calls: readonly (readonly [number, number, boolean?, ("execute" | "replay")?])[], tagTokens = 0): CostRun {
   const costs = calls.map(([promptTokens, uncachedTokens]) => callCost({ promptTokens, uncachedTokens }))
   const measures = calls.map(([total, , prefixChanged, pass]) => ({
     pass: pass ?? ("replay" as const),
@@ -21,7 +21,7 @@ function costRun(calls: readonly (readonly [number, number, boolean?, ("execute"
     prefixChanged: prefixChanged ?? false,
     history: null,
   }))
-  return { cost: runCost(costs), metrics: runMetrics(measures) }
+  return { cost: runCost(costs), metrics: runMetrics(measures), tagTokens }
 }
 
 /** The host alone appends: 1,000, then 1,100, then 1,200 tokens, each call's previous prompt cached. */
@@ -31,11 +31,14 @@ const HOST_ALONE = costRun([
   [1200, 100],
 ])
 /** The plugin folds at the third call: 600 tokens, 400 of them rewritten from the break on. */
-const FOLDED = costRun([
-  [1000, 1000],
-  [1100, 100],
-  [600, 400, true, "execute"],
-])
+const FOLDED = costRun(
+  [
+    [1000, 1000],
+    [1100, 100],
+    [600, 400, true, "execute"],
+  ],
+  27,
+)
 
 const run = (list: PriceListName, plugin: CostRun, fixture = "a.jsonl", window = 200_000): PriceListRun => ({
   fixture,
@@ -65,10 +68,10 @@ describe("priceListCostRows", () => {
       ["anthropic-5m", 1200 * 1.25 + 210, 1500 * 1.25 + 120],
       ["anthropic-1h", 1200 * 2 + 210, 1500 * 2 + 120],
     ])
-    expect(rows.map((row) => [row.breaks, row.hostAloneBreaks, row.executePasses, row.calls])).toEqual([
-      [1, 0, 1, 3],
-      [1, 0, 1, 3],
-      [1, 0, 1, 3],
+    expect(rows.map((row) => [row.breaks, row.hostAloneBreaks, row.executePasses, row.calls, row.pluginPromptTokens, row.pluginTagTokens])).toEqual([
+      [1, 0, 1, 3, 2700, 27],
+      [1, 0, 1, 3, 2700, 27],
+      [1, 0, 1, 3, 2700, 27],
     ])
     expect(rows[0]?.saving).toBeCloseTo(1 - 1620 / 1410, 10)
   })
@@ -103,6 +106,7 @@ describe("pluginCostsMore", () => {
     const table = formatPriceListCosts(rows)
     expect(table.filter((line) => line.endsWith("MORE"))).toHaveLength(1)
     expect(table[2]).toContain("-14.9%")
+    expect(table[2]).toContain("1.0%")
     expect(priceListCostJson(rows[0] as (typeof rows)[number])).toMatchObject({ pluginCostsMore: true, saving: -0.1489 })
   })
 })
