@@ -5,11 +5,12 @@ import type { PriceListCostRow } from "./price-list-costs.js"
 /**
  * The cost comparison as a table: per transcript (or in total), window and price list, the host alone's estimated
  * prompt cost, the plugin's, the saving, the plugin's cache breaks and execute passes. A row where the plugin costs
- * more is marked `MORE`. `tags` is the share of the plugin's prompt tokens spent on `§N§` tags.
+ * more is marked `MORE`. `tokens` is the plugin's prompt tokens against the host alone's (all calls), `tags` the
+ * share of the plugin's prompt tokens spent on `§N§` tags.
  */
 export function formatPriceListCosts(rows: readonly PriceListCostRow[]): string[] {
   return formatTable(
-    ["transcript", "window", "price list", "host alone as", "calls", "host alone", "plugin", "saving", "breaks", "execute passes", "tags", ""],
+    ["transcript", "window", "price list", "host alone as", "calls", "host alone", "plugin", "saving", "breaks", "execute passes", "tokens", "tags", ""],
     rows.map((row) => [
       row.fixture ?? "total",
       row.window,
@@ -21,6 +22,7 @@ export function formatPriceListCosts(rows: readonly PriceListCostRow[]): string[
       savingCell(row.saving),
       row.breaks,
       row.executePasses,
+      row.hostAlonePromptTokens === 0 ? "-" : signedPercent(row.pluginPromptTokens / row.hostAlonePromptTokens - 1),
       row.pluginPromptTokens === 0 ? "-" : `${((row.pluginTagTokens / row.pluginPromptTokens) * 100).toFixed(1)}%`,
       row.pluginCost > row.hostAloneCost ? "MORE" : "",
     ]),
@@ -32,6 +34,11 @@ export function savingCell(saving: number | null): string {
   if (saving === null) return "-"
   const percent = (rounded(saving * 100, 1) ?? 0).toFixed(1)
   return `${percent}%`
+}
+
+function signedPercent(share: number): string {
+  const percent = (rounded(share * 100, 1) ?? 0).toFixed(1)
+  return share > 0 && percent !== "0.0" ? `+${percent}%` : `${percent}%`
 }
 
 /** A row's JSON fields, the costs rounded to a tenth of a token unit and the saving to 4 digits. */

@@ -41,7 +41,8 @@ export type PriceListCostRow = {
   breaks: number
   hostAloneBreaks: number
   executePasses: number
-  /** The plugin's prompt tokens and, of them, the tokens spent on `§N§` tags (sums over the calls). */
+  /** The prompt tokens of both (sums over the calls) and, of the plugin's, the tokens spent on `§N§` tags. */
+  hostAlonePromptTokens: number
   pluginPromptTokens: number
   pluginTagTokens: number
 }
@@ -88,6 +89,7 @@ function costRow(options: { fixture: string | null; window: number; list: PriceL
     breaks: runs.reduce((sum, run) => sum + run.plugin.metrics.prefixChanges, 0),
     hostAloneBreaks: runs.reduce((sum, run) => sum + run.hostAlone.metrics.prefixChanges, 0),
     executePasses: runs.reduce((sum, run) => sum + run.plugin.metrics.executePasses, 0),
+    hostAlonePromptTokens: runs.reduce((sum, run) => sum + run.hostAlone.cost.promptTokens, 0),
     pluginPromptTokens: runs.reduce((sum, run) => sum + run.plugin.cost.promptTokens, 0),
     pluginTagTokens: runs.reduce((sum, run) => sum + run.plugin.tagTokens, 0),
   }
