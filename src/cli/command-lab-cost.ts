@@ -5,7 +5,14 @@ import type { Config } from "../config/schema.js"
 import { costReplay } from "../lab/cost-replay.js"
 import { UNREDUCED_WINDOW_TOKENS } from "../lab/evaluate-probes.js"
 import { formatPriceListCosts, priceListCostJson } from "../lab/format-price-list-costs.js"
-import { hostAloneMode, pluginCostsMore, priceListCostRows, priceListTotals, type PriceListCostRow, type PriceListRun } from "../lab/price-list-costs.js"
+import {
+  hostAloneMode,
+  pluginCostsMore,
+  priceListCostRows,
+  priceListTotals,
+  type PriceListCostRow,
+  type PriceListRun,
+} from "../lab/price-list-costs.js"
 import { isPluginError } from "../plugin-error.js"
 import { PRICE_LIST_NAMES, PRICE_LISTS, type PriceListName } from "../session/price-lists.js"
 import type { Result } from "../result.js"
@@ -60,7 +67,10 @@ export async function commandLabCost(io: CliIo): Promise<ExitCode> {
     return EXIT.usage
   }
   if (parsed.positionals.length === 0) return usage("lab cost needs at least one transcript file")
-  const windows = parsed.values.window === undefined ? { ok: true as const, value: [...DEFAULT_COST_WINDOWS] } : parseWindowList(parsed.values.window, "--window")
+  const windows =
+    parsed.values.window === undefined
+      ? { ok: true as const, value: [...DEFAULT_COST_WINDOWS] }
+      : parseWindowList(parsed.values.window, "--window")
   if (!windows.ok) return usage(windows.error)
   const lists = parsePriceLists(parsed.values["price-list"])
   if (!lists.ok) return usage(lists.error)
@@ -72,7 +82,8 @@ export async function commandLabCost(io: CliIo): Promise<ExitCode> {
   try {
     const counter = labCounter(pool, config)
     const replaysPerFile = 1 + windows.value.length * lists.value.length
-    const progress = createProgress(io, { title: "lab cost", total: parsed.positionals.length * replaysPerFile, quiet: parsed.values.json === true })
+    const total = parsed.positionals.length * replaysPerFile
+    const progress = createProgress(io, { title: "lab cost", total, quiet: parsed.values.json === true })
     for (const file of parsed.positionals) {
       try {
         runs.push(...(await fileRuns({ io, file, windows: windows.value, lists: lists.value, counter, config, progress })))
@@ -86,7 +97,12 @@ export async function commandLabCost(io: CliIo): Promise<ExitCode> {
     const rows = priceListCostRows(runs)
     const totals = priceListTotals({ runs, windows: windows.value, lists: lists.value })
     if (parsed.values.json) {
-      const settings = { windows: windows.value, priceLists: lists.value, encoding: counter.encoding, thresholdPercent: config.execute_threshold }
+      const settings = {
+        windows: windows.value,
+        priceLists: lists.value,
+        encoding: counter.encoding,
+        thresholdPercent: config.execute_threshold,
+      }
       io.stdout(JSON.stringify({ settings, rows: rows.map(priceListCostJson), totals: totals.map(priceListCostJson) }, null, 2))
     } else printCosts(io, { rows, totals, encoding: counter.encoding, config })
     return failed ? EXIT.problem : EXIT.ok
@@ -117,7 +133,9 @@ async function fileRuns(options: {
     for (const list of options.lists) {
       const plugin = await costReplay({ ...replay, window, policy: "default", priceList: list, tagsVisible: true })
       const hostAlone =
-        hostAloneAs === "unreduced" ? unreduced : await costReplay({ ...replay, window, policy: "truncation", priceList: list, tagsVisible: false })
+        hostAloneAs === "unreduced"
+          ? unreduced
+          : await costReplay({ ...replay, window, policy: "truncation", priceList: list, tagsVisible: false })
       runs.push({ fixture: file, window, list, hostAloneAs, hostAlone, plugin })
       progress.step(`${file} ${list} @ ${window}`)
     }
@@ -131,13 +149,17 @@ function parsePriceLists(raw: string | undefined): Result<PriceListName[]> {
   const names = raw.split(",").map((name) => name.trim()).filter((name) => name !== "")
   const unknown = names.filter((name) => !(PRICE_LIST_NAMES as readonly string[]).includes(name))
   if (unknown.length > 0) {
-    return { ok: false, error: `--price-list: unknown ${unknown.map((name) => `"${name}"`).join(", ")}; expected names from ${PRICE_LIST_NAMES.join(", ")}` }
+    const named = unknown.map((name) => `"${name}"`).join(", ")
+    return { ok: false, error: `--price-list: unknown ${named}; expected names from ${PRICE_LIST_NAMES.join(", ")}` }
   }
   if (names.length === 0) return { ok: false, error: `--price-list: expected at least one of ${PRICE_LIST_NAMES.join(", ")}` }
   return { ok: true, value: [...new Set(names)] as PriceListName[] }
 }
 
-function printCosts(io: CliIo, options: { rows: PriceListCostRow[]; totals: PriceListCostRow[]; encoding: string; config: Config }): void {
+function printCosts(
+  io: CliIo,
+  options: { rows: PriceListCostRow[]; totals: PriceListCostRow[]; encoding: string; config: Config },
+): void {
   const { rows, totals } = options
   io.stdout(
     `Estimated prompt cost with magic-context (the default policy) and without it (the host alone), in uncached-input-token ` +

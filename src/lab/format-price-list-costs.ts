@@ -10,7 +10,10 @@ import type { PriceListCostRow } from "./price-list-costs.js"
  */
 export function formatPriceListCosts(rows: readonly PriceListCostRow[]): string[] {
   return formatTable(
-    ["transcript", "window", "price list", "host alone as", "calls", "host alone", "plugin", "saving", "breaks", "execute passes", "tokens", "tags", ""],
+    [
+      ...["transcript", "window", "price list", "host alone as", "calls", "host alone", "plugin", "saving"],
+      ...["breaks", "execute passes", "tokens", "tags", ""],
+    ],
     rows.map((row) => [
       row.fixture ?? "total",
       row.window,

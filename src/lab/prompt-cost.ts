@@ -39,7 +39,8 @@ export function callCost(options: { promptTokens: number; uncachedTokens: number
   const { promptTokens } = options
   const uncachedTokens = Math.min(promptTokens, Math.max(0, options.uncachedTokens))
   const cachedTokens = promptTokens - uncachedTokens
-  return { promptTokens, cachedTokens, uncachedTokens, costTokens: pricedTokens({ cachedTokens, uncachedTokens }, options.prices ?? LAB_PRICES) }
+  const costTokens = pricedTokens({ cachedTokens, uncachedTokens }, options.prices ?? LAB_PRICES)
+  return { promptTokens, cachedTokens, uncachedTokens, costTokens }
 }
 
 /** The part of a replayed call the meter reads. */
@@ -55,7 +56,8 @@ export type PromptCostMeter = { measure(call: CostedCall): CallCost }
  * prompt (`serializePrompt`, the text the pass compares) from the pass's `firstDivergence` on counted as uncached
  * and the rest cached, the fixed system prompt included; the serialization's role and part markers in that suffix
  * count as the framing a provider adds per message (about 3% more than the pass's measure on the real traces).
- * Prompts are serialized only for diverging calls (a few per 100), so the meter costs little.
+ * Prompts are serialized only for diverging calls (a few per 100), so the meter costs little. Each call is priced
+ * under `prices` (`pricedTokens`; LAB_PRICES when absent); the tokens measured do not depend on them.
  */
 export function createPromptCostMeter(counter: TokenCounter, prices: TokenPrices = LAB_PRICES): PromptCostMeter {
   let previousTokens: number | null = null
