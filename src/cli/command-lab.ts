@@ -19,6 +19,7 @@ import { isoTokenPoints } from "../lab/iso-tokens.js"
 import { createTokenCounterPool } from "../tokens/tiktoken-counter.js"
 import type { Result } from "../result.js"
 import { EXIT, type CliIo, type ExitCode } from "./cli-io.js"
+import { commandLabCost, LAB_COST_HELP } from "./command-lab-cost.js"
 import { commandLabTiers, LAB_TIERS_HELP } from "./command-lab-tiers.js"
 import { commandLabTraces, LAB_TRACES_HELP } from "./command-lab-traces.js"
 import { labCounter, loadLabConfig } from "./lab-setup.js"
@@ -29,6 +30,7 @@ export const LAB_HELP = `magic-context lab --probes FILE --window N[,N...] [--po
                      [--iso-tokens] [--out DIR] [--json] [--config FILE]
 magic-context lab tiers --probes FILE [--window N] [--json]
 magic-context lab traces FILE... [--window N] [--json]
+magic-context lab cost FILE... [--window N[,N...]] [--price-list LIST] [--json]
 
 The Context Lab. With --probes it runs Experiment 2 (trajectories): it replays every transcript the probes name
 under each policy at each window, in a fresh in-memory store (the live store is never used, no model is called),
@@ -58,6 +60,7 @@ call and per transcript, with survival per 1,000 cost tokens.
 Subcommands:
   tiers    Experiment 1: static quality of each tier per generation strategy (magic-context lab tiers --help)
   traces   the ecology of real sessions: old context, what it is made of, what each policy would do
+  cost     the estimated prompt cost with magic-context and without it, per window and price list
 
 Exit status: 0 when every probe was evaluated, 1 when some probe is invalid or a file cannot be read, 2 for a
 wrong command line.`
@@ -71,6 +74,7 @@ export async function commandLab(io: CliIo): Promise<ExitCode> {
   const [first, ...rest] = io.args
   if (first === "tiers") return commandLabTiers({ ...io, args: rest })
   if (first === "traces") return commandLabTraces({ ...io, args: rest })
+  if (first === "cost") return commandLabCost({ ...io, args: rest })
   return commandLabTrajectories(io)
 }
 
@@ -92,7 +96,7 @@ async function commandLabTrajectories(io: CliIo): Promise<ExitCode> {
     },
   })
   if (parsed.values.help) {
-    io.stdout([LAB_HELP, "", LAB_TIERS_HELP, "", LAB_TRACES_HELP].join("\n"))
+    io.stdout([LAB_HELP, "", LAB_TIERS_HELP, "", LAB_TRACES_HELP, "", LAB_COST_HELP].join("\n"))
     return EXIT.ok
   }
   const usage = (message: string): ExitCode => {

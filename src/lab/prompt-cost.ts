@@ -1,10 +1,14 @@
-import { PRICE_LISTS } from "../session/price-lists.js"
+import { billedPrompt, promptCost } from "../pressure/cost-model.js"
+import { PRICE_LISTS, type TokenPrices } from "../session/price-lists.js"
 import { serializePrompt } from "../session/serialize-prompt.js"
 import type { TokenCounter } from "../tokens/token-counter.js"
 import type { ReplayTurn } from "../pass/replay-transcript.js"
 
+/** The prices the Lab's costs are in unless a command names another list: OpenAI's, under which its replays decide. */
+export const LAB_PRICES: TokenPrices = PRICE_LISTS.openai.prices
+
 /** What a cached prompt token costs, as a share of an uncached one: the OpenAI list's cached read (0.1). */
-export const CACHED_TOKEN_PRICE = PRICE_LISTS.openai.prices.cachedRead
+export const CACHED_TOKEN_PRICE = LAB_PRICES.cachedRead
 
 /** The estimated price of one model call's prompt, in token units. */
 export type CallCost = {
@@ -13,19 +17,30 @@ export type CallCost = {
   /** Tokens of the prefix shared with the previous call's prompt (a provider reads them from its cache). */
   cachedTokens: number
   uncachedTokens: number
-  /** uncached + CACHED_TOKEN_PRICE × cached. */
+  /** `pricedTokens` of the two under the prices given (LAB_PRICES: uncached + 0.1 × cached). */
   costTokens: number
 }
 
 /**
- * The cost of one call from its uncached tokens: everything else of the prompt is the prefix shared with the previous
- * call, billed at CACHED_TOKEN_PRICE. `uncachedTokens` is clamped to [0, promptTokens].
+ * Cached and uncached prompt tokens priced under a list: the cached prefix at its read price, the uncached rest at
+ * its write price where the list has a write premium (a provider writes the new suffix to its cache), else at the
+ * uncached price (`billedPrompt`, the engine's own arithmetic). Under LAB_PRICES: uncached + 0.1 × cached.
  */
-export function callCost(options: { promptTokens: number; uncachedTokens: number }): CallCost {
+export function pricedTokens(tokens: { cachedTokens: number; uncachedTokens: number }, prices: TokenPrices): number {
+  const promptTokens = tokens.cachedTokens + tokens.uncachedTokens
+  return promptCost(billedPrompt({ promptTokens, sharedPrefixTokens: tokens.cachedTokens, cacheWarm: true, prices }), prices)
+}
+
+/**
+ * The cost of one call from its uncached tokens: everything else of the prompt is the prefix shared with the previous
+ * call, a cached read. `uncachedTokens` is clamped to [0, promptTokens]; `prices` are LAB_PRICES when absent.
+ */
+export function callCost(options: { promptTokens: number; uncachedTokens: number; prices?: TokenPrices }): CallCost {
   const { promptTokens } = options
   const uncachedTokens = Math.min(promptTokens, Math.max(0, options.uncachedTokens))
   const cachedTokens = promptTokens - uncachedTokens
-  return { promptTokens, cachedTokens, uncachedTokens, costTokens: uncachedTokens + CACHED_TOKEN_PRICE * cachedTokens }
+  const costTokens = pricedTokens({ cachedTokens, uncachedTokens }, options.prices ?? LAB_PRICES)
+  return { promptTokens, cachedTokens, uncachedTokens, costTokens }
 }
 
 /** The part of a replayed call the meter reads. */
@@ -41,9 +56,10 @@ export type PromptCostMeter = { measure(call: CostedCall): CallCost }
  * prompt (`serializePrompt`, the text the pass compares) from the pass's `firstDivergence` on counted as uncached
  * and the rest cached, the fixed system prompt included; the serialization's role and part markers in that suffix
  * count as the framing a provider adds per message (about 3% more than the pass's measure on the real traces).
- * Prompts are serialized only for diverging calls (a few per 100), so the meter costs little.
+ * Prompts are serialized only for diverging calls (a few per 100), so the meter costs little. Each call is priced
+ * under `prices` (`pricedTokens`; LAB_PRICES when absent); the tokens measured do not depend on them.
  */
-export function createPromptCostMeter(counter: TokenCounter): PromptCostMeter {
+export function createPromptCostMeter(counter: TokenCounter, prices: TokenPrices = LAB_PRICES): PromptCostMeter {
   let previousTokens: number | null = null
   return {
     measure(call) {
@@ -55,7 +71,7 @@ export function createPromptCostMeter(counter: TokenCounter): PromptCostMeter {
             ? counter.count(suffixFromByte(serializePrompt(call.prompt), call.firstDivergence))
             : promptTokens - previousTokens
       previousTokens = promptTokens
-      return callCost({ promptTokens, uncachedTokens })
+      return callCost({ promptTokens, uncachedTokens, prices })
     },
   }
 }
@@ -78,7 +94,7 @@ export function suffixFromByte(text: string, offset: number): string {
 export type RunCost = { calls: number; promptTokens: number; cachedTokens: number; uncachedTokens: number; costTokens: number }
 
 /** Costs taken together; `costTokens` comes from the integer sums, so the order of calls does not change a bit. */
-function totalCost(costs: readonly Omit<RunCost, "calls" | "costTokens">[], calls: number): RunCost {
+function totalCost(costs: readonly Omit<RunCost, "calls" | "costTokens">[], calls: number, prices: TokenPrices): RunCost {
   const cachedTokens = costs.reduce((sum, cost) => sum + cost.cachedTokens, 0)
   const uncachedTokens = costs.reduce((sum, cost) => sum + cost.uncachedTokens, 0)
   return {
@@ -86,16 +102,16 @@ function totalCost(costs: readonly Omit<RunCost, "calls" | "costTokens">[], call
     promptTokens: costs.reduce((sum, cost) => sum + cost.promptTokens, 0),
     cachedTokens,
     uncachedTokens,
-    costTokens: uncachedTokens + CACHED_TOKEN_PRICE * cachedTokens,
+    costTokens: pricedTokens({ cachedTokens, uncachedTokens }, prices),
   }
 }
 
-/** The cost of one replay's calls. */
-export function runCost(calls: readonly CallCost[]): RunCost {
-  return totalCost(calls, calls.length)
+/** The cost of one replay's calls, priced under `prices` (LAB_PRICES when absent). */
+export function runCost(calls: readonly CallCost[], prices: TokenPrices = LAB_PRICES): RunCost {
+  return totalCost(calls, calls.length, prices)
 }
 
-/** The cost of several replays taken together. */
-export function addRunCosts(runs: readonly RunCost[]): RunCost {
-  return totalCost(runs, runs.reduce((sum, run) => sum + run.calls, 0))
+/** The cost of several replays taken together, priced under `prices` (LAB_PRICES when absent). */
+export function addRunCosts(runs: readonly RunCost[], prices: TokenPrices = LAB_PRICES): RunCost {
+  return totalCost(runs, runs.reduce((sum, run) => sum + run.calls, 0), prices)
 }

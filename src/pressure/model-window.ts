@@ -1,7 +1,15 @@
 import type { Config, ModelOverride } from "../config/schema.js"
 import { protectedWindow } from "../reduce/protected-window.js"
 import { drainExitPercent } from "./bands.js"
-import { PRICE_LISTS, providerFamily, resolvePrices, type PricesInForce, type ProviderFamily, type TokenPrices } from "../session/price-lists.js"
+import {
+  PRICE_LISTS,
+  providerFamily,
+  resolvePrices,
+  type PriceListName,
+  type PricesInForce,
+  type ProviderFamily,
+  type TokenPrices,
+} from "../session/price-lists.js"
 import { parseDurationMs } from "./duration.js"
 import { NO_REASONING_RULE, reasoningApi, reasoningRuleById, reasoningRuleFor, type ReasoningRule, type ReasoningRuleSource } from "../session/reasoning-rules.js"
 
@@ -110,21 +118,30 @@ export function hostModelLimits(limit: { context: number; output: number }): Mod
     : { context: limit.context, output: limit.output }
 }
 
-/** A window given directly (the CLI's `--window`): the usable size, with the config's other settings. */
-export function fixedWindow(options: { usableTokens: number; thresholdPercent?: number; config: Config }): WindowSettings {
-  const { usableTokens, config } = options
+/**
+ * A window given directly (the CLI's `--window`): the usable size, with the config's other settings. `priceList` (the
+ * Lab's `lab cost`) names the list the engine decides under, with its cache lifetime, as a list the config names does.
+ */
+export function fixedWindow(options: {
+  usableTokens: number
+  thresholdPercent?: number
+  config: Config
+  priceList?: PriceListName
+}): WindowSettings {
+  const { usableTokens, config, priceList } = options
   const thresholdPercent = options.thresholdPercent ?? config.execute_threshold
+  const override = priceList === undefined ? null : { price_list: priceList }
   return {
     usableTokens,
     contextTokens: usableTokens,
     outputReserve: 0,
     thresholdPercent,
     ...budgets(usableTokens, thresholdPercent, config),
-    cacheTtlMs: parseDurationMs(config.cache_ttl),
+    cacheTtlMs: parseDurationMs(priceList === undefined ? config.cache_ttl : PRICE_LISTS[priceList].cacheTtl),
     ...protectedSettings(config, usableTokens),
     source: "replay",
-    // No provider: a replay prices its requests under OpenAI's list, as the Lab's estimates do.
-    ...pricing({ family: "openai", override: null, pattern: null, replay: true }),
+    // No provider: a replay prices its requests under OpenAI's list, as the Lab's estimates do, unless told another.
+    ...pricing({ family: "openai", override, pattern: null, replay: true }),
     reasoning: NO_REASONING_RULE,
     reasoningSource: "table",
   }

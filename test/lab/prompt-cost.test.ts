@@ -4,10 +4,13 @@ import {
   callCost,
   CACHED_TOKEN_PRICE,
   createPromptCostMeter,
+  LAB_PRICES,
+  pricedTokens,
   runCost,
   suffixFromByte,
   type CostedCall,
 } from "../../src/lab/prompt-cost.js"
+import { PRICE_LISTS } from "../../src/session/price-lists.js"
 import { firstDivergence } from "../../src/session/prompt-divergence.js"
 import { serializePrompt } from "../../src/session/serialize-prompt.js"
 import type { HostMessage } from "../../src/transcript/host-message.js"
@@ -49,6 +52,32 @@ describe("callCost", () => {
   })
 })
 
+describe("pricedTokens", () => {
+  it.each([
+    // 900 cached, 100 uncached: the uncached suffix at the write price, the cached prefix at the read price.
+    ["anthropic-5m", 900, 100, 100 * 1.25 + 900 * 0.1],
+    ["anthropic-1h", 900, 100, 100 * 2 + 900 * 0.1],
+    ["openai", 900, 100, 100 + 900 * 0.1],
+    ["google", 900, 100, 100 + 900 * 0.1],
+    ["anthropic-5m", 0, 1000, 1250],
+    ["anthropic-1h", 1000, 0, 100],
+  ] as const)("prices %s: %i cached and %i uncached cost %d", (list, cachedTokens, uncachedTokens, expected) => {
+    expect(pricedTokens({ cachedTokens, uncachedTokens }, PRICE_LISTS[list].prices)).toBeCloseTo(expected, 10)
+  })
+
+  it("prices under the OpenAI list by default, bit for bit uncached + 0.1 × cached", () => {
+    expect(LAB_PRICES).toEqual(PRICE_LISTS.openai.prices)
+    for (const [cachedTokens, uncachedTokens] of [[107, 50], [47, 60], [123_457, 9_871], [0, 3]] as const) {
+      expect(callCost({ promptTokens: cachedTokens + uncachedTokens, uncachedTokens }).costTokens).toBe(uncachedTokens + CACHED_TOKEN_PRICE * cachedTokens)
+    }
+  })
+
+  it("never prices a suffix below its uncached price when a list's write price is lower", () => {
+    const cheapWrite = { uncached: 1, cachedRead: 0.1, cacheWrite: 0.5 }
+    expect(pricedTokens({ cachedTokens: 0, uncachedTokens: 100 }, cheapWrite)).toBe(100)
+  })
+})
+
 describe("createPromptCostMeter", () => {
   it("prices the first call in full, a kept prefix at 0.1 and a diverged prompt from its first difference on", () => {
     const first = [user("u1", 100)]
@@ -75,6 +104,29 @@ describe("createPromptCostMeter", () => {
   })
 })
 
+describe("createPromptCostMeter under a price list", () => {
+  it("prices the first call as a cache write and each later call's new suffix at the list's write price", () => {
+    const prompts = [[user("u1", 50)], [user("u1", 50), reply("a1", 50)], [user("u1", 50), reply("a1", 50), user("u2", 50)]]
+    const prices = PRICE_LISTS["anthropic-1h"].prices
+    const meter = createPromptCostMeter(tokCounter, prices)
+    const costs = calls(prompts).map((call) => meter.measure(call))
+    expect(costs.map((cost) => cost.costTokens)).toEqual([50 * 2, 50 * 2 + 50 * 0.1, 50 * 2 + 100 * 0.1])
+    expect(runCost(costs, prices)).toEqual({ calls: 3, promptTokens: 300, cachedTokens: 150, uncachedTokens: 150, costTokens: 150 * 2 + 150 * 0.1 })
+  })
+
+  it("measures the same tokens under every list and costs them more the higher the write premium", () => {
+    const prompts = [[user("u1", 80)], [user("u1", 80), reply("a1", 20)]]
+    const runs = (["openai", "anthropic-5m", "anthropic-1h"] as const).map((list) => {
+      const meter = createPromptCostMeter(tokCounter, PRICE_LISTS[list].prices)
+      return runCost(calls(prompts).map((call) => meter.measure(call)), PRICE_LISTS[list].prices)
+    })
+    expect(new Set(runs.map((run) => `${run.cachedTokens}/${run.uncachedTokens}`)).size).toBe(1)
+    const [openai, fiveMinutes, oneHour] = runs.map((run) => run.costTokens)
+    expect(openai).toBeLessThan(fiveMinutes ?? 0)
+    expect(fiveMinutes).toBeLessThan(oneHour ?? 0)
+  })
+})
+
 describe("runCost and addRunCosts", () => {
   it("sums calls and runs and prices the integer sums", () => {
     const one = runCost([callCost({ promptTokens: 100, uncachedTokens: 100 }), callCost({ promptTokens: 150, uncachedTokens: 50 })])
@@ -82,6 +134,11 @@ describe("runCost and addRunCosts", () => {
     expect(one).toEqual({ calls: 2, promptTokens: 250, cachedTokens: 100, uncachedTokens: 150, costTokens: 160 })
     expect(addRunCosts([one, two])).toEqual({ calls: 3, promptTokens: 330, cachedTokens: 170, uncachedTokens: 160, costTokens: 177 })
     expect(addRunCosts([])).toEqual({ calls: 0, promptTokens: 0, cachedTokens: 0, uncachedTokens: 0, costTokens: 0 })
+  })
+
+  it("reprices the sums under another list", () => {
+    const one = runCost([callCost({ promptTokens: 100, uncachedTokens: 100 }), callCost({ promptTokens: 150, uncachedTokens: 50 })])
+    expect(addRunCosts([one], PRICE_LISTS["anthropic-5m"].prices).costTokens).toBeCloseTo(150 * 1.25 + 100 * 0.1, 10)
   })
 })
 

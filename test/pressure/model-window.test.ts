@@ -232,6 +232,17 @@ describe("fixedWindow", () => {
     })
   })
 
+  it.each([
+    ["anthropic-5m", { uncached: 1, cachedRead: 0.1, cacheWrite: 1.25 }, 300_000],
+    ["anthropic-1h", { uncached: 1, cachedRead: 0.1, cacheWrite: 2 }, 3_600_000],
+    ["openai", { uncached: 1, cachedRead: 0.1, cacheWrite: 1 }, 300_000],
+  ] as const)("decides under a named list %s: its prices and its cache lifetime over the config's", (list, prices, cacheTtlMs) => {
+    const window = fixedWindow({ usableTokens: 200_000, config: config({ cache_ttl: "15m" }), priceList: list })
+    const plain = fixedWindow({ usableTokens: 200_000, config: config({ cache_ttl: "15m" }) })
+    // Nothing else changes with the list.
+    expect(window).toEqual({ ...plain, prices, cacheTtlMs, priceList: { list, origin: "config", overridden: [], problem: null } })
+  })
+
   it("clamps a protected_tokens over a quarter of the usable window and says from what", () => {
     const config1M = config({ protected_tokens: 1_000_000 })
     expect(fixedWindow({ usableTokens: 32_000, config: config1M })).toMatchObject({
