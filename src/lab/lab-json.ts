@@ -128,6 +128,8 @@ function summaryJson(summary: PolicySummary): Record<string, unknown> {
     prefixChangesPer100: rounded(summary.prefixChangesPer100Turns, 2),
     tierSwitches: summary.tierSwitches,
     executePasses: summary.executePasses,
+    recalledLines: summary.recalledLines,
+    meanRecalledTokens: rounded(summary.meanRecalledTokens, 1),
     turns: summary.turns,
     overFidelityTokens: rounded(summary.overFidelityTokens, 1),
     underFidelityProbes: summary.underFidelityProbes,
