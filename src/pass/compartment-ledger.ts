@@ -276,6 +276,7 @@ function agentPins(db: Database, state: SessionState, foldThrough: number): Agen
   return listPins(db, state.sessionId).flatMap((pin) => {
     const tag = state.tagsByNumber.get(pin.tag)
     const seq = (tag && state.messageSeq.get(tag.messageId)) ?? Number.POSITIVE_INFINITY
-    return seq <= foldThrough ? [{ pin: { text: pin.text, tags: [pin.tag] }, seq }] : []
+    // A pin someone chose binds like a constraint: the ledger keeps it as long as its constraints.
+    return seq <= foldThrough ? [{ pin: { text: pin.text, tags: [pin.tag], binding: true }, seq }] : []
   })
 }

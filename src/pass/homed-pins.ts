@@ -45,7 +45,7 @@ export function createPinHoming(): PinHoming {
       for (const fact of compartment.facts) {
         if (fact.retention !== "PIN" || seen.has(fact.text)) continue
         seen.add(fact.text)
-        pins.push({ text: fact.text, tags: fact.source.tags, compartmentId: compartment.id })
+        pins.push({ text: fact.text, tags: fact.source.tags, binding: fact.kind === "constraint", compartmentId: compartment.id })
       }
       seenFacts.push(compartment.facts)
       ids.push(compartment.id)

@@ -170,7 +170,7 @@ function splitHistory(
     lines.push(`  ${"  not shown".padEnd(22)} ${fmt(0).padStart(9)}  (${omitted})`)
   }
   if (lines.length > 0) lines.push(`  ${"  working set, headers".padEnd(22)} ${`${estimated}${fmt(rest)}`.padStart(9)}`)
-  const condensed = measure.condensedPins > 0 ? `; the ledger is full: ${measure.condensedPins} older ones are in their episodes` : ""
+  const condensed = measure.condensedPins > 0 ? `; the ledger is full: ${measure.condensedPins} are in their episodes (it lets the oldest go first, constraints last)` : ""
   return { pinnedFacts: measure.pinnedFacts, condensed, lines }
 }
 

@@ -71,7 +71,7 @@ describe("composeHistory", () => {
       compartments: [{ ...(COMPARTMENTS[0] as (typeof COMPARTMENTS)[number]), pins: episodePins }, COMPARTMENTS[1] as (typeof COMPARTMENTS)[number]],
     })
     expect(text).toContain(
-      '## Pinned (verbatim; these still apply)\n(The ledger is full: the 1 oldest pins are kept verbatim in the episodes that hold them, under "Pinned (verbatim; these still apply)".)\n- §1§ Never change',
+      '## Pinned (verbatim; these still apply)\n(The ledger is full: the 1 pins it let go, oldest first and constraints last, are kept verbatim in the episodes that hold them, under "Pinned (verbatim; these still apply)".)\n- §1§ Never change',
     )
     expect(text).toContain(
       "[c1 §1§–§6§]\nDecisions:\n- use NFKD because tables miss letters\nPinned (verbatim; these still apply):\n- §2§ Keep the retry limit at 3.\nNever log tokens.\n\n[c2",

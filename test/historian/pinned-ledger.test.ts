@@ -47,8 +47,27 @@ describe("splitLedger", () => {
     const split = splitLedger({ pins: pins(40), budgetTokens: 100, count: wordCounter.count })
     const lines = ledgerLines(split.ledger, split.condensed.length)
     expect(lines[1]).toBe(
-      `(The ledger is full: the ${split.condensed.length} oldest pins are kept verbatim in the episodes that hold them, under "${EPISODE_PINS_LABEL}".)`,
+      `(The ledger is full: the ${split.condensed.length} pins it let go, oldest first and constraints last, are kept verbatim in the episodes that hold them, under "${EPISODE_PINS_LABEL}".)`,
     )
+  })
+
+  it("lets go of the pins that bind nothing first, oldest first, then of constraints, oldest first", () => {
+    // Oldest first: a constraint, a plain pin, a constraint, a plain pin; each longer than the ledger's notice.
+    const mixed = [1, 2, 3, 4].map((tag) => ({ text: `pin ${tag} ${"verbatim ".repeat(40).trim()}`, tags: [tag], binding: tag % 2 === 1 }))
+    const keptAt = (budgetTokens: number): number[] =>
+      splitLedger({ pins: mixed, budgetTokens, count: wordCounter.count }).ledger.map((pin) => pin.tags[0] as number)
+    const budgetFor = (kept: readonly number[]): number =>
+      sectionTokens(mixed.filter((pin) => kept.includes(pin.tags[0] as number)) as ReturnType<typeof pins>, mixed.length - kept.length)
+    expect(keptAt(budgetFor([1, 2, 3, 4]))).toEqual([1, 2, 3, 4])
+    expect(keptAt(budgetFor([1, 3, 4]))).toEqual([1, 3, 4])
+    expect(keptAt(budgetFor([1, 3]))).toEqual([1, 3])
+    expect(keptAt(budgetFor([3]))).toEqual([3])
+    // Whatever the budget, the split is the whole list, and the ledger fits.
+    for (let budget = 0; budget <= budgetFor([1, 2, 3, 4]); budget += 1) {
+      const split = splitLedger({ pins: mixed, budgetTokens: budget, count: wordCounter.count })
+      expect(split.ledger.length + split.condensed.length).toBe(4)
+      expect(split.tokens).toBeLessThanOrEqual(budget)
+    }
   })
 
   it("renders no section at all when not one pin fits", () => {

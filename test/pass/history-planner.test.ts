@@ -784,16 +784,16 @@ describe("createHistoryPlanner", () => {
 
     it("condenses the oldest pins into their episodes once the ledger is full, verbatim in every tier", async () => {
       const session = await openSession()
-      const messages = turns(4)
+      const messages = turns(7)
       const { result } = pass(session, messages, quietWindow())
       const prepareAt = (pinBudgetTokens: number, budgetTokens: number) =>
         session.planner.prepare({ memo: session.caches.memo,  messages, view: result.view, state: session.state, pass: 1, now: 1, fold: true, budgetTokens, pinBudgetTokens })
-      // The ledger's heading, its notice and one request fit in 50 words; two requests do not.
+      // The six requests do not fit in 50 words; the ledger's heading, its notice and one request do, two do not.
       const ready = prepareAt(50, 10_000)
       const text = ready?.text ?? ""
       const ledger = text.slice(text.indexOf(PINNED_HEADING), text.indexOf(WORKING_SET_HEADING) - 2)
       expect(ledger).toBe(
-        `${PINNED_HEADING}\n(The ledger is full: the 2 oldest pins are kept verbatim in the episodes that hold them, under "Pinned (verbatim; these still apply)".)\n- §7§ ${requestOf(3)}`,
+        `${PINNED_HEADING}\n(The ledger is full: the 5 pins it let go, oldest first and constraints last, are kept verbatim in the episodes that hold them, under "Pinned (verbatim; these still apply)".)\n- §16§ ${requestOf(6)}`,
       )
       expect(wordCounter.count(ledger)).toBeLessThanOrEqual(50)
       // With room in the budget the episodes are promoted to FULL, which holds the user's words itself.
@@ -803,7 +803,7 @@ describe("createHistoryPlanner", () => {
       for (const budget of [10_000, 100, 1]) {
         const squeezed = prepareAt(50, budget)?.text ?? ""
         for (const index of [1, 2]) expect(blockOf(squeezed, index)).toContain(requestOf(index))
-        expect(squeezed).toContain(`- §7§ ${requestOf(3)}`)
+        expect(squeezed).toContain(`- §16§ ${requestOf(6)}`)
       }
       const squeezed = prepareAt(50, 1)?.text ?? ""
       expect(blockOf(squeezed, 1)).toContain(`Pinned (verbatim; these still apply):\n- §1§ ${requestOf(1)}`)
@@ -811,7 +811,7 @@ describe("createHistoryPlanner", () => {
       expect(prepareAt(50, 10_000)?.text).toBe(text)
       prepareAt(50, 10_000)
       session.planner.commit({ pass: 1, passId: null, pressure: 70, firstDivergence: null, radius: null, now: 1 })
-      expect(session.planner.report()).toMatchObject({ pinTokens: wordCounter.count(ledger), condensedPins: 2, omittedCompartments: 0, hiddenPins: 0 })
+      expect(session.planner.report()).toMatchObject({ pinTokens: wordCounter.count(ledger), condensedPins: 5, omittedCompartments: 0, hiddenPins: 0 })
     })
 
     it("omits the oldest compartments, saying so, when even their anchors exceed the ceiling", async () => {

@@ -13,7 +13,7 @@ function reference(compartments: readonly StoredCompartment[], agent: readonly A
     for (const fact of compartment.facts) {
       if (fact.retention !== "PIN" || seen.has(fact.text)) continue
       seen.add(fact.text)
-      pins.push({ text: fact.text, tags: fact.source.tags, compartmentId: compartment.id })
+      pins.push({ text: fact.text, tags: fact.source.tags, binding: fact.kind === "constraint", compartmentId: compartment.id })
     }
     agent.forEach(({ pin }, index) => {
       if (homes[index] === compartment) pins.push({ ...pin, compartmentId: compartment.id })

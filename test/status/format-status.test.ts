@@ -115,7 +115,7 @@ describe("formatStatus", () => {
   it("says how many pins the full ledger moved into their episodes and how many episodes are not shown", () => {
     const lines = breakdownOf(formatStatus(status({ history: { ...HISTORY, condensedPins: 348, omittedEpisodes: 391 } }), NOW))
     expect(lines.slice(4, 9)).toEqual([
-      "  pinned ledger             ~3,000  10%  (1 pinned fact; the ledger is full: 348 older ones are in their episodes)",
+      "  pinned ledger             ~3,000  10%  (1 pinned fact; the ledger is full: 348 are in their episodes (it lets the oldest go first, constraints last))",
       "  compartment history        6,000  20%",
       "    dense                    2,500  (1 compartment)",
       "    anchor                   3,000  (12 compartments)",

@@ -138,7 +138,7 @@ describe("measureHistory", () => {
   it("reads the ledger with its condensed-pins notice and without episodes", () => {
     const text = composeHistory({ workingSet: WORKING_SET, pins: PINS, compartments: [], condensedPins: 4 })
     const ledger = ledgerOf(text)
-    expect(ledger).toContain("(The ledger is full: the 4 oldest pins")
+    expect(ledger).toContain("(The ledger is full: the 4 pins it let go")
     const measure = measureHistory({
       history: { text, tokens: 200 },
       compartments: COMPARTMENTS.map((compartment) => ({ ...compartment, tier: null })),
