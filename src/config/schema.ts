@@ -181,9 +181,10 @@ export const ConfigSchema = z
       .max(30)
       .default(5)
       .describe(
-        "Pinned ledger budget, percent of the execute threshold's tokens (200k at 65% -> 6,500). The ledger keeps the " +
-          "newest pins that fit; once it is full the older ones are kept verbatim in the episode that holds them, in " +
-          "every tier of it (a line in the ledger says how many). No pin is ever shortened.",
+        "Pinned ledger budget, percent of the execute threshold's tokens (200k at 65% -> 6,500). The ledger keeps every " +
+          "pin while they fit; once it is full it lets go of the pins that state no constraint first, oldest first, then " +
+          "of the oldest constraints, and keeps each verbatim in the episode that holds it, in every tier of it (a line " +
+          "in the ledger says how many). No pin is ever shortened.",
       ),
     pins: z
       .array(
