@@ -1,7 +1,8 @@
 import type { Fact } from "../historian/fidelity-types.js"
 import { createTailSearch } from "../historian/tail-search.js"
 import type { LiveView } from "../session/live-view.js"
-import type { HostMessage } from "../transcript/host-message.js"
+import type { HostPart } from "../transcript/host-message.js"
+import { newestText } from "./newest-text.js"
 
 /** How much of the newest protected text relevance looks at. */
 const RELEVANCE_TAIL_CHARS = 40_000
@@ -18,7 +19,7 @@ export type RelevantEpisode = { id: string; identifiers: readonly string[] }
  * its identifiers (paths, commands, names; up to three count) that occur in the protected recent messages.
  */
 export function relevanceOf(episodes: readonly RelevantEpisode[], view: LiveView, expanded: ReadonlySet<string>): Map<string, number> {
-  const tail = newestText(view.messages.slice(view.protectedFrom), RELEVANCE_TAIL_CHARS)
+  const tail = newestText(view.messages.slice(view.protectedFrom), RELEVANCE_TAIL_CHARS, relevanceText)
   const result = new Map<string, number>()
   const search = createTailSearch(tail, RELEVANCE_MIN_CHARS)
   for (const episode of episodes) {
@@ -41,21 +42,7 @@ export function relevanceIdentifiers(facts: readonly Fact[]): string[] {
   return facts.filter((fact) => fact.kind === "identifier" && fact.text.length >= RELEVANCE_MIN_CHARS).map((fact) => fact.text)
 }
 
-/**
- * The last `chars` characters of the messages' texts and tool inputs, each part's on a line of its own: read from
- * the newest part back, only as far as needed (the protected window of a large model holds megabytes).
- */
-function newestText(messages: readonly HostMessage[], chars: number): string {
-  const texts: string[] = []
-  let length = -1
-  for (let index = messages.length - 1; index >= 0 && length < chars; index -= 1) {
-    const parts = messages[index]?.parts ?? []
-    for (let at = parts.length - 1; at >= 0 && length < chars; at -= 1) {
-      const part = parts[at]
-      const text = part?.type === "text" ? part.text : part?.type === "tool" ? JSON.stringify(part.state.input) : ""
-      texts.push(text)
-      length += text.length + 1
-    }
-  }
-  return texts.reverse().join("\n").slice(-chars)
+/** A part's text as relevance reads it: text, or a tool call's input as JSON. */
+function relevanceText(part: HostPart): string {
+  return part.type === "text" ? part.text : part.type === "tool" ? JSON.stringify(part.state.input) : ""
 }

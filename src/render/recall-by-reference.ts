@@ -3,6 +3,7 @@ import type { Tier } from "../historian/fidelity-types.js"
 import { recalledLine, type RecalledLine } from "../historian/recalled-lines.js"
 import { referenceTerms, termFilter, termKey, type TermFilter, type TermKey } from "../historian/reference-terms.js"
 import type { HostMessage } from "../transcript/host-message.js"
+import { newestText } from "./newest-text.js"
 
 /** How much of the newest protected conversation (texts and tool inputs) recall reads for references. */
 export const RECALL_TAIL_CHARS = 8_000
@@ -121,22 +122,13 @@ const MAX_REFERENCE_INPUT_CHARS = 200
 
 /**
  * The last `chars` characters of what the conversation says, newest part last: user and assistant text, and the short
- * values of tool inputs (paths, commands, patterns, names), each on a line of its own. Read from the newest part back.
+ * values of tool inputs (paths, commands, patterns, names), each on a line of its own.
  */
 export function referenceTail(messages: readonly HostMessage[], chars: number): string {
-  const texts: string[] = []
-  let length = -1
-  for (let index = messages.length - 1; index >= 0 && length < chars; index -= 1) {
-    const parts = messages[index]?.parts ?? []
-    for (let at = parts.length - 1; at >= 0 && length < chars; at -= 1) {
-      const part = parts[at]
-      const text = part?.type === "text" ? part.text : part?.type === "tool" ? shortValues(part.state.input).join("\n") : ""
-      if (text === "") continue
-      texts.push(text)
-      length += text.length + 1
-    }
-  }
-  return texts.reverse().join("\n").slice(-chars)
+  return newestText(messages, chars, (part) => {
+    const text = part.type === "text" ? part.text : part.type === "tool" ? shortValues(part.state.input).join("\n") : ""
+    return text === "" ? null : text
+  })
 }
 
 /** The string and number leaves of a tool input up to MAX_REFERENCE_INPUT_CHARS, in key order. */
