@@ -112,9 +112,9 @@ export function recallByReference(options: {
   return chosen.sort((left, right) => left.order - right.order).map(({ displayId, tag, text }) => ({ displayId, tag, text }))
 }
 
-/** A line of a read file without the number the read tool put before it (`12: `, `00012| `): the same line twice is one. */
+/** A line of a read file without the number the read tool put before it (`12: `, `00012| `, `12→`): the same line twice is one. */
 function withoutLineNumber(line: string): string {
-  return line.replace(/^\d+(?::|\|)\s*/, "")
+  return line.replace(/^\d+(?::|\||→)\s*/, "")
 }
 
 /** A tool input value longer than this is content being written (an edit's code), not a reference to something. */

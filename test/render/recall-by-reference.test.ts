@@ -62,6 +62,15 @@ describe("recallByReference", () => {
   })
 })
 
+describe("recallByReference on read files", () => {
+  it("recalls a line without the number the read tool put before it, once however often it was read", () => {
+    const numbered = ["§40§ tool read", "12→export const SNAPSHOT_LOCK_TIMEOUT = 90", "§41§ tool read", "00012| export const SNAPSHOT_LOCK_TIMEOUT = 90"].join("\n")
+    expect(recall([episode(3, "compact", numbered), episode(4, "dense", OTHER)], "raise snapshot_lock_timeout")).toEqual([
+      "c3 §40§ export const SNAPSHOT_LOCK_TIMEOUT = 90",
+    ])
+  })
+})
+
 describe("referenceTail", () => {
   it("reads text and the short values of tool inputs, not the code an edit writes", () => {
     const code = `export const RETENTION = {\n${"  daily: 7,\n".repeat(30)}}`
