@@ -1,6 +1,7 @@
 import { defaultConfig } from "../../src/config/schema.js"
 import { WORKING_SET_HEADING } from "../../src/historian/compose-history.js"
 import { PINNED_HEADING } from "../../src/historian/pinned-ledger.js"
+import { RECALLED_HEADING } from "../../src/historian/recalled-lines.js"
 import { createHistoryPlanner } from "../../src/pass/history-planner.js"
 import { runPass, type PassResult } from "../../src/pass/run-pass.js"
 import { applyEdits } from "../../src/session/apply-edits.js"
@@ -68,8 +69,9 @@ export async function runLongSession(options: { messageCount: number; usableToke
       const text = state.applied.history?.text ?? ""
       const start = text.indexOf(PINNED_HEADING)
       if (start < 0) return 0
-      const end = text.indexOf(`\n\n${WORKING_SET_HEADING}`, start)
-      return counter.count(text.slice(start, end < 0 ? undefined : end))
+      // The ledger's section ends where the recalled lines or the working set begin.
+      const ends = [RECALLED_HEADING, WORKING_SET_HEADING].map((heading) => text.indexOf(`\n\n${heading}`, start)).filter((at) => at >= 0)
+      return counter.count(text.slice(start, ends.length === 0 ? undefined : Math.min(...ends)))
     }
     const pass = (count: number): ProbedPass => {
       const messages = freshCopy(all.slice(0, count))
