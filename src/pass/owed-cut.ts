@@ -180,10 +180,19 @@ export function writeCut(writer: CutWriter, owed: OwedCut, known: CompartmentOut
   for (const compartment of written) known.push(keptOutline(compartment))
 }
 
-/** A compartment's outline copied down to its facts' source lists (their strings are shared). */
+/** A compartment's outline, its fields as the store lists them, copied down to its facts' source lists (not strings). */
 function keptOutline(compartment: CompartmentOutline): CompartmentOutline {
+  const { id, sessionId, seq, firstMessageSeq, lastMessageSeq, firstTag, lastTag, sourceTokens, status } = compartment
   return {
-    ...compartment,
+    id,
+    sessionId,
+    seq,
+    firstMessageSeq,
+    lastMessageSeq,
+    firstTag,
+    lastTag,
+    sourceTokens,
+    status,
     representations: compartment.representations.map((representation) => ({ ...representation })),
     facts: compartment.facts.map((fact) => ({ ...fact, source: { ...fact.source, tags: [...fact.source.tags], messageIds: [...fact.source.messageIds] } })),
   }
