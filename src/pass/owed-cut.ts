@@ -120,13 +120,14 @@ export type CutWriter = {
 
 /**
  * Writes an owed cut's compartments and their canonical tiers, in a transaction, after the compartments `known`;
- * each is appended to `known` (without its tiers' texts) as it is inserted.
+ * once it commits, each is appended to `known` (without its tiers' texts).
  */
 export function writeCut(writer: CutWriter, owed: OwedCut, known: CompartmentOutline[]): void {
   const { db, sessionId, counter } = writer
+  const written: CompartmentOutline[] = []
   db.transaction(() => {
     for (const { cut, messages } of owed.episodes) {
-      const seq = (known[known.length - 1]?.seq ?? 0) + 1
+      const seq = (written[written.length - 1]?.seq ?? known[known.length - 1]?.seq ?? 0) + 1
       const display = compartmentDisplayId(seq)
       const extracted = extractCanonicalRecord({
         compartmentId: display,
@@ -170,9 +171,31 @@ export function writeCut(writer: CutWriter, owed: OwedCut, known: CompartmentOut
       }
       insertCompartment(db, compartment)
       const { outcome: _outcome, ...outline } = compartment
-      known.push({ ...outline, status: "closed", representations: representations.map(outlineOf) })
+      written.push({ ...outline, status: "closed", representations: representations.map(outlineOf) })
     }
   })
+  // What the session keeps of each compartment is copied here, apart from the garbage of making its tiers: Bun's
+  // collector never moves an object, and outlines made amid that garbage (a first fold cuts thousands of episodes at
+  // once) each kept a block of it from being freed, ~70 MB at 10,000 messages (docs/performance.md).
+  for (const compartment of written) known.push(keptOutline(compartment))
+}
+
+/** A compartment's outline, its fields as the store lists them, copied down to its facts' source lists (not strings). */
+function keptOutline(compartment: CompartmentOutline): CompartmentOutline {
+  const { id, sessionId, seq, firstMessageSeq, lastMessageSeq, firstTag, lastTag, sourceTokens, status } = compartment
+  return {
+    id,
+    sessionId,
+    seq,
+    firstMessageSeq,
+    lastMessageSeq,
+    firstTag,
+    lastTag,
+    sourceTokens,
+    status,
+    representations: compartment.representations.map((representation) => ({ ...representation })),
+    facts: compartment.facts.map((fact) => ({ ...fact, source: { ...fact.source, tags: [...fact.source.tags], messageIds: [...fact.source.messageIds] } })),
+  }
 }
 
 /** A representation as the ledger keeps it: its text stays in the store. */

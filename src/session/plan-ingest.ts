@@ -16,7 +16,12 @@ export type NewPart = KnownPart & {
   type: string
   tool: string | null
   status: string | null
-  contentJson: string
+  /**
+   * The part as the host sent it, written as its JSON by the write that follows the plan (`ingestMessages`, before
+   * the host can change it). The plan holds the part, not its JSON: a first pass over a long session would otherwise
+   * hold the whole session's JSON at once.
+   */
+  content: HostPart
   /** True when the part was stored before in a non-final state and now reached its final content. */
   replacesNonFinal: boolean
 }
@@ -90,7 +95,7 @@ export function planIngest(options: {
         status: part.type === "tool" ? part.state.status : null,
         final,
         hash: contentHash(contentJson),
-        contentJson,
+        content: part,
         tokens: counter.count(text.content),
         callTokens: counter.count(text.call),
         replacesNonFinal: known !== undefined,

@@ -2,6 +2,7 @@ import type { IngestPlan, NewMessage, NewPart } from "../../src/session/plan-ing
 import type { PartKind, TagRecord } from "../../src/session/session-state.js"
 import { contentHash } from "../../src/transcript/content-hash.js"
 import type { TagKind } from "../../src/transcript/trackables.js"
+import type { HostPart } from "../../src/transcript/host-message.js"
 
 /** A new message row for a hand-made ingest plan. */
 export function newMessage(options: { id: string; seq: number; role?: string; createdAt?: number | null }): NewMessage {
@@ -119,8 +120,7 @@ export function ingestPlan(options: {
   }
 }
 
-function part(options: Omit<NewPart, "hash" | "contentJson" | "replacesNonFinal"> & { content: unknown }): NewPart {
+function part(options: Omit<NewPart, "hash" | "content" | "replacesNonFinal"> & { content: unknown }): NewPart {
   const { content, ...rest } = options
-  const contentJson = JSON.stringify(content)
-  return { ...rest, contentJson, hash: contentHash(contentJson), replacesNonFinal: false }
+  return { ...rest, content: content as HostPart, hash: contentHash(JSON.stringify(content)), replacesNonFinal: false }
 }

@@ -65,8 +65,8 @@ describe("planIngest", () => {
     const plan = planIngest({ state: emptySessionState(TEST_SESSION), messages, counter: wordCounter })
     const parts = messages.flatMap((message) => message.parts)
     for (const [index, planned] of plan.parts.entries()) {
-      expect(planned.contentJson).toBe(JSON.stringify(parts[index]))
-      expect(planned.hash).toBe(contentHash(planned.contentJson))
+      expect(planned.content).toBe(parts[index])
+      expect(planned.hash).toBe(contentHash(JSON.stringify(parts[index])))
     }
   })
 
@@ -165,7 +165,7 @@ describe("planIngest", () => {
     ]
     const plan = planIngest({ state: emptySessionState(TEST_SESSION), messages, counter: wordCounter })
     expect(plan.tags.map((tag) => [tag.tag, tag.partId])).toEqual([[1, "t1"]])
-    expect(plan.parts[0]?.contentJson).toContain("§1§ already §5§ tagged?")
+    expect(JSON.stringify(plan.parts[0]?.content)).toContain("§1§ already §5§ tagged?")
   })
 })
 

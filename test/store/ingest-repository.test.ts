@@ -85,7 +85,7 @@ describe("writeIngestPlan", () => {
       tool: "bash",
       status: "completed",
       final: 1,
-      content_json: tool?.contentJson,
+      content_json: JSON.stringify(tool?.content),
       content_hash: tool?.hash,
       tokens: 2,
       call_tokens: 3,
@@ -161,7 +161,7 @@ describe("writeIngestPlan", () => {
     expect(partRow(db, "t1")).toEqual({
       status: "completed",
       final: 1,
-      content_json: completed.contentJson,
+      content_json: JSON.stringify(completed.content),
       content_hash: completed.hash,
       tokens: 4,
       call_tokens: 5,
@@ -176,7 +176,7 @@ describe("writeIngestPlan", () => {
     const message = newMessage({ id: "m1", seq: 1 })
     writeIngestPlan(db, ingestPlan({ sessionId: SESSION, messages: [message], parts: [pending] }), 2_000)
     writeIngestPlan(db, ingestPlan({ sessionId: SESSION, parts: [running], nextSeq: 2 }), 3_000)
-    expect(partRow(db, "t1")).toMatchObject({ status: "running", final: 0, content_json: running.contentJson })
+    expect(partRow(db, "t1")).toMatchObject({ status: "running", final: 0, content_json: JSON.stringify(running.content) })
   })
 
   it("keeps the first message row and the first tag when a plan repeats their ids", () => {
