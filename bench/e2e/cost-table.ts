@@ -28,7 +28,7 @@ export function costTable(options: { host: string; rows: readonly CostRow[] }): 
   const { host } = options
   const header =
     `| window | agent | price list | ${host} alone | ${host} + magic-context | saving | ` +
-    "prefix breaks, alone / with | compactions, alone / with | engine's prices (its passes) |"
+    "prefix breaks, alone / with | compaction requests, alone / with | engine's prices (its passes) |"
   const lines = [header, "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | --- |"]
   for (const row of options.rows) {
     const saving = savingPercent(row.withPlugin.cost, row.hostAlone.cost)

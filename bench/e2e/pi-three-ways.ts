@@ -3,12 +3,14 @@
  * auto-compaction on, as Pi ships) and as Pi with magic-context (Pi's compaction off, as recommended) with a passive
  * agent (never calls ctx_reduce) and a cooperative one, each under every price list: the run's magic-context.jsonc
  * names the list for the mock model, so the engine decides under the list the run is priced with. Pi alone does not
- * depend on the list and is priced under each. Every magic-context run's session file is replayed with
- * `magic-context replay` and its passes compared with the live ones. Two scenarios (bench/e2e/pi-scenarios.ts): a
- * 32k window with 24 reads of ~1,500 tokens, and a 200k window with 60 reads of ~4,000 tokens, long enough for Pi
- * alone to compact. Reports per window × agent × list the whole-session prompt cost against Pi alone, prefix breaks
- * and Pi's compactions (bench/e2e/cost-table.ts). Writes bench/results/pi-three-ways.json and .md. All 14 runs take
- * about 15 minutes on 2 cores.
+ * depend on the list and is priced under each. The session file of every magic-context run under the openai list is
+ * replayed with `magic-context replay --window` and its passes compared with the live ones (a replay given a window
+ * prices under OpenAI's list, so only those runs decide under the same prices). Two scenarios
+ * (bench/e2e/pi-scenarios.ts): a 32k window with 24 reads of ~1,500 tokens, and a 200k window with 140 reads of the
+ * same size in user turns of 20 reads (magic-context refuses a fourth ctx_reduce call in one turn), long enough for
+ * Pi alone to compact. Reports per window × agent × list the whole-session prompt cost
+ * against Pi alone, prefix breaks and Pi's compactions (bench/e2e/cost-table.ts), and each run's prompt tokens per
+ * call. Writes bench/results/pi-three-ways.json and .md. All 14 runs take a few minutes on 2 cores.
  *
  * The cooperative agent drops every finished read but the newest KEEP with ctx_reduce every REDUCE_EVERY steps
  * (bench/e2e/pi-script.ts). By default the call rides along with that step's read in the same response, as the
@@ -18,6 +20,7 @@
  *   BENCH_PI_AGENTS=cooperative   a subset of the agents with magic-context (passive, cooperative)
  *   BENCH_PRICE_LISTS=openai      a subset of the price lists (anthropic-5m, anthropic-1h, openai)
  *   PI_BENCH_STEPS=12             the 32k scenario's number of reads
+ *   PI_BENCH_200K_READS=60x4000   the 200k scenario's reads: 60 of ~4,000 tokens
  */
 import { mkdirSync, writeFileSync } from "node:fs"
 import { dirname, join } from "node:path"
@@ -30,8 +33,8 @@ import { createPiSandbox } from "../../test/e2e/harness/pi-harness.js"
 import { benchPriceListsOf, PRICE_LISTS_VARIABLE, priceListConfig, type BenchPriceList } from "./bench-price-lists.js"
 import { costTable, type CostRow, type CostSide } from "./cost-table.js"
 import { readEnginePrices, type EnginePrices } from "./engine-prices.js"
-import { isCompaction, piScript, promptTokensOf } from "./pi-script.js"
-import { piScenarios, PI_SCENARIOS_VARIABLE, stepFile, type PiScenario } from "./pi-scenarios.js"
+import { isCompaction, piScript, promptTokensOf, turnEnds, turnPrompt } from "./pi-script.js"
+import { piScenarios, PI_200K_READS_VARIABLE, PI_SCENARIOS_VARIABLE, stepFile, type PiScenario } from "./pi-scenarios.js"
 import { requestElements } from "./prefix-share.js"
 import { createElementTokenCounter } from "./prompt-tokens.js"
 import { REDUCE_STYLE_VARIABLE, reduceStyleOf, reduceStyleSuffix } from "./reduce-style.js"
@@ -41,7 +44,11 @@ const AGENTS = ["passive", "cooperative"] as const
 type Agent = (typeof AGENTS)[number]
 
 const REDUCE_STYLE = reduceStyleOf(process.env[REDUCE_STYLE_VARIABLE])
-const SCENARIOS = piScenarios({ only: process.env[PI_SCENARIOS_VARIABLE], steps32k: process.env["PI_BENCH_STEPS"] })
+const SCENARIOS = piScenarios({
+  only: process.env[PI_SCENARIOS_VARIABLE],
+  steps32k: process.env["PI_BENCH_STEPS"],
+  reads200k: process.env[PI_200K_READS_VARIABLE],
+})
 const LISTS = benchPriceListsOf(process.env[PRICE_LISTS_VARIABLE])
 const agentsNamed = (process.env["BENCH_PI_AGENTS"] ?? "").split(",").filter((agent) => agent !== "")
 const RUN_AGENTS = AGENTS.filter((agent) => agentsNamed.length === 0 || agentsNamed.includes(agent))
@@ -66,12 +73,16 @@ async function runPi(scenario: PiScenario, plugin: { agent: Agent; list: BenchPr
   const files: Record<string, string> = {}
   for (let step = 1; step <= scenario.steps; step += 1) files[stepFile(step)] = fixtureText(`S${step}`, scenario.fileTokens)
   if (plugin) files["magic-context.jsonc"] = priceListConfig(plugin.list)
-  const mock = await startMockModelServer(piScript({ scenario, cooperative: plugin?.agent === "cooperative", style: REDUCE_STYLE }))
+  const agent = piScript({ scenario, cooperative: plugin?.agent === "cooperative", style: REDUCE_STYLE })
+  const mock = await startMockModelServer(agent.script)
   const extension = plugin !== null
   const sandbox = createPiSandbox({ mockUrl: mock.url, files, contextWindow: scenario.contextWindow, maxTokens: scenario.maxTokens, piCompaction: !extension })
   try {
-    const result = await sandbox.run("Read s01.txt to the last file, one at a time.", { extension, timeoutMs: 1_200_000 })
-    if (result.exitCode !== 0) throw new Error(`${label}: pi exited ${result.exitCode}: ${result.stderr.slice(-2000)}`)
+    for (const [index, lastRead] of turnEnds(scenario).entries()) {
+      agent.startTurn(lastRead)
+      const result = await sandbox.run(turnPrompt(lastRead, scenario), { extension, continueSession: index > 0, timeoutMs: 1_200_000 })
+      if (result.exitCode !== 0) throw new Error(`${label}: pi exited ${result.exitCode} in turn ${index + 1}: ${result.stderr.slice(-2000)}`)
+    }
     const measured = (request: { n: number; body: Parameters<typeof requestElements>[0] }): MeasuredRequest => {
       const parts = requestElements(request.body)
       return { n: request.n, turn: request.n, elements: parts, elementTokens: elements.count(parts) }
@@ -94,7 +105,7 @@ async function runPi(scenario: PiScenario, plugin: { agent: Agent; list: BenchPr
       refused: mock.requests.length - answered.length,
       requests: mock.requests.length,
       enginePrices: extension ? readEnginePrices(sandbox.databaseFile) : null,
-      replay: extension ? replayCheck(sandbox) : null,
+      replay: plugin?.list === "openai" ? replayCheck(sandbox) : null,
     }
     console.log(`${label}: ${metrics.mainRequests} main requests, ${run.compactions} compactions, ${metrics.prefixBreaks} prefix breaks`)
     return run
@@ -135,6 +146,8 @@ const summary = (run: Run) => ({
   overContextWindow: run.metrics.overContextWindow,
   enginePrices: run.enginePrices,
   replay: run.replay,
+  /** Prompt tokens per main request in thousands, `|` before a request that broke the prefix. */
+  tokenSeries: run.metrics.rows.map((row) => `${row.prefixBreak ? "|" : ""}${(row.promptTokens / 1000).toFixed(1)}`).join(" "),
 })
 
 const side = (run: Run, list: BenchPriceList): CostSide => ({
