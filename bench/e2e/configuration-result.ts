@@ -1,5 +1,6 @@
 import { correlatePasses, type PassCorrelation } from "./pass-correlation.js"
 import type { BenchConfiguration } from "./configurations.js"
+import type { EnginePrices } from "./engine-prices.js"
 import type { RequestKind } from "./request-kind.js"
 import { reduceCalls, type ReduceCall } from "./reduce-calls.js"
 import type { RequestMetrics } from "./request-metrics.js"
@@ -9,6 +10,10 @@ import type { ConfigurationRun, TurnRun } from "./run-configuration.js"
 export type ConfigurationResult = {
   id: BenchConfiguration["id"]
   title: string
+  /** The price list magic-context was configured with for the mock model, or null. */
+  priceList: BenchConfiguration["priceList"]
+  /** The write and read prices magic-context's passes billed under (its store), or null without magic-context. */
+  enginePrices: EnginePrices | null
   settings: string
   pluginVersion: string | null
   /** null for OpenCode alone; false with `pluginProblem` saying why. */
@@ -50,6 +55,7 @@ export type ConfigurationResult = {
 export function unavailableResult(configuration: BenchConfiguration, reason: string): ConfigurationResult {
   return {
     ...identity(configuration),
+    enginePrices: null,
     pluginLoaded: configuration.pluginTool === null ? null : false,
     pluginProblem: reason,
     unavailable: reason,
@@ -90,6 +96,7 @@ export function configurationResult(options: {
     run.turns.every((turn) => turn.exitCode === 0 && turn.finalTextShown && turn.mainRequests >= turn.scriptedSteps)
   return {
     ...identity(configuration),
+    enginePrices: run.enginePrices,
     pluginLoaded: run.pluginLoaded,
     pluginProblem: run.pluginProblem,
     unavailable: null,
@@ -139,10 +146,11 @@ function extraRequests(run: ConfigurationRun): ConfigurationResult["extraRequest
 
 function identity(
   configuration: BenchConfiguration,
-): Pick<ConfigurationResult, "id" | "title" | "settings" | "pluginVersion"> {
+): Pick<ConfigurationResult, "id" | "title" | "priceList" | "settings" | "pluginVersion"> {
   return {
     id: configuration.id,
     title: configuration.title,
+    priceList: configuration.priceList,
     settings: configuration.settings,
     pluginVersion: configuration.pluginVersion,
   }

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { REPO_ROOT } from "../../test/e2e/harness/opencode-harness.js"
+import { describeBenchList, priceListConfig, type BenchPriceList } from "./bench-price-lists.js"
 import type { ReduceStyle } from "./reduce-style.js"
 import { KEEP_NEWEST_OUTPUTS } from "./reminder-reply.js"
 
@@ -8,6 +9,8 @@ import { KEEP_NEWEST_OUTPUTS } from "./reminder-reply.js"
 export type BenchConfiguration = {
   id: "opencode" | "magic-context" | "magic-context-cooperative" | "dcp"
   title: string
+  /** The price list magic-context's config names for the mock model (the engine decides under it); null without it. */
+  priceList: BenchPriceList | null
   /**
    * The mock answers a magic-context reminder with a ctx_reduce of its oldest tool outputs before going on with the
    * script (reminder-reply.ts); otherwise it never calls a plugin's own tools.
@@ -33,11 +36,16 @@ export type BenchConfiguration = {
 const DCP_PACKAGE = "@tarquinen/opencode-dcp"
 
 /**
- * OpenCode alone, magic-context from dist/ with the passive and the cooperative agent (calling ctx_reduce in
- * `reduceStyle`), and DCP from node_modules, in report order.
+ * OpenCode alone, magic-context from dist/ with the passive agent under each of `lists`, the same with the
+ * cooperative agent (calling ctx_reduce in `reduceStyle`), and DCP from node_modules, in report order.
  */
-export function benchConfigurations(reduceStyle: ReduceStyle): BenchConfiguration[] {
-  const configurations = [openCodeAlone(), magicContext(), cooperativeMagicContext(reduceStyle), dynamicContextPruning()]
+export function benchConfigurations(reduceStyle: ReduceStyle, lists: readonly BenchPriceList[]): BenchConfiguration[] {
+  const configurations = [
+    openCodeAlone(),
+    ...lists.map((list) => magicContext(list)),
+    ...lists.map((list) => cooperativeMagicContext(reduceStyle, list)),
+    dynamicContextPruning(),
+  ]
   return configurations.map((configuration) => ({ ...configuration, reduceStyle }))
 }
 
@@ -45,6 +53,7 @@ function openCodeAlone(): Omit<BenchConfiguration, "reduceStyle"> {
   return {
     id: "opencode",
     title: "OpenCode alone",
+    priceList: null,
     cooperative: false,
     pluginEntry: null,
     pluginVersion: null,
@@ -57,29 +66,31 @@ function openCodeAlone(): Omit<BenchConfiguration, "reduceStyle"> {
   }
 }
 
-function magicContext(): Omit<BenchConfiguration, "reduceStyle"> {
+function magicContext(list: BenchPriceList): Omit<BenchConfiguration, "reduceStyle"> {
   const entry = join(REPO_ROOT, "dist", "index.js")
   const version = packageVersion(join(REPO_ROOT, "package.json"))
   return {
     id: "magic-context",
-    title: `magic-context ${version ?? ""}`.trim(),
+    title: `${`magic-context ${version ?? ""}`.trim()}, ${list}`,
+    priceList: list,
     cooperative: false,
     pluginEntry: `file://${entry}`,
     pluginVersion: version,
     pluginTool: "ctx_reduce",
     // The settings magic-context's README recommends: it replaces both.
     compaction: { auto: false, prune: false },
-    files: { "magic-context.jsonc": '{ "historian": { "strategy": "canonical" } }\n' },
+    files: { "magic-context.jsonc": priceListConfig(list, { historian: { strategy: "canonical" } }) },
     settings:
-      "dist/index.js; magic-context.jsonc sets historian.strategy canonical (no model calls for the historian), " +
-      "everything else default; compaction.auto false, prune false (its README's recommendation)",
+      "dist/index.js; magic-context.jsonc sets historian.strategy canonical (no model calls for the historian) and " +
+      `models["mock/*"].price_list ${list} (${describeBenchList(list)}), everything else default; compaction.auto ` +
+      "false, prune false (its README's recommendation)",
     unavailable: existsSync(entry) ? null : `${entry} is missing: run npm run build`,
   }
 }
 
 /** The same plugin and settings, with an agent that answers each reminder with a ctx_reduce call. */
-function cooperativeMagicContext(reduceStyle: ReduceStyle): Omit<BenchConfiguration, "reduceStyle"> {
-  const passive = magicContext()
+function cooperativeMagicContext(reduceStyle: ReduceStyle, list: BenchPriceList): Omit<BenchConfiguration, "reduceStyle"> {
+  const passive = magicContext(list)
   const how =
     reduceStyle === "batched"
       ? "in the same response as its next scripted tool call (as the guidance asks)"
@@ -110,6 +121,7 @@ function dynamicContextPruning(): Omit<BenchConfiguration, "reduceStyle"> {
   return {
     id: "dcp",
     title: `DCP ${version ?? "(not installed)"}`,
+    priceList: null,
     cooperative: false,
     pluginEntry: `file://${entry}`,
     pluginVersion: version,

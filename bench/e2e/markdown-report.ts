@@ -1,4 +1,7 @@
+import { BENCH_PRICE_LISTS, type BenchPriceList } from "./bench-price-lists.js"
 import type { ConfigurationResult } from "./configuration-result.js"
+import { costTable } from "./cost-table.js"
+import { openCodeCostRows } from "./open-code-cost-rows.js"
 import type { ScenarioFacts } from "./scenarios.js"
 
 /** Where and how the benchmark ran, for the report's header. */
@@ -28,6 +31,14 @@ export function markdownReport(options: {
     `Measured ${environment.date} on a ${environment.cores}-core machine (Node ${environment.node}, OpenCode ` +
       `${environment.opencode}, magic-context built from ${environment.source}). Prompt tokens: ` +
       `${environment.tokenCounting}.`,
+    "",
+    "### Whole-session prompt cost under each price list",
+    "",
+    "Each magic-context run names its price list for the mock model in magic-context.jsonc, so the engine decides " +
+      "under the list its row is priced with; OpenCode alone does not depend on the list and is priced under each. " +
+      "Cost in uncached input tokens, side requests (title, compaction) included; saving against OpenCode alone.",
+    "",
+    ...costTable({ host: "OpenCode", rows: openCodeCostRows(options.scenarios) }),
     ...options.scenarios.flatMap(scenarioSection),
     "",
     ...DEFINITIONS,
@@ -75,10 +86,11 @@ const DEFINITIONS = [
     "start-up included; per model call it is the session's total over its main calls.",
   "",
   "Prompt cost is in uncached input tokens (src/pressure/cost-model.ts), the cache always warm. OpenAI caches the " +
-    "longest shared byte prefix, so its row prices the shared byte prefix at 0.1 and the rest at 1 (its 128-token " +
-    "cache steps are left out: at most 127 tokens per call). Anthropic caches at content-block boundaries (one " +
-    "message here is one block), so its row prices the matching whole messages at 0.1 and the rest as a cache write " +
-    "at 1.25. Side requests (title, OpenCode's compaction, the historian) are model calls the user pays for too: " +
+    "longest shared byte prefix, so the openai list prices the shared byte prefix at 0.1 and the rest at 1 (its " +
+    "128-token cache steps are left out: at most 127 tokens per call). Anthropic caches at content-block boundaries " +
+    "(one message here is one block), so anthropic-5m and anthropic-1h price the matching whole messages at 0.1 and " +
+    "the rest as a cache write at 1.25 and 2. A magic-context run is priced under every list, but decides under the " +
+    "one its config names: compare rows with the same list. Side requests (title, OpenCode's compaction, the historian) are model calls the user pays for too: " +
     "each is priced the same way against the main call just before it, and the whole-session cost is main plus side.",
   "",
   "The mock gives every configuration the same scripted replies and never calls a plugin's own tools (DCP's " +
@@ -113,27 +125,11 @@ function table(results: readonly ConfigurationResult[], scenario: ScenarioFacts)
       "Tokens after the shared byte prefix, all calls",
       (result) => metric(result, (m) => k(m.tokensAfterBytePrefixTotal)),
     ],
+    ["Price list named in magic-context's config", (result) => result.priceList ?? "–"],
+    ...BENCH_PRICE_LISTS.map((list) => costRow(list, alone)),
     [
-      "Prompt cost, uncached + 0.1 × cached byte prefix (OpenAI)",
-      (result) => metric(result, (m) => k(m.cost.openai)),
-    ],
-    [
-      "Prompt cost, 1.25 × written + 0.1 × cached whole messages (Anthropic)",
-      (result) => metric(result, (m) => k(m.cost.anthropic)),
-    ],
-    ["Prompt cost of side requests (OpenAI)", (result) => metric(result, (m) => k(m.sideCost.openai))],
-    ["Prompt cost of side requests (Anthropic)", (result) => metric(result, (m) => k(m.sideCost.anthropic))],
-    ["Whole-session prompt cost (OpenAI)", (result) => metric(result, (m) => k(m.sessionCost.openai))],
-    ["Whole-session prompt cost (Anthropic)", (result) => metric(result, (m) => k(m.sessionCost.anthropic))],
-    [
-      "Whole-session prompt cost against OpenCode alone, OpenAI / Anthropic",
-      (result) =>
-        metric(result, (m) =>
-          alone === null || result.id === "opencode"
-            ? "–"
-            : `${change(m.sessionCost.openai, alone.sessionCost.openai)} / ` +
-              `${change(m.sessionCost.anthropic, alone.sessionCost.anthropic)}`,
-        ),
+      `Prompt cost of side requests, ${BENCH_PRICE_LISTS.join(" / ")}`,
+      (result) => metric(result, (m) => BENCH_PRICE_LISTS.map((list) => k(m.sideCost[list])).join(" / ")),
     ],
     [
       "Cache-reusable share per call, mean / min",
@@ -171,6 +167,21 @@ function table(results: readonly ConfigurationResult[], scenario: ScenarioFacts)
   const rule = `|---|${results.map(() => "---:").join("|")}|`
   const body = rows.map(([label, cell]) => `| ${label} | ${results.map(cell).join(" | ")} |`)
   return [header, rule, ...body].join("\n")
+}
+
+/** The whole-session cost under `list`, and its change against OpenCode alone under the same list. */
+function costRow(
+  list: BenchPriceList,
+  alone: ConfigurationResult["metrics"],
+): [string, (result: ConfigurationResult) => string] {
+  return [
+    `Whole-session prompt cost under ${list} (against OpenCode alone)`,
+    (result) =>
+      metric(result, (m) => {
+        const against = alone === null || result.id === "opencode" ? "" : ` (${change(m.sessionCost[list], alone.sessionCost[list])})`
+        return `${k(m.sessionCost[list])}${against}`
+      }),
+  ]
 }
 
 function notes(results: readonly ConfigurationResult[]): string[] {

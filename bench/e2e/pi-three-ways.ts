@@ -1,37 +1,58 @@
 /**
- * `npm run bench:pi`: one scripted Pi session run three ways, each in the real pi binary against the mock model:
- * Pi alone (its own auto-compaction on, as Pi ships), Pi with magic-context (Pi's compaction off, as recommended), and
- * `magic-context replay` of the second run's session file. Reports the main requests' prompt tokens, prefix breaks and
- * estimated prompt cost (bench/e2e/request-metrics.ts), Pi's compactions, and how the replay's passes compare with the
- * live ones. Writes bench/results/pi-three-ways.json.
+ * `npm run bench:pi`: one scripted Pi session in the real pi binary against the mock model, run as Pi alone (its own
+ * auto-compaction on, as Pi ships) and as Pi with magic-context (Pi's compaction off, as recommended) with a passive
+ * agent (never calls ctx_reduce) and a cooperative one, each under every price list: the run's magic-context.jsonc
+ * names the list for the mock model, so the engine decides under the list the run is priced with. Pi alone does not
+ * depend on the list and is priced under each. The session file of every magic-context run under the openai list is
+ * replayed with `magic-context replay --window` and its passes compared with the live ones (a replay given a window
+ * prices under OpenAI's list, so only those runs decide under the same prices). Two scenarios
+ * (bench/e2e/pi-scenarios.ts): a 32k window with 24 reads of ~1,500 tokens, and a 200k window with 140 reads of the
+ * same size in user turns of 20 reads (magic-context refuses a fourth ctx_reduce call in one turn), long enough for
+ * Pi alone to compact. Reports per window × agent × list the whole-session prompt cost
+ * against Pi alone, prefix breaks and Pi's compactions (bench/e2e/cost-table.ts), and each run's prompt tokens per
+ * call. Writes bench/results/pi-three-ways.json and .md. All 14 runs take a few minutes on 2 cores.
  *
- * The agent reads STEPS files of about FILE_TOKENS tokens each, one per call; with magic-context it drops every
- * finished read but the newest KEEP with ctx_reduce every REDUCE_EVERY steps (a cooperative agent; Pi alone has no
- * such tool and just reads on). By default the ctx_reduce call rides along with that step's read in the same
- * response, as the guidance asks (no call once every file is read: the answer is text); BENCH_REDUCE=alone makes it
- * a response of its own before the read, and writes pi-three-ways-reduce-alone.json.
+ * The cooperative agent drops every finished read but the newest KEEP with ctx_reduce every REDUCE_EVERY steps
+ * (bench/e2e/pi-script.ts). By default the call rides along with that step's read in the same response, as the
+ * guidance asks; BENCH_REDUCE=alone makes it a response of its own, and writes pi-three-ways-reduce-alone.json.
+ *
+ *   BENCH_PI_SCENARIOS=32k        a subset of the scenarios (32k, 200k)
+ *   BENCH_PI_AGENTS=cooperative   a subset of the agents with magic-context (passive, cooperative)
+ *   BENCH_PRICE_LISTS=openai      a subset of the price lists (anthropic-5m, anthropic-1h, openai)
+ *   PI_BENCH_STEPS=12             the 32k scenario's number of reads
+ *   PI_BENCH_200K_READS=60x4000   the 200k scenario's reads: 60 of ~4,000 tokens
  */
 import { mkdirSync, writeFileSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { createTokenCounterPool } from "../../src/tokens/tiktoken-counter.js"
 import { fixtureText } from "../../test/e2e/harness/fixture-text.js"
-import { messageText, startMockModelServer, type ChatRequest, type MockReply } from "../../test/e2e/harness/mock-model-server.js"
-import { createPiSandbox } from "../../test/e2e/harness/pi-harness.js"
+import { startMockModelServer } from "../../test/e2e/harness/mock-model-server.js"
 import { readPassFacts, replayLikeLive } from "../../test/e2e/harness/pass-facts.js"
+import { createPiSandbox } from "../../test/e2e/harness/pi-harness.js"
+import { benchPriceListsOf, PRICE_LISTS_VARIABLE, priceListConfig, type BenchPriceList } from "./bench-price-lists.js"
+import { costTable, type CostRow, type CostSide } from "./cost-table.js"
+import { readEnginePrices, type EnginePrices } from "./engine-prices.js"
+import { isCompaction, piScript, promptTokensOf, turnEnds, turnPrompt } from "./pi-script.js"
+import { piScenarios, PI_200K_READS_VARIABLE, PI_SCENARIOS_VARIABLE, stepFile, type PiScenario } from "./pi-scenarios.js"
 import { requestElements } from "./prefix-share.js"
 import { createElementTokenCounter } from "./prompt-tokens.js"
-import { REDUCE_STYLE_VARIABLE, reduceStyleOf, reduceStyleSuffix, type ReduceStyle } from "./reduce-style.js"
+import { REDUCE_STYLE_VARIABLE, reduceStyleOf, reduceStyleSuffix } from "./reduce-style.js"
 import { measureRequests, type MeasuredRequest, type RequestMetrics } from "./request-metrics.js"
 
-const STEPS = Number(process.env["PI_BENCH_STEPS"] ?? 24)
-const FILE_TOKENS = 1_500
-const KEEP = 3
-const REDUCE_EVERY = 6
-const CONTEXT_WINDOW = 32_000
-const MAX_TOKENS = 4_096
+const AGENTS = ["passive", "cooperative"] as const
+type Agent = (typeof AGENTS)[number]
+
 const REDUCE_STYLE = reduceStyleOf(process.env[REDUCE_STYLE_VARIABLE])
-const RESULTS = join(dirname(fileURLToPath(import.meta.url)), "..", "results", `pi-three-ways${reduceStyleSuffix(REDUCE_STYLE)}.json`)
+const SCENARIOS = piScenarios({
+  only: process.env[PI_SCENARIOS_VARIABLE],
+  steps32k: process.env["PI_BENCH_STEPS"],
+  reads200k: process.env[PI_200K_READS_VARIABLE],
+})
+const LISTS = benchPriceListsOf(process.env[PRICE_LISTS_VARIABLE])
+const agentsNamed = (process.env["BENCH_PI_AGENTS"] ?? "").split(",").filter((agent) => agent !== "")
+const RUN_AGENTS = AGENTS.filter((agent) => agentsNamed.length === 0 || agentsNamed.includes(agent))
+const RESULTS = join(dirname(fileURLToPath(import.meta.url)), "..", "results", `pi-three-ways${reduceStyleSuffix(REDUCE_STYLE)}`)
 
 const counter = createTokenCounterPool().counterFor("o200k_base")
 const elements = createElementTokenCounter(counter)
@@ -42,101 +63,75 @@ type Run = {
   compactions: number
   refused: number
   requests: number
-  sessionFile: string | null
-  databaseFile: string
-  project: string
-  env: Record<string, string>
-  cleanup(): void
+  enginePrices: EnginePrices | null
+  replay: ReturnType<typeof replayCheck> | null
 }
 
-const promptTokensOf = (request: ChatRequest): number => Math.round(JSON.stringify(request.messages).length / 4)
-
-const isCompaction = (request: ChatRequest): boolean =>
-  request.messages.some((message) => message.role === "system" && messageText(message).includes("context summarization assistant"))
-
-/** The step a request asks for: one past the newest file read it shows (read calls name `sNN.txt`). */
-function nextStep(request: ChatRequest): number {
-  let newest = 0
-  for (const message of request.messages) {
-    for (const call of message.tool_calls ?? []) {
-      const found = /s(\d+)\.txt/.exec(call.function.arguments)
-      if (found) newest = Math.max(newest, Number(found[1]))
-    }
-  }
-  return newest + 1
-}
-
-/** The tags of finished reads still in the prompt, oldest first (their results start with `§N§ `). */
-function liveReadTags(request: ChatRequest): number[] {
-  return request.messages.flatMap((message) => {
-    if (message.role !== "tool") return []
-    const found = /^§(\d+)§ /.exec(messageText(message))
-    return found && messageText(message).includes("-BEGIN") ? [Number(found[1])] : []
-  })
-}
-
-function script(withTools: boolean, style: ReduceStyle): (request: ChatRequest) => MockReply {
-  const reducedAt = new Set<number>()
-  return (request) => {
-    const promptTokens = promptTokensOf(request)
-    // A real provider refuses a prompt over the window; Pi then compacts and retries.
-    if (promptTokens > CONTEXT_WINDOW) return { kind: "overflow", contextWindow: CONTEXT_WINDOW, promptTokens }
-    if (isCompaction(request)) return { kind: "text", text: "## Goal\nRead the files.\n## Progress\nRead the earlier files.", promptTokens }
-    const step = nextStep(request)
-    const tags = liveReadTags(request)
-    const read = { name: "read", args: { path: `s${String(step).padStart(2, "0")}.txt` } }
-    const reduceDue = withTools && step > 1 && (step - 1) % REDUCE_EVERY === 0 && !reducedAt.has(step) && tags.length > KEEP
-    // Batched, the drop needs a read to ride along with: after the last file the answer is text and no call is made.
-    if (reduceDue && (style === "alone" || step <= STEPS)) {
-      reducedAt.add(step)
-      const reduce = { name: "ctx_reduce", args: { drop: tags.slice(0, -KEEP).join(",") } }
-      if (style === "alone") return { kind: "tool", ...reduce, promptTokens }
-      return { kind: "tools", calls: [reduce, read], promptTokens }
-    }
-    if (step > STEPS) return { kind: "text", text: "THREE-WAYS-DONE", promptTokens }
-    return { kind: "tool", ...read, promptTokens }
-  }
-}
-
-async function runPi(label: string, extension: boolean): Promise<Run> {
+async function runPi(scenario: PiScenario, plugin: { agent: Agent; list: BenchPriceList } | null): Promise<Run> {
+  const label = `${scenario.id} ${plugin ? `pi + magic-context, ${plugin.agent}, ${plugin.list}` : "pi alone"}`
+  console.log(`${label}: running ${scenario.steps} reads…`)
   const files: Record<string, string> = {}
-  for (let step = 1; step <= STEPS; step += 1) files[`s${String(step).padStart(2, "0")}.txt`] = fixtureText(`S${step}`, FILE_TOKENS)
-  const mock = await startMockModelServer(script(extension, REDUCE_STYLE))
-  const sandbox = createPiSandbox({ mockUrl: mock.url, files, contextWindow: CONTEXT_WINDOW, maxTokens: MAX_TOKENS, piCompaction: !extension })
+  for (let step = 1; step <= scenario.steps; step += 1) files[stepFile(step)] = fixtureText(`S${step}`, scenario.fileTokens)
+  if (plugin) files["magic-context.jsonc"] = priceListConfig(plugin.list)
+  const agent = piScript({ scenario, cooperative: plugin?.agent === "cooperative", style: REDUCE_STYLE })
+  const mock = await startMockModelServer(agent.script)
+  const extension = plugin !== null
+  const sandbox = createPiSandbox({ mockUrl: mock.url, files, contextWindow: scenario.contextWindow, maxTokens: scenario.maxTokens, piCompaction: !extension })
   try {
-    const result = await sandbox.run("Read s01.txt to the last file, one at a time.", { extension, timeoutMs: 600_000 })
-    if (result.exitCode !== 0) throw new Error(`${label}: pi exited ${result.exitCode}: ${result.stderr.slice(-2000)}`)
-    const measured = (request: { n: number; body: ChatRequest }): MeasuredRequest => {
+    for (const [index, lastRead] of turnEnds(scenario).entries()) {
+      agent.startTurn(lastRead)
+      const result = await sandbox.run(turnPrompt(lastRead, scenario), { extension, continueSession: index > 0, timeoutMs: 1_200_000 })
+      if (result.exitCode !== 0) throw new Error(`${label}: pi exited ${result.exitCode} in turn ${index + 1}: ${result.stderr.slice(-2000)}`)
+    }
+    const measured = (request: { n: number; body: Parameters<typeof requestElements>[0] }): MeasuredRequest => {
       const parts = requestElements(request.body)
       return { n: request.n, turn: request.n, elements: parts, elementTokens: elements.count(parts) }
     }
     // A refused request cost nothing but the retry it forced; the metrics count the answered ones.
-    const answered = mock.requests.filter((request) => promptTokensOf(request.body) <= CONTEXT_WINDOW)
+    const answered = mock.requests.filter((request) => promptTokensOf(request.body) <= scenario.contextWindow)
     const main = answered.filter((request) => !isCompaction(request.body))
     const side = answered.filter((request) => isCompaction(request.body))
     const metrics = measureRequests({
       requests: main.map(measured),
       sideRequests: side.map(measured),
-      usableWindow: CONTEXT_WINDOW - MAX_TOKENS,
-      contextWindow: CONTEXT_WINDOW,
+      usableWindow: scenario.contextWindow - scenario.maxTokens,
+      contextWindow: scenario.contextWindow,
       countText: (text) => counter.count(text),
     })
-    const sessionFile = extension ? sandbox.sessionFile() : null
-    const refused = mock.requests.length - answered.length
-    return { label, metrics, compactions: side.length, refused, requests: mock.requests.length, sessionFile, databaseFile: sandbox.databaseFile, project: sandbox.project, env: sandbox.env, cleanup: () => sandbox.cleanup() }
+    const run: Run = {
+      label,
+      metrics,
+      compactions: side.length,
+      refused: mock.requests.length - answered.length,
+      requests: mock.requests.length,
+      enginePrices: extension ? readEnginePrices(sandbox.databaseFile) : null,
+      replay: plugin?.list === "openai" ? replayCheck(sandbox) : null,
+    }
+    console.log(`${label}: ${metrics.mainRequests} main requests, ${run.compactions} compactions, ${metrics.prefixBreaks} prefix breaks`)
+    return run
   } finally {
     await mock.close()
+    sandbox.cleanup()
   }
 }
 
-const alone = await runPi("pi alone", false)
-const withContext = await runPi("pi + magic-context", true)
-const liveRun = readPassFacts(withContext.databaseFile)
-const live = liveRun.passes
-const replayDatabase = join(dirname(withContext.databaseFile), "replay.db")
-if (withContext.sessionFile) replayLikeLive({ sessionFile: withContext.sessionFile, live: liveRun, databaseFile: replayDatabase, cwd: withContext.project, env: withContext.env })
-const replayed = withContext.sessionFile ? readPassFacts(replayDatabase).passes : []
-const differing = live.flatMap((pass, index) => (JSON.stringify(pass) === JSON.stringify(replayed[index]) ? [] : [{ pass: index + 1, live: pass, replay: replayed[index] ?? null }]))
+/** Replays the run's session file and compares its passes with the live ones (none differ: the same prompts). */
+function replayCheck(sandbox: ReturnType<typeof createPiSandbox>) {
+  const liveRun = readPassFacts(sandbox.databaseFile)
+  const live = liveRun.passes
+  const replayDatabase = join(dirname(sandbox.databaseFile), "replay.db")
+  replayLikeLive({ sessionFile: sandbox.sessionFile(), live: liveRun, databaseFile: replayDatabase, cwd: sandbox.project, env: sandbox.env })
+  const replayed = readPassFacts(replayDatabase).passes
+  const differing = live.flatMap((pass, index) => (JSON.stringify(pass) === JSON.stringify(replayed[index]) ? [] : [{ pass: index + 1, live: pass, replay: replayed[index] ?? null }]))
+  return {
+    livePasses: live.length,
+    replayPasses: replayed.length,
+    liveExecutes: live.filter((pass) => pass.decision === "execute").length,
+    replayExecutes: replayed.filter((pass) => pass.decision === "execute").length,
+    /** Passes whose decision, drops, tokens, divergence point or execute-prompt hash differ. */
+    differing,
+  }
+}
 
 const summary = (run: Run) => ({
   label: run.label,
@@ -146,25 +141,39 @@ const summary = (run: Run) => ({
   promptTokensTotal: run.metrics.promptTokensTotal,
   promptTokensMax: run.metrics.promptTokensMax,
   prefixBreaks: run.metrics.prefixBreaks,
+  prefixBreakAt: run.metrics.prefixBreakAt,
   sessionCost: run.metrics.sessionCost,
   overContextWindow: run.metrics.overContextWindow,
+  enginePrices: run.enginePrices,
+  replay: run.replay,
+  /** Prompt tokens per main request in thousands, `|` before a request that broke the prefix. */
+  tokenSeries: run.metrics.rows.map((row) => `${row.prefixBreak ? "|" : ""}${(row.promptTokens / 1000).toFixed(1)}`).join(" "),
 })
-const report = {
-  steps: STEPS,
-  reduceStyle: REDUCE_STYLE,
-  contextWindow: CONTEXT_WINDOW,
-  runs: [summary(alone), summary(withContext)],
-  replay: {
-    livePasses: live.length,
-    replayPasses: replayed.length,
-    liveExecutes: live.filter((pass) => pass.decision === "execute").length,
-    replayExecutes: replayed.filter((pass) => pass.decision === "execute").length,
-    /** Passes whose decision, drops, tokens, divergence point or execute-prompt hash differ (none: the same prompts). */
-    differing,
-  },
+
+const side = (run: Run, list: BenchPriceList): CostSide => ({
+  cost: run.metrics.sessionCost[list],
+  prefixBreaks: run.metrics.prefixBreaks,
+  compactions: run.compactions,
+})
+
+const scenarios = []
+const rows: CostRow[] = []
+for (const scenario of SCENARIOS) {
+  const alone = await runPi(scenario, null)
+  const runs = []
+  for (const agent of RUN_AGENTS) {
+    for (const list of LISTS) {
+      const run = await runPi(scenario, { agent, list })
+      runs.push({ agent, list, ...summary(run) })
+      rows.push({ window: scenario.id, agent, list, hostAlone: side(alone, list), withPlugin: side(run, list), engine: run.enginePrices })
+    }
+  }
+  scenarios.push({ ...scenario, alone: summary(alone), runs })
 }
-alone.cleanup()
-withContext.cleanup()
+const table = costTable({ host: "Pi", rows })
+const report = { reduceStyle: REDUCE_STYLE, priceLists: LISTS, scenarios, table }
 mkdirSync(dirname(RESULTS), { recursive: true })
-writeFileSync(RESULTS, `${JSON.stringify(report, null, 2)}\n`)
-console.log(JSON.stringify(report, null, 2))
+writeFileSync(`${RESULTS}.json`, `${JSON.stringify(report, null, 2)}\n`)
+writeFileSync(`${RESULTS}.md`, `${table.join("\n")}\n`)
+console.log(table.join("\n"))
+console.log(`Wrote ${RESULTS}.json and .md`)

@@ -1,5 +1,6 @@
 import { billedPrompt, promptCost } from "../../src/pressure/cost-model.js"
 import { PRICE_LISTS } from "../../src/session/price-lists.js"
+import { BENCH_PRICE_LISTS, type BenchPriceList, type ListCost } from "./bench-price-lists.js"
 import { comparePrefix, type PrefixComparison } from "./prefix-share.js"
 
 /** One request as measured: its elements (prefix-share.ts) and each element's token count. */
@@ -29,9 +30,6 @@ export type RequestRow = {
   sharedPrefixTokens: number
 }
 
-/** A prompt cost per provider family, in uncached-input-token units. */
-export type FamilyCost = { openai: number; anthropic: number }
-
 /** The request-side numbers of one configuration. */
 export type RequestMetrics = {
   mainRequests: number
@@ -42,18 +40,19 @@ export type RequestMetrics = {
   /** Prompt tokens minus the shared byte prefix's, over all calls. */
   tokensAfterBytePrefixTotal: number
   /**
-   * Estimated prompt cost over all calls, in uncached-input-token units (src/pressure/cost-model.ts): `openai` prices
-   * each call's shared byte prefix as cached reads (0.1) and the rest uncached; `anthropic` prices the matching
-   * elements (whole messages) as cached reads and the rest as cache writes (1.25).
+   * Estimated prompt cost over all calls per price list, in uncached-input-token units (src/pressure/cost-model.ts):
+   * `openai` prices each call's shared byte prefix as cached reads (0.1) and the rest uncached; `anthropic-5m` and
+   * `anthropic-1h` price the matching elements (whole messages) as cached reads and the rest as cache writes (1.25
+   * and 2).
    */
-  cost: FamilyCost
+  cost: ListCost
   /**
    * The same prices for the side requests (title, compaction, historian, other), each against the main request just
    * before it: the user pays for them too.
    */
-  sideCost: FamilyCost
+  sideCost: ListCost
   /** cost plus sideCost. */
-  sessionCost: FamilyCost
+  sessionCost: ListCost
   prefixShareMean: number | null
   prefixShareMin: number | null
   prefixBreaks: number
@@ -94,12 +93,9 @@ export function measureRequests(options: {
       sharedPrefixTokens: prefix.byteTokens,
     }
   })
-  const cost: FamilyCost = {
-    openai: sum(rows.map((row) => callCost(row.promptTokens, row.sharedPrefixTokens, "openai"))),
-    anthropic: sum(
-      rows.map((row) => callCost(row.promptTokens, row.promptTokens - row.tokensAfterPrefix, "anthropic")),
-    ),
-  }
+  const cost = listCost((list) =>
+    sum(rows.map((row) => callCost(row.promptTokens, shared(list, row.sharedPrefixTokens, row.promptTokens - row.tokensAfterPrefix), list))),
+  )
   const sideCost = sideRequestCost(options)
   const tokens = rows.map((row) => row.promptTokens)
   const shares = rows.flatMap((row) => (row.prefixShare === null ? [] : [row.prefixShare]))
@@ -113,7 +109,7 @@ export function measureRequests(options: {
     tokensAfterBytePrefixTotal: sum(rows.map((row) => row.promptTokens - row.sharedPrefixTokens)),
     cost,
     sideCost,
-    sessionCost: { openai: cost.openai + sideCost.openai, anthropic: cost.anthropic + sideCost.anthropic },
+    sessionCost: listCost((list) => cost[list] + sideCost[list]),
     prefixShareMean: mean(shares),
     prefixShareMin: shares.length === 0 ? null : Math.min(...shares),
     prefixBreaks: breaks.length,
@@ -129,16 +125,24 @@ function sideRequestCost(options: {
   requests: readonly MeasuredRequest[]
   sideRequests: readonly MeasuredRequest[]
   countText: (text: string) => number
-}): FamilyCost {
-  const priced = options.sideRequests.map((request) => {
+}): ListCost {
+  const prefixes = options.sideRequests.map((request) => {
     const previous = options.requests.filter((main) => main.n < request.n).at(-1)
-    const prefix = sharedPrefix(previous, request, options.countText)
-    return {
-      openai: callCost(prefix.promptTokens, prefix.byteTokens, "openai"),
-      anthropic: callCost(prefix.promptTokens, prefix.elementTokens, "anthropic"),
-    }
+    return sharedPrefix(previous, request, options.countText)
   })
-  return { openai: sum(priced.map((cost) => cost.openai)), anthropic: sum(priced.map((cost) => cost.anthropic)) }
+  return listCost((list) =>
+    sum(prefixes.map((prefix) => callCost(prefix.promptTokens, shared(list, prefix.byteTokens, prefix.elementTokens), list))),
+  )
+}
+
+/** A value per bench price list. */
+function listCost(value: (list: BenchPriceList) => number): ListCost {
+  return Object.fromEntries(BENCH_PRICE_LISTS.map((list) => [list, value(list)])) as ListCost
+}
+
+/** The cached part under a list: OpenAI caches the shared byte prefix, Anthropic whole shared messages. */
+function shared(list: BenchPriceList, byteTokens: number, elementTokens: number): number {
+  return list === "openai" ? byteTokens : elementTokens
 }
 
 /** A request's prompt tokens and the tokens it shares with `previous`, by whole elements and by bytes. */
@@ -169,8 +173,8 @@ function partialTokens(
   return Math.min(counted, request.elementTokens[comparison.matchingElements] ?? 0)
 }
 
-function callCost(promptTokens: number, sharedPrefixTokens: number, family: "openai" | "anthropic"): number {
-  const prices = PRICE_LISTS[family === "anthropic" ? "anthropic-5m" : "openai"].prices
+function callCost(promptTokens: number, sharedPrefixTokens: number, list: BenchPriceList): number {
+  const { prices } = PRICE_LISTS[list]
   return promptCost(billedPrompt({ promptTokens, sharedPrefixTokens, cacheWarm: true, prices }), prices)
 }
 

@@ -1,17 +1,22 @@
 /**
- * `npm run bench:e2e`: one scripted session in the real OpenCode, four ways: OpenCode alone, with magic-context
- * (dist/) and an agent that never calls its tools, the same with a cooperative agent that answers each reminder with
- * ctx_reduce, and with the peer plugin DCP (@tarquinen/opencode-dcp from node_modules), in two scenarios: a 32k
- * window with the script once and a 200k window with the script twice. A deterministic mock model drives real tool
- * calls over a scratch git repository, and the report is computed from the requests the mock receives: prompt
- * tokens, the cache-reusable prefix, prefix breaks, prompt cost, OpenCode's compaction requests and wall time. It
- * reports and never fails on the numbers; it exits non-zero only when it cannot run. Writes
- * bench/results/bench-e2e.json and bench/results/bench-e2e.md (one table per scenario) and prints them.
+ * `npm run bench:e2e`: one scripted session in the real OpenCode: OpenCode alone, with magic-context (dist/) and an
+ * agent that never calls its tools, the same with a cooperative agent that answers each reminder with ctx_reduce,
+ * and with the peer plugin DCP (@tarquinen/opencode-dcp from node_modules), in two scenarios: a 32k window with the
+ * script once and a 200k window with the script twice. Each magic-context configuration runs once per price list
+ * (anthropic-5m, anthropic-1h, openai), its magic-context.jsonc naming the list for the mock model so the engine
+ * decides under the list that run is priced with; OpenCode alone and DCP run once and are priced under every list.
+ * A deterministic mock model drives real tool calls over a scratch git repository, and the report is computed from
+ * the requests the mock receives: prompt tokens, the cache-reusable prefix, prefix breaks, prompt cost, OpenCode's
+ * compaction requests and wall time. It reports and never fails on the numbers; it exits non-zero only when it
+ * cannot run. Writes bench/results/bench-e2e.json and bench/results/bench-e2e.md (the cost under each list, then
+ * one table per scenario) and prints them. Every combination, 16 runs, takes about half an hour on 2 cores.
  *
  *   npm run bench:e2e                                  build, then every configuration in both scenarios
  *   BENCH_E2E_ONLY=opencode,dcp npm run bench:e2e      a subset of the configurations (opencode, magic-context,
  *                                                      magic-context-cooperative, dcp)
  *   BENCH_E2E_SCENARIOS=32k npm run bench:e2e          a subset of the scenarios (32k, 200k)
+ *   BENCH_PRICE_LISTS=openai npm run bench:e2e         magic-context under a subset of the price lists
+ *                                                      (anthropic-5m, anthropic-1h, openai)
  *   MAGIC_CONTEXT_KEEP_E2E=1 npm run bench:e2e         keep the sandboxes (requests.json in each)
  *   BENCH_REDUCE=alone npm run bench:e2e               the cooperative agent calls ctx_reduce as a response of its
  *                                                      own instead of beside its next tool call (batched, the
@@ -24,6 +29,7 @@ import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { REPO_ROOT } from "../../test/e2e/harness/opencode-harness.js"
 import { createTokenCounterPool } from "../../src/tokens/tiktoken-counter.js"
+import { benchPriceListsOf, PRICE_LISTS_VARIABLE } from "./bench-price-lists.js"
 import { configurationResult, unavailableResult, type ConfigurationResult } from "./configuration-result.js"
 import { benchConfigurations } from "./configurations.js"
 import { countFailedEdits } from "./edit-outcomes.js"
@@ -46,7 +52,8 @@ const tokens = createElementTokenCounter(pool.counterFor("o200k_base"))
 const only = process.env["BENCH_E2E_ONLY"]?.split(",")
 const onlyScenarios = process.env["BENCH_E2E_SCENARIOS"]?.split(",")
 const reduceStyle = reduceStyleOf(process.env[REDUCE_STYLE_VARIABLE])
-const configurations = benchConfigurations(reduceStyle).filter((configuration) => !only || only.includes(configuration.id))
+const priceLists = benchPriceListsOf(process.env[PRICE_LISTS_VARIABLE])
+const configurations = benchConfigurations(reduceStyle, priceLists).filter((configuration) => !only || only.includes(configuration.id))
 const scenarios = benchScenarios().filter((scenario) => !onlyScenarios || onlyScenarios.includes(scenario.id))
 
 const reports: ScenarioReport[] = []

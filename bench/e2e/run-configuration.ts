@@ -2,6 +2,7 @@ import { startMockModelServer, type ChatRequest } from "../../test/e2e/harness/m
 import { createOpenCodeSandbox, type OpenCodeSandbox } from "../../test/e2e/harness/opencode-harness.js"
 import { keepRequests } from "../../test/e2e/harness/prompt-inspection.js"
 import type { BenchConfiguration } from "./configurations.js"
+import { readEnginePrices, type EnginePrices } from "./engine-prices.js"
 import { pinModificationTimes } from "./pin-modification-times.js"
 import { pluginPreflight } from "./plugin-preflight.js"
 import type { ElementTokenCounter } from "./prompt-tokens.js"
@@ -33,6 +34,8 @@ export type ConfigurationRun = {
   pluginProblem: string | null
   /** magic-context's transform-pass decisions in order, read from its store; null for the other configurations. */
   passDecisions: string[] | null
+  /** The prices magic-context's passes billed under (from its store); null for the other configurations. */
+  enginePrices: EnginePrices | null
 }
 
 const LOG_ARGS = ["--print-logs", "--log-level", "INFO"]
@@ -75,6 +78,7 @@ export async function runConfiguration(options: {
   pinModificationTimes({ directory: sandbox.project, paths: Object.keys(repository) })
   const turnRuns: TurnRun[] = []
   let passDecisions: string[] | null = null
+  let enginePrices: EnginePrices | null = null
   try {
     for (const [index, turn] of turns.entries()) {
       model.startTurn(index)
@@ -94,6 +98,7 @@ export async function runConfiguration(options: {
       if (!ok) break
     }
     passDecisions = readPassDecisions(sandbox.databaseFile)
+    enginePrices = readEnginePrices(sandbox.databaseFile)
   } finally {
     keepRequests(sandbox.root, mock)
     await mock.close()
@@ -111,6 +116,7 @@ export async function runConfiguration(options: {
     pluginLoaded: loaded,
     pluginProblem: loaded === false ? pluginProblem(configuration) : null,
     passDecisions,
+    enginePrices,
   }
 }
 

@@ -10,6 +10,7 @@ import type { ChatMessage } from "../../e2e/harness/mock-model-server.js"
 const configuration: BenchConfiguration = {
   id: "opencode",
   title: "OpenCode alone",
+  priceList: null,
   cooperative: false,
   reduceStyle: "batched",
   pluginEntry: null,
@@ -62,6 +63,7 @@ describe("configurationResult", () => {
       pluginLoaded: null,
       pluginProblem: null,
       passDecisions: null,
+      enginePrices: null,
     }
     const rows = [
       { n: 2, turn: 0, elements: ["t", "a"], elementTokens: [1, 1] },
@@ -106,6 +108,7 @@ describe("configurationResult", () => {
       pluginLoaded: null,
       pluginProblem: null,
       passDecisions: null,
+      enginePrices: null,
     }
     const metrics = noRequests()
     const result = configurationResult({
@@ -131,6 +134,7 @@ describe("configurationResult", () => {
       pluginLoaded: null,
       pluginProblem: null,
       passDecisions: null,
+      enginePrices: null,
     }
     const metrics = noRequests()
     const result = configurationResult({

@@ -48,7 +48,8 @@ describe("measureRequests", () => {
     expect(metrics.tokensAfterBytePrefixTotal).toBe(45)
     // Cached: 0, 20, 15 tokens; the rest 45 uncached (OpenAI) or written at 1.25 (Anthropic).
     expect(metrics.cost.openai).toBeCloseTo(45 + 0.1 * 35)
-    expect(metrics.cost.anthropic).toBeCloseTo(1.25 * 45 + 0.1 * 35)
+    expect(metrics.cost["anthropic-5m"]).toBeCloseTo(1.25 * 45 + 0.1 * 35)
+    expect(metrics.cost["anthropic-1h"]).toBeCloseTo(2 * 45 + 0.1 * 35)
     expect(metrics.prefixShareMin).toBeCloseTo(3 / 10)
   })
 
@@ -67,7 +68,8 @@ describe("measureRequests", () => {
     expect(metrics.rows[1]).toMatchObject({ prefixBreak: true, tokensAfterPrefix: 13, sharedPrefixTokens: 2 + 8 })
     expect(metrics.tokensAfterBytePrefixTotal).toBe(13 + 5)
     expect(metrics.cost.openai).toBeCloseTo(13 + 5 + 0.1 * 10)
-    expect(metrics.cost.anthropic).toBeCloseTo(1.25 * 13 + 1.25 * 13 + 0.1 * 2)
+    expect(metrics.cost["anthropic-5m"]).toBeCloseTo(1.25 * 13 + 1.25 * 13 + 0.1 * 2)
+    expect(metrics.cost["anthropic-1h"]).toBeCloseTo(2 * 13 + 2 * 13 + 0.1 * 2)
   })
 
   it("never counts more shared tokens in a differing element than the element has", () => {
@@ -98,9 +100,12 @@ describe("measureRequests", () => {
     })
     expect(metrics.cost.openai).toBeCloseTo(6 + (2 + 0.1 * 6))
     expect(metrics.sideCost.openai).toBeCloseTo(6 + 10 + (1 + 0.1 * 5))
-    expect(metrics.sideCost.anthropic).toBeCloseTo(1.25 * 6 + 1.25 * 10 + (1.25 * 2 + 0.1 * 4))
+    expect(metrics.sideCost["anthropic-5m"]).toBeCloseTo(1.25 * 6 + 1.25 * 10 + (1.25 * 2 + 0.1 * 4))
+    expect(metrics.sideCost["anthropic-1h"]).toBeCloseTo(2 * 6 + 2 * 10 + (2 * 2 + 0.1 * 4))
     expect(metrics.sessionCost.openai).toBeCloseTo(metrics.cost.openai + metrics.sideCost.openai)
-    expect(metrics.sessionCost.anthropic).toBeCloseTo(metrics.cost.anthropic + metrics.sideCost.anthropic)
+    for (const list of ["anthropic-5m", "anthropic-1h"] as const) {
+      expect(metrics.sessionCost[list]).toBeCloseTo(metrics.cost[list] + metrics.sideCost[list])
+    }
   })
 
   it("reports no shares for a run without requests", () => {

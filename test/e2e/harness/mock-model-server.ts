@@ -85,9 +85,11 @@ export async function startMockModelServer(script: MockScript): Promise<MockMode
   const requests: RecordedRequest[] = []
   let count = 0
   const server: Server = createServer((request, response) => {
-    let raw = ""
-    request.on("data", (chunk: Buffer) => (raw += chunk.toString("utf8")))
+    // The body's bytes are joined before decoding: a chunk may end inside a multi-byte character (`§`).
+    const chunks: Buffer[] = []
+    request.on("data", (chunk: Buffer) => void chunks.push(chunk))
     request.on("end", () => {
+      const raw = Buffer.concat(chunks).toString("utf8")
       if (request.method === "GET" && request.url?.endsWith("/models")) {
         response.writeHead(200, { "content-type": "application/json" })
         response.end(JSON.stringify({ object: "list", data: [{ id: "mock-model", object: "model", owned_by: "mock" }] }))
