@@ -112,7 +112,9 @@ export function decideWork(options: {
     executePays({
       freedTokens,
       rewrittenTokens: before.total - before.fixed - before.history,
-      callsSinceExecute: seq - (state.applied.lastExecutePass ?? state.firstPass - 1),
+      // A fold's carried cost runs from the last fold: executes that only landed drops (an agent that cleans up as it
+      // goes) do not start it over.
+      callsSinceFold: seq - lastFoldPass(state),
       dropTokens,
       promptTokens: usageBefore,
       thresholdTokens,
@@ -231,4 +233,14 @@ export function decideWork(options: {
   if (lookahead && decided.decision === "execute") decided.reason = "turn-lookahead"
 
   return { landable, smart, ready, estimate, decided }
+}
+
+/**
+ * The pass of the last fold: the applied history's, or the last execute pass for a history stored before folds
+ * recorded theirs; before any fold, the pass before the session's first.
+ */
+function lastFoldPass(state: SessionState): number {
+  const history = state.applied.history
+  if (history === null) return state.firstPass - 1
+  return history.foldedAtPass ?? state.applied.lastExecutePass ?? state.firstPass - 1
 }

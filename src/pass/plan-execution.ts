@@ -60,7 +60,7 @@ export function planExecution(options: {
       lastExecutePass: seq,
       boundarySeq: view.newestSeq,
       drain: options.drain,
-      history: ready ? { foldedThroughSeq: ready.foldThroughSeq, text: ready.text, tokens: ready.tokens } : state.applied.history,
+      history: ready ? { foldedThroughSeq: ready.foldThroughSeq, text: ready.text, tokens: ready.tokens, foldedAtPass: seq } : state.applied.history,
       placements: [],
     },
     tags,

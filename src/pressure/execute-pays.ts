@@ -8,11 +8,14 @@ export type ExecuteEstimate = {
   rewrittenTokens: number
   /** The one-off extra cost of the break: rewritten tokens at the write (or uncached) price instead of a cached read. */
   breakCost: number
-  /** Calls since the last execute pass (or the session's start), this one included. */
-  callsSinceExecute: number
   /**
-   * What keeping the due work has cost since the last execute pass, this call included: the tokens it frees, read
-   * from the cache at every call since, taken as having grown evenly from nothing (so half of them on average).
+   * Calls since the last execute pass that folded history (or the session's start), this one included: an execute that
+   * only landed drops leaves the conversation a fold would take where it was.
+   */
+  callsSinceFold: number
+  /**
+   * What keeping the due work has cost since the last fold, this call included: the tokens it frees, read from the
+   * cache at every call since, taken as having grown evenly from nothing (so half of them on average).
    */
   carriedCost: number
   /** Calls expected before the threshold forces an execute anyway, from the session's growth per call (at least 1). */
@@ -32,7 +35,7 @@ export type ExecuteEstimate = {
  * - by what the work saves over the calls expected before the threshold forces an execute anyway (an execute now
  *   that the threshold would have done a few calls later gains only those calls: in a small window the threshold
  *   comes soon, and folding early would only trade detail for nothing), and
- * - for work that grows (a history fold), also by what keeping it has cost since the last execute pass, read from
+ * - for work that grows (a history fold), also by what keeping it has cost since the last fold, read from
  *   what it frees now as if it had grown evenly (no per-call record to keep, the same after a restart). This balances
  *   the two costs of a sawtooth (the classic part-period rule): breaks come about every
  *   sqrt(2 × break / (read price × growth)) calls, rarely when the tail after the change is long.
@@ -42,8 +45,8 @@ export type ExecuteEstimate = {
 export function executePays(options: {
   freedTokens: number
   rewrittenTokens: number
-  /** Calls since the last execute pass (or the session's start), this one included (at least 1). */
-  callsSinceExecute: number
+  /** Calls since the last execute pass that folded history (or the session's start), this one included (at least 1). */
+  callsSinceFold: number
   /** Of the freed tokens, what the landable queued drops free. */
   dropTokens: number
   /** The prompt's tokens now, where the threshold is, and the session's mean growth per call (0: unknown). */
@@ -58,8 +61,8 @@ export function executePays(options: {
   const rewrittenTokens = Math.max(0, options.rewrittenTokens)
   const writePrice = Math.max(prices.cacheWrite, prices.uncached)
   const breakCost = options.cacheCold ? 0 : rewrittenTokens * (writePrice - prices.cachedRead)
-  const callsSinceExecute = Math.max(1, Math.floor(options.callsSinceExecute))
-  const carriedCost = (freedTokens * prices.cachedRead * (callsSinceExecute + 1)) / 2
+  const callsSinceFold = Math.max(1, Math.floor(options.callsSinceFold))
+  const carriedCost = (freedTokens * prices.cachedRead * (callsSinceFold + 1)) / 2
   const room = Math.max(0, options.thresholdTokens - options.promptTokens)
   // Unknown growth: assume one call is left (the most cautious estimate: the work must pay at once).
   const expectedCalls = options.growthPerCall > 0 ? Math.max(1, Math.floor(room / options.growthPerCall)) : 1
@@ -70,7 +73,7 @@ export function executePays(options: {
     freedTokens,
     rewrittenTokens,
     breakCost,
-    callsSinceExecute,
+    callsSinceFold,
     carriedCost,
     expectedCalls,
     forwardSavings,

@@ -42,7 +42,13 @@ export type AppliedState = {
  * Settled conversation folded into history: the messages up to `foldedThroughSeq` leave the prompt and `text` (the
  * compartment history) takes their place at its start.
  */
-export type FoldedHistory = { foldedThroughSeq: number; text: string; tokens: number }
+export type FoldedHistory = {
+  foldedThroughSeq: number
+  text: string
+  tokens: number
+  /** The execute pass that folded it (absent in a record stored before passes recorded it). */
+  foldedAtPass?: number
+}
 
 /** Compartment history ready to replace the settled conversation up to `foldThroughSeq`. */
 export type ReadyHistory = { foldThroughSeq: number; text: string; tokens: number }

@@ -194,7 +194,12 @@ export function countReduceCalls(db: Database, sessionId: string, turnMessageId:
   return Number(row?.["n"] ?? 0)
 }
 
-const FoldedHistorySchema = z.object({ foldedThroughSeq: z.number().int(), text: z.string(), tokens: z.number().int() })
+const FoldedHistorySchema = z.object({
+  foldedThroughSeq: z.number().int(),
+  text: z.string(),
+  tokens: z.number().int(),
+  foldedAtPass: z.number().int().optional(),
+})
 
 /** Reads the stored history back through its schema; a record that does not fit is a store error, said plainly. */
 function parseHistory(json: string): FoldedHistory {

@@ -1006,6 +1006,22 @@ describe("a priced fold below the threshold", () => {
     expect(executed.usageAfter).toBeLessThan(executed.usageBefore / 2)
   })
 
+  it("counts what keeping the conversation cost from the last fold, not from an execute that only landed drops", async () => {
+    const foldAt = async (dropLandedAt: number | null): Promise<number> => {
+      const session = await openSession()
+      const all = turns(60)
+      for (let count = 2; count <= all.length; count += 2) {
+        const { result } = pass(session, all.slice(0, count), WINDOW)
+        if (result.decision === "execute") return count
+        // An agent's drop landing here: a new epoch and execute pass, the history as it was.
+        if (count === dropLandedAt) session.state.applied = { ...session.state.applied, lastExecutePass: session.state.nextPass - 1 }
+      }
+      throw new Error("no fold")
+    }
+    const alone = await foldAt(null)
+    expect(await foldAt(alone - 4)).toBe(alone)
+  })
+
   it("does not fold where the history budget holds the whole session: there a fold would free nothing", async () => {
     const session = await openSession()
     const all = turns(60)

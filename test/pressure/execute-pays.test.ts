@@ -4,7 +4,7 @@ import { PRICE_LISTS } from "../../src/session/price-lists.js"
 import { executePays } from "../../src/pressure/execute-pays.js"
 
 const base = {
-  callsSinceExecute: 1,
+  callsSinceFold: 1,
   dropTokens: 0,
   promptTokens: 70_000,
   thresholdTokens: 130_000,
@@ -17,12 +17,12 @@ describe("executePays", () => {
   it("pays once keeping the work has cost, in cached reads, what re-sending the changed tail once costs", () => {
     // The break re-sends 5,000 tokens at 0.9 more than a cached read: 4,500. Freeing 4,000 saves 400 per call.
     const first = executePays({ ...base, freedTokens: 4_000, rewrittenTokens: 5_000 })
-    expect(first).toMatchObject({ callsSinceExecute: 1, pays: false })
+    expect(first).toMatchObject({ callsSinceFold: 1, pays: false })
     expect(first.carriedCost).toBeCloseTo(400)
     expect(first.breakCost).toBeCloseTo(4_500)
     // Grown evenly over n calls, 4,000 freed now has cost 400 × (n + 1) / 2: 4,400 after 21 calls, 4,600 after 22.
-    expect(executePays({ ...base, callsSinceExecute: 21, freedTokens: 4_000, rewrittenTokens: 5_000 }).pays).toBe(false)
-    const paying = executePays({ ...base, callsSinceExecute: 22, freedTokens: 4_000, rewrittenTokens: 5_000 })
+    expect(executePays({ ...base, callsSinceFold: 21, freedTokens: 4_000, rewrittenTokens: 5_000 }).pays).toBe(false)
+    const paying = executePays({ ...base, callsSinceFold: 22, freedTokens: 4_000, rewrittenTokens: 5_000 })
     expect(paying.pays).toBe(true)
     expect(paying.carriedCost).toBeCloseTo(4_600)
   })
@@ -30,7 +30,7 @@ describe("executePays", () => {
   it("breaks about every sqrt(2 × break / (read × growth)) calls when the work grows evenly", () => {
     // 800 tokens of foldable material a call, a 16,000-token tail after the change: sqrt(2 × 14,400 / 80) = 19 calls.
     const calls = Array.from({ length: 60 }, (_, index) => index + 1)
-    const first = calls.find((n) => executePays({ ...base, callsSinceExecute: n, freedTokens: 800 * n, rewrittenTokens: 16_000 }).pays)
+    const first = calls.find((n) => executePays({ ...base, callsSinceFold: n, freedTokens: 800 * n, rewrittenTokens: 16_000 }).pays)
     expect(first).toBe(19)
   })
 
@@ -51,10 +51,10 @@ describe("executePays", () => {
   it("does not fold early what the threshold would fold within a few calls, however long the work was carried", () => {
     // Carried long enough (4,000 × 0.1 × 41 / 2 = 8,200 against 4,500), but two calls before the threshold an execute
     // now gains 4,000 × 0.1 × 2 = 800.
-    const near = executePays({ ...base, callsSinceExecute: 40, freedTokens: 4_000, rewrittenTokens: 5_000, promptTokens: 128_000 })
+    const near = executePays({ ...base, callsSinceFold: 40, freedTokens: 4_000, rewrittenTokens: 5_000, promptTokens: 128_000 })
     expect(near).toMatchObject({ expectedCalls: 2, pays: false })
     expect(near.forwardSavings).toBeCloseTo(800)
-    expect(executePays({ ...base, callsSinceExecute: 40, freedTokens: 4_000, rewrittenTokens: 5_000 }).pays).toBe(true)
+    expect(executePays({ ...base, callsSinceFold: 40, freedTokens: 4_000, rewrittenTokens: 5_000 }).pays).toBe(true)
   })
 
   it("unknown growth counts one call left for a drop", () => {
@@ -65,7 +65,7 @@ describe("executePays", () => {
   })
 
   it("prices the write premium: the same work that pays on OpenAI does not yet on Anthropic", () => {
-    const work = { ...base, callsSinceExecute: 22, freedTokens: 4_000, rewrittenTokens: 5_000 }
+    const work = { ...base, callsSinceFold: 22, freedTokens: 4_000, rewrittenTokens: 5_000 }
     expect(executePays(work).pays).toBe(true)
     expect(executePays({ ...work, prices: PRICE_LISTS["anthropic-5m"].prices }).pays).toBe(false)
   })
@@ -73,12 +73,12 @@ describe("executePays", () => {
   it("a cold cache makes any due work free, and no work never pays", () => {
     expect(executePays({ ...base, freedTokens: 10, rewrittenTokens: 20_000, cacheCold: true })).toMatchObject({ breakCost: 0, pays: true })
     expect(executePays({ ...base, freedTokens: 0, rewrittenTokens: 0, cacheCold: true }).pays).toBe(false)
-    expect(executePays({ ...base, callsSinceExecute: 1e9, freedTokens: 0, rewrittenTokens: 0 }).pays).toBe(false)
+    expect(executePays({ ...base, callsSinceFold: 1e9, freedTokens: 0, rewrittenTokens: 0 }).pays).toBe(false)
   })
 
   it("reads negative inputs as none", () => {
-    expect(executePays({ ...base, callsSinceExecute: -5, freedTokens: -1, dropTokens: -1, rewrittenTokens: -1 })).toMatchObject({
-      callsSinceExecute: 1,
+    expect(executePays({ ...base, callsSinceFold: -5, freedTokens: -1, dropTokens: -1, rewrittenTokens: -1 })).toMatchObject({
+      callsSinceFold: 1,
       freedTokens: 0,
       rewrittenTokens: 0,
       carriedCost: 0,
@@ -97,7 +97,7 @@ describe("executePays", () => {
         fc.constantFrom(PRICE_LISTS.openai.prices, PRICE_LISTS["anthropic-5m"].prices, PRICE_LISTS.google.prices),
         (freed, extra, rewritten, carried, prices) => {
           const at = (f: number, r: number, c: number) =>
-            executePays({ ...base, callsSinceExecute: c, prices, freedTokens: f, dropTokens: f, rewrittenTokens: r }).pays
+            executePays({ ...base, callsSinceFold: c, prices, freedTokens: f, dropTokens: f, rewrittenTokens: r }).pays
           if (at(freed, rewritten, carried)) {
             expect(at(freed + extra, rewritten, carried)).toBe(true)
             expect(at(freed, rewritten, carried + extra)).toBe(true)
