@@ -115,6 +115,7 @@ export function decideWork(options: {
       // A fold's carried cost runs from the last fold: executes that only landed drops (an agent that cleans up as it
       // goes) do not start it over.
       callsSinceFold: seq - lastFoldPass(state),
+      callsSoFar: seq - (state.firstPass - 1),
       dropTokens,
       promptTokens: usageBefore,
       thresholdTokens,

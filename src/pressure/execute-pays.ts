@@ -18,7 +18,10 @@ export type ExecuteEstimate = {
    * cache at every call since, taken as having grown evenly from nothing (so half of them on average).
    */
   carriedCost: number
-  /** Calls expected before the threshold forces an execute anyway, from the session's growth per call (at least 1). */
+  /**
+   * Calls expected before the threshold forces an execute anyway, from the session's growth per call, and never more
+   * than the session has made so far (at least 1).
+   */
   expectedCalls: number
   /** What the freed tokens save, read from the cache at each of those calls: the most executing now can gain. */
   forwardSavings: number
@@ -53,6 +56,8 @@ export function executePays(options: {
   promptTokens: number
   thresholdTokens: number
   growthPerCall: number
+  /** Calls the session has made so far, this one included (absent: no bound). */
+  callsSoFar?: number
   cacheCold: boolean
   prices: TokenPrices
 }): ExecuteEstimate {
@@ -65,7 +70,10 @@ export function executePays(options: {
   const carriedCost = (freedTokens * prices.cachedRead * (callsSinceFold + 1)) / 2
   const room = Math.max(0, options.thresholdTokens - options.promptTokens)
   // Unknown growth: assume one call is left (the most cautious estimate: the work must pay at once).
-  const expectedCalls = options.growthPerCall > 0 ? Math.max(1, Math.floor(room / options.growthPerCall)) : 1
+  // A session is expected to go on about as long again as it has run: a slow-growing one (an agent that drops what
+  // it is done with) would otherwise count on hundreds of calls it may never make.
+  const toThreshold = options.growthPerCall > 0 ? Math.floor(room / options.growthPerCall) : 1
+  const expectedCalls = Math.max(1, Math.min(toThreshold, Math.floor(options.callsSoFar ?? toThreshold)))
   const forwardSavings = freedTokens * prices.cachedRead * expectedCalls
   const dropSavings = Math.min(Math.max(0, options.dropTokens), freedTokens) * prices.cachedRead * expectedCalls
   const pays = freedTokens > 0 && (dropSavings >= breakCost || (forwardSavings >= breakCost && carriedCost >= breakCost))

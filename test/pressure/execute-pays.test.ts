@@ -57,6 +57,16 @@ describe("executePays", () => {
     expect(executePays({ ...base, callsSinceFold: 40, freedTokens: 4_000, rewrittenTokens: 5_000 }).pays).toBe(true)
   })
 
+  it("counts on no more calls ahead than the session has made: a drop that pays over 60 calls waits in a young one", () => {
+    // 1,500 tokens dropped save 150 per call; the break re-sends 16,000 at 0.9 more than a read: 14,400.
+    const drop = { ...base, freedTokens: 1_500, dropTokens: 1_500, rewrittenTokens: 16_000, growthPerCall: 1_000 }
+    expect(executePays(drop)).toMatchObject({ expectedCalls: 60, pays: false })
+    expect(executePays({ ...drop, growthPerCall: 100 })).toMatchObject({ expectedCalls: 600, pays: true })
+    // Slow growth (an agent that drops as it goes) in a session 40 calls old: 40 calls ahead, 6,000 saved.
+    expect(executePays({ ...drop, growthPerCall: 100, callsSoFar: 40 })).toMatchObject({ expectedCalls: 40, pays: false })
+    expect(executePays({ ...drop, growthPerCall: 100, callsSoFar: 96 })).toMatchObject({ expectedCalls: 96, pays: true })
+  })
+
   it("unknown growth counts one call left for a drop", () => {
     expect(executePays({ ...base, growthPerCall: 0, freedTokens: 5_000, dropTokens: 5_000, rewrittenTokens: 20_000 })).toMatchObject({
       expectedCalls: 1,
