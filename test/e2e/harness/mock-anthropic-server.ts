@@ -11,6 +11,7 @@ import {
   type MadeBlock,
   type ThinkingVerdict,
 } from "./anthropic-thinking-rules.js"
+import { onRequestBody } from "./request-body.js"
 
 /** What the scripted model answers: text, or one tool call. Every answer starts with a signed thinking block. */
 export type AnthropicReply = { kind: "text"; text: string } | { kind: "tool"; name: string; input: Record<string, unknown> }
@@ -53,9 +54,7 @@ export async function startMockAnthropicServer(options: {
   const made = new Map<string, MadeBlock>()
   let count = 0
   const server: Server = createServer((request, response) => {
-    let raw = ""
-    request.on("data", (chunk: Buffer) => (raw += chunk.toString("utf8")))
-    request.on("end", () => {
+    onRequestBody(request, (raw) => {
       if (request.method !== "POST" || !request.url?.replace(/\?.*$/, "").endsWith("/messages")) {
         return answerError(response, 404, "not_found_error", `no route ${request.method} ${request.url}`)
       }

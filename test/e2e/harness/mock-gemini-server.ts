@@ -9,6 +9,7 @@ import {
   type MadeSignature,
   type SignatureVerdict,
 } from "./gemini-thought-rules.js"
+import { onRequestBody } from "./request-body.js"
 
 /** What the scripted model answers: text, or one function call. Every answer carries a thought signature. */
 export type GeminiReply = { kind: "text"; text: string } | { kind: "tool"; name: string; input: Record<string, unknown> }
@@ -52,9 +53,7 @@ export async function startMockGeminiServer(options: { script: GeminiScript }): 
   const made = new Map<string, MadeSignature>()
   let count = 0
   const server: Server = createServer((request, response) => {
-    let raw = ""
-    request.on("data", (chunk: Buffer) => (raw += chunk.toString("utf8")))
-    request.on("end", () => {
+    onRequestBody(request, (raw) => {
       const route = /\/models\/([^/:?]+):(streamGenerateContent|generateContent)(?:\?|$)/.exec(request.url ?? "")
       if (request.method !== "POST" || route === null) {
         return answerError(response, 404, "NOT_FOUND", `no route ${request.method} ${request.url}`)

@@ -1,5 +1,6 @@
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
+import { onRequestBody } from "./request-body.js"
 
 /** One chat-completions request as the mock received it. */
 export type RecordedRequest = {
@@ -85,11 +86,7 @@ export async function startMockModelServer(script: MockScript): Promise<MockMode
   const requests: RecordedRequest[] = []
   let count = 0
   const server: Server = createServer((request, response) => {
-    // The body's bytes are joined before decoding: a chunk may end inside a multi-byte character (`§`).
-    const chunks: Buffer[] = []
-    request.on("data", (chunk: Buffer) => void chunks.push(chunk))
-    request.on("end", () => {
-      const raw = Buffer.concat(chunks).toString("utf8")
+    onRequestBody(request, (raw) => {
       if (request.method === "GET" && request.url?.endsWith("/models")) {
         response.writeHead(200, { "content-type": "application/json" })
         response.end(JSON.stringify({ object: "list", data: [{ id: "mock-model", object: "model", owned_by: "mock" }] }))

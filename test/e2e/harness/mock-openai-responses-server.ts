@@ -9,6 +9,7 @@ import {
   type ResponsesApiError,
   type ResponsesRequest,
 } from "./openai-reasoning-rules.js"
+import { onRequestBody } from "./request-body.js"
 
 /** What the scripted model answers: text, or one function call. Every answer starts with a reasoning item. */
 export type OpenAIReply =
@@ -53,9 +54,7 @@ export async function startMockOpenAIResponsesServer(options: {
   const made: MadeReasoning[] = []
   let count = 0
   const server: Server = createServer((request, response) => {
-    let raw = ""
-    request.on("data", (chunk: Buffer) => (raw += chunk.toString("utf8")))
-    request.on("end", () => {
+    onRequestBody(request, (raw) => {
       if (request.method !== "POST" || !request.url?.replace(/\?.*$/, "").endsWith("/responses")) {
         return answerError(response, 404, {
           message: `Invalid URL (${request.method} ${request.url})`,
