@@ -152,26 +152,26 @@ describe("runPass: execute passes", () => {
 
   it("lands queued drops below the threshold once they pay for the break, and records what it weighed", () => {
     // A 500-token read and a 20k one, then 500 tokens a call (12 calls, past the 5k protected window): the prompt
-    // grows 500 a call and stands at 27.5k, 75 calls below the 65k threshold.
+    // grows 500 a call and stands at 27.5k, 75 calls below the 65k threshold; the session is 14 calls old, so the rule
+    // counts on 14 calls ahead.
     const messages: HostMessage[] = [user("u1", 1_000), read("old", 500), read("r1", 20_000)]
     pass(messages)
     for (let index = 0; index < 12; index += 1) {
       messages.push(read(`s${index}`, 500))
       pass(messages)
     }
-    // The small read would save 500 × 0.1 × 75 = 3,750 before the threshold; re-sending the 27.5k after the change
-    // costs 24,750: it waits.
+    // The small read would save 500 × 0.1 × 14 = 700; re-sending the 27.5k after the change costs 24,750: it waits.
     queue("old")
     const small = pass(messages)
     expect(small.result).toMatchObject({ decision: "replay", reason: "below-threshold", band: "below", usageBefore: 27_500 })
-    expect(listPasses(db, state.sessionId, 1)[0]?.detail["cost"]).toMatchObject({ expectedCalls: 75, pays: false })
-    // The 20k read saves 20,000 × 0.1 × 75 = 150,000: it lands at once, with the small one.
+    expect(listPasses(db, state.sessionId, 1)[0]?.detail["cost"]).toMatchObject({ expectedCalls: 14, pays: false })
+    // The 20k read saves 20,000 × 0.1 × 15 = 30,000: it lands at once, with the small one.
     queue("r1")
     const large = pass(messages)
     expect(large.result).toMatchObject({ decision: "execute", reason: "pays", band: "below", dropped: [tag("old"), tag("r1")] })
     expect(large.result.usageAfter).toBe(27_500 - 20_500)
     const [record] = listPasses(db, state.sessionId, 1)
-    expect(record?.detail["cost"]).toMatchObject({ freedTokens: 20_500, rewrittenTokens: 27_500, breakCost: 24_750, pays: true })
+    expect(record?.detail["cost"]).toMatchObject({ freedTokens: 20_500, rewrittenTokens: 27_500, breakCost: 24_750, expectedCalls: 15, pays: true })
     expect(record?.detail["billed"]).toMatchObject({ readPrice: 0.1 })
   })
 
