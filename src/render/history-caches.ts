@@ -25,6 +25,8 @@ import type { TokenCounter } from "../tokens/token-counter.js"
 export type HistoryCaches = {
   /** Counts a text once: pin lines recur on every pressured pass (a long session holds thousands). */
   countOnce(text: string): number
+  /** Counts a text that rarely recurs (a recalled line), keeping nothing. */
+  count(text: string): number
   /** The composed history changes by a few episodes per fold: its unchanged episodes are not counted again. */
   historyCounter: SectionCounter
   /** The history's frame (ledger and working set, without episodes) is counted twice a fold, mostly the same each time. */
@@ -52,6 +54,7 @@ export function createHistoryCaches(counter: TokenCounter): HistoryCaches {
       counted.set(text, tokens)
       return tokens
     },
+    count: (text) => counter.count(text),
     historyCounter: createSectionCounter(counter),
     frameCounter: createSectionCounter(counter),
     ledgerSearch: undefined,

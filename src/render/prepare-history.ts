@@ -165,7 +165,7 @@ export function prepareHistory(options: {
     budgetTokens,
     pinTokens: ledger.tokens,
     condensed: ledger.condensed,
-    recalled: { lines: recalled.length, tokens: recalled.length === 0 ? 0 : caches.countOnce(recalledSection(recalled).join("\n")) },
+    recalled: { lines: recalled.length, tokens: recalled.length === 0 ? 0 : caches.count(recalledSection(recalled).join("\n")) },
   })
   return { ready: { foldThroughSeq: last.lastMessageSeq, text, tokens }, choices, report }
 }
@@ -195,7 +195,6 @@ function recallFor(
     const basis = compartment.basis
     return {
       displayId: displayId(compartment),
-      seq: compartment.seq,
       tier,
       source: () => (basis.tiers.includes("full") ? basis.text("full") : undefined),
       shown: () => (tier === "omitted" ? "" : (basis.text(tier) ?? "")),
@@ -203,7 +202,7 @@ function recallFor(
     }
   })
   const tail = referenceTail(view.messages.slice(view.protectedFrom), RECALL_TAIL_CHARS)
-  return recallByReference({ episodes, tail, budgetTokens: room, count: caches.countOnce, filters: caches.recallFilters })
+  return recallByReference({ episodes, tail, budgetTokens: room, count: caches.count, filters: caches.recallFilters })
 }
 
 /**

@@ -21,7 +21,6 @@ export const RECALL_BUDGET_SHARE = 0.1
 /** An episode as recall reads it: its display id, the tier the history shows it at, and its basis. */
 export type RecallEpisode = {
   displayId: string
-  seq: number
   tier: Tier | "omitted"
   /** The episode's FULL text (its source as the model saw it), or undefined when it has none. */
   source(): string | undefined
@@ -33,8 +32,9 @@ export type RecallEpisode = {
 
 /**
  * Recall by reference: lines of episodes the history shows below FULL (or leaves out) whose rare terms the recent
- * conversation names again (a term the tail and at most two episodes contain, each line scored by 1/episodes per
- * such term, recalled from a score of 1), best first within `budgetTokens`, returned in source order. An agent that
+ * conversation names again (a term the tail and at most two episodes contain weighs 1/episodes, shared among the
+ * lines that hold it; a line is recalled from a score of 1), best first within `budgetTokens`, at most
+ * MAX_RECALLED_LINES, returned in source order. An agent that
  * comes back to a flag, a path or a name from a page it read long ago finds the line again with its tag. Pure and
  * deterministic: the same episodes, tail and budget give the same lines.
  */
@@ -71,7 +71,7 @@ export function recallByReference(options: {
   }
   if (weights.size === 0) return []
   // The lines of the episodes that hold a referenced term, each with the referenced terms it holds.
-  const lines: (RecalledLine & { terms: string[]; order: number })[] = []
+  const lines: (RecalledLine & { terms: string[]; episodeIndex: number; lineIndex: number })[] = []
   const seen = new Set<string>()
   episodes.forEach((episode, episodeIndex) => {
     if (episode.tier === "full") return
@@ -90,7 +90,7 @@ export function recallByReference(options: {
       if (terms.length === 0) return
       seen.add(line)
       const text = line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}…` : line
-      lines.push({ displayId: episode.displayId, tag, text, terms, order: episodeIndex * 1_000_000 + lineIndex })
+      lines.push({ displayId: episode.displayId, tag, text, terms, episodeIndex, lineIndex })
     })
   })
   // A term on many lines points at none of them: each line gets its share of the term's weight.
@@ -99,7 +99,9 @@ export function recallByReference(options: {
   const candidates = lines
     .map((line) => ({ ...line, score: line.terms.reduce((sum, term) => sum + (weights.get(term) ?? 0) / (linesWith.get(term) ?? 1), 0) }))
     .filter((line) => line.score >= 1)
-  candidates.sort((left, right) => right.score - left.score || left.order - right.order)
+  const sourceOrder = (left: (typeof lines)[number], right: (typeof lines)[number]): number =>
+    left.episodeIndex - right.episodeIndex || left.lineIndex - right.lineIndex
+  candidates.sort((left, right) => right.score - left.score || sourceOrder(left, right))
   const chosen: typeof candidates = []
   let used = 0
   for (const candidate of candidates) {
@@ -109,7 +111,7 @@ export function recallByReference(options: {
     used += tokens
     chosen.push(candidate)
   }
-  return chosen.sort((left, right) => left.order - right.order).map(({ displayId, tag, text }) => ({ displayId, tag, text }))
+  return chosen.sort(sourceOrder).map(({ displayId, tag, text }) => ({ displayId, tag, text }))
 }
 
 /** A line of a read file without the number the read tool put before it (`12: `, `00012| `, `12→`): the same line twice is one. */

@@ -18,7 +18,7 @@ const MANUAL = [
 ].join("\n")
 
 function episode(seq: number, tier: Tier | "omitted", source: string, shown = `[c${seq}] condensed`): RecallEpisode {
-  return { displayId: `c${seq}`, seq, tier, source: () => source, shown: () => shown, key: { seq } }
+  return { displayId: `c${seq}`, tier, source: () => source, shown: () => shown, key: { seq } }
 }
 
 function recall(episodes: RecallEpisode[], tail: string, budgetTokens = 200): string[] {
