@@ -240,7 +240,7 @@ export function decideWork(options: {
  * The pass of the last fold: the applied history's, or the last execute pass for a history stored before folds
  * recorded theirs; before any fold, the pass before the session's first.
  */
-function lastFoldPass(state: SessionState): number {
+export function lastFoldPass(state: SessionState): number {
   const history = state.applied.history
   if (history === null) return state.firstPass - 1
   return history.foldedAtPass ?? state.applied.lastExecutePass ?? state.firstPass - 1

@@ -84,6 +84,14 @@ describe("loadAppliedState", () => {
     ])
   })
 
+  it("keeps the pass a history was folded at, and reads a history stored without it as it was", () => {
+    const history = { foldedThroughSeq: 4, text: "<session-history>…", tokens: 12 }
+    saveAppliedState(db, SESSION, applied({ history: { ...history, foldedAtPass: 7 } }), 1)
+    expect(loadAppliedState(db, SESSION).history).toEqual({ ...history, foldedAtPass: 7 })
+    db.exec(`UPDATE session_state SET history_json = '${JSON.stringify(history)}'`)
+    expect(loadAppliedState(db, SESSION).history).toEqual(history)
+  })
+
   it("refuses a stored history that does not fit its schema", () => {
     saveAppliedState(db, SESSION, applied(), 1)
     db.exec(`UPDATE session_state SET history_json = '{"foldedThroughSeq":"five"}'`)
