@@ -3,6 +3,7 @@ import { resolve } from "node:path"
 import { parseCommandArgs } from "./parse-command-args.js"
 import type { Config } from "../config/schema.js"
 import { costReplay } from "../lab/cost-replay.js"
+import { pluginRequestTokens } from "../lab/plugin-request-tokens.js"
 import { UNREDUCED_WINDOW_TOKENS } from "../lab/evaluate-probes.js"
 import { formatPriceListCosts, priceListCostJson } from "../lab/format-price-list-costs.js"
 import {
@@ -125,13 +126,14 @@ async function fileRuns(options: {
   const transcript = readTranscript(resolve(io.cwd, file))
   for (const line of skippedInputLines(file, transcript)) io.stderr(line)
   const replay = { transcript, counter, config }
+  const requestTokens = pluginRequestTokens(counter)
   const unreduced = await costReplay({ ...replay, window: UNREDUCED_WINDOW_TOKENS, policy: "default", tagsVisible: false })
   progress.step(`${file} host alone`)
   const runs: PriceListRun[] = []
   for (const window of options.windows) {
     const hostAloneAs = hostAloneMode(unreduced.metrics.maxPromptTokens, window)
     for (const list of options.lists) {
-      const plugin = await costReplay({ ...replay, window, policy: "default", priceList: list, tagsVisible: true })
+      const plugin = await costReplay({ ...replay, window, policy: "default", priceList: list, tagsVisible: true, requestTokens })
       const hostAlone =
         hostAloneAs === "unreduced"
           ? unreduced
@@ -167,6 +169,8 @@ function printCosts(
   )
   const lists = [...new Set(rows.map((row) => row.list))]
   for (const list of lists) io.stdout(`  ${list}: ${PRICE_LISTS[list].source}`)
+  const requestTokens = Math.max(0, ...rows.map((row) => row.pluginRequestTokens))
+  io.stdout(`The plugin's guidance and tool definitions add ${requestTokens} tokens to each of its requests (cached after the first).`)
   io.stdout("")
   for (const line of formatPriceListCosts(rows)) io.stdout(line)
   io.stdout("")

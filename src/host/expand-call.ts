@@ -5,6 +5,7 @@ import type { HostPart } from "../transcript/host-message.js"
 import { itemText } from "../session/item-text.js"
 import { listCompartments } from "../store/compartment-repository.js"
 import { readMessageParts } from "../store/raw-repository.js"
+import { EXPAND_TOOL_TEXT } from "../reduce/agent-texts.js"
 import type { ContextTool } from "./context-tool.js"
 import type { HostRuntime } from "./host-runtime.js"
 import type { SessionInfo } from "../store/session-repository.js"
@@ -15,21 +16,13 @@ import type { SessionInfo } from "../store/session-repository.js"
  */
 export const MAX_EXPAND_CHARS = 24_000
 
-export const EXPAND_TOOL_DESCRIPTION =
-  "Bring back detail magic-context condensed or dropped. target is an episode id from the session history (e.g. " +
-  '"c12": returns that episode at full detail) or a tag (e.g. "§42§" or "42": returns the item\'s original ' +
-  "content, also when it was dropped). The answer is bounded in size; the episode is also kept in more detail " +
-  "from the next history update on."
-
 /**
  * ctx_expand, whatever the host: every reduction is reversible. A compartment comes back at its most detailed tier
  * (and is marked relevant, so the next history update promotes it); a tag comes back as its raw content from the
  * store. Unknown ids get a clear answer.
  */
 export const EXPAND_CALL: ContextTool = {
-  name: "ctx_expand",
-  description: EXPAND_TOOL_DESCRIPTION,
-  argument: { name: "target", description: 'An episode id like "c12", or a tag like "§42§"' },
+  ...EXPAND_TOOL_TEXT,
   failure: "ctx_expand could not run because of an internal error in magic-context (recorded).",
   run: expand,
 }

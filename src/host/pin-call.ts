@@ -4,29 +4,16 @@ import { insertPin } from "../store/pin-repository.js"
 import { readMessageParts } from "../store/raw-repository.js"
 import type { HostPart } from "../transcript/host-message.js"
 import { itemText } from "../session/item-text.js"
+import { MAX_PIN_CHARS, PIN_TOOL_TEXT } from "../reduce/agent-texts.js"
 import type { ContextTool } from "./context-tool.js"
 import type { HostRuntime } from "./host-runtime.js"
 import type { SessionInfo } from "../store/session-repository.js"
 
 /** One call pins at most this many tags. */
 export const MAX_PINS_PER_CALL = 10
-/**
- * The longest item a pin keeps. A pin is stored and rendered verbatim in every later prompt, so a pinned 50,000
- * character read would sit in the ledger for good; a longer item is refused, never cut (a cut pin is not verbatim).
- */
-export const MAX_PIN_CHARS = 4_000
-
-export const PIN_TOOL_DESCRIPTION =
-  "Pin material that must survive verbatim however much of the session is condensed later: a constraint, an " +
-  'exact error, a decision you must not lose. tags: "12" or "12,15" (the §N§ tags). Pins are kept word for word in ' +
-  `the session history; they have a budget, so pin only what is essential (one pin holds at most ${formatCount(MAX_PIN_CHARS)} ` +
-  "characters)."
-
 /** ctx_pin, whatever the host: pins the raw content of tags into the pinned ledger (verbatim at every pressure). */
 export const PIN_CALL: ContextTool = {
-  name: "ctx_pin",
-  description: PIN_TOOL_DESCRIPTION,
-  argument: { name: "tags", description: 'Tags to pin, e.g. "12" or "12,15"' },
+  ...PIN_TOOL_TEXT,
   failure: "ctx_pin could not run because of an internal error in magic-context (recorded); nothing was pinned.",
   run: pin,
 }

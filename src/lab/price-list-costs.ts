@@ -45,6 +45,8 @@ export type PriceListCostRow = {
   hostAlonePromptTokens: number
   pluginPromptTokens: number
   pluginTagTokens: number
+  /** What the plugin's guidance and tool definitions add to each of its requests (in its prompt tokens too). */
+  pluginRequestTokens: number
 }
 
 /** One row per run, priced under its list. */
@@ -92,5 +94,6 @@ function costRow(options: { fixture: string | null; window: number; list: PriceL
     hostAlonePromptTokens: runs.reduce((sum, run) => sum + run.hostAlone.cost.promptTokens, 0),
     pluginPromptTokens: runs.reduce((sum, run) => sum + run.plugin.cost.promptTokens, 0),
     pluginTagTokens: runs.reduce((sum, run) => sum + run.plugin.tagTokens, 0),
+    pluginRequestTokens: Math.max(0, ...runs.map((run) => run.plugin.requestTokens)),
   }
 }

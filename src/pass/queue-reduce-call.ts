@@ -16,9 +16,6 @@ import { usagePercent } from "../pressure/bands.js"
 import { newestUserInfo, type HostMessage } from "../transcript/host-message.js"
 import type { PassResult } from "./run-pass.js"
 
-/** The tool's name, as every host registers it and as recorded sessions name its calls. */
-export const REDUCE_TOOL = "ctx_reduce"
-
 /** What a ctx_reduce call is judged against: the session's last main pass. */
 export type ReduceContext = {
   view: ReduceView

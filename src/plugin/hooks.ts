@@ -20,14 +20,14 @@ import {
 } from "./status-command.js"
 import { maybeFail } from "../host/fault-injection.js"
 import type { HostRuntime } from "../host/host-runtime.js"
-import { REDUCE_GUIDANCE } from "../host/reduce-guidance.js"
+import { REDUCE_GUIDANCE } from "../reduce/agent-texts.js"
 import { reduceToolAvailable } from "./tool-availability.js"
 import { createDeferredWrites } from "../host/deferred-writes.js"
 import { createExpandTool, createPinTool, createReduceTool } from "./context-tools.js"
 import { hostMessages } from "./opencode-messages.js"
 import { createHostGuard } from "../host/host-guard.js"
 import { createHostPass } from "../host/host-pass.js"
-import { REDUCE_TOOL } from "../pass/queue-reduce-call.js"
+import { REDUCE_TOOL } from "../reduce/agent-texts.js"
 import { noteProviderError, rejectedSinceLastPass, thinkingType } from "./provider-events.js"
 
 export type HookContext = {

@@ -1,5 +1,5 @@
 import { isJsonObject } from "../config/json-path.js"
-import { REDUCE_TOOL } from "../pass/queue-reduce-call.js"
+import { REDUCE_TOOL } from "../reduce/agent-texts.js"
 
 /**
  * Whether an agent can call ctx_reduce, read from OpenCode's merged config (captured by the `config` hook) the

@@ -30,6 +30,7 @@ type Row = {
   breaks: number
   hostAloneBreaks: number
   executePasses: number
+  pluginRequestTokens: number
   pluginCostsMore: boolean
 }
 
@@ -49,6 +50,8 @@ describe("magic-context lab cost", () => {
       expect(row.hostAloneAs).toBe(row.window === 8000 ? "truncation" : "unreduced")
       if (row.hostAloneAs === "unreduced") expect(row.hostAloneBreaks).toBe(0)
       expect(row.calls).toBeGreaterThan(0)
+      // The plugin's guidance and tool definitions ride on every request it makes.
+      expect(row.pluginRequestTokens).toBeGreaterThan(400)
     }
     // The same tokens cost more under a list with a write premium.
     const [fiveMinutes, openai] = json.rows.filter((row) => row.window === 1_000_000)
@@ -63,6 +66,7 @@ describe("magic-context lab cost", () => {
     const text = result.io.stdoutText()
     expect(text).toContain("openai: OpenAI automatic prompt caching")
     expect(text).toMatch(/^transcript +window +price list +host alone as/m)
+    expect(text).toMatch(/The plugin's guidance and tool definitions add \d+ tokens to each of its requests/)
     expect(text).toMatch(/^total +1000000 +openai +unreduced/m)
     expect(text).toMatch(/The plugin costs (no more than the host alone in any row|more than the host alone in \d+ of 1 rows)/)
   })

@@ -21,7 +21,7 @@ function costRun(calls: readonly (readonly [number, number, boolean?, ("execute"
     prefixChanged: prefixChanged ?? false,
     history: null,
   }))
-  return { cost: runCost(costs), metrics: runMetrics(measures), tagTokens }
+  return { cost: runCost(costs), metrics: runMetrics(measures), tagTokens, requestTokens: 0 }
 }
 
 /** The host alone appends: 1,000, then 1,100, then 1,200 tokens, each call's previous prompt cached. */

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { defaultConfig } from "../../src/config/schema.js"
 import { runPass } from "../../src/pass/run-pass.js"
 import type { SessionState } from "../../src/session/session-state.js"
-import { REDUCE_TOOL_DESCRIPTION } from "../../src/host/reduce-call.js"
+import { REDUCE_TOOL_DESCRIPTION } from "../../src/reduce/agent-texts.js"
 import { createErrorLog, type ErrorLog } from "../../src/host/error-log.js"
 import {
 

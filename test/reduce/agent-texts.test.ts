@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { REDUCE_TOOL_DESCRIPTION } from "../../src/host/reduce-call.js"
-import { REDUCE_GUIDANCE } from "../../src/host/reduce-guidance.js"
+import { REDUCE_GUIDANCE, REDUCE_TOOL_DESCRIPTION } from "../../src/reduce/agent-texts.js"
 import { REDUCE_ALONGSIDE, REDUCE_NEVER_ALONE } from "../../src/reduce/reduce-timing.js"
 
 describe("REDUCE_GUIDANCE", () => {
