@@ -84,8 +84,8 @@ export function designScore(
   const recurring = codeNames(sentence).filter((name) => context.work.some((call) => containsName(call.added, name.text)))
   const introduced = recurring.filter(
     (name) =>
-      !context.known.some((text) => containsName(text, name.text)) &&
-      context.work.some((call) => containsName(call.added, name.text) && !containsName(call.removed, name.text)),
+      context.work.some((call) => containsName(call.added, name.text) && !containsName(call.removed, name.text)) &&
+      !context.known.some((text) => containsName(text, name.text)),
   )
   if (recurring.length < MIN_RECURRING_NAMES || introduced.length === 0 || !recurring.some((name) => name.shaped)) return 0
   return recurring.length + introduced.length
