@@ -199,6 +199,29 @@ describe("reasoning-design in the canonical record", () => {
     expect(read(recognizersWithout(["reasoning-design"])).facts.some((fact) => fact.text.includes("design: "))).toBe(false)
   })
 
+  it("leaves a sentence to the rule that takes it, and to the answer that says it", () => {
+    const episode = (thinking: string, answer: string): HostMessage[] => [
+      messages[0] as HostMessage,
+      assistantMessage({
+        id: "a1",
+        parts: [
+          reasoning("a1-r", thinking),
+          tool("a1-w", "write", completed({ filePath: "migrations/0007_waitlist.sql", content: SCHEMA_MIGRATION }, "Wrote file successfully.")),
+          text("a1-t", answer),
+        ],
+      }),
+    ]
+    const factsOf = (episodeMessages: HostMessage[]) =>
+      extractCanonicalRecord({ compartmentId: "c1", messages: episodeMessages, tagOf: tagMessages(episodeMessages) }).facts.map((fact) => fact.text)
+    // A decision with its reason is kept by the decision patterns, once.
+    const decided = "I'll key `waitlist_entries` by `session_id` and `member_id` because a member holds one place per session."
+    const facts = factsOf(episode(decided, "Added the migration."))
+    expect(facts.filter((fact) => fact.includes("`waitlist_entries` by `session_id`"))).toEqual([`(reasoning) ${decided}`])
+    const stated = "`waitlist_entries` holds `session_id`, `member_id`, `position` and `joined_at`."
+    expect(factsOf(episode(stated, `Added the migration. ${stated}`)).some((fact) => fact.includes("design: "))).toBe(false)
+    expect(factsOf(episode(stated, "Added the migration.")).some((fact) => fact.includes("design: "))).toBe(true)
+  })
+
   it("reads no search as work: names a grep looked for are no design", () => {
     const searched: HostMessage[] = [
       messages[0] as HostMessage,
