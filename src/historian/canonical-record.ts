@@ -11,7 +11,7 @@ import { extractLocations, formatLocation } from "./extract-locations.js"
 import { isHarnessNotice, isTrivialUserText, stripFencedCode } from "./extract-patterns.js"
 import { createFactCollector, type FactCollector, type SourceRef } from "./fact-collector.js"
 import type { Fact, SourceRefs } from "./fidelity-types.js"
-import { readToolCall, type ToolCallReading } from "./read-tool-call.js"
+import { outputOf, readToolCall, type ToolCallReading } from "./read-tool-call.js"
 import { programOf } from "./shell-commands.js"
 import { recordEntities } from "./record-entities.js"
 import { outcomeOf, type EpisodeEvent } from "./record-outcome.js"
@@ -22,6 +22,7 @@ import { documentConstraints } from "./document-rules.js"
 import { keptOutputLines } from "./output-lines.js"
 import { rankByEcho } from "./echoed-lines.js"
 import { reasoningPlans, REASONING_MARK } from "./reasoning-plans.js"
+import { reasoningDesigns, workOf, type CallText } from "./reasoning-design.js"
 import { sentenceFacts, type SentenceSource } from "./sentence-facts.js"
 import { MAX_DIRECTIVE_CHARS, quote, userTextFacts } from "./user-text-facts.js"
 
@@ -121,6 +122,8 @@ type State = {
   objective: string | null
   texts: SentenceSource[]
   reasoning: SentenceSource[]
+  /** Each tool call as text: what it put into the work and what it returned (`reasoning-design` reads them). */
+  calls: CallText[]
   readings: ToolCallReading[]
   toolCalls: CanonicalRecord["toolCalls"]
   events: EpisodeEvent[]
@@ -142,6 +145,7 @@ function createState(recognizers: Recognizers): State {
     objective: null,
     texts: [],
     reasoning: [],
+    calls: [],
     readings: [],
     toolCalls: [],
     events: [],
@@ -172,7 +176,11 @@ function readPart(state: State, context: { part: HostPart; ref: SourceRef; role:
     return
   }
   if (part.type === "tool") {
-    readTool(state, readToolCall(part, state.recognizers), ref)
+    const reading = readToolCall(part, state.recognizers)
+    readTool(state, reading, ref)
+    if (state.recognizers.on("reasoning-design")) {
+      state.calls.push({ ...workOf(part.state.input, reading), output: outputOf(part), after: state.reasoning.length })
+    }
     return
   }
   if (part.type === "file") {
@@ -317,11 +325,18 @@ function finish(state: State, options: { compartmentId: string; messages: readon
   for (const fact of fromText.facts) collector.add(fact.kind, fact.text, fact.refs)
   // What the reasoning says besides the answer, marked as reasoning; a plan only the reasoning states, by its rule.
   const said = new Set(fromText.facts.map((fact) => fact.text))
-  for (const fact of sentenceFacts(state.reasoning, state.recognizers).facts) {
+  const fromReasoning = sentenceFacts(state.reasoning, state.recognizers)
+  for (const fact of fromReasoning.facts) {
     if (!said.has(fact.text)) collector.add(fact.kind, `${REASONING_MARK}${fact.text}`, fact.refs)
   }
-  if (state.recognizers.on("reasoning-plans")) {
-    for (const plan of reasoningPlans(state.reasoning, state.texts)) collector.add(plan.kind, plan.text, plan.refs)
+  const plans = state.recognizers.on("reasoning-plans") ? reasoningPlans(state.reasoning, state.texts) : []
+  for (const plan of plans) collector.add(plan.kind, plan.text, plan.refs)
+  if (state.recognizers.on("reasoning-design")) {
+    // A design is a sentence no other rule took, and that neither a plan nor the answer says itself.
+    const free = new Set(fromReasoning.narrative)
+    const answered = new Set(fromText.narrative)
+    const taken = (sentence: string): boolean => !free.has(sentence) || answered.has(sentence) || plans.some((plan) => plan.text.includes(sentence))
+    for (const design of reasoningDesigns({ reasoning: state.reasoning, calls: state.calls, taken })) collector.add(design.kind, design.text, design.refs)
   }
   const todos = state.todos
   for (const item of todos?.items ?? []) {

@@ -5,6 +5,7 @@ import { splitSentences } from "./extract-patterns.js"
 import { locationPath } from "./extract-locations.js"
 import { TIERS, tierRank, type Fact, type Tier } from "./fidelity-types.js"
 import { PLAN_LABEL, REASONING_MARK } from "./reasoning-plans.js"
+import { DESIGN_LABEL } from "./reasoning-design.js"
 
 /** One cross-tier problem of a compartment's tiers. */
 export type TierInconsistency = { kind: "missing-in-higher" | "identifier-mismatch"; tier: Tier; detail: string }
@@ -88,12 +89,12 @@ function isInSource(fact: Fact, sourceText: string): boolean {
 
 /**
  * The source's own words in a fact: a failure reads `call → error lines`, and a fact taken from reasoning begins with
- * the record's mark (and a plan's label), its steps joined from the source's lines: their first sentence.
+ * the record's mark (and a plan's or a design's label), its steps joined from the source's lines: their first sentence.
  */
 function quotedWords(fact: Fact): string[] {
   if (fact.kind === "failure") return (fact.text.split(" → ")[1] ?? fact.text).split(" | ")
   if (!fact.text.startsWith(REASONING_MARK)) return [fact.text]
-  const said = fact.text.slice(REASONING_MARK.length).replace(PLAN_LABEL, "")
+  const said = fact.text.slice(REASONING_MARK.length).replace(PLAN_LABEL, "").replace(DESIGN_LABEL, "")
   return [splitSentences(said)[0] ?? said]
 }
 

@@ -173,7 +173,7 @@ function summarize(tool: string, input: Record<string, unknown>, command: string
 }
 
 /** The output the model read, or "" when it read none (an unfinished call, an output OpenCode pruned). */
-function outputOf(part: HostToolPart): string {
+export function outputOf(part: HostToolPart): string {
   if (!isFinalPart(part) || isPrunedTool(part)) return ""
   return toolResultText(part)
 }

@@ -117,6 +117,10 @@ export const RECOGNIZERS = {
     reason: "a plan the agent lays out only in its reasoning is what it then carries out; the answer does not repeat it",
     developedOn: UNSEEN,
   },
+  "reasoning-design": {
+    reason: "a reasoning sentence whose code names the episode's later edits and commands take up is the design they carry out",
+    developedOn: ["claudecode-opus46-spotter-gqc.jsonl"],
+  },
   "stated-identifiers": {
     reason: "a path a command wrote and a program's version stamp in its output are named exactly by later steps",
     developedOn: ["opencode-wavecrest-episodes.json"],
