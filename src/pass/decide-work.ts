@@ -127,6 +127,7 @@ export function decideWork(options: {
       // goes) do not start it over.
       callsSinceFold: seq - lastFoldPass(state),
       callsSoFar: seq - (state.firstPass - 1),
+      callsSinceExecute: seq - (state.applied.lastExecutePass ?? state.firstPass - 1),
       dropTokens,
       promptTokens: usageBefore,
       thresholdTokens,
