@@ -4,8 +4,8 @@
  * agent (never calls ctx_reduce) and a cooperative one, each under every price list: the run's magic-context.jsonc
  * names the list for the mock model, so the engine decides under the list the run is priced with. Pi alone does not
  * depend on the list and is priced under each. The session file of every magic-context run under the openai list is
- * replayed with `magic-context replay --window` and its passes compared with the live ones (a replay given a window
- * prices under OpenAI's list, so only those runs decide under the same prices). Two scenarios
+ * replayed with `magic-context replay --window` in the run's project (its config names the list, so the replay decides
+ * under the live run's prices) and its passes compared with the live ones. Two scenarios
  * (bench/e2e/pi-scenarios.ts): a 32k window with 24 reads of ~1,500 tokens, and a 200k window with 140 reads of the
  * same size in user turns of 20 reads (magic-context refuses a fourth ctx_reduce call in one turn), long enough for
  * Pi alone to compact. Reports per window × agent × list the whole-session prompt cost

@@ -6,7 +6,8 @@ import { readConfigFiles } from "../config/read-config-files.js"
 import { replayTranscript, type ReplayTurn } from "../pass/replay-transcript.js"
 import { systemClock } from "../pass/system-clock.js"
 import { isPluginError } from "../plugin-error.js"
-import { fixedWindow, landingClamp, landingClampMessage, protectedClamp, resolveWindow, type WindowSettings } from "../pressure/model-window.js"
+import { fixedWindow, REPLAY_MODEL, landingClamp, landingClampMessage, protectedClamp, resolveWindow, type WindowSettings } from "../pressure/model-window.js"
+import { PRICE_LIST_NAMES, type PriceListName } from "../session/price-lists.js"
 import { protectedClampMessage } from "../reduce/protected-window.js"
 import { defaultDatabasePath } from "../store/database-path.js"
 import { MEMORY_DATABASE, openDatabase } from "../store/open-database.js"
@@ -33,7 +34,7 @@ import type { Database } from "../store/driver.js"
 const POLICIES: readonly SelectionPolicy[] = ["default", "age-only", "flat", "truncation"]
 
 export const REPLAY_HELP = `magic-context replay FILE[#N] [--window TOKENS] [--threshold PCT] [--smart-drops] [--json]
-                     [--fixed-tokens N] [--calibrate] [--db PATH] [--config FILE]
+                     [--fixed-tokens N] [--calibrate] [--price-list LIST] [--db PATH] [--config FILE]
 
 Runs the engine over a recorded transcript turn by turn, as if it were the live session, and prints what
 happens before every model call: execute or replay pass, pressure band, where the prompt's tokens go, whether
@@ -54,6 +55,10 @@ ctx_reduce calls the recorded agent made (a session recorded with magic-context)
                  \`opencode export\` what the live store recorded of its session; the header says which
   --calibrate    calibrate against the usage reports the transcript records (pi): right for a session recorded
                  with magic-context, wrong for any other (its reports are of the unreduced prompts)
+  --price-list LIST  the price list the engine decides and prices under (${PRICE_LIST_NAMES.join(", ")}); default:
+                 the list the config gives the transcript's model (models.<pattern>.price_list, "*" matches a
+                 transcript that records none), else with --window or no recorded model OpenAI's (the Lab's), else
+                 the model's provider's
   --json         one JSON object per turn instead of the table
   --db PATH      keep the replayed session in this SQLite file (default: a fresh in-memory database;
                  the live store is never written)
@@ -69,6 +74,7 @@ export const REPLAY_OPTIONS = {
   calibrate: { type: "boolean" },
   "smart-drops": { type: "boolean" },
   policy: { type: "string" },
+  "price-list": { type: "string" },
 } as const
 
 /** What `REPLAY_OPTIONS` parse to. */
@@ -81,6 +87,7 @@ export type ReplayOptionValues = {
   calibrate?: boolean | undefined
   "smart-drops"?: boolean | undefined
   policy?: string | undefined
+  "price-list"?: string | undefined
 }
 
 /** A transcript ready to replay with the options given: the settings the engine runs with, and `replay` to run it. */
@@ -183,6 +190,12 @@ export async function withReplayRun(
     io.stderr(`--policy takes one of ${POLICIES.join(", ")}, got "${values.policy}"`)
     return EXIT.usage
   }
+  const listName = values["price-list"]
+  if (listName !== undefined && !(PRICE_LIST_NAMES as readonly string[]).includes(listName)) {
+    io.stderr(`--price-list takes one of ${PRICE_LIST_NAMES.join(", ")}, got "${listName}"`)
+    return EXIT.usage
+  }
+  const named = listName === undefined ? {} : { priceList: listName as PriceListName }
   const dbFile = values.db ? resolve(io.cwd, values.db) : MEMORY_DATABASE
   if (dbFile !== MEMORY_DATABASE && sameFile(dbFile, defaultDatabasePath(io.env))) {
     io.stderr(`replay never writes to the live store (${dbFile}); give another --db path or none`)
@@ -195,7 +208,7 @@ export async function withReplayRun(
   try {
     const transcript = await load(loaded.config)
     for (const line of skippedInputLines(`${transcript.format} transcript ${transcript.id}`, transcript)) io.stderr(line)
-    const model = transcript.model ?? { providerID: "replay", modelID: "unknown" }
+    const model = transcript.model ?? REPLAY_MODEL
     const counter = pool.counterFor(
       encodingForModel({ providerID: model.providerID, modelID: model.modelID, settings: loaded.config.tokenizer }),
     )
@@ -207,10 +220,17 @@ export async function withReplayRun(
     const hostLimits = typeof windowTokens !== "number" && recordedUsable !== null ? { context: recordedUsable, output: 0 } : null
     const window: WindowSettings =
       typeof windowTokens === "number"
-        ? fixedWindow({ usableTokens: windowTokens, thresholdPercent: numberOrUndefined(threshold), config: loaded.config })
+        ? fixedWindow({ usableTokens: windowTokens, thresholdPercent: numberOrUndefined(threshold), config: loaded.config, model, ...named })
         : {
             // A transcript that records no model is priced as the Lab prices replays, under OpenAI's list.
-            ...resolveWindow({ providerID: model.providerID, modelID: model.modelID, hostLimits, config: loaded.config, ...(transcript.model ? {} : { family: "openai" as const }) }),
+            ...resolveWindow({
+              providerID: model.providerID,
+              modelID: model.modelID,
+              hostLimits,
+              config: loaded.config,
+              ...(transcript.model ? {} : { family: "openai" as const }),
+              ...named,
+            }),
             ...(typeof threshold === "number" ? { thresholdPercent: threshold } : {}),
           }
     const fixed =

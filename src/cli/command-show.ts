@@ -34,7 +34,7 @@ dropped item said (the raw record the store keeps).
                    the prompt tokens of every call against the window and thresholds, each episode's tier over the
                    calls, and the prompt at every execute pass (and at --turn), each episode expandable to its raw
                    record; open it in any browser
-  --window, --threshold, --fixed-tokens, --policy, --smart-drops, --calibrate, --config: as for replay`
+  --window, --threshold, --fixed-tokens, --policy, --smart-drops, --calibrate, --price-list, --config: as for replay`
 
 /** `magic-context show`. */
 export async function commandShow(io: CliIo): Promise<ExitCode> {

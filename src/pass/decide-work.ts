@@ -1,5 +1,6 @@
 import { EMERGENCY_PERCENT, usagePercent, type Band } from "../pressure/bands.js"
 import { executePays, type ExecuteEstimate } from "../pressure/execute-pays.js"
+import { lastingLanding } from "../pressure/lasting-landing.js"
 import { minimumFreedTokens } from "../pressure/minimum-freed.js"
 import { growthPerCall, growthPerTurn } from "../pressure/prompt-growth.js"
 import { planReclaim, type ReclaimMode } from "../reduce/plan-reclaim.js"
@@ -106,6 +107,16 @@ export function decideWork(options: {
         .reduce((sum, item) => sum + (item?.protected ? item.contentTokens + item.callTokens : 0), 0)
     : 0
   const staying = state.applied.calibrationTokens + before.fixed + before.protected - yielded
+  const growth = growthPerCall(state.recentEstimates)
+  // Under a cache write premium the pass lands lower, so that its break lasts until the premium is paid back
+  // (lasting-landing.ts); without one, at the landing line.
+  const landingTokens = lastingLanding({
+    landingTokens: window.landingTokens,
+    thresholdTokens,
+    fixedTokens: state.applied.calibrationTokens + before.fixed,
+    growthPerCall: growth,
+    prices: window.prices,
+  })
   // The cost rule's terms (execute-pays.ts). A break re-sends what follows the history's stable episodes: the fixed
   // prompt and the history stay a prefix (stable-first), the rest is sent again.
   const weigh = (freedTokens: number, dropTokens: number) =>
@@ -116,10 +127,11 @@ export function decideWork(options: {
       // goes) do not start it over.
       callsSinceFold: seq - lastFoldPass(state),
       callsSoFar: seq - (state.firstPass - 1),
+      callsSinceExecute: seq - (state.applied.lastExecutePass ?? state.firstPass - 1),
       dropTokens,
       promptTokens: usageBefore,
       thresholdTokens,
-      growthPerCall: growthPerCall(state.recentEstimates),
+      growthPerCall: growth,
       cacheCold: cold,
       prices: window.prices,
     })
@@ -146,7 +158,7 @@ export function decideWork(options: {
           now,
           fold: percentBefore >= window.thresholdPercent || lookahead || foldMayPay,
           budgetTokens: window.historyBudgetTokens,
-          ...(pricedMayPay ? {} : { roomTokens: window.landingTokens - staying }),
+          ...(pricedMayPay ? {} : { roomTokens: landingTokens - staying }),
           // In the emergency band (the prompt is about to overflow; protections yield too) floors that would keep the
           // prompt in the emergency band yield, down to the ceiling line. Elsewhere, and when held floors leave the
           // prompt below the emergency line, floors win over the budget and the landing line.

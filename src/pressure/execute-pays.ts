@@ -27,6 +27,13 @@ export type ExecuteEstimate = {
   forwardSavings: number
   /** Of that, what the agent's queued drops alone save. */
   dropSavings: number
+  /** What a cache write premium adds to the break: rewritten tokens at the write price over the uncached one. */
+  premiumCost: number
+  /**
+   * What keeping the queued drops has cost since the last execute pass, this call included, taken as having grown
+   * evenly from nothing: under a write premium it must cover `premiumCost` (0 without one).
+   */
+  dropCarriedCost: number
   /** True when the prompt cache has gone cold (idle past its TTL): the break costs nothing. */
   cacheCold: boolean
   pays: boolean
@@ -43,7 +50,10 @@ export type ExecuteEstimate = {
  *   the two costs of a sawtooth (the classic part-period rule): breaks come about every
  *   sqrt(2 × break / (read price × growth)) calls, rarely when the tail after the change is long.
  * The agent's queued drops are a lump, not growth: they pay as soon as the calls before the threshold cover the break,
- * so an agent that cleans up early is rewarded. A cold cache makes the break free. Pure.
+ * so an agent that cleans up early is rewarded. Under a cache write premium they also wait until keeping them since
+ * the last execute has cost what the premium adds to the break (the fold's balance on the premium alone): an agent
+ * that drops as it goes otherwise lands every few calls on a break of its own, each re-writing the tail at the
+ * premium; without a premium this changes nothing. A cold cache makes the break free. Pure.
  */
 export function executePays(options: {
   freedTokens: number
@@ -58,6 +68,8 @@ export function executePays(options: {
   growthPerCall: number
   /** Calls the session has made so far, this one included (absent: no bound). */
   callsSoFar?: number
+  /** Calls since the last execute pass (or the session's start), this one included (absent: callsSinceFold). */
+  callsSinceExecute?: number
   cacheCold: boolean
   prices: TokenPrices
 }): ExecuteEstimate {
@@ -75,8 +87,13 @@ export function executePays(options: {
   const toThreshold = options.growthPerCall > 0 ? Math.floor(room / options.growthPerCall) : 1
   const expectedCalls = Math.max(1, Math.min(toThreshold, Math.floor(options.callsSoFar ?? toThreshold)))
   const forwardSavings = freedTokens * prices.cachedRead * expectedCalls
-  const dropSavings = Math.min(Math.max(0, options.dropTokens), freedTokens) * prices.cachedRead * expectedCalls
-  const pays = freedTokens > 0 && (dropSavings >= breakCost || (forwardSavings >= breakCost && carriedCost >= breakCost))
+  const dropTokens = Math.min(Math.max(0, options.dropTokens), freedTokens)
+  const dropSavings = dropTokens * prices.cachedRead * expectedCalls
+  const premiumCost = options.cacheCold ? 0 : rewrittenTokens * (writePrice - prices.uncached)
+  const callsSinceExecute = Math.max(1, Math.floor(options.callsSinceExecute ?? callsSinceFold))
+  const dropCarriedCost = (dropTokens * prices.cachedRead * (callsSinceExecute + 1)) / 2
+  const dropsPay = dropSavings >= breakCost && dropCarriedCost >= premiumCost
+  const pays = freedTokens > 0 && (dropsPay || (forwardSavings >= breakCost && carriedCost >= breakCost))
   return {
     freedTokens,
     rewrittenTokens,
@@ -86,6 +103,8 @@ export function executePays(options: {
     expectedCalls,
     forwardSavings,
     dropSavings,
+    premiumCost,
+    dropCarriedCost,
     cacheCold: options.cacheCold,
     pays,
   }

@@ -75,6 +75,8 @@ export function resolveWindow(options: {
   hostApi?: string | null
   /** The provider family when the ids do not tell it (a replayed transcript that records no model), else from the ids. */
   family?: ProviderFamily
+  /** A list named for this run (replay's `--price-list`): its own prices and cache lifetime, over the config's. */
+  priceList?: PriceListName
 }): WindowSettings {
   const { config, hostLimits } = options
   const override = modelOverride(config, options.providerID, options.modelID)
@@ -85,18 +87,24 @@ export function resolveWindow(options: {
   const usableTokens = Math.max(1, input ? input - Math.min(INPUT_RESERVE_CAP, outputReserve) : contextTokens - outputReserve)
   const thresholdPercent = override?.execute_threshold ?? config.execute_threshold
   const family = options.family ?? providerFamily(options.providerID, options.modelID)
+  const priceOverride: ModelOverride | null = options.priceList === undefined ? override : { price_list: options.priceList }
   // A list named in the config brings its cache lifetime; the family's lists leave the configured `cache_ttl`.
-  const listTtl = override?.price_list === undefined ? undefined : PRICE_LISTS[override.price_list].cacheTtl
+  const listTtl = priceOverride?.price_list === undefined ? undefined : PRICE_LISTS[priceOverride.price_list].cacheTtl
   return {
     usableTokens,
     contextTokens,
     outputReserve,
     thresholdPercent,
     ...budgets(usableTokens, thresholdPercent, config),
-    cacheTtlMs: parseDurationMs(override?.cache_ttl ?? listTtl ?? config.cache_ttl),
+    cacheTtlMs: parseDurationMs((options.priceList === undefined ? override?.cache_ttl : undefined) ?? listTtl ?? config.cache_ttl),
     ...protectedSettings(config, usableTokens),
     source: override?.context !== undefined ? "config" : hostLimits ? "host" : "fallback",
-    ...pricing({ family, override, pattern: modelPattern(config, override), replay: options.family !== undefined }),
+    ...pricing({
+      family,
+      override: priceOverride,
+      pattern: options.priceList === undefined ? modelPattern(config, override) : null,
+      replay: options.family !== undefined,
+    }),
     ...reasoningRule(options, override),
   }
 }
@@ -119,29 +127,42 @@ export function hostModelLimits(limit: { context: number; output: number }): Mod
 }
 
 /**
- * A window given directly (the CLI's `--window`): the usable size, with the config's other settings. `priceList` (the
- * Lab's `lab cost`) names the list the engine decides under, with its cache lifetime, as a list the config names does.
+ * A window given directly (the CLI's `--window`, the Lab): the usable size, with the config's other settings. The
+ * prices are those the config gives the session's model (`model`; absent: a replay's "replay/unknown", which a `*`
+ * pattern matches): its per-model `price_list` (bringing its cache lifetime) and `prices`, else OpenAI's list, as the
+ * Lab's estimates are priced. `priceList` (`--price-list`, `lab cost`) names the list the engine decides under, over
+ * the config's.
  */
 export function fixedWindow(options: {
   usableTokens: number
   thresholdPercent?: number
   config: Config
   priceList?: PriceListName
+  model?: { providerID: string; modelID: string }
 }): WindowSettings {
   const { usableTokens, config, priceList } = options
   const thresholdPercent = options.thresholdPercent ?? config.execute_threshold
-  const override = priceList === undefined ? null : { price_list: priceList }
+  const model = options.model ?? REPLAY_MODEL
+  const configured = modelOverride(config, model.providerID, model.modelID)
+  // Only the override's prices count: the window and the threshold are given.
+  const override: ModelOverride | null =
+    priceList !== undefined
+      ? { price_list: priceList }
+      : configured?.price_list !== undefined || configured?.prices !== undefined
+        ? { price_list: configured.price_list, prices: configured.prices }
+        : null
+  const named = override?.price_list
   return {
     usableTokens,
     contextTokens: usableTokens,
     outputReserve: 0,
     thresholdPercent,
     ...budgets(usableTokens, thresholdPercent, config),
-    cacheTtlMs: parseDurationMs(priceList === undefined ? config.cache_ttl : PRICE_LISTS[priceList].cacheTtl),
+    cacheTtlMs: parseDurationMs(named === undefined ? config.cache_ttl : PRICE_LISTS[named].cacheTtl),
     ...protectedSettings(config, usableTokens),
     source: "replay",
     // No provider: a replay prices its requests under OpenAI's list, as the Lab's estimates do, unless told another.
-    ...pricing({ family: "openai", override, pattern: null, replay: true }),
+    ...pricing({ family: "openai", override, pattern: priceList === undefined ? modelPattern(config, configured) : null, replay: true }),
     reasoning: NO_REASONING_RULE,
     reasoningSource: "table",
   }
@@ -163,6 +184,9 @@ function pricing(options: {
   const origin = options.replay && priceList.origin === "family" ? "replay" : priceList.origin
   return { family, prices, priceList: { ...priceList, origin, problem } }
 }
+
+/** The model a replay runs as when its transcript records none. */
+export const REPLAY_MODEL = { providerID: "replay", modelID: "unknown" } as const
 
 /** The pattern of the config's per-model override (the key `modelOverride` matched), or null. */
 function modelPattern(config: Config, override: ModelOverride | null): string | null {

@@ -364,6 +364,32 @@ describe("commandReplay", () => {
       expect(io.stderrText()).toBe(message)
     })
 
+    it("decides and prices under the list the config names for the transcript's model, not OpenAI's", async () => {
+      const config = join(cwd, "anthropic-list.jsonc")
+      // The trajectory records no model: a replay runs as replay/unknown, which "*" matches.
+      writeFileSync(config, '{ "tokenizer": { "encoding": "cl100k_base" }, "models": { "*": { "price_list": "anthropic-1h" } } }')
+      const { code, io } = await replay(SWE_AGENT, "--window", "8000", "--config", config)
+      expect(code).toBe(0)
+      expect(io.out).toContain(
+        "Price list anthropic-1h (named in the config): cached read 0.1×, cache write 2× the uncached input price.",
+      )
+      const json = await replay(SWE_AGENT, "--window", "8000", "--config", config, "--json")
+      expect(jsonTurns(json.io.out).map((turn) => turn.priceList)).toEqual(assistantTurns(SWE_AGENT).map(() => "anthropic-1h"))
+    })
+
+    it("takes --price-list over the config's list, and refuses a list it does not know", async () => {
+      const config = join(cwd, "anthropic-list.jsonc")
+      writeFileSync(config, '{ "tokenizer": { "encoding": "cl100k_base" }, "models": { "*": { "price_list": "anthropic-1h" } } }')
+      const { code, io } = await replay(SWE_AGENT, "--window", "8000", "--config", config, "--price-list", "anthropic-5m")
+      expect(code).toBe(0)
+      expect(io.out).toContain(
+        "Price list anthropic-5m (named in the config): cached read 0.1×, cache write 1.25× the uncached input price.",
+      )
+      const bad = await replay(SWE_AGENT, "--window", "8000", "--price-list", "anthropic")
+      expect(bad.code).toBe(2)
+      expect(bad.io.stderrText()).toBe('--price-list takes one of anthropic-5m, anthropic-1h, openai, google, got "anthropic"')
+    })
+
     it.each([["20"], ["92"], ["70.5"]])("accepts --threshold %s", async (threshold) => {
       // cl100k_base builds in a tenth of o200k_base's time; the encoding does not matter here.
       const config = join(cwd, "cl100k.jsonc")

@@ -80,6 +80,34 @@ describe("executePays", () => {
     expect(executePays({ ...work, prices: PRICE_LISTS["anthropic-5m"].prices }).pays).toBe(false)
   })
 
+  it("under a write premium lets queued drops wait until keeping them since the last execute has cost the premium", () => {
+    // 33,000 dropped, 20,000 re-sent. 1h list: the premium adds 20,000 × (2 − 1) = 20,000 to the break; keeping the
+    // drops costs 33,000 × 0.1 × (n + 1) / 2 since the last execute: 16,500 at n = 9, 19,800 at n = 11, 21,450 at 12.
+    const drop = { ...base, freedTokens: 33_000, dropTokens: 33_000, rewrittenTokens: 20_000, prices: PRICE_LISTS["anthropic-1h"].prices }
+    expect(executePays({ ...drop, callsSinceExecute: 11 })).toMatchObject({ premiumCost: 20_000, pays: false })
+    expect(executePays({ ...drop, callsSinceExecute: 11 }).dropCarriedCost).toBeCloseTo(19_800)
+    expect(executePays({ ...drop, callsSinceExecute: 12 }).pays).toBe(true)
+    // Without a premium the same drops land at once, and a cold cache has no premium to pay back.
+    expect(executePays({ ...drop, callsSinceExecute: 1, prices: PRICE_LISTS.openai.prices })).toMatchObject({ premiumCost: 0, pays: true })
+    expect(executePays({ ...drop, callsSinceExecute: 1, cacheCold: true })).toMatchObject({ premiumCost: 0, pays: true })
+  })
+
+  it("never reads the calls since the last execute without a write premium", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 100_000 }),
+        fc.integer({ min: 0, max: 100_000 }),
+        fc.integer({ min: 0, max: 100_000 }),
+        fc.integer({ min: 1, max: 500 }),
+        fc.integer({ min: 1, max: 500 }),
+        (freedTokens, dropTokens, rewrittenTokens, callsSinceFold, callsSinceExecute) => {
+          const work = { ...base, freedTokens, dropTokens, rewrittenTokens, callsSinceFold }
+          expect(executePays({ ...work, callsSinceExecute }).pays).toBe(executePays(work).pays)
+        },
+      ),
+    )
+  })
+
   it("a cold cache makes any due work free, and no work never pays", () => {
     expect(executePays({ ...base, freedTokens: 10, rewrittenTokens: 20_000, cacheCold: true })).toMatchObject({ breakCost: 0, pays: true })
     expect(executePays({ ...base, freedTokens: 0, rewrittenTokens: 0, cacheCold: true }).pays).toBe(false)

@@ -243,6 +243,26 @@ describe("fixedWindow", () => {
     expect(window).toEqual({ ...plain, prices, cacheTtlMs, priceList: { list, origin: "config", overridden: [], problem: null } })
   })
 
+  it("takes the prices the config gives the session's model, and only its prices", () => {
+    const models = { "anthropic/*": { price_list: "anthropic-1h" as const, prices: { cached_read: 0.2 }, context: 9_000 } }
+    const plain = fixedWindow({ usableTokens: 200_000, config: config() })
+    const window = fixedWindow({ usableTokens: 200_000, config: config({ models }), model: { providerID: "anthropic", modelID: "claude-x" } })
+    // The override's window is not the given one's: only the list (with its cache lifetime) and the prices count.
+    expect(window).toEqual({
+      ...plain,
+      prices: { uncached: 1, cachedRead: 0.2, cacheWrite: 2 },
+      cacheTtlMs: 3_600_000,
+      priceList: { list: "anthropic-1h", origin: "config", overridden: ["cached_read"], problem: null },
+    })
+    // Another model, or none (a replay's replay/unknown), keeps the Lab's list; a named list wins over the config's.
+    expect(fixedWindow({ usableTokens: 200_000, config: config({ models }), model: { providerID: "openai", modelID: "gpt-5" } })).toEqual(plain)
+    expect(fixedWindow({ usableTokens: 200_000, config: config({ models }) })).toEqual(plain)
+    const named = fixedWindow({ usableTokens: 200_000, config: config({ models }), model: { providerID: "anthropic", modelID: "c" }, priceList: "openai" })
+    expect(named.priceList).toEqual({ list: "openai", origin: "config", overridden: [], problem: null })
+    // A "*" pattern reaches a replay without a model.
+    expect(fixedWindow({ usableTokens: 200_000, config: config({ models: { "*": { price_list: "anthropic-5m" } } }) }).priceList.list).toBe("anthropic-5m")
+  })
+
   it("clamps a protected_tokens over a quarter of the usable window and says from what", () => {
     const config1M = config({ protected_tokens: 1_000_000 })
     expect(fixedWindow({ usableTokens: 32_000, config: config1M })).toMatchObject({
