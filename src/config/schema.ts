@@ -175,6 +175,16 @@ export const ConfigSchema = z
           "fixed prompt leave below this line (never less than `history_budget`), so a pass demotes only as far as " +
           "pressure requires. Kept at least 5 points under the execute threshold.",
       ),
+    lasting_landing: z
+      .boolean()
+      .default(false)
+      .describe(
+        "Under a cache write premium (Anthropic's price lists) an execute pass lands below `history_landing`, as low " +
+          "as the reads it saves before the next threshold crossing pay back the premium its break adds: fewer breaks, " +
+          "less history detail (bench:pi at 32k under anthropic-5m: 17.6% dearer than Pi alone without it, 5.0% " +
+          "cheaper with it; the Lab at 32k under anthropic-1h keeps 59 of 69 probes instead of 65). No effect without " +
+          "a write premium.",
+      ),
     pin_budget: z
       .number()
       .min(1)

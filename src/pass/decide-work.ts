@@ -108,15 +108,17 @@ export function decideWork(options: {
     : 0
   const staying = state.applied.calibrationTokens + before.fixed + before.protected - yielded
   const growth = growthPerCall(state.recentEstimates)
-  // Under a cache write premium the pass lands lower, so that its break lasts until the premium is paid back
-  // (lasting-landing.ts); without one, at the landing line.
-  const landingTokens = lastingLanding({
-    landingTokens: window.landingTokens,
-    thresholdTokens,
-    fixedTokens: state.applied.calibrationTokens + before.fixed,
-    growthPerCall: growth,
-    prices: window.prices,
-  })
+  // With `lasting_landing`, under a cache write premium the pass lands lower, so that its break lasts until the
+  // premium is paid back (lasting-landing.ts); otherwise, and without a premium, at the landing line.
+  const landingTokens = window.lastingLanding
+    ? lastingLanding({
+        landingTokens: window.landingTokens,
+        thresholdTokens,
+        fixedTokens: state.applied.calibrationTokens + before.fixed,
+        growthPerCall: growth,
+        prices: window.prices,
+      })
+    : window.landingTokens
   // The cost rule's terms (execute-pays.ts). A break re-sends what follows the history's stable episodes: the fixed
   // prompt and the history stay a prefix (stable-first), the rest is sent again.
   const weigh = (freedTokens: number, dropTokens: number) =>

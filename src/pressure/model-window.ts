@@ -41,6 +41,8 @@ export type WindowSettings = {
   pinBudgetTokens: number
   /** Where an execute pass lands: `history_landing` percent of the usable window (at least 5 points under the threshold). */
   landingTokens: number
+  /** `lasting_landing`: under a write premium an execute pass may land below `landingTokens` (`lasting-landing.ts`). */
+  lastingLanding: boolean
   /**
    * The line the history of an emergency pass never pushes the prompt over, whatever the floors: the drain's exit (10
    * points under the threshold), at least the landing line. Floors yield there, oldest first (`selectTiers`).
@@ -229,7 +231,7 @@ function protectedSettings(config: Config, usableTokens: number): Pick<WindowSet
 
 type Budgets = Pick<
   WindowSettings,
-  "historyBudgetTokens" | "pinBudgetTokens" | "landingTokens" | "ceilingTokens" | "reminderBudgetTokens"
+  "historyBudgetTokens" | "pinBudgetTokens" | "landingTokens" | "lastingLanding" | "ceilingTokens" | "reminderBudgetTokens"
 >
 
 /** The history and pin budgets (shares of the tokens at the execute threshold), the landing and ceiling lines. */
@@ -241,6 +243,7 @@ function budgets(usableTokens: number, thresholdPercent: number, config: Config)
     historyBudgetTokens: Math.round((atThreshold * config.history_budget) / 100),
     pinBudgetTokens: Math.round((atThreshold * config.pin_budget) / 100),
     landingTokens: linePercent(landingPercent),
+    lastingLanding: config.lasting_landing,
     ceilingTokens: linePercent(Math.max(landingPercent, drainExitPercent(thresholdPercent))),
     reminderBudgetTokens: Math.round(usableTokens * REMINDER_BUDGET_SHARE),
   }

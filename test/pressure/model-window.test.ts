@@ -54,6 +54,7 @@ describe("resolveWindow", () => {
       // 484,000 at 70% = 338,800: 15% history, 5% pins.
       historyBudgetTokens: 50_820,
       landingTokens: 242_000,
+      lastingLanding: false,
       // The drain's exit, 60% of 484,000; reminders 1%.
       ceilingTokens: 290_400,
       reminderBudgetTokens: 4_840,
@@ -116,6 +117,7 @@ describe("resolveWindow", () => {
       // 123,904 at 65% = 80,537.6: 15% -> 12,081, 5% -> 4,027.
       historyBudgetTokens: 12_081,
       landingTokens: 61_952,
+      lastingLanding: false,
       ceilingTokens: 68_147,
       reminderBudgetTokens: 1_239,
       pinBudgetTokens: 4_027,
@@ -195,6 +197,11 @@ describe("the landing line", () => {
     const set = fixedWindow({ usableTokens: 100_000, config: { ...defaultConfig(), history_landing: 30 } })
     expect(set.landingTokens).toBe(30_000)
   })
+
+  it("may go lower under a write premium only with lasting_landing (off by default)", () => {
+    expect(fixedWindow({ usableTokens: 100_000, config: defaultConfig() }).lastingLanding).toBe(false)
+    expect(fixedWindow({ usableTokens: 100_000, config: { ...defaultConfig(), lasting_landing: true } }).lastingLanding).toBe(true)
+  })
 })
 
 describe("the ceiling line", () => {
@@ -219,6 +226,7 @@ describe("fixedWindow", () => {
       // The seed's 200k at 65%: a 19,500-token history budget.
       historyBudgetTokens: 19_500,
       landingTokens: 100_000,
+      lastingLanding: false,
       ceilingTokens: 110_000,
       reminderBudgetTokens: 2_000,
       pinBudgetTokens: 6_500,
