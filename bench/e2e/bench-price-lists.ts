@@ -28,13 +28,17 @@ export function benchPriceListsOf(value: string | undefined): BenchPriceList[] {
 /** The provider id both benches give the mock model (OpenCode's `mock/mock-model`, Pi's `--provider mock`). */
 export const MOCK_PROVIDER = "mock"
 
+/** The environment variable that turns `lasting_landing` on for every run (`BENCH_LASTING_LANDING=1`). */
+export const LASTING_LANDING_VARIABLE = "BENCH_LASTING_LANDING"
+
 /**
  * magic-context's config for a run under `list`: `settings` plus `models["mock/*"].price_list`, so the engine decides
  * under the list the run is priced with (the mock provider is not in the price table, which would otherwise give it
- * the most conservative list).
+ * the most conservative list), and `lasting_landing` when BENCH_LASTING_LANDING is 1.
  */
 export function priceListConfig(list: BenchPriceList, settings: Record<string, unknown> = {}): string {
-  return `${JSON.stringify({ ...settings, models: { [`${MOCK_PROVIDER}/*`]: { price_list: list } } })}\n`
+  const lasting = process.env[LASTING_LANDING_VARIABLE] === "1" ? { lasting_landing: true } : {}
+  return `${JSON.stringify({ ...settings, ...lasting, models: { [`${MOCK_PROVIDER}/*`]: { price_list: list } } })}\n`
 }
 
 /** A list's write and read prices in one phrase: "write 2×, read 0.1×". */

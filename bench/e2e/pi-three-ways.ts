@@ -19,6 +19,7 @@
  *   BENCH_PI_SCENARIOS=32k        a subset of the scenarios (32k, 200k)
  *   BENCH_PI_AGENTS=cooperative   a subset of the agents with magic-context (passive, cooperative)
  *   BENCH_PRICE_LISTS=openai      a subset of the price lists (anthropic-5m, anthropic-1h, openai)
+ *   BENCH_LASTING_LANDING=1       magic-context with `lasting_landing` on (deeper landings under a write premium)
  *   PI_BENCH_STEPS=12             the 32k scenario's number of reads
  *   PI_BENCH_200K_READS=60x4000   the 200k scenario's reads: 60 of ~4,000 tokens
  */
