@@ -57,6 +57,12 @@ function apply(messages: HostMessage[], lists: EditLists, rendered: PlacedList |
         leadingRemoved += 1
         continue
       }
+      // A placed edit is a content edit (the renderer places no other), found again when it is written: only its
+      // part is looked at here, not the edit (a replay pass has one per tagged item).
+      if (placed !== null && placedPart(messages, placed, index) !== undefined) {
+        byPosition += 1
+        continue
+      }
       const edit = edits[index] as Edit
       switch (edit.type) {
         case "insert-message":
@@ -79,12 +85,8 @@ function apply(messages: HostMessage[], lists: EditLists, rendered: PlacedList |
           break
         }
         default:
-          // A placed edit is found again when it is written (no list of them: a replay pass has one per tagged item).
-          if (placed !== null && placedPart(messages, placed, index) !== undefined) byPosition += 1
-          else {
-            contentParts.push(contentTarget(byId, edit))
-            contentEdits.push(edit)
-          }
+          contentParts.push(contentTarget(byId, edit))
+          contentEdits.push(edit)
       }
     }
   }
@@ -159,10 +161,9 @@ function writePlacedContent(
     const placed = rendered !== null && edits === rendered.edits ? rendered.placed : null
     for (let index = 0; index < edits.length; index += 1) {
       const edit = edits[index] as Edit
-      if (!isContentEdit(edit)) continue
       const part = placed === null ? undefined : placedPart(messages, placed, index)
       if (part !== undefined) writeContent(edit, part)
-      else {
+      else if (isContentEdit(edit)) {
         writeContent(looked[next] as Edit, lookedParts[next] as HostPart)
         next += 1
       }
