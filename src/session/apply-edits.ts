@@ -1,3 +1,7 @@
+/*
+ * Over 300 lines: applying edits all or nothing is one walk that resolves every edit, then the writes in their order;
+ * the placed writes (by the renderer's recorded positions) and the lookups by id share that walk.
+ */
 import { isContentEdit, type Edit, type PlacedEdits } from "./edit.js"
 import type { HostMessage, HostPart, HostToolPart } from "../transcript/host-message.js"
 

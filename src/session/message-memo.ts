@@ -1,3 +1,7 @@
+/*
+ * Over 300 lines: the memo's record types are documented field by field (every field is a reuse rule), beside the
+ * pass's begin and end and the record-write sync that read them.
+ */
 import { finalShape, messageSignature, sameFinalShape, sameSignature, type FinalShape, type MessageSignature } from "./message-signature.js"
 import type { HostMessage } from "../transcript/host-message.js"
 import { listTrackables, type Trackable } from "../transcript/trackables.js"
