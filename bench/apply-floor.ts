@@ -7,6 +7,8 @@
  * - write: every item's prefixed text written into its part, by direct reference (no lookup at all);
  * - compare: each item's message and part id compared with the copy's, as any check that the copy is the one the
  *   edits were made for must;
+ * - floor: both in one walk, each item's ids checked and its prefixed text written (the floor of a pass that tags
+ *   every item of the host's copy; the replay target is measured against it);
  * - beginPass: the message memo's check of the copy (`session/message-memo.ts`);
  * - applyEdits: the shell writing the same edits by id (`session/apply-edits.ts`).
  * Run under Node and under Bun (OpenCode's runtime):
@@ -74,14 +76,31 @@ function compareIds(messages: readonly HostMessage[], edits: readonly Edit[]): n
   return next
 }
 
+/** `compareIds` and `writeDirect` in one walk: each item's ids checked, then its text written. */
+function tagAndCheck(messages: readonly HostMessage[], edits: readonly Edit[]): number {
+  let next = 0
+  for (const message of messages) {
+    for (const part of message.parts) {
+      const edit = edits[next]
+      if (edit === undefined || (edit.type !== "set-text" && edit.type !== "set-tool-result")) continue
+      if (edit.messageId !== message.info.id || edit.partId !== part.id) continue
+      if (part.type === "text") part.text = edit.text
+      else if (part.type === "tool" && part.state.status === "completed") part.state.output = edit.text
+      else continue
+      next += 1
+    }
+  }
+  return next
+}
+
 console.log(`${RUNTIME}: medians of ${ROUNDS} rounds, each on a fresh copy; × = ratio to the walk`)
-console.log(["messages", "items", "walk ms", "write", "compare", "beginPass", "applyEdits"].join("\t"))
+console.log(["messages", "items", "walk ms", "write", "compare", "floor", "beginPass", "applyEdits"].join("\t"))
 for (const size of SIZES) {
   const session = syntheticSession({ messageCount: size })
   const edits = itemEdits(session)
   const memo = createMessageMemo()
   beginPass(memo, freshCopies(session))
-  const times = { walk: [] as number[], write: [] as number[], compare: [] as number[], begin: [] as number[], apply: [] as number[] }
+  const times = { walk: [] as number[], write: [] as number[], compare: [] as number[], floor: [] as number[], begin: [] as number[], apply: [] as number[] }
   const timed = (into: number[], run: (copy: HostMessage[]) => unknown): void => {
     const copy = freshCopies(session)
     const started = performance.now()
@@ -93,10 +112,11 @@ for (const size of SIZES) {
     timed(times.walk, walkParts)
     timed(times.write, (copy) => writeDirect(copy, edits))
     timed(times.compare, (copy) => compareIds(copy, edits))
+    timed(times.floor, (copy) => tagAndCheck(copy, edits))
     timed(times.begin, (copy) => beginPass(memo, copy))
     timed(times.apply, (copy) => applyEdits(copy, edits))
   }
   const base = median(times.walk)
   const ratio = (values: number[]): string => `${median(values).toFixed(2)} ms ${(median(values) / base).toFixed(1)}×`
-  console.log([size, edits.length, base.toFixed(2), ratio(times.write), ratio(times.compare), ratio(times.begin), ratio(times.apply)].join("\t"))
+  console.log([size, edits.length, base.toFixed(2), ratio(times.write), ratio(times.compare), ratio(times.floor), ratio(times.begin), ratio(times.apply)].join("\t"))
 }

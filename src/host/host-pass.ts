@@ -12,7 +12,7 @@ import type { DeferredWrites } from "./deferred-writes.js"
 import { maybeFail } from "./fault-injection.js"
 import type { HostGuard } from "./host-guard.js"
 import type { HostRuntime } from "./host-runtime.js"
-import { historyPlannerFor, hostReasoningRuleOf, hostWindow, settleAfterPass } from "./pass-inputs.js"
+import { historyPlannerFor, hostReasoningRuleOf, hostWindows, settleAfterPass } from "./pass-inputs.js"
 
 /** What the host says about one request, read once the deferred rows are written and the session is loaded. */
 export type HostRequest = {
@@ -63,6 +63,7 @@ export function createHostPass(options: {
   afterSettle?: (sessionId: string) => void
 }): HostPass {
   const { runtime, writes, guard, settleHook } = options
+  const windowOf = hostWindows(runtime)
 
   const pass = async (request: HostPassRequest): Promise<PassResult> => {
     const sessionId = request.info.id
@@ -71,7 +72,7 @@ export function createHostPass(options: {
     const session = registry.sessionFor(request.info, counter)
     const host = await request.describe()
     const { providerID, modelID } = host.model
-    const window = hostWindow(runtime, host.model)
+    const window = windowOf(host.model)
     const db = await runtime.database()
     historyPlannerFor(runtime, session, { db, counter })
     const main = host.trigger !== "compaction"

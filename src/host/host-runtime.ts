@@ -110,6 +110,9 @@ export function createHostRuntime(options: {
   let disposed = false
 
   const busyTimeoutMs = options.config.database.busy_timeout_ms
+  // The open connection's busy timeout as last set here (`withoutBusyWait` restores what it changes): a PRAGMA only
+  // when it is to change.
+  let busyTimeoutSet: number | null = null
   const database = (request: { wait?: boolean } = {}): Promise<Database> => {
     if (disposed) return Promise.reject(new Error("magic-context was disposed: the store is closed"))
     const now = options.now()
@@ -118,12 +121,15 @@ export function createHostRuntime(options: {
     // While a busy store's backoff runs, every try fails at once instead of waiting for the lock.
     const wait = (request.wait ?? true) && !gate.noWait(now)
     if (opened) {
-      setBusyTimeout(opened, wait ? busyTimeoutMs : 0)
+      const wanted = wait ? busyTimeoutMs : 0
+      if (busyTimeoutSet !== wanted) setBusyTimeout(opened, wanted)
+      busyTimeoutSet = wanted
       return Promise.resolve(opened)
     }
     opening ??= openDatabase(databaseFile, { busyTimeoutMs: wait ? busyTimeoutMs : 0 }).then(
       (db) => {
         if (!wait) setBusyTimeout(db, busyTimeoutMs)
+        busyTimeoutSet = busyTimeoutMs
         opened = db
         opening = null
         options.errors.attach(db)

@@ -8,16 +8,38 @@ import type { TokenCounter } from "../tokens/token-counter.js"
 import { unrefTimer, type HostRuntime } from "./host-runtime.js"
 
 /** The model's usable window from the host's limits and the config, telling the user once when `protected_tokens` was clamped. */
-export function hostWindow(
-  runtime: HostRuntime,
-  model: { providerID: string; modelID: string; hostLimits: ModelLimits | null; hostApi?: string | null },
-): WindowSettings {
+function hostWindow(runtime: HostRuntime, model: HostModel): WindowSettings {
   const window = resolveWindow({ ...model, config: runtime.config })
   const clamp = protectedClamp(window)
   if (clamp) runtime.warnOnce(`${model.providerID}/${model.modelID}: ${protectedClampMessage(clamp)}`)
   const landing = landingClamp(window, runtime.config)
   if (landing) runtime.warnOnce(`${model.providerID}/${model.modelID}: ${landingClampMessage(landing)}`)
   return window
+}
+
+/** What a host window was resolved from: the model, the limits and API the host told for it. */
+type HostModel = { providerID: string; modelID: string; hostLimits: ModelLimits | null; hostApi?: string | null }
+
+/**
+ * `hostWindow`, resolved once per model while the host tells the same limits and API for it (the config is the
+ * runtime's, fixed for its life): a call resolves the window of the model it goes to, every call.
+ */
+export function hostWindows(runtime: HostRuntime): (model: HostModel) => WindowSettings {
+  const resolved = new Map<string, { limits: ModelLimits | null; api: string | null; window: WindowSettings }>()
+  return (model) => {
+    const key = `${model.providerID}/${model.modelID}`
+    const api = model.hostApi ?? null
+    const known = resolved.get(key)
+    if (known && known.api === api && sameLimits(known.limits, model.hostLimits)) return known.window
+    const window = hostWindow(runtime, model)
+    resolved.set(key, { limits: model.hostLimits === null ? null : { ...model.hostLimits }, api, window })
+    return window
+  }
+}
+
+function sameLimits(a: ModelLimits | null, b: ModelLimits | null): boolean {
+  if (a === null || b === null) return a === b
+  return a.context === b.context && a.output === b.output && a.input === b.input
 }
 
 /**

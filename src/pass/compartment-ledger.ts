@@ -18,7 +18,7 @@ import type { Database } from "../store/driver.js"
 import { listPins } from "../store/pin-repository.js"
 import type { TokenCounter } from "../tokens/token-counter.js"
 import { createPinHoming, type AgentPin } from "./homed-pins.js"
-import { owedCut, writeCut, type CutInput, type OwedCut } from "./owed-cut.js"
+import { cutBounds, owedCut, writeCut, type CutInput, type OwedCut } from "./owed-cut.js"
 import { createTierTexts, type TierTexts } from "./tier-texts.js"
 
 /** Recorded with every selection, so a change of the selection rules is visible in the records. */
@@ -81,6 +81,9 @@ export function createCompartmentLedger(options: {
   // The cuts not written yet (`deferCuts`), oldest first: written before anything reads the compartments.
   let owing: OwedCut[] = []
   let gainsMemo: { of: readonly CompartmentOutline[]; length: number; gains: FoldGains } | null = null
+  // The last cut that found nothing to cut, and what it read: the same live facts (the same messages, in the same
+  // places, with the same records) within the same bounds find nothing again (a replay pass looks at no message).
+  let nothingCut: { facts: readonly unknown[]; covered: number; settled: number } | null = null
   // Each compartment as the history reads it, kept while its representations stand (a fold copies the compartment,
   // not them); its pins, read from each compartment's facts once.
   const basisByRepresentations = new WeakMap<CompartmentOutline["representations"], CompartmentBasis>()
@@ -160,7 +163,11 @@ export function createCompartmentLedger(options: {
     },
     cut(input) {
       const known = load()
+      const { coveredThroughSeq, settledBefore } = cutBounds({ ...input, known })
+      const facts = input.view.facts
+      if (nothingCut?.facts === facts && nothingCut.covered === coveredThroughSeq && nothingCut.settled === settledBefore) return
       const owed = owedCut({ ...input, known })
+      nothingCut = owed === null ? { facts, covered: coveredThroughSeq, settled: settledBefore } : null
       if (owed === null) return
       if (options.deferCuts) owing.push(owed)
       else write(owed, known)

@@ -51,17 +51,26 @@ export type OwedCut = {
 type CoveredCompartment = { lastMessageSeq: number }
 
 /**
- * What the newly settled messages owe: their cuts into compartments, with what writing their tiers reads taken now
- * (`OwedCut`); null when nothing settled since the last cut.
+ * What a cut may take: the messages after `coveredThroughSeq` (the ledger's last compartment, or the folded history)
+ * and before `settledBefore` (the protected window, the newest message, the fence).
  */
-export function owedCut(input: CutInput & { known: readonly CoveredCompartment[] }): OwedCut | null {
+export function cutBounds(input: CutInput & { known: readonly CoveredCompartment[] }): { coveredThroughSeq: number; settledBefore: number } {
   const { view, state, known } = input
-  const protectedFromSeq = view.protectedFromSeq
   const newest = view.messages[view.messages.length - 1]
   const newestSeq = newest ? (state.messageSeq.get(newest.info.id) ?? Number.POSITIVE_INFINITY) : Number.POSITIVE_INFINITY
   const coveredThroughSeq = Math.max(known[known.length - 1]?.lastMessageSeq ?? 0, state.applied.history?.foldedThroughSeq ?? 0)
   // Never the newest message: the prompt keeps its tail whatever the protected window says.
-  const settledBefore = Math.min(protectedFromSeq, newestSeq, input.fenceSeq ?? Number.POSITIVE_INFINITY)
+  const settledBefore = Math.min(view.protectedFromSeq, newestSeq, input.fenceSeq ?? Number.POSITIVE_INFINITY)
+  return { coveredThroughSeq, settledBefore }
+}
+
+/**
+ * What the newly settled messages owe: their cuts into compartments, with what writing their tiers reads taken now
+ * (`OwedCut`); null when nothing settled since the last cut.
+ */
+export function owedCut(input: CutInput & { known: readonly CoveredCompartment[] }): OwedCut | null {
+  const { view, state } = input
+  const { coveredThroughSeq, settledBefore } = cutBounds(input)
   // Only what follows the covered conversation can be cut (cutCompartments reads nothing before it), and of the
   // protected messages only the first: it says whether the last settled turn has ended.
   const uncovered: HostMessage[] = []

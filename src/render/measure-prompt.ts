@@ -96,12 +96,7 @@ export function measurePrompt(options: {
   breakdown.tool = tool[before] ?? 0
   breakdown.conversation = other[before] ?? 0
   breakdown.protected = (tool[live] ?? 0) - breakdown.tool + (other[live] ?? 0) - breakdown.conversation
-  for (const item of options.reclaimable) {
-    if (item.tag.status !== "live") continue
-    // The prefix shows on a finished output the host did not prune (see messageSums).
-    const prefix = tagsVisible && item.final && !item.pruned ? item.tag.prefixTokens : 0
-    breakdown.reclaimable += item.contentTokens + item.callTokens + prefix
-  }
+  breakdown.reclaimable = reclaimableSum(options.reclaimable, tagsVisible, options.caches)
   for (const placement of renderedSteers({ messages: options.messages, state, placements })) {
     breakdown.protected += count(placement.text)
   }
@@ -110,6 +105,21 @@ export function measurePrompt(options: {
 }
 
 type MeasureOptions = Parameters<typeof measurePrompt>[0]
+
+/** The tokens of the reclaimable items as rendered, once per list of them and tag visibility (`reclaimableSums`). */
+function reclaimableSum(reclaimable: readonly LiveItem[], tagsVisible: boolean, caches: RenderCaches): number {
+  const known = caches.reclaimableSums.get(reclaimable)
+  if (known?.tagsVisible === tagsVisible) return known.tokens
+  let tokens = 0
+  for (const item of reclaimable) {
+    if (item.tag.status !== "live") continue
+    // The prefix shows on a finished output the host did not prune (see messageSums).
+    const prefix = tagsVisible && item.final && !item.pruned ? item.tag.prefixTokens : 0
+    tokens += item.contentTokens + item.callTokens + prefix
+  }
+  caches.reclaimableSums.set(reclaimable, { tagsVisible, tokens })
+  return tokens
+}
 
 /**
  * `messageSums`, from the caches' `measuredFacts` while it holds for the message's facts: facts are the same object

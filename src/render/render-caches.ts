@@ -1,5 +1,5 @@
 import type { Edit } from "../session/edit.js"
-import type { LiveFacts } from "../session/live-facts.js"
+import type { LiveFacts, LiveItem } from "../session/live-facts.js"
 import type { SessionState } from "../session/session-state.js"
 import type { HostMessage } from "../transcript/host-message.js"
 
@@ -21,6 +21,11 @@ export type RenderCaches = {
     object,
     { facts: readonly LiveFacts[]; tagsVisible: boolean; nudgeKey: string; tool: readonly number[]; other: readonly number[]; tags: readonly number[] }
   >
+  /**
+   * What each list of reclaimable items measured to (their tokens as rendered), and for which tag visibility: items
+   * are never changed once placed, so a replay that hands the same list measures it once.
+   */
+  reclaimableSums: WeakMap<readonly LiveItem[], { tagsVisible: boolean; tokens: number }>
   /** What each message's facts measured to, and for which tag visibility and reminders. */
   measuredFacts: WeakMap<LiveFacts, { tagsVisible: boolean; nudges: string; sums: MessageSums }>
   /**
@@ -52,5 +57,5 @@ export type RenderCaches = {
 
 /** Empty render caches, for one session's passes (or one call that keeps nothing for a next). */
 export function createRenderCaches(): RenderCaches {
-  return { runningSums: new WeakMap(), measuredFacts: new WeakMap(), foldedHeads: new WeakMap(), liveRuns: new WeakMap() }
+  return { runningSums: new WeakMap(), reclaimableSums: new WeakMap(), measuredFacts: new WeakMap(), foldedHeads: new WeakMap(), liveRuns: new WeakMap() }
 }

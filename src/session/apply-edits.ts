@@ -1,3 +1,7 @@
+/*
+ * Over 300 lines: applying edits all or nothing is one walk that resolves every edit, then the writes in their order;
+ * the placed writes (by the renderer's recorded positions) and the lookups by id share that walk.
+ */
 import { isContentEdit, type Edit, type PlacedEdits } from "./edit.js"
 import type { HostMessage, HostPart, HostToolPart } from "../transcript/host-message.js"
 
@@ -26,8 +30,19 @@ export type RenderedList = { messages: readonly HostMessage[]; edits: readonly E
  * up by id. Returns how many content edits were written by position.
  */
 export function applyRenderedEdits(messages: HostMessage[], rendered: RenderedList, ...lists: EditLists): number {
-  const own = rendered.placed !== null && sameMessages(rendered.messages, messages)
-  return apply(messages, lists, own ? { edits: rendered.edits, placed: rendered.placed as PlacedEdits } : null)
+  const placed = rendered.placed
+  const own = placed !== null && sameMessages(rendered.messages, messages) && placedWithin(placed, messages.length)
+  return apply(messages, lists, own ? { edits: rendered.edits, placed } : null)
+}
+
+/**
+ * True when the messages the placed edits write are in a list of `count` (the targets name them in ascending order:
+ * the last one is the furthest). Each part position was recorded from a message of the same part ids in the same
+ * order, which `beginPass` verified for this very copy.
+ */
+function placedWithin(placed: PlacedEdits, count: number): boolean {
+  const last = placed.targets.length - 2
+  return last < 0 || placed.liveFrom + (placed.targets[last] as number) < count
 }
 
 type EditLists = readonly (readonly Edit[])[]
@@ -57,6 +72,12 @@ function apply(messages: HostMessage[], lists: EditLists, rendered: PlacedList |
         leadingRemoved += 1
         continue
       }
+      // A placed edit is a content edit (the renderer places no other) whose part is where the renderer recorded it:
+      // neither is looked at before it is written (a replay pass has one per tagged item).
+      if (placed !== null && placedPosition(placed, index) >= 0) {
+        byPosition += 1
+        continue
+      }
       const edit = edits[index] as Edit
       switch (edit.type) {
         case "insert-message":
@@ -79,12 +100,8 @@ function apply(messages: HostMessage[], lists: EditLists, rendered: PlacedList |
           break
         }
         default:
-          // A placed edit is found again when it is written (no list of them: a replay pass has one per tagged item).
-          if (placed !== null && placedPart(messages, placed, index) !== undefined) byPosition += 1
-          else {
-            contentParts.push(contentTarget(byId, edit))
-            contentEdits.push(edit)
-          }
+          contentParts.push(contentTarget(byId, edit))
+          contentEdits.push(edit)
       }
     }
   }
@@ -159,10 +176,8 @@ function writePlacedContent(
     const placed = rendered !== null && edits === rendered.edits ? rendered.placed : null
     for (let index = 0; index < edits.length; index += 1) {
       const edit = edits[index] as Edit
-      if (!isContentEdit(edit)) continue
-      const part = placed === null ? undefined : placedPart(messages, placed, index)
-      if (part !== undefined) writeContent(edit, part)
-      else {
+      if (placed !== null && placedPosition(placed, index) >= 0) writeContent(edit, placedPart(messages, placed, index))
+      else if (isContentEdit(edit)) {
         writeContent(looked[next] as Edit, lookedParts[next] as HostPart)
         next += 1
       }
@@ -170,12 +185,18 @@ function writePlacedContent(
   }
 }
 
-/** The part the `index`-th edit writes by `placed`'s record, or undefined when it has none. */
-function placedPart(messages: readonly HostMessage[], placed: PlacedEdits, index: number): HostPart | undefined {
+/** The position in its message of the part the `index`-th edit writes by `placed`'s record, or -1 when it has none. */
+function placedPosition(placed: PlacedEdits, index: number): number {
   const at = (index - placed.offset) * 2
-  if (at < 0 || at >= placed.targets.length) return undefined
-  const part = placed.targets[at + 1] as number
-  return part < 0 ? undefined : messages[placed.liveFrom + (placed.targets[at] as number)]?.parts[part]
+  return at < 0 || at >= placed.targets.length ? -1 : (placed.targets[at + 1] as number)
+}
+
+/** The part the `index`-th edit writes by `placed`'s record (`placedPosition` is not -1). */
+function placedPart(messages: readonly HostMessage[], placed: PlacedEdits, index: number): HostPart {
+  const at = (index - placed.offset) * 2
+  const part = messages[placed.liveFrom + (placed.targets[at] as number)]?.parts[placed.targets[at + 1] as number]
+  if (part === undefined) throw new Error(`placed edit ${index} names a part the messages do not have`)
+  return part
 }
 
 /** Finds the message of an id in the list the edits are applied to. */

@@ -45,6 +45,7 @@ function reusable(memo: MessageMemo, cache: ViewCache | null, folded: number, me
   const stable = cache.generation === memo.generation ? cache.entries.length : cache.generation === memo.generation - 1 ? memo.stable : 0
   const limit = Math.min(stable, cache.entries.length, firstWritten, messages.length)
   // Only as far as the list given is the memo's (a caller may build a view of another).
+  if (memo.current === messages) return limit
   let reuse = 0
   while (reuse < limit && memo.current[reuse] === messages[reuse]) reuse += 1
   return reuse

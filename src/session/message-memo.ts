@@ -1,3 +1,7 @@
+/*
+ * Over 300 lines: the memo's record types are documented field by field (every field is a reuse rule), beside the
+ * pass's begin and end and the record-write sync that read them.
+ */
 import { finalShape, messageSignature, sameFinalShape, sameSignature, type FinalShape, type MessageSignature } from "./message-signature.js"
 import type { HostMessage } from "../transcript/host-message.js"
 import { listTrackables, type Trackable } from "../transcript/trackables.js"
@@ -162,11 +166,24 @@ export function beginPass(memo: MessageMemo, messages: readonly HostMessage[]): 
   const newest = messages[messages.length - 1]
   memo.newest = { previousList: memo.list, listed: newest === undefined || !memo.uniqueIds ? null : memo.messages.has(newest.info.id) }
   memo.uniqueIds = true
-  const list: MessageMemoEntry[] = []
-  memo.list = list
   memo.current = messages
-  memo.stable = 0
-  for (let index = 0; index < messages.length; index += 1) {
+  // The leading messages that sit where they sat, finished and the same shape, keep the last list's entries in place:
+  // no lookup, and the last list's leading entries copied at once (or the list itself, when the call replays it).
+  const generation = memo.generation
+  const leading = Math.min(messages.length, previous.length)
+  let stable = 0
+  while (stable < leading) {
+    const sitting = previous[stable] as MessageMemoEntry
+    const message = messages[stable] as HostMessage
+    if (sitting.id !== message.info.id || sitting.final === null || !sameFinalShape(sitting.final, message)) break
+    sitting.generation = generation
+    stable += 1
+  }
+  memo.stable = stable
+  const whole = stable === messages.length && stable === previous.length
+  const list: MessageMemoEntry[] = whole ? previous : previous.slice(0, stable)
+  memo.list = list
+  for (let index = stable; index < messages.length; index += 1) {
     const message = messages[index] as HostMessage
     const sitting = previous[index]
     const known = sitting !== undefined && sitting.id === message.info.id ? sitting : memo.messages.get(message.info.id)

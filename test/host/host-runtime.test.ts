@@ -81,3 +81,18 @@ describe("createHostRuntime: warnOnce", () => {
     expect(warnings).toEqual(["protected_tokens clamped", "another"])
   })
 })
+
+describe("createHostRuntime: the store's busy timeout", () => {
+  it("waits for another process's lock by default, not at all when asked not to, and waits again after", async () => {
+    const config: Config = { ...defaultConfig(), database: { ...defaultConfig().database, path: join(dirs.make("busy"), "store.db"), busy_timeout_ms: 1234 } }
+    const errors = createErrorLog({ now: () => 0, hostLog: () => undefined })
+    const runtime = createHostRuntime({ config, configDiagnostics: [], errors, faults: new Set(), env: {}, now: () => 0 })
+    runtimes.push(runtime)
+    const timeout = (db: Awaited<ReturnType<HostRuntime["database"]>>): unknown => db.prepare("PRAGMA busy_timeout").get()
+    expect(timeout(await runtime.database())).toEqual({ timeout: 1234 })
+    expect(timeout(await runtime.database({ wait: false }))).toEqual({ timeout: 0 })
+    expect(timeout(await runtime.database({ wait: false }))).toEqual({ timeout: 0 })
+    expect(timeout(await runtime.database())).toEqual({ timeout: 1234 })
+    expect(timeout(await runtime.database())).toEqual({ timeout: 1234 })
+  })
+})

@@ -4,7 +4,9 @@ import { createCompartmentLedger, type CompartmentLedger } from "../../src/pass/
 import { ALL_RECOGNIZERS } from "../../src/session/recognizers.js"
 import { currentSelections, insertCompartment, listCompartments, type NewCompartment } from "../../src/store/compartment-repository.js"
 import type { Database } from "../../src/store/driver.js"
-import { wordCounter } from "../helpers/host-messages.js"
+import type { LiveView } from "../../src/session/live-view.js"
+import type { SessionState } from "../../src/session/session-state.js"
+import { assistantMessage, text, userMessage, wordCounter } from "../helpers/host-messages.js"
 import { storeWithSession } from "../helpers/store-database.js"
 
 const SESSION = "s1"
@@ -75,6 +77,29 @@ describe("createCompartmentLedger", () => {
     expect(first?.basis.text("compact")).toBe("[c1] compact")
     expect(first?.basis.text("full")).toBeUndefined()
     expect(first?.basis.text("dense")).toBeUndefined()
+  })
+
+  it("cuts the same live messages once the protected window moves off them, after a cut that found nothing", () => {
+    const owing = createCompartmentLedger({ db, sessionId: SESSION, counter: wordCounter, recognizers: ALL_RECOGNIZERS, pinPatterns: [], deferCuts: true })
+    const messages = [
+      userMessage({ id: "u3", parts: [text("u3t", "Rename the parser in src/parse.ts.")] }),
+      assistantMessage({ id: "a3", parts: [text("a3t", "Renamed it to parseItems in src/parse.ts.")] }),
+      userMessage({ id: "u4", parts: [text("u4t", "Now the tests.")] }),
+    ]
+    const seqs = [31, 32, 33]
+    const state = {
+      messageSeq: new Map(messages.map((message, index) => [message.info.id, seqs[index] as number])),
+      parts: new Map(),
+      tagsByPart: new Map(),
+      applied: { history: null },
+    } as unknown as SessionState
+    const facts = seqs.map((seq) => ({ seq }))
+    const view = (protectedFromSeq: number): LiveView => ({ messages, facts, protectedFromSeq }) as unknown as LiveView
+    owing.cut({ messages, view: view(31), state, pass: 5, now: 1 })
+    owing.cut({ messages, view: view(31), state, pass: 6, now: 2 })
+    expect(owing.owesCuts()).toBe(false)
+    owing.cut({ messages, view: view(33), state, pass: 7, now: 3 })
+    expect(owing.owesCuts()).toBe(true)
   })
 
   it("writes a selection in the caller's transaction and takes it into memory only when settled", () => {

@@ -393,6 +393,17 @@ describe("applyRenderedEdits", () => {
     expect(messages).toEqual(expected)
   })
 
+  it("looks every edit up by id when the positions name a message past the end of the list", () => {
+    const messages = session()
+    const pass = rendered(messages)
+    if (pass.placed === null) throw new Error("the pass placed its edits")
+    const expected = freshCopy(messages)
+    applyEdits(expected, pass.edits)
+    const beyond: RenderedList = { ...pass, placed: { ...pass.placed, liveFrom: messages.length } }
+    expect(applyRenderedEdits(messages, beyond, pass.edits)).toBe(0)
+    expect(messages).toEqual(expected)
+  })
+
   it("writes the placed edits and the ones looked up by id in list order: a later edit of the same part wins", () => {
     const messages = session()
     const pass = rendered(messages)

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest"
 import { beginPass, createMessageMemo, currentEntry, type MessageMemoEntry } from "../../src/session/message-memo.js"
 import type { HostMessage } from "../../src/transcript/host-message.js"
-import { assistantMessage, completed, freshCopy, running, text, tool } from "../helpers/host-messages.js"
+import { assistantMessage, completed, freshCopy, running, text, tool, userMessage } from "../helpers/host-messages.js"
 
 /** The memo entry a second pass over `second` (after one over `first`) gives the message at `index`. */
 function entries(first: HostMessage[], second: HostMessage[]): { before: MessageMemoEntry[]; after: MessageMemoEntry[] } {
@@ -40,6 +40,30 @@ describe("beginPass", () => {
     const { before, after } = entries([finished("const a = 1")], freshCopy([finished("const a = 1")]))
     expect(before[0]?.signature).toBeNull()
     expect(after[0]).toBe(before[0])
+  })
+
+  it("keeps the last list when a pass replays it, and copies it before a pass that grows or changes it", () => {
+    const session = (output: string): HostMessage[] => [
+      userMessage({ id: "u1", parts: [text("u1t", "Read a.ts.")] }),
+      finished(output),
+      userMessage({ id: "u2", created: 3, parts: [text("u2t", "And again.")] }),
+    ]
+    const memo = createMessageMemo()
+    beginPass(memo, session("const a = 1"))
+    const first = memo.list
+    beginPass(memo, freshCopy(session("const a = 1")))
+    expect(memo.list).toBe(first)
+    expect(memo.stable).toBe(3)
+    const kept = [...first]
+    beginPass(memo, freshCopy(session("const a = 1")).slice(0, 2))
+    expect(memo.list).not.toBe(first)
+    expect(memo.stable).toBe(2)
+    expect(first).toEqual(kept)
+    beginPass(memo, session("const a = 12"))
+    expect(memo.stable).toBe(1)
+    expect(memo.list.map((entry) => entry.index)).toEqual([0, 1, 2])
+    expect(memo.list[1]).not.toBe(kept[1])
+    expect(memo.list[2]).not.toBe(kept[2])
   })
 
   it("compares a message with a tool still running by its whole content", () => {
