@@ -31,18 +31,22 @@ export type RenderedList = { messages: readonly HostMessage[]; edits: readonly E
  */
 export function applyRenderedEdits(messages: HostMessage[], rendered: RenderedList, ...lists: EditLists): number {
   const placed = rendered.placed
-  const own = placed !== null && sameMessages(rendered.messages, messages) && placedWithin(placed, messages.length)
+  const own = placed !== null && sameMessages(rendered.messages, messages) && placedWithin(placed, messages)
   return apply(messages, lists, own ? { edits: rendered.edits, placed } : null)
 }
 
 /**
- * True when the messages the placed edits write are in a list of `count` (the targets name them in ascending order:
- * the last one is the furthest). Each part position was recorded from a message of the same part ids in the same
- * order, which `beginPass` verified for this very copy.
+ * True when every part the placed edits write is in `messages` where the renderer recorded it, checked before anything
+ * is written so that applying stays all or nothing. Each position was recorded from a message of the same part ids
+ * in the same order, which `beginPass` verified for this very copy; this only reads two indexes an edit.
  */
-function placedWithin(placed: PlacedEdits, count: number): boolean {
-  const last = placed.targets.length - 2
-  return last < 0 || placed.liveFrom + (placed.targets[last] as number) < count
+function placedWithin(placed: PlacedEdits, messages: readonly HostMessage[]): boolean {
+  const { targets, liveFrom } = placed
+  for (let at = 0; at < targets.length; at += 2) {
+    const part = targets[at + 1] as number
+    if (part >= 0 && messages[liveFrom + (targets[at] as number)]?.parts[part] === undefined) return false
+  }
+  return true
 }
 
 type EditLists = readonly (readonly Edit[])[]

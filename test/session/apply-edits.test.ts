@@ -404,6 +404,21 @@ describe("applyRenderedEdits", () => {
     expect(messages).toEqual(expected)
   })
 
+  it("looks every edit up by id, writing nothing by position, when one position names a part its message lacks", () => {
+    const messages = session()
+    const pass = rendered(messages)
+    if (pass.placed === null) throw new Error("the pass placed its edits")
+    const expected = freshCopy(messages)
+    applyEdits(expected, pass.edits)
+    const targets = Int32Array.from(pass.placed.targets)
+    const last = targets.length - 1
+    expect(targets[last]).toBeGreaterThanOrEqual(0)
+    targets[last] = 99
+    const wrong: RenderedList = { ...pass, placed: { ...pass.placed, targets } }
+    expect(applyRenderedEdits(messages, wrong, pass.edits)).toBe(0)
+    expect(messages).toEqual(expected)
+  })
+
   it("writes the placed edits and the ones looked up by id in list order: a later edit of the same part wins", () => {
     const messages = session()
     const pass = rendered(messages)
