@@ -120,7 +120,9 @@ export function decideWork(options: {
       })
     : window.landingTokens
   // The cost rule's terms (execute-pays.ts). A break re-sends what follows the history's stable episodes: the fixed
-  // prompt and the history stay a prefix (stable-first), the rest is sent again.
+  // prompt and the history stay a prefix (stable-first), the rest is sent again. It is counted on the prompt before
+  // the work, an upper bound (the tail re-sent is that less what the work frees): decision 0008 says what the exact
+  // tail would cost the Lab.
   const weigh = (freedTokens: number, dropTokens: number) =>
     executePays({
       freedTokens,

@@ -4,7 +4,10 @@ import type { TokenPrices } from "../session/price-lists.js"
 export type ExecuteEstimate = {
   /** Tokens the due work would free from every later prompt. */
   freedTokens: number
-  /** Prompt tokens after the first byte the work would change: re-sent uncached (or written) once. */
+  /**
+   * Prompt tokens after the first byte the work would change, re-sent uncached (or written) once, counted on the
+   * prompt before the work (`decideWork`): an upper bound, since the re-sent tail is that less what the work frees.
+   */
   rewrittenTokens: number
   /** The one-off extra cost of the break: rewritten tokens at the write (or uncached) price instead of a cached read. */
   breakCost: number
