@@ -16,8 +16,8 @@
  *                                                      magic-context-cooperative, dcp)
  *   BENCH_E2E_SCENARIOS=32k npm run bench:e2e          a subset of the scenarios (32k, 200k)
  *   BENCH_PRICE_LISTS=openai npm run bench:e2e         magic-context under a subset of the price lists
- *   BENCH_LASTING_LANDING=1 npm run bench:e2e          magic-context with `lasting_landing` on
  *                                                      (anthropic-5m, anthropic-1h, openai)
+ *   BENCH_LASTING_LANDING=1 npm run bench:e2e          magic-context with `lasting_landing` on
  *   MAGIC_CONTEXT_KEEP_E2E=1 npm run bench:e2e         keep the sandboxes (requests.json in each)
  *   BENCH_REDUCE=alone npm run bench:e2e               the cooperative agent calls ctx_reduce as a response of its
  *                                                      own instead of beside its next tool call (batched, the
