@@ -30,11 +30,9 @@ export type ExecuteEstimate = {
   forwardSavings: number
   /** Of that, what the agent's queued drops alone save. */
   dropSavings: number
-  /** What a cache write premium adds to the break: rewritten tokens at the write price over the uncached one. */
-  premiumCost: number
   /**
    * What keeping the queued drops has cost since the last execute pass, this call included, taken as having grown
-   * evenly from nothing: under a write premium it must cover `premiumCost` (0 without one).
+   * evenly from nothing: it must cover the break too.
    */
   dropCarriedCost: number
   /** True when the prompt cache has gone cold (idle past its TTL): the break costs nothing. */
@@ -52,11 +50,11 @@ export type ExecuteEstimate = {
  *   what it frees now as if it had grown evenly (no per-call record to keep, the same after a restart). This balances
  *   the two costs of a sawtooth (the classic part-period rule): breaks come about every
  *   sqrt(2 × break / (read price × growth)) calls, rarely when the tail after the change is long.
- * The agent's queued drops are a lump, not growth: they pay as soon as the calls before the threshold cover the break,
- * so an agent that cleans up early is rewarded. Under a cache write premium they also wait until keeping them since
- * the last execute has cost what the premium adds to the break (the fold's balance on the premium alone): an agent
- * that drops as it goes otherwise lands every few calls on a break of its own, each re-writing the tail at the
- * premium; without a premium this changes nothing. A cold cache makes the break free. Pure.
+ * The agent's queued drops accumulate too, between execute passes: they pay when the calls before the threshold cover
+ * the break and keeping them since the last execute has cost it as well (the fold's balance, counted from the last
+ * execute). An agent that drops as it goes otherwise lands every few calls on a break of its own: at 200k under
+ * OpenAI's list 51 breaks, and the cooperative agent of `bench:pi` cost more than the passive one. A cold cache makes
+ * the break free, so queued drops land there at once. Pure.
  */
 export function executePays(options: {
   freedTokens: number
@@ -92,10 +90,9 @@ export function executePays(options: {
   const forwardSavings = freedTokens * prices.cachedRead * expectedCalls
   const dropTokens = Math.min(Math.max(0, options.dropTokens), freedTokens)
   const dropSavings = dropTokens * prices.cachedRead * expectedCalls
-  const premiumCost = options.cacheCold ? 0 : rewrittenTokens * (writePrice - prices.uncached)
   const callsSinceExecute = Math.max(1, Math.floor(options.callsSinceExecute ?? callsSinceFold))
   const dropCarriedCost = (dropTokens * prices.cachedRead * (callsSinceExecute + 1)) / 2
-  const dropsPay = dropSavings >= breakCost && dropCarriedCost >= premiumCost
+  const dropsPay = dropSavings >= breakCost && dropCarriedCost >= breakCost
   const pays = freedTokens > 0 && (dropsPay || (forwardSavings >= breakCost && carriedCost >= breakCost))
   return {
     freedTokens,
@@ -106,7 +103,6 @@ export function executePays(options: {
     expectedCalls,
     forwardSavings,
     dropSavings,
-    premiumCost,
     dropCarriedCost,
     cacheCold: options.cacheCold,
     pays,

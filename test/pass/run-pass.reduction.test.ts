@@ -165,13 +165,23 @@ describe("runPass: execute passes", () => {
     const small = pass(messages)
     expect(small.result).toMatchObject({ decision: "replay", reason: "below-threshold", band: "below", usageBefore: 27_500 })
     expect(listPasses(db, state.sessionId, 1)[0]?.detail["cost"]).toMatchObject({ expectedCalls: 14, pays: false })
-    // The 20k read saves 20,000 × 0.1 × 15 = 30,000: it lands at once, with the small one.
+    // The 20k read saves 20,000 × 0.1 × 15 = 30,000 over the calls ahead, but the drops wait until keeping them since
+    // the session began has cost the break too: 20,500 × 0.1 × (n + 1) / 2 ≥ 24,750 from n = 24 calls. They then land
+    // together, on one break.
     queue("r1")
-    const large = pass(messages)
+    const waited: number[] = []
+    let large = pass(messages)
+    while (large.result.decision !== "execute" && waited.length < 20) {
+      waited.push(large.result.usageBefore)
+      large = pass(messages)
+    }
+    expect(waited.length).toBe(9)
     expect(large.result).toMatchObject({ decision: "execute", reason: "pays", band: "below", dropped: [tag("old"), tag("r1")] })
     expect(large.result.usageAfter).toBe(27_500 - 20_500)
-    const [record] = listPasses(db, state.sessionId, 1)
-    expect(record?.detail["cost"]).toMatchObject({ freedTokens: 20_500, rewrittenTokens: 27_500, breakCost: 24_750, expectedCalls: 15, pays: true })
+    const [record, before] = listPasses(db, state.sessionId, 2)
+    expect(record?.detail["cost"]).toMatchObject({ freedTokens: 20_500, rewrittenTokens: 27_500, breakCost: 24_750, pays: true })
+    expect(record?.detail["cost"]).toMatchObject({ dropCarriedCost: 20_500 * 0.1 * 25 / 2 })
+    expect(before?.detail["cost"]).toMatchObject({ dropCarriedCost: 20_500 * 0.1 * 24 / 2, pays: false })
     expect(record?.detail["billed"]).toMatchObject({ readPrice: 0.1 })
   })
 

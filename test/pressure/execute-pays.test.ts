@@ -34,11 +34,13 @@ describe("executePays", () => {
     expect(first).toBe(19)
   })
 
-  it("rewards a large queued drop at once: what it frees over the calls before the threshold pays the break", () => {
-    // 60 calls before the threshold (60,000 / 1,000): 33,000 × 0.1 × 60 = 198,000 against 18,000.
-    const drop = executePays({ ...base, freedTokens: 33_000, dropTokens: 33_000, rewrittenTokens: 20_000 })
+  it("lands a large queued drop within a few calls: what it frees over the calls before the threshold pays the break", () => {
+    // 60 calls before the threshold (60,000 / 1,000): 33,000 × 0.1 × 60 = 198,000 against 18,000; kept since the last
+    // execute 10 calls, it has cost 33,000 × 0.1 × 11 / 2 = 18,150 (one call: 3,300, so it waits).
+    const drop = executePays({ ...base, freedTokens: 33_000, dropTokens: 33_000, rewrittenTokens: 20_000, callsSinceExecute: 10 })
     expect(drop).toMatchObject({ expectedCalls: 60, pays: true })
     expect(drop.dropSavings).toBeCloseTo(198_000)
+    expect(executePays({ ...base, freedTokens: 33_000, dropTokens: 33_000, rewrittenTokens: 20_000, callsSinceExecute: 1 }).pays).toBe(false)
     // The same tokens from a history fold wait for the part-period balance; and a drop just before the threshold
     // (one call left) does not pay on its own.
     expect(executePays({ ...base, freedTokens: 33_000, rewrittenTokens: 20_000 }).pays).toBe(false)
@@ -59,7 +61,8 @@ describe("executePays", () => {
 
   it("counts on no more calls ahead than the session has made: a drop that pays over 60 calls waits in a young one", () => {
     // 1,500 tokens dropped save 150 per call; the break re-sends 16,000 at 0.9 more than a read: 14,400.
-    const drop = { ...base, freedTokens: 1_500, dropTokens: 1_500, rewrittenTokens: 16_000, growthPerCall: 1_000 }
+    // (Kept long since the last execute, so only the calls ahead decide.)
+    const drop = { ...base, freedTokens: 1_500, dropTokens: 1_500, rewrittenTokens: 16_000, growthPerCall: 1_000, callsSinceExecute: 1_000 }
     expect(executePays(drop)).toMatchObject({ expectedCalls: 60, pays: false })
     expect(executePays({ ...drop, growthPerCall: 100 })).toMatchObject({ expectedCalls: 600, pays: true })
     // Slow growth (an agent that drops as it goes) in a session 40 calls old: 40 calls ahead, 6,000 saved.
@@ -80,29 +83,34 @@ describe("executePays", () => {
     expect(executePays({ ...work, prices: PRICE_LISTS["anthropic-5m"].prices }).pays).toBe(false)
   })
 
-  it("under a write premium lets queued drops wait until keeping them since the last execute has cost the premium", () => {
-    // 33,000 dropped, 20,000 re-sent. 1h list: the premium adds 20,000 × (2 − 1) = 20,000 to the break; keeping the
-    // drops costs 33,000 × 0.1 × (n + 1) / 2 since the last execute: 16,500 at n = 9, 19,800 at n = 11, 21,450 at 12.
-    const drop = { ...base, freedTokens: 33_000, dropTokens: 33_000, rewrittenTokens: 20_000, prices: PRICE_LISTS["anthropic-1h"].prices }
-    expect(executePays({ ...drop, callsSinceExecute: 11 })).toMatchObject({ premiumCost: 20_000, pays: false })
-    expect(executePays({ ...drop, callsSinceExecute: 11 }).dropCarriedCost).toBeCloseTo(19_800)
-    expect(executePays({ ...drop, callsSinceExecute: 12 }).pays).toBe(true)
-    // Without a premium the same drops land at once, and a cold cache has no premium to pay back.
-    expect(executePays({ ...drop, callsSinceExecute: 1, prices: PRICE_LISTS.openai.prices })).toMatchObject({ premiumCost: 0, pays: true })
-    expect(executePays({ ...drop, callsSinceExecute: 1, cacheCold: true })).toMatchObject({ premiumCost: 0, pays: true })
+  it("lets queued drops wait until keeping them since the last execute has cost the break, under every list", () => {
+    // 33,000 dropped, 20,000 re-sent. Keeping the drops costs 33,000 × 0.1 × (n + 1) / 2 since the last execute:
+    // 16,500 at n = 9, 18,150 at n = 10; 36,300 at n = 21, 37,950 at n = 22, 39,600 at n = 23.
+    const drop = { ...base, freedTokens: 33_000, dropTokens: 33_000, rewrittenTokens: 20_000 }
+    // OpenAI's list: the break is 20,000 × (1 − 0.1) = 18,000.
+    expect(executePays({ ...drop, callsSinceExecute: 9 })).toMatchObject({ breakCost: 18_000, pays: false })
+    expect(executePays({ ...drop, callsSinceExecute: 10 }).pays).toBe(true)
+    // The 1-hour list: 20,000 × (2 − 0.1) = 38,000, so they wait longer.
+    const hour = { ...drop, prices: PRICE_LISTS["anthropic-1h"].prices }
+    expect(executePays({ ...hour, callsSinceExecute: 21 })).toMatchObject({ breakCost: 38_000, pays: false })
+    expect(executePays({ ...hour, callsSinceExecute: 21 }).dropCarriedCost).toBeCloseTo(36_300)
+    expect(executePays({ ...hour, callsSinceExecute: 22 }).pays).toBe(false)
+    expect(executePays({ ...hour, callsSinceExecute: 23 }).pays).toBe(true)
+    // A cold cache makes the break free: they land at once.
+    expect(executePays({ ...hour, callsSinceExecute: 1, cacheCold: true })).toMatchObject({ breakCost: 0, pays: true })
   })
 
-  it("never reads the calls since the last execute without a write premium", () => {
+  it("never stops queued drops paying as calls since the last execute go by", () => {
     fc.assert(
       fc.property(
         fc.integer({ min: 0, max: 100_000 }),
         fc.integer({ min: 0, max: 100_000 }),
-        fc.integer({ min: 0, max: 100_000 }),
         fc.integer({ min: 1, max: 500 }),
-        fc.integer({ min: 1, max: 500 }),
-        (freedTokens, dropTokens, rewrittenTokens, callsSinceFold, callsSinceExecute) => {
-          const work = { ...base, freedTokens, dropTokens, rewrittenTokens, callsSinceFold }
-          expect(executePays({ ...work, callsSinceExecute }).pays).toBe(executePays(work).pays)
+        fc.integer({ min: 0, max: 500 }),
+        fc.constantFrom(PRICE_LISTS.openai.prices, PRICE_LISTS["anthropic-5m"].prices, PRICE_LISTS["anthropic-1h"].prices),
+        (dropTokens, rewrittenTokens, callsSinceExecute, more, prices) => {
+          const work = { ...base, freedTokens: dropTokens, dropTokens, rewrittenTokens, prices }
+          if (executePays({ ...work, callsSinceExecute }).pays) expect(executePays({ ...work, callsSinceExecute: callsSinceExecute + more }).pays).toBe(true)
         },
       ),
     )
