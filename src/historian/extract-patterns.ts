@@ -133,8 +133,8 @@ export function isQuestionOrConditional(sentence: string): boolean {
 
 const TENTATIVE = new RegExp(
   "^(?:if|whether|should i|shall i|do you want|would you like)\\b" +
-    "|^(?:now,?\\s+)?(?:let me|let's|i'll|i will)\\s+" +
-    "(?:check|see|verify|look|find|investigate|search|examine|explore)\\b",
+    "|^(?:now,?\\s+)?(?:let me|let's|i'll|i will)\\s+(?:(?:first|quickly|also|just|now)\\s+)?" +
+    "(?:check|see|verify|look|find|investigate|search|examine|explore|understand|inspect|review|get a sense|take a look)\\b",
   "i",
 )
 

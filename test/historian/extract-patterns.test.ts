@@ -6,6 +6,7 @@ import {
   isCorrection,
   isDirective,
   isHarnessNotice,
+  isQuestionOrConditional,
   isTrivialUserText,
   splitSentences,
 } from "../../src/historian/extract-patterns.js"
@@ -171,5 +172,23 @@ describe("isHarnessNotice and isTrivialUserText", () => {
     ["f0c674", false],
   ])("isTrivialUserText(%j) is %s", (text, expected) => {
     expect(isTrivialUserText(text)).toBe(expected)
+  })
+})
+
+describe("isQuestionOrConditional", () => {
+  it.each([
+    "Let me check if the issue is in the selector.",
+    "Let me first understand what this is about.",
+    "I'll quickly look at the failing test.",
+    "Let's take a look at how the config is loaded.",
+  ])("reads %j as a look-around that decides nothing", (sentence) => {
+    expect(isQuestionOrConditional(sentence)).toBe(true)
+  })
+
+  it.each([
+    "I'll first add the column, then backfill it, and only then switch the reader.",
+    "Let me use the queue for retries instead of a timer.",
+  ])("reads %j as a statement", (sentence) => {
+    expect(isQuestionOrConditional(sentence)).toBe(false)
   })
 })
