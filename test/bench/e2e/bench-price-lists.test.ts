@@ -1,5 +1,5 @@
-import { describe, expect, it } from "vitest"
-import { benchPriceListsOf, describeBenchList, priceListConfig } from "../../../bench/e2e/bench-price-lists.js"
+import { afterEach, describe, expect, it, vi } from "vitest"
+import { benchPriceListsOf, describeBenchList, LASTING_LANDING_VARIABLE, priceListConfig } from "../../../bench/e2e/bench-price-lists.js"
 import { modelOverride } from "../../../src/pressure/model-window.js"
 import { ConfigSchema } from "../../../src/config/schema.js"
 
@@ -22,6 +22,20 @@ describe("priceListConfig", () => {
     expect(config.historian.strategy).toBe("canonical")
     expect(modelOverride(config, "mock", "mock-model")?.price_list).toBe("anthropic-1h")
     expect(modelOverride(config, "anthropic", "claude-sonnet")).toBeNull()
+  })
+
+  afterEach(() => {
+    vi.unstubAllEnvs()
+  })
+
+  it("turns lasting_landing on only when BENCH_LASTING_LANDING is 1", () => {
+    const lasting = (): boolean => ConfigSchema.parse(JSON.parse(priceListConfig("anthropic-5m"))).lasting_landing
+    vi.stubEnv(LASTING_LANDING_VARIABLE, "")
+    expect(lasting()).toBe(false)
+    vi.stubEnv(LASTING_LANDING_VARIABLE, "yes")
+    expect(lasting()).toBe(false)
+    vi.stubEnv(LASTING_LANDING_VARIABLE, "1")
+    expect(lasting()).toBe(true)
   })
 })
 
