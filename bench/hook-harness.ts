@@ -21,6 +21,12 @@ export type HookHarness = {
   /** One transform call on `messages` (the hook edits them in place). */
   transform(messages: HostMessage[]): Promise<void>
   /**
+   * The events OpenCode sends while a step runs, before the next transform call: `message.part.updated` for every part
+   * of `messages` (new messages, as a fresh copy: the host's events carry objects of their own). Returns how long the
+   * hooks took, in ms.
+   */
+  partsUpdated(messages: readonly HostMessage[]): Promise<number>
+  /**
    * Turns of the event loop after a call, as the host's request and the model's reply give them, until what the hook
    * left to do once it returned (storing the compartments its pass cut, in slices) is done. Returns how long, in ms.
    */
@@ -63,6 +69,17 @@ export function hookHarness(options: { dbFile: string; sessionID: string }): Hoo
       if (!hook) throw new Error("the plugin has no transform hook")
       await hook({}, { messages: asOpenCodeMessages(messages) })
       failIfRecorded("transform")
+    },
+    async partsUpdated(messages) {
+      const hook = hooks.event
+      if (!hook) throw new Error("the plugin has no event hook")
+      const started = performance.now()
+      for (const message of messages) {
+        for (const part of message.parts) await hook({ event: { type: "message.part.updated", properties: { part } } as unknown as Parameters<typeof hook>[0]["event"] })
+      }
+      const ms = performance.now() - started
+      failIfRecorded("message.part.updated")
+      return ms
     },
     async afterCall() {
       const started = performance.now()

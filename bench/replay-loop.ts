@@ -4,7 +4,9 @@
  * call) or calls that each add one exchange, next to the passthrough walk over a fresh copy. Prints one line. Before
  * the timed calls it spins in `profileStart` for 20 ms, so a CPU profile can be read from there on (the cold call and
  * the session's making come before it). After each call a turn of the event loop, as the host's request gives one: what
- * the hook left for then (storing what its pass cut) runs there, and its median is printed beside the call's.
+ * the hook left for then (storing what its pass cut) runs there, and its median is printed beside the call's. Before a
+ * call that adds an exchange, the events OpenCode sends while the step runs (`message.part.updated` for each new part,
+ * outside the timing; what the hooks do there is printed as `events before`).
  *
  *   BENCH_SIZE=10000 BENCH_ROUNDS=60 BUN_BE_BUN=1 node_modules/.bin/opencode bench/replay-loop.ts
  *   BENCH_MODE=exchange npx tsx bench/replay-loop.ts        calls that each add an exchange, under Node
@@ -48,7 +50,9 @@ profileStart()
 const calls: number[] = []
 const after: number[] = []
 const walks: number[] = []
+const events: number[] = []
 for (let round = 0; round < ROUNDS; round += 1) {
+  if (MODE === "exchange") events.push(await harness.partsUpdated(freshCopies(all.slice(SIZE + round * 2, SIZE + (round + 1) * 2))))
   const copy = MODE === "exchange" ? freshCopies(all.slice(0, SIZE + (round + 1) * 2)) : freshCopies(base)
   collectBetweenCalls()
   const started = performance.now()
@@ -62,6 +66,7 @@ rmSync(dir, { recursive: true, force: true })
 const runtime = typeof process.versions["bun"] === "string" ? `bun ${process.versions["bun"]}` : `node ${process.versions.node}`
 const call = median(calls)
 const walk = median(walks)
+const before = events.length > 0 ? `events before ${median(events).toFixed(3)} ms, ` : ""
 process.stdout.write(
-  `${runtime} ${MODE} at ${SIZE} messages, ${ROUNDS} calls: median ${call.toFixed(3)} ms (then ${median(after).toFixed(3)} ms after the call), walk ${walk.toFixed(3)} ms, ${(call / walk).toFixed(1)}x the walk\n`,
+  `${runtime} ${MODE} at ${SIZE} messages, ${ROUNDS} calls: median ${call.toFixed(3)} ms (${before}then ${median(after).toFixed(3)} ms after the call), walk ${walk.toFixed(3)} ms, ${(call / walk).toFixed(1)}x the walk\n`,
 )

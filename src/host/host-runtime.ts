@@ -6,7 +6,8 @@ import type { Database } from "../store/driver.js"
 import { openDatabase } from "../store/open-database.js"
 import { encodingForModel } from "../tokens/encoding-for-model.js"
 import { createTokenCounterPool, type TokenCounterPool } from "../tokens/tiktoken-counter.js"
-import type { TokenCounter } from "../tokens/token-counter.js"
+import { COUNT_AHEAD_CHARS, withCountsAhead, type CountingAhead } from "../tokens/counted-ahead.js"
+import type { Encoding } from "../tokens/token-counter.js"
 import type { WindowSettings } from "../pressure/model-window.js"
 import type { ReduceContext } from "../pass/queue-reduce-call.js"
 import type { ErrorLog } from "./error-log.js"
@@ -55,7 +56,8 @@ export type HostRuntime = {
   /** The runtime's clock (epoch ms). */
   now(): number
   sessions(): Promise<SessionRegistry>
-  counterFor(model: { providerID?: string; modelID?: string } | null): TokenCounter
+  /** The model's counter; texts counted ahead of a pass (`countAhead`, from the host's events) answer its counts. */
+  counterFor(model: { providerID?: string; modelID?: string } | null): CountingAhead
   readonly facts: HostFacts
   readonly lastPass: Map<string, LastPass>
   /** Sessions whose next transform call comes from OpenCode's compaction. */
@@ -104,6 +106,7 @@ export function createHostRuntime(options: {
   let opening: Promise<Database> | null = null
   let registry: SessionRegistry | null = null
   let pool: TokenCounterPool | null = null
+  const counters = new Map<Encoding, CountingAhead>()
   // After a store that could not be opened, every caller gets the same failure at once until the backoff has passed
   // (a hook passes through without waiting); after another process's lock, tries do not wait for it until then.
   const gate = createStoreGate()
@@ -183,10 +186,13 @@ export function createHostRuntime(options: {
       return registry
     },
     counterFor(model) {
+      const encoding = encodingForModel({ providerID: model?.providerID, modelID: model?.modelID, settings: options.config.tokenizer })
+      const existing = counters.get(encoding)
+      if (existing) return existing
       pool ??= createTokenCounterPool()
-      return pool.counterFor(
-        encodingForModel({ providerID: model?.providerID, modelID: model?.modelID, settings: options.config.tokenizer }),
-      )
+      const counter = withCountsAhead(pool.counterFor(encoding), { maxChars: COUNT_AHEAD_CHARS })
+      counters.set(encoding, counter)
+      return counter
     },
     warnOnce(message) {
       if (warned.has(message)) return
@@ -214,6 +220,7 @@ export function createHostRuntime(options: {
       disposed = true
       pool?.dispose()
       pool = null
+      counters.clear()
       const connection = opened
       opened = null
       connection?.close()

@@ -1,7 +1,7 @@
 import type { Hooks } from "@opencode-ai/plugin"
 import { hostModelLimits } from "../pressure/model-window.js"
 import type { SessionInfo } from "../store/session-repository.js"
-import { newestUserInfo, type HostMessage } from "../transcript/host-message.js"
+import { newestUserInfo, type HostMessage, type HostPart } from "../transcript/host-message.js"
 import { stripTagEchoes } from "../transcript/tag-format.js"
 import { applyEdits, applyRenderedEdits } from "../session/apply-edits.js"
 import { compactionContext } from "./compaction-context.js"
@@ -29,6 +29,7 @@ import { createHostGuard } from "../host/host-guard.js"
 import { createHostPass } from "../host/host-pass.js"
 import { REDUCE_TOOL } from "../reduce/agent-texts.js"
 import { noteProviderError, rejectedSinceLastPass, thinkingType } from "./provider-events.js"
+import { createPartsCountedAhead } from "./parts-counted-ahead.js"
 
 export type HookContext = {
   runtime: HostRuntime
@@ -76,6 +77,7 @@ export function createHooks(context: HookContext): Hooks {
   const inFlight = new Set<Promise<void>>()
 
   const guard = createHostGuard({ runtime, writes })
+  const countedAhead = createPartsCountedAhead()
   const hostPass = createHostPass({
     runtime,
     writes,
@@ -96,10 +98,12 @@ export function createHooks(context: HookContext): Hooks {
   ): Promise<void> => {
     const user = newestUserInfo(messages)
     const model = user?.model ?? null
+    const counter = runtime.counterFor(model)
+    countedAhead.passRan(sessionId, counter)
     await hostPass.run({
       info: sessionInfo(sessionId),
       messages,
-      counter: runtime.counterFor(model),
+      counter,
       describe: async () => {
         const compaction = runtime.compacting.delete(sessionId)
         const providerID = model?.providerID ?? "unknown"
@@ -241,6 +245,11 @@ export function createHooks(context: HookContext): Hooks {
     },
 
     event: async ({ event }) => {
+      if (event.type === "message.part.updated") {
+        const part = event.properties.part as HostPart
+        await guard("event", part.sessionID, () => countedAhead.partUpdated(part))
+        return
+      }
       if (event.type === "session.error") {
         await guard("event", event.properties.sessionID ?? null, () => noteProviderError(runtime, event.properties))
         return
