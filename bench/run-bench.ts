@@ -47,6 +47,8 @@ type Row = {
   incrementalMedianMs: number
   /** After a +1 exchange call, the turn of the event loop that stores what its pass cut (off the request path). */
   incrementalAfterMedianMs: number
+  /** Before a +1 exchange call, the events OpenCode sends while the step runs (its new parts finished, off the request path). */
+  incrementalEventsMedianMs: number
   executeMedianMs: number
   /** How many of the execute rounds executed (the median and p95 are over these). */
   executeSamples: number
@@ -129,11 +131,16 @@ async function measure(size: number): Promise<Row> {
     collectBetweenCalls()
     passthrough.push(timedWalk(walk))
   }
-  // Each round one more exchange: the user's message and the assistant's text and tool call with its result.
+  // Each round one more exchange: the user's message and the assistant's text and tool call with its result, their
+  // parts reported finished first (`message.part.updated`, outside the timing) as OpenCode reports them while the step runs.
   const heapAfter = heapBefore !== null && collect() ? process.memoryUsage().heapUsed : null
   const incremental: number[] = []
   const incrementalAfter: number[] = []
-  for (let round = 0; round < ROUNDS; round += 1) incremental.push(await pass(harness, freshCopies(all.slice(0, size + (round + 1) * 2)), incrementalAfter))
+  const incrementalEvents: number[] = []
+  for (let round = 0; round < ROUNDS; round += 1) {
+    incrementalEvents.push(await harness.partsUpdated(freshCopies(all.slice(size + round * 2, size + (round + 1) * 2))))
+    incremental.push(await pass(harness, freshCopies(all.slice(0, size + (round + 1) * 2)), incrementalAfter))
+  }
 
   // Execute calls: each round the session grows by four messages (so settled ones become a new compartment), a drop
   // of the oldest live tool output is queued (as ctx_reduce queues it), and the model's window is one the last prompt
@@ -165,6 +172,7 @@ async function measure(size: number): Promise<Row> {
     replayP95Ms: round(quantile(replay, 0.95)),
     incrementalMedianMs: round(quantile(incremental, 0.5)),
     incrementalAfterMedianMs: round(quantile(incrementalAfter, 0.5)),
+    incrementalEventsMedianMs: round(quantile(incrementalEvents, 0.5)),
     executeMedianMs: round(quantile(execute, 0.5)),
     executeSamples: execute.length,
     executeP95Ms: round(quantile(execute, 0.95)),
@@ -234,12 +242,13 @@ for (const size of SIZES) rows.push(measureApart(size))
 pool.dispose()
 
 const runtime = BUN ? `bun ${process.versions["bun"]} (bun:sqlite)` : `node ${process.versions.node} (better-sqlite3)`
-const header = ["messages", "raw tokens", "cold ms (+ after)", "replay ms (p50/p95)", "+1 exchange ms", "then after ms", "execute ms (p50/p95, n)", "walk ms", "replay/walk", "ms per 1k msgs", "count hits", "DB bytes/1M tok", "peak RSS MB", "harness RSS MB", "plugin heap MB"]
+const header = ["messages", "raw tokens", "cold ms (+ after)", "replay ms (p50/p95)", "events before ms", "+1 exchange ms", "then after ms", "execute ms (p50/p95, n)", "walk ms", "replay/walk", "ms per 1k msgs", "count hits", "DB bytes/1M tok", "peak RSS MB", "harness RSS MB", "plugin heap MB"]
 const table = rows.map((row) => [
   row.messages,
   row.rawTokens,
   `${row.coldMs} + ${row.coldAfterMs}`,
   `${row.replayMedianMs} / ${row.replayP95Ms}`,
+  row.incrementalEventsMedianMs,
   row.incrementalMedianMs,
   row.incrementalAfterMedianMs,
   `${row.executeMedianMs} / ${row.executeP95Ms}, ${row.executeSamples}`,
