@@ -24,6 +24,7 @@ import type { ReadyHistory, SessionState } from "../session/session-state.js"
 import type { Database } from "../store/driver.js"
 import type { PassRecord, PassTrigger } from "../store/pass-repository.js"
 import type { TokenCounter } from "../tokens/token-counter.js"
+import { answeredAheadOf } from "../tokens/counted-ahead.js"
 import { withRecurringTextCache } from "../tokens/counted-text-cache.js"
 import { contentHashOfParts } from "../transcript/content-hash.js"
 import type { HostMessage } from "../transcript/host-message.js"
@@ -149,6 +150,7 @@ export function runPass(options: PassOptions): PassResult {
   // Which messages are unchanged since the last pass (their items, edits and serialization are reused; ingest skips
   // the ones it knows stored whole).
   beginPass(memo, messages)
+  const answeredAhead = answeredAheadOf(counter)
   const plan = ingestMessages({ db, state: session, messages, counter, now: startedAt, pass: seq, memo })
   const replyCreated = options.replyCreated ?? "before-pass"
   const state: SessionState = main ? calibrated(session, messages, replyCreated, options.fixedTokens) : session
@@ -313,6 +315,8 @@ export function runPass(options: PassOptions): PassResult {
       drain: drain.transition,
       cost: estimate,
       ...(reasoning ? { reasoning } : {}),
+      // How many of the pass's counts a host's event had made ahead (a host's counter only, `CountingAhead`).
+      ...(answeredAhead !== null ? { countedAhead: (answeredAheadOf(counter) ?? answeredAhead) - answeredAhead } : {}),
       billed: billed ? { ...billed, cost: promptCost(billed, window.prices), readPrice: window.prices.cachedRead } : null,
     },
     error: null,

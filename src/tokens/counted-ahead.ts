@@ -49,5 +49,10 @@ export function withCountsAhead(counter: TokenCounter, options: { maxChars: numb
   }
 }
 
+/** How many counts `counter` answered from counts made ahead, or null for a counter that takes none. */
+export function answeredAheadOf(counter: TokenCounter): number | null {
+  return "answeredAhead" in counter && typeof counter.answeredAhead === "number" ? counter.answeredAhead : null
+}
+
 /** What a host counts ahead at most: ~8 MB of UTF-16, far more than one step's finished parts. */
 export const COUNT_AHEAD_CHARS = 4_000_000

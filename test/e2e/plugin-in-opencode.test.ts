@@ -134,6 +134,16 @@ describe("magic-context in the real OpenCode", () => {
     expect(errors).toEqual([])
   })
 
+  it("counts the read's output when OpenCode reports it finished, before the pass that stores it", () => {
+    const db = openStoreReadOnly(sandbox.databaseFile)
+    const passes = db.prepare("SELECT new_parts, detail_json FROM passes ORDER BY seq").all() as { new_parts: number; detail_json: string }[]
+    db.close()
+    const countedAhead = passes.map((pass) => (JSON.parse(pass.detail_json) as { countedAhead?: number }).countedAhead)
+    // Each turn's first pass runs before any event of the turn's session reached a pass's counter (a new process per
+    // turn); the first turn's second pass finds the read's output and its call counted (message.part.updated).
+    expect(countedAhead).toEqual([0, 2, 0])
+  })
+
   it("strips tag echoes from the model's own text before OpenCode stores it", () => {
     const db = openStoreReadOnly(sandbox.databaseFile)
     const session = db.prepare("SELECT id FROM sessions").get() as { id: string }
