@@ -107,6 +107,7 @@ export function createHostRuntime(options: {
   let registry: SessionRegistry | null = null
   let pool: TokenCounterPool | null = null
   const counters = new Map<Encoding, CountingAhead>()
+  const byModel = new Map<string, CountingAhead>()
   // After a store that could not be opened, every caller gets the same failure at once until the backoff has passed
   // (a hook passes through without waiting); after another process's lock, tries do not wait for it until then.
   const gate = createStoreGate()
@@ -186,12 +187,15 @@ export function createHostRuntime(options: {
       return registry
     },
     counterFor(model) {
+      // Every pass asks: the model's encoding is worked out once per model (the settings are the runtime's).
+      const key = `${model?.providerID ?? ""}\u0000${model?.modelID ?? ""}`
+      const known = byModel.get(key)
+      if (known) return known
       const encoding = encodingForModel({ providerID: model?.providerID, modelID: model?.modelID, settings: options.config.tokenizer })
-      const existing = counters.get(encoding)
-      if (existing) return existing
       pool ??= createTokenCounterPool()
-      const counter = withCountsAhead(pool.counterFor(encoding), { maxChars: COUNT_AHEAD_CHARS })
+      const counter = counters.get(encoding) ?? withCountsAhead(pool.counterFor(encoding), { maxChars: COUNT_AHEAD_CHARS })
       counters.set(encoding, counter)
+      byModel.set(key, counter)
       return counter
     },
     warnOnce(message) {
@@ -221,6 +225,7 @@ export function createHostRuntime(options: {
       pool?.dispose()
       pool = null
       counters.clear()
+      byModel.clear()
       const connection = opened
       opened = null
       connection?.close()
