@@ -238,7 +238,9 @@ function readAttachment(state: State, text: string, ref: SourceRef): void {
   const lines = keptOutputLines({ keep: "document", output: text, failed: false, recognizers: state.recognizers })
   if (lines.length > 0) state.attachments.push({ tag: ref.tag, name, lines })
   const { on } = state.recognizers
-  const constraints = documentConstraints(text, { lists: on("spec-lists"), ruleLimit: on("doc-rule-lines") ? MAX_ATTACHED_RULES : 0 })
+  const constraints = documentConstraints(text, { lists: on("spec-lists"), ruleLimit: on("doc-rule-lines") ? MAX_ATTACHED_RULES : 0,
+    hardFirst: on("hard-rules-first"),
+  })
   for (const constraint of constraints) state.collector.add("constraint", `${SPEC_PREFIX}${constraint}`, [ref])
 }
 

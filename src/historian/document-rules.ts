@@ -7,36 +7,62 @@ import { plainText } from "./plain-text.js"
 
 /**
  * The lines of a document that state rules or limits (`must`, `never`, `only`, `defaults to 30`, `at most 5`), in
- * order, verbatim (escape codes and line numbers stripped), at most `limit`: what binds later work.
+ * order, verbatim (escape codes and line numbers stripped), at most `limit`: what binds later work. With `hardFirst`,
+ * a document holding more of them than `limit` keeps its hard ones first (`isHardRule`), still in document order.
  */
-export function ruleLines(text: string, limit: number, options: { listItems: boolean } = { listItems: false }): string[] {
+export function ruleLines(text: string, limit: number, options: { listItems?: boolean; hardFirst?: boolean } = {}): string[] {
   const found: string[] = []
+  // Without `hardFirst` the scan stops at `limit`; with it, every candidate is gathered and the hard ones chosen.
+  const cap = options.hardFirst === true ? Number.POSITIVE_INFINITY : limit
   for (const line of scanLines(text)) {
     // A list item of a person's long message is a point they make: kept whole, rule words or not.
-    if (options.listItems && LIST_ITEM.test(line) && line.length <= MAX_LIST_ITEM_CHARS) {
-      if (found.length >= limit) return found
+    if (options.listItems === true && LIST_ITEM.test(line) && line.length <= MAX_LIST_ITEM_CHARS) {
+      if (found.length >= cap) break
       if (!found.includes(line) && line.replace(LIST_ITEM, "").length >= 12) found.push(line)
       continue
     }
     // A long line (a bullet that explains itself) is judged sentence by sentence, each kept whole.
     const units = line.length <= MAX_RULE_CHARS ? [line] : line.split(/(?<=[.;!?])\s+(?=\S)/)
     for (const unit of units) {
-      if (found.length >= limit) return found
+      if (found.length >= cap) break
       if (unit.length < 12 || unit.length > MAX_RULE_CHARS || found.includes(unit) || /[{};]\s*$/.test(unit)) continue
       if (RULE_LINE.test(unit) || isLimit(unit)) found.push(unit)
     }
   }
-  return found
+  return found.length <= limit ? found : hardOnesFirst(found, limit)
 }
+
+/**
+ * A hard rule binds with a value: an obligation or prohibition (`must`, `never`, `cannot`, `required`) that states a
+ * number (`must not exceed 250 MiB`, `must be at least 10 minutes`). Advice (`should`, `avoid`), a word like `only`,
+ * a description (`exit codes do not change`) and a bare quantity (sample output, a size in a table) bind less.
+ */
+export function isHardRule(line: string): boolean {
+  return HARD_RULE.test(line) && HAS_VALUE.test(line)
+}
+
+/** The first `limit` of `lines` with the hard ones taken first, in their original order. */
+function hardOnesFirst(lines: readonly string[], limit: number): string[] {
+  const hard = new Set(lines.filter(isHardRule).slice(0, limit))
+  const rest = lines.filter((line) => !hard.has(line)).slice(0, limit - hard.size)
+  const chosen = new Set([...hard, ...rest])
+  return lines.filter((line) => chosen.has(line))
+}
+
+const HARD_RULE =
+  /\b(?:must(?:n't| not)?|never|shall(?: not)?|required|mandatory|forbidden|not allowed|not permitted|prohibited|cannot|can't|may not)\b/i
+
+/** A number: what makes a rule checkable (a size, a duration, a count). */
+const HAS_VALUE = /\d/
 
 /**
  * The constraints a document states (an attached file, a binding tool's output): the items under its rules headings
  * (`lists`), then up to `ruleLimit` of its rule and limit lines, a rule a list already gave not again with its bullet.
  */
-export function documentConstraints(text: string, options: { lists: boolean; ruleLimit: number }): string[] {
+export function documentConstraints(text: string, options: { lists: boolean; ruleLimit: number; hardFirst?: boolean }): string[] {
   const listed = options.lists ? specConstraints(documentText(text)) : []
   if (options.ruleLimit === 0) return listed
-  const rules = ruleLines(text, options.ruleLimit).filter((rule) => !listed.includes(rule.replace(/^[-*•]\s+/, "")))
+  const rules = ruleLines(text, options.ruleLimit, { hardFirst: options.hardFirst === true }).filter((rule) => !listed.includes(rule.replace(/^[-*•]\s+/, "")))
   return [...listed, ...rules]
 }
 

@@ -16,7 +16,7 @@ const MAX_BINDING_RULES = 6
  */
 export function outputConstraints(row: HostToolRow, output: string, recognizers: Recognizers): string[] {
   const binds = row.binds === true && recognizers.on("binding-doc-rules")
-  return documentConstraints(output, { lists: recognizers.on("spec-lists"), ruleLimit: binds ? MAX_BINDING_RULES : 0 })
+  return documentConstraints(output, { lists: recognizers.on("spec-lists"), ruleLimit: binds ? MAX_BINDING_RULES : 0, hardFirst: recognizers.on("hard-rules-first") })
 }
 
 /**

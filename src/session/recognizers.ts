@@ -125,6 +125,10 @@ export const RECOGNIZERS = {
     reason: "a path a command wrote and a program's version stamp in its output are named exactly by later steps",
     developedOn: ["opencode-wavecrest-episodes.json"],
   },
+  "hard-rules-first": {
+    reason: "of more rule lines than a document may pin, those that bind with a value (must not exceed 250 MiB) go before advice",
+    developedOn: ["opencode-wavecrest-episodes.json"],
+  },
   "negative-results": {
     reason: "an empty file, a search with no match or a status command that printed nothing is a fact the agent acts on",
     developedOn: UNSEEN,
