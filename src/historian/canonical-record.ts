@@ -18,7 +18,7 @@ import { outcomeOf, type EpisodeEvent } from "./record-outcome.js"
 import { settingLines, SPEC_PREFIX } from "./output-facts.js"
 import { codeBlocks } from "./code-blocks.js"
 import { renderFullEpisode } from "./episode-full.js"
-import { documentConstraints } from "./document-rules.js"
+import { documentConstraints, ruleReading } from "./document-rules.js"
 import { keptOutputLines } from "./output-lines.js"
 import { rankByEcho } from "./echoed-lines.js"
 import { reasoningPlans, REASONING_MARK } from "./reasoning-plans.js"
@@ -192,7 +192,7 @@ function readPart(state: State, context: { part: HostPart; ref: SourceRef; role:
 
 function readUserText(state: State, text: string, ref: SourceRef): void {
   const { on } = state.recognizers
-  for (const fact of userTextFacts(text, { longRules: on("long-user-rules"), heldActions: on("held-actions") })) state.collector.add(fact.kind, fact.text, [ref])
+  for (const fact of userTextFacts(text, { longRules: on("long-user-rules"), heldActions: on("held-actions"), reading: ruleReading(state.recognizers) })) state.collector.add(fact.kind, fact.text, [ref])
   const trimmed = text.trim()
   const trivial = isTrivialUserText(trimmed)
   if (!trivial) addTextIdentifiers(state.collector, text.slice(0, MAX_SCANNED_USER_CHARS), ref)
@@ -216,7 +216,7 @@ function readAssistantText(state: State, text: string, ref: SourceRef): void {
     if (state.codeBlocks.length >= MAX_CODE_BLOCKS) break
     state.codeBlocks.push({ tag: ref.tag, text: block.text })
     if (state.recognizers.on("code-setting-lines")) {
-      for (const setting of settingLines(block.body, "")) state.collector.add("identifier", setting, [ref])
+      for (const setting of settingLines(block.body, "", { typed: state.recognizers.on("typed-settings") })) state.collector.add("identifier", setting, [ref])
     }
   }
 }
@@ -240,6 +240,7 @@ function readAttachment(state: State, text: string, ref: SourceRef): void {
   const { on } = state.recognizers
   const constraints = documentConstraints(text, { lists: on("spec-lists"), ruleLimit: on("doc-rule-lines") ? MAX_ATTACHED_RULES : 0,
     hardFirst: on("hard-rules-first"),
+    reading: ruleReading(state.recognizers),
   })
   for (const constraint of constraints) state.collector.add("constraint", `${SPEC_PREFIX}${constraint}`, [ref])
 }
@@ -285,7 +286,7 @@ function readTool(state: State, reading: ToolCallReading, ref: SourceRef): void 
     const introduced = extractIdentifiers(newText, "code").filter((identifier) => !oldText.includes(identifier))
     for (const identifier of introduced.slice(0, MAX_EDIT_IDENTIFIERS)) collector.add("identifier", identifier, [ref])
     if (state.recognizers.on("edit-setting-lines")) {
-      for (const setting of settingLines(newText, oldText)) collector.add("identifier", setting, [ref])
+      for (const setting of settingLines(newText, oldText, { typed: state.recognizers.on("typed-settings") })) collector.add("identifier", setting, [ref])
     }
   }
   for (const commit of reading.commits) collector.add("identifier", commit, [ref])

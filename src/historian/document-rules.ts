@@ -2,31 +2,59 @@
  * The lines of a document that state rules or limits, and a document as the model read it: what binds later work in
  * an attached file, a binding tool's output or a person's long message. Pure; never throws on any content.
  */
+import type { Recognizers } from "../session/recognizers.js"
 import { specConstraints } from "./output-facts.js"
 import { plainText } from "./plain-text.js"
+
+/**
+ * How widely rule and limit lines are read. The core (rule words such as must, never, only; a limit word with its
+ * value) was written blind; each widening is a rule of its own, tuned on the sessions that showed what the core missed.
+ */
+export type RuleReading = {
+  /** `rule-words-wide`: cannot, can't, may not, no new and not permitted are rule words too. */
+  wideWords: boolean
+  /** `quantity-limits`: a number with a unit (30 days, 50 requests) states a limit without a limit word. */
+  quantities: boolean
+  /** `rule-sentences`: a long line is judged sentence by sentence, a long message's list item is kept whole. */
+  sentences: boolean
+}
+
+/** Every widening on. */
+export const WIDE_RULE_READING: RuleReading = { wideWords: true, quantities: true, sentences: true }
+
+/** The widenings `recognizers` has on. */
+export function ruleReading(recognizers: Recognizers): RuleReading {
+  return { wideWords: recognizers.on("rule-words-wide"), quantities: recognizers.on("quantity-limits"), sentences: recognizers.on("rule-sentences") }
+}
 
 /**
  * The lines of a document that state rules or limits (`must`, `never`, `only`, `defaults to 30`, `at most 5`), in
  * order, verbatim (escape codes and line numbers stripped), at most `limit`: what binds later work. With `hardFirst`,
  * a document holding more of them than `limit` keeps its hard ones first (`isHardRule`), still in document order.
  */
-export function ruleLines(text: string, limit: number, options: { listItems?: boolean; hardFirst?: boolean } = {}): string[] {
+export function ruleLines(
+  text: string,
+  limit: number,
+  options: { listItems?: boolean; hardFirst?: boolean; reading?: RuleReading } = {},
+): string[] {
+  const reading = options.reading ?? WIDE_RULE_READING
   const found: string[] = []
   // Without `hardFirst` the scan stops at `limit`; with it, every candidate is gathered and the hard ones chosen.
   const cap = options.hardFirst === true ? Number.POSITIVE_INFINITY : limit
   for (const line of scanLines(text)) {
     // A list item of a person's long message is a point they make: kept whole, rule words or not.
-    if (options.listItems === true && LIST_ITEM.test(line) && line.length <= MAX_LIST_ITEM_CHARS) {
+    if (options.listItems === true && reading.sentences && LIST_ITEM.test(line) && line.length <= MAX_LIST_ITEM_CHARS) {
       if (found.length >= cap) break
       if (!found.includes(line) && line.replace(LIST_ITEM, "").length >= 12) found.push(line)
       continue
     }
     // A long line (a bullet that explains itself) is judged sentence by sentence, each kept whole.
-    const units = line.length <= MAX_RULE_CHARS ? [line] : line.split(/(?<=[.;!?])\s+(?=\S)/)
+    const longest = reading.sentences ? MAX_RULE_CHARS : MAX_WHOLE_RULE_CHARS
+    const units = line.length <= longest ? [line] : reading.sentences ? line.split(/(?<=[.;!?])\s+(?=\S)/) : []
     for (const unit of units) {
       if (found.length >= cap) break
-      if (unit.length < 12 || unit.length > MAX_RULE_CHARS || found.includes(unit) || /[{};]\s*$/.test(unit)) continue
-      if (RULE_LINE.test(unit) || isLimit(unit)) found.push(unit)
+      if (unit.length < 12 || unit.length > longest || found.includes(unit) || /[{};]\s*$/.test(unit)) continue
+      if (isRuleLine(unit, reading) || isLimit(unit, reading)) found.push(unit)
     }
   }
   return found.length <= limit ? found : hardOnesFirst(found, limit)
@@ -59,15 +87,21 @@ const HAS_VALUE = /\d/
  * The constraints a document states (an attached file, a binding tool's output): the items under its rules headings
  * (`lists`), then up to `ruleLimit` of its rule and limit lines, a rule a list already gave not again with its bullet.
  */
-export function documentConstraints(text: string, options: { lists: boolean; ruleLimit: number; hardFirst?: boolean }): string[] {
+export function documentConstraints(
+  text: string,
+  options: { lists: boolean; ruleLimit: number; hardFirst?: boolean; reading?: RuleReading },
+): string[] {
   const listed = options.lists ? specConstraints(documentText(text)) : []
   if (options.ruleLimit === 0) return listed
-  const rules = ruleLines(text, options.ruleLimit, { hardFirst: options.hardFirst === true }).filter((rule) => !listed.includes(rule.replace(/^[-*•]\s+/, "")))
+  const rules = ruleLines(text, options.ruleLimit, { hardFirst: options.hardFirst === true, reading: options.reading }).filter((rule) => !listed.includes(rule.replace(/^[-*•]\s+/, "")))
   return [...listed, ...rules]
 }
 
 /** A rule line longer than this is judged sentence by sentence; a sentence longer than this is prose, not a rule. */
 const MAX_RULE_CHARS = 400
+
+/** Without `rule-sentences`, a line longer than this is prose, not a rule. */
+const MAX_WHOLE_RULE_CHARS = 200
 
 /** A list item of a person's message is kept whole up to this length (a bullet that explains its rule). */
 const MAX_LIST_ITEM_CHARS = 640
@@ -76,8 +110,13 @@ const MAX_LIST_ITEM_CHARS = 640
 const LIST_ITEM = /^(?:>\s*)*(?:[-*•]|\d{1,2}[.)])\s+/
 
 /** A limit or default with its value: a number (with a unit), a quoted value or a boolean. */
-export function isLimit(line: string): boolean {
-  return (LIMIT_LINE.test(line) && /\d|\btrue\b|\bfalse\b|["'`]/.test(line)) || QUANTITY.test(line)
+export function isLimit(line: string, reading: RuleReading = WIDE_RULE_READING): boolean {
+  return (LIMIT_LINE.test(line) && /\d|\btrue\b|\bfalse\b|["'`]/.test(line)) || (reading.quantities && QUANTITY.test(line))
+}
+
+/** A line that states a rule (`must`, `never`, `only`; with `wideWords` also `cannot`, `may not`, `no new`). */
+export function isRuleLine(line: string, reading: RuleReading = WIDE_RULE_READING): boolean {
+  return RULE_LINE.test(line) || (reading.wideWords && WIDE_RULE_LINE.test(line))
 }
 
 /** A document as the model read it: escape codes stripped and read tools' line numbers removed from every line. */
@@ -104,8 +143,10 @@ export function scanLines(output: string): string[] {
 /** `00012| `, `12: `, `    12\t` or `12→`: the line numbers read tools put before file lines. */
 export const READ_LINE_NUMBER = /^\s*\d{1,6}(?:\| ?|: |\t|→)/
 
-export const RULE_LINE =
-  /\b(?:must(?:n't| not)?|never|always|shall(?: not)?|should(?:n't| not)?|do not|don't|required|requires?|mandatory|only|forbidden|not allowed|not permitted|prohibited|avoid|ensure|make sure|cannot|can't|may not|no new)\b/i
+const RULE_LINE =
+  /\b(?:must(?:n't| not)?|never|always|shall(?: not)?|should(?:n't| not)?|do not|don't|required|requires?|mandatory|only|forbidden|not allowed|prohibited|avoid|ensure|make sure)\b/i
+
+const WIDE_RULE_LINE = /\b(?:not permitted|cannot|can't|may not|no new)\b/i
 
 /** A number with a unit of time, size, rate or count: what a limit, a default or a quota is stated in. */
 const QUANTITY =

@@ -46,31 +46,39 @@ const DEFINITION_HIT =
  * name (`PORT=3100`, `BATCH_SIZE = 200`, `metrics_addr: ":9464"`, `pub const X: u64 = 250;`), trimmed of
  * indentation and a trailing `,` or `;`. Values a later step needs exactly ("which port was it?").
  */
-export function settingLines(newText: string, oldText: string): string[] {
+export function settingLines(newText: string, oldText: string, options: { typed: boolean } = { typed: true }): string[] {
+  const setting = options.typed ? TYPED_SETTING : SETTING
   const old = new Set(oldText.split("\n").map((line) => line.trim()))
   const settings: string[] = []
   for (const raw of newText.split("\n")) {
     const line = raw.trim().replace(/[,;]$/, "")
     if (line.length === 0 || line.length > MAX_SETTING_CHARS || old.has(raw.trim())) continue
-    if (!SETTING.test(line) || settings.includes(line)) continue
+    if (!setting.test(line) || settings.includes(line)) continue
     settings.push(line)
     if (settings.length >= MAX_SETTING_LINES) break
   }
   return settings
 }
 
-/** True for a line that assigns a literal to a name (`PORT=3100`, `timeout: 30`): a setting, not an expression. */
-export function isSettingLine(text: string): boolean {
+/**
+ * True for a line that assigns a literal to a name (`PORT=3100`, `timeout: 30`): a setting, not an expression. With
+ * `typed` (rule `typed-settings`) also one declared with modifiers and types (`public val TIMEOUT: Int = 30`).
+ */
+export function isSettingLine(text: string, options: { typed: boolean } = { typed: true }): boolean {
   const line = text.trim().replace(/[,;]$/, "")
-  return line.length > 0 && line.length <= MAX_SETTING_CHARS && SETTING.test(line)
+  return line.length > 0 && line.length <= MAX_SETTING_CHARS && (options.typed ? TYPED_SETTING : SETTING).test(line)
 }
 
 /**
- * `[modifiers] name[: type] (=|:) literal` (up to four of export, pub, public, const, val, static, a type name …),
- * where the literal is a number (with an optional unit), a quoted string or a boolean: a setting, not an expression;
- * or an Elixir module attribute `@name literal`.
+ * `[export|pub] [const|let|var|static|readonly] name[: type] (=|:) literal`, where the literal is a number (with an
+ * optional unit), a quoted string or a boolean: a setting, not an expression; or an Elixir module attribute
+ * `@name literal`.
  */
 const SETTING =
+  /^(?:@[a-z_]\w*\s+(?:-?\d[\d_.]*|"[^"\n]{0,60}"|true|false)$)|^(?:(?:export|pub(?:\(crate\))?)\s+)?(?:(?:const|let|var|static|readonly)\s+)?["']?[A-Za-z_][\w.-]*["']?(?:\s*:\s*[A-Za-z_][\w<>[\]]*)?\s*[=:]\s*(?:-?\d[\d_.]*(?:[a-zA-Z%]{1,3})?|"[^"\n]{0,60}"|'[^'\n]{0,60}'|true|false)$/
+
+/** SETTING with up to four modifiers and type names before the name (public, val, final, Int, String …). */
+const TYPED_SETTING =
   /^(?:@[a-z_]\w*\s+(?:-?\d[\d_.]*|"[^"\n]{0,60}"|true|false)$)|^(?:(?:export|pub(?:\(crate\))?|public|private|protected|internal|const|let|var|val|static|readonly|final|def|int|long|double|float|bool|string|String|Int|Long|Double|Boolean)\s+){0,4}["']?[A-Za-z_][\w.-]*["']?(?:\s*:\s*[A-Za-z_][\w<>[\]]*)?\s*[=:]\s*(?:-?\d[\d_.]*(?:[a-zA-Z%]{1,3})?|"[^"\n]{0,60}"|'[^'\n]{0,60}'|true|false)$/
 
 /** How a constraint a document stated is told apart from the user's own words. */

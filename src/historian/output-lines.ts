@@ -6,7 +6,7 @@
 import type { OutputKeep } from "../session/host-tools.js"
 import type { Recognizers } from "../session/recognizers.js"
 import { isErrorLine } from "./error-lines.js"
-import { isLimit, RULE_LINE, scanLines } from "./document-rules.js"
+import { isLimit, isRuleLine, ruleReading, scanLines } from "./document-rules.js"
 import { isDefinitionHit, isSettingLine } from "./output-facts.js"
 import { plainText } from "./plain-text.js"
 import { isHeading, isLongOutput, isReaderInstruction, isReferenceLine } from "./reference-lines.js"
@@ -77,7 +77,7 @@ function scoredOutputLines(options: OutputOptions): { text: string; priority: nu
     else candidates.set(index, { index, text, priority })
   }
   if (recognizers.on("error-cause") && (options.failed || keep === "command" || keep === "generic")) {
-    errorBlock(lines).forEach((index) => add(index, 0))
+    errorBlock(lines, recognizers.on("first-stack-frame")).forEach((index) => add(index, 0))
   }
   const reference = recognizers.on("reference-lines") && isLongOutput(options.output)
   lines.forEach((line, index) => {
@@ -153,26 +153,27 @@ function linePriority(line: string, keep: OutputKeep, recognizers: Recognizers):
     // A comment says what the code means (`// at most 5 retries: the gateway bans more`); code only sets values.
     const comment = COMMENT.exec(line)
     if (comment !== null) return linePriority(comment[1] ?? "", "document", recognizers)
-    return recognizers.on("code-setting-lines") && isSettingLine(line) ? 2 : null
+    return recognizers.on("code-setting-lines") && isSettingLine(line, { typed: recognizers.on("typed-settings") }) ? 2 : null
   }
   const on = (name: string, pattern: RegExp): boolean => recognizers.on(name) && pattern.test(line)
   if (keep === "command" || keep === "generic") {
     if (on("result-summaries", RESULT_SUMMARY) && !PASSING_ITEM.test(line)) return 1
-    if (on("id-lines", ID_LINE)) return 2
+    if (recognizers.on("id-lines") && isIdLine(line, recognizers)) return 2
   }
   if (keep === "document" || keep === "generic") {
-    if (on("doc-rule-lines", RULE_LINE)) return 1
-    if (recognizers.on("doc-limit-lines") && isLimit(line)) return 1
+    const reading = ruleReading(recognizers)
+    if (recognizers.on("doc-rule-lines") && isRuleLine(line, reading)) return 1
+    if (recognizers.on("doc-limit-lines") && isLimit(line, reading)) return 1
     if (on("doc-version-lines", VERSION_LINE)) return 2
     if (on("doc-decision-lines", DECISION_LINE)) return 2
-    if (recognizers.on("code-setting-lines") && isSettingLine(line)) return 2
-    if (on("id-lines", ID_LINE)) return 3
+    if (recognizers.on("code-setting-lines") && isSettingLine(line, { typed: recognizers.on("typed-settings") })) return 2
+    if (recognizers.on("id-lines") && isIdLine(line, recognizers)) return 3
   }
   return null
 }
 
 /** The first error line (and the lines below it that give the cause), plus a final error line further down. */
-function errorBlock(lines: readonly string[]): number[] {
+function errorBlock(lines: readonly string[], firstFrame: boolean): number[] {
   const first = lines.findIndex((line) => line !== "" && isErrorLine(line))
   if (first < 0) return []
   const block = [first]
@@ -180,9 +181,9 @@ function errorBlock(lines: readonly string[]): number[] {
   for (let index = first + 1; index < lines.length && block.length <= ERROR_CAUSE_LINES; index += 1) {
     const line = lines[index] ?? ""
     if (line === "") continue
-    // A stack keeps its first frame (where it was thrown), not the rest.
+    // A stack keeps its first frame (where it was thrown, rule `first-stack-frame`), not the rest.
     const isFrame = STACK_FRAME.test(line)
-    if (isFrame && frame) continue
+    if (isFrame && (frame || !firstFrame)) continue
     frame ||= isFrame
     block.push(index)
   }
@@ -202,9 +203,16 @@ const VERSION_LINE = /\b(?:v?\d+\.\d+\.\d+(?:-[\w.]+)?|version\s*:?\s*v?\d+(?:\.
 const DECISION_LINE =
   /\b(?:decided|decision|we chose|chosen|instead of|rather than|deprecated|replaced by|superseded|recommended|prefer(?:red)?|in favou?r of|breaking change)\b/i
 
-/** An issue key (PLAT-1234), a UUID, a commit-like hash, a URL, a labelled id (`library ID: /x/y`). */
+/** An id line; with `labelled-ids`, also a labelled id (`library ID: /x/y`). */
+function isIdLine(line: string, recognizers: Recognizers): boolean {
+  return ID_LINE.test(line) || (recognizers.on("labelled-ids") && LABELLED_ID.test(line))
+}
+
+const LABELLED_ID = /\b(?:ID|Id|id|key|Key)\s*:\s*\S/
+
+/** An issue key (PLAT-1234), a UUID, a commit-like hash, a URL. */
 const ID_LINE =
-  /\b(?:ID|Id|id|key|Key)\s*:\s*\S|\b[A-Z][A-Z0-9]{1,9}-\d{1,6}\b|\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b|\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,40}\b|https?:\/\/\S+/
+  /\b[A-Z][A-Z0-9]{1,9}-\d{1,6}\b|\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b|\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,40}\b|https?:\/\/\S+/
 
 /** A table row whose cells are only words (`| parameter | required | description |`): column names, no fact. */
 const TABLE_HEADER = /^\|(?:\s*[A-Za-z][A-Za-z /_-]*\s*\|)+\s*$/

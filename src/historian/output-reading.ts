@@ -4,7 +4,7 @@
  */
 import { readKeep, type HostToolRow, type OutputKeep } from "../session/host-tools.js"
 import type { Recognizers } from "../session/recognizers.js"
-import { documentConstraints } from "./document-rules.js"
+import { documentConstraints, ruleReading } from "./document-rules.js"
 import { isGrepCommand } from "./shell-commands.js"
 
 /** A binding document (a fetched page, a skill) pins at most this many of its rule and limit lines. */
@@ -16,7 +16,10 @@ const MAX_BINDING_RULES = 6
  */
 export function outputConstraints(row: HostToolRow, output: string, recognizers: Recognizers): string[] {
   const binds = row.binds === true && recognizers.on("binding-doc-rules")
-  return documentConstraints(output, { lists: recognizers.on("spec-lists"), ruleLimit: binds ? MAX_BINDING_RULES : 0, hardFirst: recognizers.on("hard-rules-first") })
+  return documentConstraints(output, { lists: recognizers.on("spec-lists"), ruleLimit: binds ? MAX_BINDING_RULES : 0,
+    hardFirst: recognizers.on("hard-rules-first"),
+    reading: ruleReading(recognizers),
+  })
 }
 
 /**

@@ -1,6 +1,6 @@
 import { isCorrection, isDirective, isHarnessNotice, isHeldAction, isTrivialUserText, splitSentences } from "./extract-patterns.js"
 import type { FactKind } from "./fidelity-types.js"
-import { ruleLines } from "./document-rules.js"
+import { ruleLines, type RuleReading } from "./document-rules.js"
 
 /** A fact read from one authored user text (before it gets its sources). */
 export type UserTextFact = { kind: FactKind; text: string }
@@ -23,7 +23,10 @@ const QUOTE_CHARS = 200
  * each directive sentence in it; corrections ("no, …", "i undid your changes") as rejected alternatives; harness
  * notices and bare slash commands or "continue" as incidental.
  */
-export function userTextFacts(text: string, options: { longRules: boolean; heldActions?: boolean } = { longRules: true }): UserTextFact[] {
+export function userTextFacts(
+  text: string,
+  options: { longRules: boolean; heldActions?: boolean; reading?: RuleReading } = { longRules: true },
+): UserTextFact[] {
   const trimmed = text.trim()
   if (trimmed === "") return []
   if (isHarnessNotice(trimmed)) return [{ kind: "incidental", text: `notice: ${quote(trimmed)}` }]
@@ -38,7 +41,7 @@ export function userTextFacts(text: string, options: { longRules: boolean; heldA
     .filter((sentence) => isDirective(sentence) || (options.heldActions !== false && isHeldAction(sentence)))
     .map((sentence): UserTextFact => ({ kind: "constraint", text: sentence }))
   const paste: UserTextFact = { kind: "incidental", text: `user pasted ${trimmed.length} chars: ${quote(trimmed)}` }
-  const lines = options.longRules ? ruleLines(trimmed, MAX_LONG_MESSAGE_RULES, { listItems: true }) : []
+  const lines = options.longRules ? ruleLines(trimmed, MAX_LONG_MESSAGE_RULES, { listItems: true, reading: options.reading }) : []
   // Each thing said once: a whole line holds the sentence it contains, a sentence holds a line inside it.
   const kept = directives.filter((fact) => !lines.some((line) => line.includes(fact.text)))
   const rules = lines

@@ -24,7 +24,7 @@ const POOLED_FIXTURES: readonly string[] = [
 ]
 /** Rules written from a description of sessions the project cannot see, tested on hand-written inputs only. */
 const UNSEEN: readonly string[] = []
-/** Rules first written blind, then widened after seeing what the OpenCode-shaped synthetic sessions lost. */
+/** Widenings of rules first written blind, made after seeing what the OpenCode-shaped synthetic sessions lost. */
 const OPENCODE: readonly string[] = ["opencode-quayside-berths.json", "opencode-shelfwise-notices.json", "opencode-verdant-irrigation.json"]
 
 export const RECOGNIZERS = {
@@ -34,16 +34,24 @@ export const RECOGNIZERS = {
   "spec-lists": { reason: "items under a rules heading of a document are constraints for all later work", developedOn: POOLED_FIXTURES },
   "error-cause": { reason: "an error's cause is often a few lines below its first line", developedOn: UNSEEN },
   "error-answer": { reason: "a completed call whose output is an error answer (HTTP 4xx/5xx, invalid key) failed", developedOn: UNSEEN },
-  "doc-rule-lines": { reason: "lines of a read, fetched or attached document that state rules (must, never, only)", developedOn: OPENCODE },
-  "doc-limit-lines": { reason: "lines that state defaults, limits, timeouts and quotas are asked for exactly", developedOn: OPENCODE },
+  "doc-rule-lines": { reason: "lines of a read, fetched or attached document that state rules (must, never, only)", developedOn: UNSEEN },
+  "doc-limit-lines": { reason: "lines that state defaults, limits, timeouts and quotas are asked for exactly", developedOn: UNSEEN },
   "doc-version-lines": { reason: "lines that state versions and compatibility decide what may be used", developedOn: UNSEEN },
   "doc-decision-lines": { reason: "lines that state a decision or recommendation (instead of, deprecated, because)", developedOn: UNSEEN },
-  "code-setting-lines": { reason: "settings a read file or code block assigns (const TIMEOUT = 30) are asked for exactly", developedOn: OPENCODE },
-  "id-lines": { reason: "lines carrying ids a tool returned (PLAT-1234, UUIDs, hashes, URLs) are referred to later", developedOn: OPENCODE },
+  "code-setting-lines": { reason: "settings a read file or code block assigns (const TIMEOUT = 30) are asked for exactly", developedOn: UNSEEN },
+  "id-lines": { reason: "lines carrying ids a tool returned (PLAT-1234, UUIDs, hashes, URLs) are referred to later", developedOn: UNSEEN },
   "result-summaries": { reason: "test, build and lint summaries (3 failed, 12 passed) are the state of the work", developedOn: UNSEEN },
   "edit-added-lines": { reason: "an edit's added lines are what the file now says", developedOn: UNSEEN },
   "code-blocks": { reason: "a code block in the assistant's text (a plan's schema) is what later work follows", developedOn: UNSEEN },
   "long-user-rules": { reason: "rule lines of a long user message (a plan handoff) bind the agent like short directives", developedOn: UNSEEN },
+  "rule-words-wide": { reason: "cannot, may not, no new and not permitted state a rule as surely as must not does", developedOn: OPENCODE },
+  "quantity-limits": { reason: "a number with a unit (30 days, 50 requests) states a limit even without a limit word", developedOn: OPENCODE },
+  "rule-sentences": {
+    reason: "a long line is judged sentence by sentence, and a long message's list item is one point kept whole",
+    developedOn: OPENCODE,
+  },
+  "typed-settings": { reason: "a setting declared with modifiers and a type (public val TIMEOUT: Int = 30) is a setting too", developedOn: OPENCODE },
+  "first-stack-frame": { reason: "an error's first stack frame says where it was thrown; the frames below it repeat the stack", developedOn: OPENCODE },
   "long-user-decisions": {
     reason: "a long user message (a handoff) records decisions and rejected approaches with their reasons",
     developedOn: ["opencode-verdant-irrigation.json", "opencode-shelfwise-notices.json"],
