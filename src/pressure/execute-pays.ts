@@ -12,6 +12,12 @@ export type ExecuteEstimate = {
   /** The one-off extra cost of the break: rewritten tokens at the write (or uncached) price instead of a cached read. */
   breakCost: number
   /**
+   * What a fold's carried cost is weighed against: the break at the uncached price on the prompt before the work (the
+   * upper bound, the margin an early fold must clear under every list), plus the write premium on the tail the work
+   * leaves (rewritten less freed), the only tokens the cache writes again.
+   */
+  foldBreakCost: number
+  /**
    * Calls since the last execute pass that folded history (or the session's start), this one included: an execute that
    * only landed drops leaves the conversation a fold would take where it was.
    */
@@ -79,6 +85,9 @@ export function executePays(options: {
   const rewrittenTokens = Math.max(0, options.rewrittenTokens)
   const writePrice = Math.max(prices.cacheWrite, prices.uncached)
   const breakCost = options.cacheCold ? 0 : rewrittenTokens * (writePrice - prices.cachedRead)
+  const foldBreakCost = options.cacheCold
+    ? 0
+    : rewrittenTokens * (prices.uncached - prices.cachedRead) + Math.max(0, rewrittenTokens - freedTokens) * (writePrice - prices.uncached)
   const callsSinceFold = Math.max(1, Math.floor(options.callsSinceFold))
   const carriedCost = (freedTokens * prices.cachedRead * (callsSinceFold + 1)) / 2
   const room = Math.max(0, options.thresholdTokens - options.promptTokens)
@@ -93,11 +102,12 @@ export function executePays(options: {
   const callsSinceExecute = Math.max(1, Math.floor(options.callsSinceExecute ?? callsSinceFold))
   const dropCarriedCost = (dropTokens * prices.cachedRead * (callsSinceExecute + 1)) / 2
   const dropsPay = dropSavings >= breakCost && dropCarriedCost >= breakCost
-  const pays = freedTokens > 0 && (dropsPay || (forwardSavings >= breakCost && carriedCost >= breakCost))
+  const pays = freedTokens > 0 && (dropsPay || (forwardSavings >= breakCost && carriedCost >= foldBreakCost))
   return {
     freedTokens,
     rewrittenTokens,
     breakCost,
+    foldBreakCost,
     callsSinceFold,
     carriedCost,
     expectedCalls,
