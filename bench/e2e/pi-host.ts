@@ -12,3 +12,8 @@ export function piHostOf(value: string | undefined): PiHost {
   if (value === "0.73") return PI_0_73
   throw new Error(`${PI_HOST_VARIABLE}=${JSON.stringify(value)}: expected "1" (Pi 1.x, the default) or "0.73"`)
 }
+
+/** The suffix of a results file for the Pi: none for the default (Pi 1.x), `-pi-0.73` for Pi 0.73. */
+export function piHostSuffix(host: PiHost): string {
+  return host === PI_0_73 ? "-pi-0.73" : ""
+}

@@ -10,7 +10,8 @@
  * same size in user turns of 20 reads (magic-context refuses a fourth ctx_reduce call in one turn), long enough for
  * Pi alone to compact. Reports per window × agent × list the whole-session prompt cost
  * against Pi alone, prefix breaks and Pi's compactions (bench/e2e/cost-table.ts), and each run's prompt tokens per
- * call. Writes bench/results/pi-three-ways.json and .md. All 14 runs take a few minutes on 2 cores.
+ * call. Writes bench/results/pi-three-ways.json and .md (pi-three-ways-pi-0.73.* for Pi 0.73). All 14 runs take a
+ * few minutes on 2 cores.
  *
  * The cooperative agent drops every finished read but the newest KEEP with ctx_reduce every REDUCE_EVERY steps
  * (bench/e2e/pi-script.ts). By default the call rides along with that step's read in the same response, as the
@@ -36,7 +37,7 @@ import { benchPriceListsOf, PRICE_LISTS_VARIABLE, priceListConfig, type BenchPri
 import { costTable, type CostRow, type CostSide } from "./cost-table.js"
 import { readEnginePrices, type EnginePrices } from "./engine-prices.js"
 import { isCompaction, piScript, promptTokensOf, turnEnds, turnPrompt } from "./pi-script.js"
-import { piHostOf, PI_HOST_VARIABLE } from "./pi-host.js"
+import { piHostOf, piHostSuffix, PI_HOST_VARIABLE } from "./pi-host.js"
 import { piScenarios, PI_200K_READS_VARIABLE, PI_SCENARIOS_VARIABLE, stepFile, type PiScenario } from "./pi-scenarios.js"
 import { requestElements } from "./prefix-share.js"
 import { createElementTokenCounter } from "./prompt-tokens.js"
@@ -56,7 +57,7 @@ const SCENARIOS = piScenarios({
 const LISTS = benchPriceListsOf(process.env[PRICE_LISTS_VARIABLE])
 const agentsNamed = (process.env["BENCH_PI_AGENTS"] ?? "").split(",").filter((agent) => agent !== "")
 const RUN_AGENTS = AGENTS.filter((agent) => agentsNamed.length === 0 || agentsNamed.includes(agent))
-const RESULTS = join(dirname(fileURLToPath(import.meta.url)), "..", "results", `pi-three-ways${reduceStyleSuffix(REDUCE_STYLE)}`)
+const RESULTS = join(dirname(fileURLToPath(import.meta.url)), "..", "results", `pi-three-ways${piHostSuffix(HOST)}${reduceStyleSuffix(REDUCE_STYLE)}`)
 
 const counter = createTokenCounterPool().counterFor("o200k_base")
 const elements = createElementTokenCounter(counter)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { piHostOf } from "../../../bench/e2e/pi-host.js"
+import { piHostOf, piHostSuffix } from "../../../bench/e2e/pi-host.js"
 import { PI_0_73, PI_1 } from "../../e2e/harness/pi-harness.js"
 
 describe("piHostOf", () => {
@@ -13,5 +13,10 @@ describe("piHostOf", () => {
 
   it("refuses a value that names no installed Pi instead of falling back", () => {
     expect(() => piHostOf("0.72")).toThrow(/BENCH_PI_HOST="0.72"/)
+  })
+
+  it("names Pi 0.73's results apart from the default's", () => {
+    expect(piHostSuffix(PI_1)).toBe("")
+    expect(piHostSuffix(PI_0_73)).toBe("-pi-0.73")
   })
 })
