@@ -55,7 +55,10 @@ export type ExecuteEstimate = {
  * - for work that grows (a history fold), also by what keeping it has cost since the last fold, read from
  *   what it frees now as if it had grown evenly (no per-call record to keep, the same after a restart). This balances
  *   the two costs of a sawtooth (the classic part-period rule): breaks come about every
- *   sqrt(2 × break / (read price × growth)) calls, rarely when the tail after the change is long.
+ *   sqrt(2 × break / (read price × growth)) calls, rarely when the tail after the change is long. Here the break
+ *   is the uncached one on the prompt before the fold (the bound, the margin for the detail a fold gives up) plus the
+ *   write premium on the tail the fold leaves, the tokens the cache really writes again: counted on the whole prompt,
+ *   the premium kept a 200k session under the 1-hour list from any priced fold (decision 0028).
  * The agent's queued drops accumulate too, between execute passes: they pay when the calls before the threshold cover
  * the break and keeping them since the last execute has cost it as well (the fold's balance, counted from the last
  * execute). An agent that drops as it goes otherwise lands every few calls on a break of its own: at 200k under
