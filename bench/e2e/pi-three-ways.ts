@@ -1,7 +1,7 @@
 /**
- * `npm run bench:pi`: one scripted Pi session in the real pi binary against the mock model, run as Pi alone (its own
- * auto-compaction on, as Pi ships) and as Pi with magic-context (Pi's compaction off, as recommended) with a passive
- * agent (never calls ctx_reduce) and a cooperative one, each under every price list: the run's magic-context.jsonc
+ * `npm run bench:pi`: one scripted Pi session in the real pi binary (Pi 1.x; BENCH_PI_HOST=0.73 for Pi 0.73)
+ * against the mock model, run as Pi alone (its own auto-compaction on, as Pi ships) and as Pi with magic-context
+ * (Pi's compaction off, as recommended) with a passive agent (never calls ctx_reduce) and a cooperative one, each under every price list: the run's magic-context.jsonc
  * names the list for the mock model, so the engine decides under the list the run is priced with. Pi alone does not
  * depend on the list and is priced under each. The session file of every magic-context run under the openai list is
  * replayed with `magic-context replay --window` in the run's project (its config names the list, so the replay decides
@@ -10,12 +10,14 @@
  * same size in user turns of 20 reads (magic-context refuses a fourth ctx_reduce call in one turn), long enough for
  * Pi alone to compact. Reports per window × agent × list the whole-session prompt cost
  * against Pi alone, prefix breaks and Pi's compactions (bench/e2e/cost-table.ts), and each run's prompt tokens per
- * call. Writes bench/results/pi-three-ways.json and .md. All 14 runs take a few minutes on 2 cores.
+ * call. Writes bench/results/pi-three-ways.json and .md (pi-three-ways-pi-0.73.* for Pi 0.73). All 14 runs take a
+ * few minutes on 2 cores.
  *
  * The cooperative agent drops every finished read but the newest KEEP with ctx_reduce every REDUCE_EVERY steps
  * (bench/e2e/pi-script.ts). By default the call rides along with that step's read in the same response, as the
  * guidance asks; BENCH_REDUCE=alone makes it a response of its own, and writes pi-three-ways-reduce-alone.json.
  *
+ *   BENCH_PI_HOST=0.73            Pi 0.73 instead of Pi 1.x (bench/e2e/pi-host.ts)
  *   BENCH_PI_SCENARIOS=32k        a subset of the scenarios (32k, 200k)
  *   BENCH_PI_AGENTS=cooperative   a subset of the agents with magic-context (passive, cooperative)
  *   BENCH_PRICE_LISTS=openai      a subset of the price lists (anthropic-5m, anthropic-1h, openai)
@@ -35,6 +37,7 @@ import { benchPriceListsOf, PRICE_LISTS_VARIABLE, priceListConfig, type BenchPri
 import { costTable, type CostRow, type CostSide } from "./cost-table.js"
 import { readEnginePrices, type EnginePrices } from "./engine-prices.js"
 import { isCompaction, piScript, promptTokensOf, turnEnds, turnPrompt } from "./pi-script.js"
+import { piHostOf, piHostSuffix, PI_HOST_VARIABLE } from "./pi-host.js"
 import { piScenarios, PI_200K_READS_VARIABLE, PI_SCENARIOS_VARIABLE, stepFile, type PiScenario } from "./pi-scenarios.js"
 import { requestElements } from "./prefix-share.js"
 import { createElementTokenCounter } from "./prompt-tokens.js"
@@ -44,6 +47,7 @@ import { measureRequests, type MeasuredRequest, type RequestMetrics } from "./re
 const AGENTS = ["passive", "cooperative"] as const
 type Agent = (typeof AGENTS)[number]
 
+const HOST = piHostOf(process.env[PI_HOST_VARIABLE])
 const REDUCE_STYLE = reduceStyleOf(process.env[REDUCE_STYLE_VARIABLE])
 const SCENARIOS = piScenarios({
   only: process.env[PI_SCENARIOS_VARIABLE],
@@ -53,7 +57,7 @@ const SCENARIOS = piScenarios({
 const LISTS = benchPriceListsOf(process.env[PRICE_LISTS_VARIABLE])
 const agentsNamed = (process.env["BENCH_PI_AGENTS"] ?? "").split(",").filter((agent) => agent !== "")
 const RUN_AGENTS = AGENTS.filter((agent) => agentsNamed.length === 0 || agentsNamed.includes(agent))
-const RESULTS = join(dirname(fileURLToPath(import.meta.url)), "..", "results", `pi-three-ways${reduceStyleSuffix(REDUCE_STYLE)}`)
+const RESULTS = join(dirname(fileURLToPath(import.meta.url)), "..", "results", `pi-three-ways${piHostSuffix(HOST)}${reduceStyleSuffix(REDUCE_STYLE)}`)
 
 const counter = createTokenCounterPool().counterFor("o200k_base")
 const elements = createElementTokenCounter(counter)
@@ -77,7 +81,7 @@ async function runPi(scenario: PiScenario, plugin: { agent: Agent; list: BenchPr
   const agent = piScript({ scenario, cooperative: plugin?.agent === "cooperative", style: REDUCE_STYLE })
   const mock = await startMockModelServer(agent.script)
   const extension = plugin !== null
-  const sandbox = createPiSandbox({ mockUrl: mock.url, files, contextWindow: scenario.contextWindow, maxTokens: scenario.maxTokens, piCompaction: !extension })
+  const sandbox = createPiSandbox({ mockUrl: mock.url, files, contextWindow: scenario.contextWindow, maxTokens: scenario.maxTokens, piCompaction: !extension, host: HOST })
   try {
     for (const [index, lastRead] of turnEnds(scenario).entries()) {
       agent.startTurn(lastRead)
@@ -172,9 +176,10 @@ for (const scenario of SCENARIOS) {
   scenarios.push({ ...scenario, alone: summary(alone), runs })
 }
 const table = costTable({ host: "Pi", rows })
-const report = { reduceStyle: REDUCE_STYLE, priceLists: LISTS, scenarios, table }
+const report = { host: HOST.label, reduceStyle: REDUCE_STYLE, priceLists: LISTS, scenarios, table }
 mkdirSync(dirname(RESULTS), { recursive: true })
 writeFileSync(`${RESULTS}.json`, `${JSON.stringify(report, null, 2)}\n`)
 writeFileSync(`${RESULTS}.md`, `${table.join("\n")}\n`)
+console.log(`${HOST.label}:`)
 console.log(table.join("\n"))
 console.log(`Wrote ${RESULTS}.json and .md`)

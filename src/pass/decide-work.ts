@@ -122,7 +122,8 @@ export function decideWork(options: {
   // The cost rule's terms (execute-pays.ts). A break re-sends what follows the history's stable episodes: the fixed
   // prompt and the history stay a prefix (stable-first), the rest is sent again. It is counted on the prompt before
   // the work, an upper bound (the tail re-sent is that less what the work frees): decision 0008 says what the exact
-  // tail would cost the Lab.
+  // tail would cost the Lab. A fold's carried cost is weighed against the write premium on the exact tail only
+  // (execute-pays.ts, decision 0028).
   const weigh = (freedTokens: number, dropTokens: number) =>
     executePays({
       freedTokens,

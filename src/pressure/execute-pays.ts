@@ -12,6 +12,12 @@ export type ExecuteEstimate = {
   /** The one-off extra cost of the break: rewritten tokens at the write (or uncached) price instead of a cached read. */
   breakCost: number
   /**
+   * What a fold's carried cost is weighed against: the break at the uncached price on the prompt before the work (the
+   * upper bound, the margin an early fold must clear under every list), plus the write premium on the tail the work
+   * leaves (rewritten less freed), the only tokens the cache writes again.
+   */
+  foldBreakCost: number
+  /**
    * Calls since the last execute pass that folded history (or the session's start), this one included: an execute that
    * only landed drops leaves the conversation a fold would take where it was.
    */
@@ -49,7 +55,10 @@ export type ExecuteEstimate = {
  * - for work that grows (a history fold), also by what keeping it has cost since the last fold, read from
  *   what it frees now as if it had grown evenly (no per-call record to keep, the same after a restart). This balances
  *   the two costs of a sawtooth (the classic part-period rule): breaks come about every
- *   sqrt(2 × break / (read price × growth)) calls, rarely when the tail after the change is long.
+ *   sqrt(2 × break / (read price × growth)) calls, rarely when the tail after the change is long. Here the break
+ *   is the uncached one on the prompt before the fold (the bound, the margin for the detail a fold gives up) plus the
+ *   write premium on the tail the fold leaves, the tokens the cache really writes again: counted on the whole prompt,
+ *   the premium kept a 200k session under the 1-hour list from any priced fold (decision 0028).
  * The agent's queued drops accumulate too, between execute passes: they pay when the calls before the threshold cover
  * the break and keeping them since the last execute has cost it as well (the fold's balance, counted from the last
  * execute). An agent that drops as it goes otherwise lands every few calls on a break of its own: at 200k under
@@ -79,6 +88,9 @@ export function executePays(options: {
   const rewrittenTokens = Math.max(0, options.rewrittenTokens)
   const writePrice = Math.max(prices.cacheWrite, prices.uncached)
   const breakCost = options.cacheCold ? 0 : rewrittenTokens * (writePrice - prices.cachedRead)
+  const foldBreakCost = options.cacheCold
+    ? 0
+    : rewrittenTokens * (prices.uncached - prices.cachedRead) + Math.max(0, rewrittenTokens - freedTokens) * (writePrice - prices.uncached)
   const callsSinceFold = Math.max(1, Math.floor(options.callsSinceFold))
   const carriedCost = (freedTokens * prices.cachedRead * (callsSinceFold + 1)) / 2
   const room = Math.max(0, options.thresholdTokens - options.promptTokens)
@@ -93,11 +105,12 @@ export function executePays(options: {
   const callsSinceExecute = Math.max(1, Math.floor(options.callsSinceExecute ?? callsSinceFold))
   const dropCarriedCost = (dropTokens * prices.cachedRead * (callsSinceExecute + 1)) / 2
   const dropsPay = dropSavings >= breakCost && dropCarriedCost >= breakCost
-  const pays = freedTokens > 0 && (dropsPay || (forwardSavings >= breakCost && carriedCost >= breakCost))
+  const pays = freedTokens > 0 && (dropsPay || (forwardSavings >= breakCost && carriedCost >= foldBreakCost))
   return {
     freedTokens,
     rewrittenTokens,
     breakCost,
+    foldBreakCost,
     callsSinceFold,
     carriedCost,
     expectedCalls,

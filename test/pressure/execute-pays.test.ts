@@ -83,6 +83,38 @@ describe("executePays", () => {
     expect(executePays({ ...work, prices: PRICE_LISTS["anthropic-5m"].prices }).pays).toBe(false)
   })
 
+  it("weighs a fold's carried cost against the write premium on the tail it leaves, not on what it frees", () => {
+    // The 1-hour list; an 81,000-token tail after the change, 50,000 of it folded away. The forward saving covers the
+    // bound (50,000 × 0.1 × 60 calls = 300,000 against 81,000 × 1.9 = 153,900). The carried cost, 50,000 × 0.1 ×
+    // (n + 1) / 2, is weighed against 81,000 × 0.9 + 31,000 × 1 = 103,900: 102,500 at n = 40, 105,000 at n = 41.
+    const fold = { ...base, freedTokens: 50_000, rewrittenTokens: 81_000, prices: PRICE_LISTS["anthropic-1h"].prices }
+    expect(executePays({ ...fold, callsSinceFold: 40 })).toMatchObject({ expectedCalls: 60, pays: false })
+    const paying = executePays({ ...fold, callsSinceFold: 41 })
+    expect(paying.pays).toBe(true)
+    expect(paying.breakCost).toBeCloseTo(153_900)
+    expect(paying.foldBreakCost).toBeCloseTo(103_900)
+    // Weighed against the whole tail at the write premium it would have waited until n = 61.
+    expect(paying.carriedCost).toBeLessThan(paying.breakCost)
+    // Under OpenAI's list (no premium) the fold's break is the bound, as before.
+    const openai = executePays({ ...fold, callsSinceFold: 41, prices: PRICE_LISTS.openai.prices })
+    expect(openai.foldBreakCost).toBeCloseTo(openai.breakCost)
+  })
+
+  it("never weighs a fold against more than the bound, nor less than the bound at the uncached price", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 200_000 }),
+        fc.integer({ min: 0, max: 200_000 }),
+        fc.constantFrom(PRICE_LISTS.openai.prices, PRICE_LISTS["anthropic-5m"].prices, PRICE_LISTS["anthropic-1h"].prices),
+        (freedTokens, rewrittenTokens, prices) => {
+          const estimate = executePays({ ...base, freedTokens, rewrittenTokens, prices })
+          expect(estimate.foldBreakCost).toBeLessThanOrEqual(estimate.breakCost + 1e-6)
+          expect(estimate.foldBreakCost).toBeGreaterThanOrEqual(rewrittenTokens * (prices.uncached - prices.cachedRead) - 1e-6)
+        },
+      ),
+    )
+  })
+
   it("lets queued drops wait until keeping them since the last execute has cost the break, under every list", () => {
     // 33,000 dropped, 20,000 re-sent. Keeping the drops costs 33,000 × 0.1 × (n + 1) / 2 since the last execute:
     // 16,500 at n = 9, 18,150 at n = 10; 36,300 at n = 21, 37,950 at n = 22, 39,600 at n = 23.
@@ -140,7 +172,7 @@ describe("executePays", () => {
         fc.integer({ min: 0, max: 100_000 }),
         fc.integer({ min: 0, max: 100_000 }),
         fc.integer({ min: 1, max: 500 }),
-        fc.constantFrom(PRICE_LISTS.openai.prices, PRICE_LISTS["anthropic-5m"].prices, PRICE_LISTS.google.prices),
+        fc.constantFrom(PRICE_LISTS.openai.prices, PRICE_LISTS["anthropic-5m"].prices, PRICE_LISTS["anthropic-1h"].prices, PRICE_LISTS.google.prices),
         (freed, extra, rewritten, carried, prices) => {
           const at = (f: number, r: number, c: number) =>
             executePays({ ...base, callsSinceFold: c, prices, freedTokens: f, dropTokens: f, rewrittenTokens: r }).pays
