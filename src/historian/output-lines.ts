@@ -22,6 +22,9 @@ export const MAX_KEPT_LINES: Readonly<Record<OutputKeep, number>> = {
   generic: 8,
 }
 
+/** Without `more-document-lines`, the most lines DENSE keeps of a document (the limit first written blind). */
+const BLIND_DOCUMENT_LINES = 6
+
 /** A kept line is cut to about this many characters (at a word boundary). */
 export const MAX_KEPT_LINE_CHARS = 200
 
@@ -64,7 +67,7 @@ export function outputLines(options: OutputOptions): { kept: string[]; key: stri
 
 function scoredOutputLines(options: OutputOptions): { text: string; priority: number }[] {
   const { keep, recognizers } = options
-  const limit = MAX_KEPT_LINES[keep]
+  const limit = keep === "document" && !recognizers.on("more-document-lines") ? BLIND_DOCUMENT_LINES : MAX_KEPT_LINES[keep]
   if (limit === 0 && !options.failed) return []
   const lines = scanLines(options.output)
   // By line index: an output where every line is a candidate stays linear.

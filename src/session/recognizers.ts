@@ -51,6 +51,7 @@ export const RECOGNIZERS = {
     developedOn: OPENCODE,
   },
   "typed-settings": { reason: "a setting declared with modifiers and a type (public val TIMEOUT: Int = 30) is a setting too", developedOn: OPENCODE },
+  "more-document-lines": { reason: "a read or fetched document keeps 10 DENSE lines, not 6: a reference states more facts than a command prints", developedOn: OPENCODE },
   "first-stack-frame": { reason: "an error's first stack frame says where it was thrown; the frames below it repeat the stack", developedOn: OPENCODE },
   "long-user-decisions": {
     reason: "a long user message (a handoff) records decisions and rejected approaches with their reasons",

@@ -59,11 +59,17 @@ describe("the rule and limit readers' widenings", () => {
     expect(withoutFrame.filter((line) => line.startsWith("at "))).toEqual([])
   })
 
+  it("keeps ten lines of a document only with more-document-lines, six without", () => {
+    const reference = Array.from({ length: 14 }, (_, index) => `- Field ${index + 1} must be set before the export runs.`).join("\n")
+    expect(keptOutputLines({ keep: "document", output: reference, failed: false, recognizers: ALL_RECOGNIZERS })).toHaveLength(10)
+    expect(keptOutputLines({ keep: "document", output: reference, failed: false, recognizers: recognizersWithout(["more-document-lines"]) })).toHaveLength(6)
+  })
+
   it("takes each widening from its own rule name, and a fold of a session it was tuned on switches off the widening, not the core", () => {
     expect(ruleReading(ALL_RECOGNIZERS)).toEqual(WIDE_RULE_READING)
     expect(ruleReading(recognizersWithout(["rule-words-wide", "quantity-limits", "rule-sentences"]))).toEqual(CORE)
     const off = rulesTunedOn("fixtures/synthetic/opencode-verdant-irrigation.json")
-    expect(off).toEqual(expect.arrayContaining(["rule-words-wide", "quantity-limits", "rule-sentences", "typed-settings", "first-stack-frame"]))
+    expect(off).toEqual(expect.arrayContaining(["rule-words-wide", "quantity-limits", "rule-sentences", "typed-settings", "first-stack-frame", "more-document-lines"]))
     expect(off).not.toContain("doc-rule-lines")
     expect(off).not.toContain("doc-limit-lines")
   })
