@@ -64,6 +64,8 @@ export function historyPlannerFor(runtime: HostRuntime, session: Session, made: 
     expanded: runtime.expanded,
     // Stored after the pass, off the request path (`settleAfterPass`).
     deferCuts: true,
+    // A cut's compartments follow the raw rows they come from.
+    beforeCutWrite: () => session.storeRows(),
   })
   session.usePlanner(planner)
   return planner

@@ -4,6 +4,7 @@ import type { Database } from "../store/driver.js"
 import { recordPass, type PassRecord } from "../store/pass-repository.js"
 import type { HistoryPlanner } from "./history-planner.js"
 import { oweRecord, recordStored, type OwedRecord } from "./owed-record.js"
+import { rowsStored, writeOwedRows, type OwedPlan, type OwedRows } from "./owed-rows.js"
 import type { ExecutionPlan } from "./plan-execution.js"
 
 /** What one pass writes when it commits. */
@@ -20,6 +21,8 @@ export type PassCommit = {
   record: PassRecord
   /** A quiet pass's record not stored yet (`owed-record.ts`): written first, so the passes stay in order. */
   owed: PassRecord | null
+  /** Raw rows not written yet (`owed-rows.ts`): written first of all, so nothing is reduced before its rows are stored. */
+  rows?: OwedRows | null
   /** The planner whose prepared history this pass folds in (null: no fold). */
   history: { planner: HistoryPlanner; pressure: number; firstDivergence: number | null; radius: number | null; now: number } | null
   now: number
@@ -33,7 +36,9 @@ export type PassCommit = {
  */
 export function commitPass(options: PassCommit): void {
   const { db, sessionId, seq, execution, applied } = options
+  let written: readonly OwedPlan[] = []
   db.transaction(() => {
+    if (options.rows) written = writeOwedRows(db, options.rows)
     if (options.owed) recordPass(db, options.owed)
     if (execution) {
       markTagsDropped(db, sessionId, execution.drops, seq)
@@ -51,12 +56,13 @@ export function commitPass(options: PassCommit): void {
       planner.write({ pass: seq, passId, ...input })
     }
   })
+  if (options.rows) rowsStored(options.rows, written)
 }
 
 /**
  * Commits what the pass decided (`commitPass`) with the record the session still owes, or, for a quiet pass of a
  * shell (`owed` given: no drop, no new applied state, no reminder, no fold, no withheld reasoning, none owed),
- * leaves its record owed (`owed-record.ts`) and writes nothing.
+ * leaves its record owed (`owed-record.ts`) and writes nothing (its raw rows, owed since ingest, stay owed with it).
  */
 export function commitOrOwe(options: Omit<PassCommit, "owed" | "sessionId"> & { state: SessionState; owed: OwedRecord | null }): void {
   const { state, owed: holder, ...commit } = options

@@ -70,6 +70,8 @@ export function createCompartmentLedger(options: {
   recognizers: Recognizers
   pinPatterns: readonly PinPattern[]
   deferCuts: boolean
+  /** Runs before a cut's compartments are written, outside their transaction. */
+  beforeWrite?: () => void
 }): CompartmentLedger {
   const { db, sessionId } = options
   const writer = { db, sessionId, counter: options.counter, recognizers: options.recognizers, pinPatterns: options.pinPatterns }
@@ -128,6 +130,7 @@ export function createCompartmentLedger(options: {
   /** A failed write leaves no compartment it began with in memory: they are read again from the store. */
   const write = (owed: OwedCut, known: CompartmentOutline[]): void => {
     try {
+      options.beforeWrite?.()
       writeCut(writer, owed, known)
     } catch (error) {
       outlines = null

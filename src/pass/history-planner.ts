@@ -109,6 +109,8 @@ export function createHistoryPlanner(options: {
   recognizers?: Recognizers
   /** Store a cut's compartments when they are next read (`settleCuts`), not at once: the shells settle them after the pass. */
   deferCuts?: boolean
+  /** Runs before a cut's compartments are written (the session's owed raw rows go first). */
+  beforeCutWrite?: () => void
 }): HistoryPlanner {
   const ledger = createCompartmentLedger({
     db: options.db,
@@ -117,6 +119,7 @@ export function createHistoryPlanner(options: {
     recognizers: options.recognizers ?? ALL_RECOGNIZERS,
     pinPatterns: options.pinPatterns ?? [],
     deferCuts: options.deferCuts === true,
+    ...(options.beforeCutWrite ? { beforeWrite: options.beforeCutWrite } : {}),
   })
   const caches = createHistoryCaches(options.counter)
   // The comparison policies show the tiers alone; recall is part of the default policy.

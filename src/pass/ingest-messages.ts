@@ -2,7 +2,8 @@ import type { Database } from "../store/driver.js"
 import { writeIngestPlan } from "../store/ingest-repository.js"
 import type { TokenCounter } from "../tokens/token-counter.js"
 import type { HostMessage } from "../transcript/host-message.js"
-import { applyPlanToState, isEmptyPlan, planIngest, type IngestPlan } from "../session/plan-ingest.js"
+import { applyPlanToState, isEmptyPlan, keptWhole, planIngest, type IngestPlan } from "../session/plan-ingest.js"
+import { oweRows, storeOwedRows, type OwedRows } from "./owed-rows.js"
 import type { MessageMemo } from "../session/message-memo.js"
 import type { SessionState } from "../session/session-state.js"
 
@@ -20,11 +21,22 @@ export function ingestMessages(options: {
   pass: number | null
   /** The pass's memo, once `beginPass` ran for `messages` (messages it knows stored whole are skipped). */
   memo?: MessageMemo
+  /**
+   * The session's owed rows (the shells' passes): rows owed by an earlier pass are written first, and a plan that kept
+   * its parts' JSON is left owed (`owed-rows.ts`), in the state at once; the pass writes it if it reduces, else the
+   * settle after it does.
+   */
+  owe?: OwedRows
 }): IngestPlan {
-  const { db, state } = options
+  const { db, state, owe } = options
+  if (owe) storeOwedRows(db, owe)
   const plan = planIngest({ state, messages: options.messages as HostMessage[], counter: options.counter, ...(options.memo ? { memo: options.memo } : {}) })
   if (isEmptyPlan(plan)) return plan
-  db.transaction(() => writeIngestPlan(db, plan, options.now, options.pass))
+  if (owe && keptWhole(plan)) {
+    oweRows(owe, { plan, now: options.now, pass: options.pass })
+  } else {
+    db.transaction(() => writeIngestPlan(db, plan, options.now, options.pass))
+  }
   applyPlanToState(state, plan)
   return plan
 }

@@ -37,6 +37,7 @@ import { ingestMessages } from "./ingest-messages.js"
 import { planExecution, plannedState } from "./plan-execution.js"
 import { planReminder, type PlacedReminder } from "./plan-reminder.js"
 import type { OwedRecord } from "./owed-record.js"
+import type { OwedRows } from "./owed-rows.js"
 import type { PassCaches } from "./pass-caches.js"
 import type { Clock } from "./system-clock.js"
 
@@ -70,6 +71,12 @@ export type PassOptions = {
    * pass commits its record.
    */
   owed?: OwedRecord
+  /**
+   * The session's owed raw rows (`owed-rows.ts`; the shells', with `owed`): ingest leaves a call's new rows there, and
+   * a pass that commits writes them first in its transaction; a quiet pass leaves them for the settle after it.
+   * Absent: ingest writes its rows at once.
+   */
+  owedRows?: OwedRows
   /**
    * The host asks for manual extended thinking (`thinking.type: "enabled"`), under which a tool loop's last assistant
    * message must start with its thinking block: no band may then take the running loop's thinking. Off: adaptive
@@ -122,7 +129,8 @@ const KEEP_ESTIMATES = 32
 /**
  * One pass (seed: "Where a pass lands"), as a straight line:
  * 1. see which messages are unchanged (`beginPass`), then ingest: store what is new, raw first, in its own transaction
- *    (`ingestMessages`);
+ *    (`ingestMessages`), or, with `owedRows` (the shells), owe it: written first by the commit of a pass that reduces,
+ *    else by the settle after the pass;
  * 2. plan, as values: calibrate, measure usage against the usable
  *    window, weigh the due work and decide execute or replay (`decideWork`), plan an execute pass's drops and new
  *    epoch (`planExecution`), place reminders in the new tail (`planReminder`), render, serialize and check the cache
@@ -151,7 +159,7 @@ export function runPass(options: PassOptions): PassResult {
   // the ones it knows stored whole).
   beginPass(memo, messages)
   const answeredAhead = answeredAheadOf(counter)
-  const plan = ingestMessages({ db, state: session, messages, counter, now: startedAt, pass: seq, memo })
+  const plan = ingestMessages({ db, state: session, messages, counter, now: startedAt, pass: seq, memo, ...(options.owedRows ? { owe: options.owedRows } : {}) })
   const replyCreated = options.replyCreated ?? "before-pass"
   const state: SessionState = main ? calibrated(session, messages, replyCreated, options.fixedTokens) : session
 
@@ -325,6 +333,7 @@ export function runPass(options: PassOptions): PassResult {
     db,
     state: session,
     owed: options.owed ?? null,
+    rows: options.owedRows ?? null,
     seq,
     execution,
     applied,

@@ -11,7 +11,10 @@ import { createSession, type Session } from "./session.js"
 export type SessionRegistry = {
   /** The session, loaded first when it is not held. */
   sessionFor(session: SessionInfo, counter: TokenCounter): Session
-  /** The session's state (`sessionFor(…).state`). */
+  /**
+   * The session's state (`sessionFor(…).state`), for a write outside a pass: the raw rows its passes still owe are
+   * written first, so the rows stay in order and what the write refers to is stored.
+   */
   stateFor(session: SessionInfo, counter: TokenCounter): SessionState
   /** The session held, without loading it. */
   held(sessionId: string): Session | undefined
@@ -32,7 +35,11 @@ export function createSessionRegistry(options: { db: Database; now: () => number
   }
   return {
     sessionFor,
-    stateFor: (info, counter) => sessionFor(info, counter).state,
+    stateFor(info, counter) {
+      const session = sessionFor(info, counter)
+      session.storeRows()
+      return session.state
+    },
     held: (sessionId) => sessions.get(sessionId),
     sessions: () => sessions.values(),
     forget(sessionId) {

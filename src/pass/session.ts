@@ -4,12 +4,14 @@ import { ensureSession, loadSessionState, type SessionInfo } from "../store/sess
 import type { TokenCounter } from "../tokens/token-counter.js"
 import { tagPrefix } from "../transcript/tag-format.js"
 import type { HistoryPlanner } from "./history-planner.js"
-import { createOwedRecord, storeOwedRecord, type OwedRecord } from "./owed-record.js"
+import { recordPass } from "../store/pass-repository.js"
+import { createOwedRecord, recordStored, type OwedRecord } from "./owed-record.js"
+import { createOwedRows, rowsStored, writeOwedRows, type OwedRows } from "./owed-rows.js"
 import { createPassCaches, type PassCaches } from "./pass-caches.js"
 import { runPass, type PassOptions, type PassResult } from "./run-pass.js"
 
 /** What a pass asks of the host besides the session: its messages, the request's counter and model, when it goes out. */
-export type SessionPassInput = Omit<PassOptions, "db" | "state" | "caches" | "owed" | "history">
+export type SessionPassInput = Omit<PassOptions, "db" | "state" | "caches" | "owed" | "owedRows" | "history">
 
 /**
  * One session in memory: the mirror of its stored state, the caches its passes keep, the record a quiet pass still
@@ -23,14 +25,18 @@ export type Session = {
   readonly caches: PassCaches
   /** The record the last quiet pass left to store (`owed-record.ts`; only with `defersRecords`). */
   readonly owed: OwedRecord
+  /** The raw rows the last passes left to write (`owed-rows.ts`; only with `defersRecords`). */
+  readonly owedRows: OwedRows
   /** The session's history planner (null: none yet, or the historian is off). */
   readonly planner: HistoryPlanner | null
   /** Gives the session its history planner (a host makes it on the session's first pass). */
   usePlanner(planner: HistoryPlanner): void
   /** One pass over the host's messages (`runPass`) with the session's state, caches and planner. */
   pass(input: SessionPassInput): PassResult
+  /** Writes the raw rows passes left owed (before anything else of the session is written outside a pass). */
+  storeRows(): void
   /**
-   * Stores what the last pass left owed: the quiet pass's record, then the compartments the planner cut, at most
+   * Stores what the last pass left owed: its raw rows and the quiet pass's record (one transaction), then the compartments the planner cut, at most
    * `limit` episodes of them. Returns true while cut episodes are still owed.
    */
   settle(limit?: number): boolean
@@ -39,8 +45,8 @@ export type Session = {
 }
 
 /**
- * Loads (or starts) the session in the store and makes its in-memory side. `defersRecords`: a quiet pass leaves its
- * record owed for `settle` (the hosts'), else every pass commits its own. `planner`: the session's history planner
+ * Loads (or starts) the session in the store and makes its in-memory side. `defersRecords`: a pass leaves a call's new raw
+ * rows owed and a quiet pass its record, for `settle` (the hosts'), else every pass writes its own. `planner`: the session's history planner
  * (none: no history is folded until one is given, `usePlanner`).
  */
 export function createSession(options: {
@@ -57,16 +63,27 @@ export function createSession(options: {
   const state = loadSessionState(db, info.id, (tag) => counter.count(tagPrefix(tag)))
   const caches = createPassCaches()
   const owed = createOwedRecord()
+  const owedRows = createOwedRows()
   let planner = options.planner ?? null
   let forgotten = false
+  // The owed rows, then the quiet pass's record that counted them, in one transaction.
   const storeOwed = (): void => {
-    if (!forgotten) storeOwedRecord(db, owed)
+    const record = owed.record
+    if (forgotten || (owedRows.plans.length === 0 && record === null)) return
+    const written = db.transaction(() => {
+      const plans = writeOwedRows(db, owedRows)
+      if (record !== null) recordPass(db, record)
+      return plans
+    })
+    rowsStored(owedRows, written)
+    if (record !== null) recordStored(owed, record)
   }
   return {
     id: info.id,
     state,
     caches,
     owed,
+    owedRows,
     get planner() {
       return planner
     },
@@ -76,7 +93,12 @@ export function createSession(options: {
     },
     pass(input) {
       if (forgotten) throw new Error(`session ${info.id} was forgotten: load it again to pass`)
-      return runPass({ ...input, db, state, caches, history: planner, ...(options.defersRecords ? { owed } : {}) })
+      return runPass({ ...input, db, state, caches, history: planner, ...(options.defersRecords ? { owed, owedRows } : {}) })
+    },
+    storeRows() {
+      if (forgotten || owedRows.plans.length === 0) return
+      const written = db.transaction(() => writeOwedRows(db, owedRows))
+      rowsStored(owedRows, written)
     },
     settle(limit) {
       storeOwed()
@@ -85,6 +107,7 @@ export function createSession(options: {
     forget() {
       forgotten = true
       owed.record = null
+      owedRows.plans = []
     },
   }
 }

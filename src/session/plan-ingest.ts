@@ -8,6 +8,9 @@ import { listTrackables } from "../transcript/trackables.js"
 import { entryAt, type MessageMemo, type MessageMemoEntry } from "./message-memo.js"
 import type { KnownPart, PartKind, SessionState, TagRecord } from "./session-state.js"
 
+/** How much of its parts' JSON a plan keeps (characters): a few calls' new parts, never a whole long session. */
+export const KEPT_JSON_CHARS = 1_000_000
+
 export type NewMessage = { id: string; seq: number; role: string; createdAt: number | null; infoJson: string }
 
 export type NewPart = KnownPart & {
@@ -22,6 +25,12 @@ export type NewPart = KnownPart & {
    * hold the whole session's JSON at once.
    */
   content: HostPart
+  /**
+   * The part's JSON as planned, kept while the plan's kept JSON is under `KEPT_JSON_CHARS` (the new parts of a call,
+   * not a long session's first pass): the write takes it instead of serializing the part again, and a plan whose
+   * every part has it can be written after the host changed its parts (`owed-rows.ts`).
+   */
+  contentJson?: string
   /** True when the part was stored before in a non-final state and now reached its final content. */
   replacesNonFinal: boolean
 }
@@ -54,6 +63,7 @@ export function planIngest(options: {
   let nextSeq = state.nextSeq
   const plan: IngestPlan = { sessionId: state.sessionId, messages: [], parts: [], tags: [], nextTag, nextSeq }
   const seenInPlan = new Set<string>()
+  let keptJson = 0
 
   // The leading messages the last pass found stored whole, where they still sit, are not looked at.
   const skip = memo === null ? 0 : storedLeadingKept(memo, messages)
@@ -85,6 +95,7 @@ export function planIngest(options: {
       changed = true
       const contentJson = JSON.stringify(part)
       const text = partText(part)
+      keptJson += contentJson.length
       plan.parts.push({
         id: part.id,
         messageId: info.id,
@@ -96,6 +107,7 @@ export function planIngest(options: {
         final,
         hash: contentHash(contentJson),
         content: part,
+        ...(keptJson <= KEPT_JSON_CHARS ? { contentJson } : {}),
         tokens: counter.count(text.content),
         callTokens: counter.count(text.call),
         replacesNonFinal: known !== undefined,
@@ -158,6 +170,11 @@ function recordStoredLeading(memo: MessageMemo, messages: readonly HostMessage[]
 /** True when the plan adds nothing. */
 export function isEmptyPlan(plan: IngestPlan): boolean {
   return plan.messages.length === 0 && plan.parts.length === 0 && plan.tags.length === 0
+}
+
+/** True when every new part of the plan kept its JSON: the plan no longer reads the host's objects. */
+export function keptWhole(plan: IngestPlan): boolean {
+  return plan.parts.every((part) => part.contentJson !== undefined)
 }
 
 /** Folds a written plan into the in-memory state. */

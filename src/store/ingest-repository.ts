@@ -53,7 +53,7 @@ export function writeIngestPlan(db: Database, plan: IngestPlan, now: number, pas
       tool: part.tool,
       status: part.status,
       final: part.final ? 1 : 0,
-      content_json: JSON.stringify(part.content),
+      content_json: part.contentJson ?? JSON.stringify(part.content),
       content_hash: part.hash,
       tokens: part.tokens,
       call_tokens: part.callTokens,

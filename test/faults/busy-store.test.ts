@@ -5,7 +5,7 @@ import { openDatabase } from "../../src/store/open-database.js"
 import type { Database } from "../../src/store/driver.js"
 import type { HostMessage } from "../../src/transcript/host-message.js"
 import { assistantMessage, text, userMessage } from "../helpers/host-messages.js"
-import { createPluginHarness, transform, type PluginHarness } from "../helpers/plugin-harness.js"
+import { createPluginHarness, loopTurn, transform, type PluginHarness } from "../helpers/plugin-harness.js"
 import { holdStoreLock, type StoreLock } from "../helpers/store-lock.js"
 import { createTempDirs } from "../helpers/temp-dirs.js"
 import { probeTally } from "./probe-tally.js"
@@ -91,23 +91,35 @@ async function timed(body: () => Promise<unknown>): Promise<number> {
 }
 
 describe("a store another process holds locked", () => {
-  it("passes a pass's messages through within the busy timeout and keeps the error in memory at once", async () => {
+  it("tags a pass whose rows wait for the turn after it, then passes the next one through within the busy timeout", async () => {
     tally.tried()
     const plugin = harness()
     const file = plugin.runtime.databaseFile
     await transform(plugin.hooks, conversation(1))
+    await loopTurn()
     const held = lock(file)
-    const messages = conversation(2)
+    // A pass that reduces nothing leaves its rows to be written once it has returned: it does not wait for the lock.
+    const tagged = conversation(2)
+    expect(await timed(() => transform(plugin.hooks, tagged))).toBeLessThan(LOCKED_PASS_BUDGET_MS)
+    expect(tagged.at(-1)?.parts[0]).toMatchObject({ text: "§4§ answer 2" })
+    // Written a turn of the loop later, they meet the lock: the error is kept in memory at once, never thrown.
+    await loopTurn()
+    expect(plugin.errors.recent()[0]).toMatchObject({ hook: "pass.settle", sessionId: SESSION, message: expect.stringMatching(/database is locked/) })
+    // The next pass must write them first: it passes the host's messages through unchanged.
+    const messages = conversation(3)
     const before = JSON.stringify(messages)
     const elapsed = await timed(() => transform(plugin.hooks, messages))
     expect(JSON.stringify(messages)).toBe(before)
     expect(elapsed).toBeLessThan(LOCKED_PASS_BUDGET_MS)
-    expect(plugin.errors.recent()[0]).toMatchObject({
-      hook: "experimental.chat.messages.transform",
-      sessionId: SESSION,
-      message: expect.stringMatching(/database is locked/),
-    })
+    expect(plugin.errors.recent()[0]).toMatchObject({ hook: "experimental.chat.messages.transform", sessionId: SESSION })
     held.release()
+    // Once the store is free, the rows the locked passes saw are stored, to the tags the first one showed.
+    await plugin.advance(2_000)
+    const again = await transform(plugin.hooks, conversation(3))
+    await loopTurn()
+    expect(again.map((message) => message.parts[0]?.type === "text" ? message.parts[0].text : null).slice(2, 4)).toEqual(["§3§ question 2", "§4§ answer 2"])
+    expectAllStored(await reader(file), conversation(3))
+    expect(storedTags(await reader(file))).toEqual([1, 2, 3, 4, 5, 6])
     tally.survived()
   })
 
@@ -116,6 +128,8 @@ describe("a store another process holds locked", () => {
     const plugin = harness()
     const file = plugin.runtime.databaseFile
     await transform(plugin.hooks, conversation(1))
+    // The turn of the loop a request gives: the pass's rows are written there.
+    await loopTurn()
     const held = lock(file)
     // Three passes while locked, the list growing as OpenCode's does; the first waits, the others skip the store.
     const timings = [await timed(() => transform(plugin.hooks, conversation(2)))]
@@ -128,6 +142,7 @@ describe("a store another process holds locked", () => {
     // Past the backoff, the next pass (a longer list again) stores everything, in order, tags gap-free.
     await plugin.advance(2_000)
     const messages = await transform(plugin.hooks, conversation(5))
+    await loopTurn()
     expectAllStored(db, conversation(5))
     expect(storedTags(db)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
     // The pass after the lock tags what it sends.
@@ -136,10 +151,11 @@ describe("a store another process holds locked", () => {
     // Skipped passes answer at once (no second wait).
     expect(Math.max(timings[1] ?? Infinity, timings[2] ?? Infinity)).toBeLessThan(100)
     // The errors kept in memory while locked are in the errors table now.
+    // The first locked pass owed its rows, so the lock met their write after it (newest first).
     expect(listErrors(db).map((entry) => entry.hook)).toEqual([
       "experimental.chat.messages.transform",
       "experimental.chat.messages.transform",
-      "experimental.chat.messages.transform",
+      "pass.settle",
     ])
     expect(plugin.errors.unsaved()).toEqual([])
     tally.survived()
@@ -150,6 +166,8 @@ describe("a store another process holds locked", () => {
     const plugin = harness()
     const file = plugin.runtime.databaseFile
     await transform(plugin.hooks, conversation(1))
+    // The turn of the loop a request gives: the pass's rows are written there.
+    await loopTurn()
     const held = lock(file)
     await transform(plugin.hooks, conversation(2))
     await plugin.advance(100)
@@ -159,6 +177,7 @@ describe("a store another process holds locked", () => {
     await plugin.advance(100)
     const messages = await transform(plugin.hooks, conversation(4))
     expect(messages.at(-1)?.parts[0]).toMatchObject({ text: "§8§ answer 4" })
+    await loopTurn()
     expectAllStored(await reader(file), conversation(4))
     expect(plugin.runtime.storeFailure()).toBeNull()
     tally.survived()
@@ -169,6 +188,8 @@ describe("a store another process holds locked", () => {
     const plugin = harness()
     const file = plugin.runtime.databaseFile
     await transform(plugin.hooks, conversation(1))
+    // The turn of the loop a request gives: the pass's rows are written there.
+    await loopTurn()
     const held = lock(file)
     await transform(plugin.hooks, conversation(2))
     held.release()
@@ -177,7 +198,8 @@ describe("a store another process holds locked", () => {
     // The retry runs when the backoff has passed, by itself.
     await plugin.advance(1_000)
     expectAllStored(db, conversation(2))
-    expect(listErrors(db)).toHaveLength(1)
+    // The locked pass wrote nothing: its rows waited for a turn of the loop after it, when the store was free.
+    expect(listErrors(db)).toHaveLength(0)
     tally.survived()
   })
 

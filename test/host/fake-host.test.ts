@@ -73,14 +73,20 @@ describe("createHostPass, called by a host that only translates its messages and
     await host.beforeModelCall(SESSION, opening)
     await loopTurn()
     const lock = holdStoreLock(dbFile)
+    const tags = ["§1§ Fix the parser", "§2§ Running the build", "§4§ Go on", "§5§ Again", "§7§ More", "§8§ Once more", "§10§ Well?"]
+    // A pass that reduces nothing owes its new rows; written a turn later, they meet the lock.
+    const owing = await host.beforeModelCall(SESSION, later)
+    expect(owing.map((line) => line.words)).toEqual(tags)
+    await loopTurn()
     const sent = await host.beforeModelCall(SESSION, later).finally(() => lock.release())
     expect(sent).toEqual(later)
-    expect(host.runtime.errors.recent().map((error) => error.hook)).toEqual(["fake.before-model-call"])
+    expect(host.runtime.errors.recent().map((error) => error.hook)).toEqual(["fake.before-model-call", "fake.pass.settle"])
     expect(host.runtime.storeFailure()?.kind).toBe("busy")
     expect(host.waiting()).toBe(1)
     // The store is free again: the waiting rows go first, then the pass tags as before.
     const recovered = await host.beforeModelCall(SESSION, later)
-    expect(recovered.map((line) => line.words)).toEqual(["§1§ Fix the parser", "§2§ Running the build", "§4§ Go on", "§5§ Again", "§7§ More", "§8§ Once more", "§10§ Well?"])
+    // The same tags the pass before the failure showed: the rows it owed were stored again from the host's copy.
+    expect(recovered.map((line) => line.words)).toEqual(tags)
     expect(host.runtime.storeFailure()).toBeNull()
     expect(host.waiting()).toBe(0)
   })

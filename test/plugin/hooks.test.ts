@@ -175,10 +175,13 @@ describe("createHooks", () => {
       expect(visibleText(partById(messages, "t1"))).toBe("§4§ §5§ contents")
       expect(existsSync(dbFile)).toBe(true)
       const db = await runtime.database()
-      // The raw rows are stored before the hook returns; a quiet pass's own record a turn of the loop later.
-      expect(countSessionRows(db, SESSION)).toEqual({ messages: 2, parts: 4, tags: 4, passes: 0 })
+      // A pass that reduces nothing leaves its raw rows and its record to a turn of the loop after the hook returned.
+      expect(countSessionRows(db, SESSION)).toEqual({ messages: 0, parts: 0, tags: 0, passes: 0 })
       await loopTurn()
       expect(countSessionRows(db, SESSION)).toEqual({ messages: 2, parts: 4, tags: 4, passes: 1 })
+      // Stored as OpenCode sent them, not as the hook rewrote them since.
+      const stored = db.prepare("SELECT content_json FROM parts WHERE session_id = ? AND id = ?").get([SESSION, "u1"])
+      expect(JSON.parse(String(stored?.["content_json"]))).toMatchObject({ text: "read a.txt" })
     })
 
     it("renders fresh copies of the same messages identically and stores nothing new", async () => {
