@@ -1,5 +1,4 @@
-import type { Database } from "../store/driver.js"
-import { recordPass, type PassRecord } from "../store/pass-repository.js"
+import type { PassRecord } from "../store/pass-repository.js"
 
 /**
  * The pass record a quiet pass leaves to be stored once it has returned (`runPass`'s `owed`): a pass that changed
@@ -24,13 +23,4 @@ export function oweRecord(owed: OwedRecord, record: PassRecord): void {
 /** Forgets the owed record once a transaction that wrote it has committed. */
 export function recordStored(owed: OwedRecord, record: PassRecord): void {
   if (owed.record === record) owed.record = null
-}
-
-/** Stores the record the session owes, in a transaction of its own; a failed write leaves it owed. Returns whether one was stored. */
-export function storeOwedRecord(db: Database, owed: OwedRecord): boolean {
-  const record = owed.record
-  if (record === null) return false
-  db.transaction(() => recordPass(db, record))
-  recordStored(owed, record)
-  return true
 }

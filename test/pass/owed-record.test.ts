@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest"
-import { createOwedRecord, storeOwedRecord, type OwedRecord } from "../../src/pass/owed-record.js"
+import { createOwedRecord, recordStored, type OwedRecord } from "../../src/pass/owed-record.js"
 import { runPass } from "../../src/pass/run-pass.js"
 import type { SessionState } from "../../src/session/session-state.js"
 import type { Database } from "../../src/store/driver.js"
-import { listPasses } from "../../src/store/pass-repository.js"
+import { listPasses, recordPass } from "../../src/store/pass-repository.js"
 import type { HostMessage } from "../../src/transcript/host-message.js"
 import { assistantMessage, fixedClock, freshCopy, memoryStore, ROOMY_WINDOW, sessionState, text, TEST_SESSION, userMessage } from "../helpers/host-messages.js"
 import { tokCounter as counter, toks } from "../helpers/pure-session.js"
@@ -14,6 +14,15 @@ const turns = (count: number): HostMessage[] =>
     userMessage({ id: `msg_u${index}`, created: 10 + index * 10, parts: [text(`prt_u${index}`, `step ${index}: keep parseItem${index} exported ${toks(3 + index)}`)] }),
     assistantMessage({ id: `msg_a${index}`, created: 11 + index * 10, parts: [text(`prt_a${index}`, `done with step ${index} ${toks(2)}`)] }),
   ]).flat()
+
+/** Stores the owed record as a session's settle does (session.ts), in a transaction of its own. */
+function storeOwedRecord(db: Database, owed: OwedRecord): boolean {
+  const record = owed.record
+  if (record === null) return false
+  db.transaction(() => recordPass(db, record))
+  recordStored(owed, record)
+  return true
+}
 
 function pass(db: Database, state: SessionState, messages: HostMessage[], owed: OwedRecord | null) {
   return runPass({ db, state, caches: passCachesOf(state), messages: freshCopy(messages), counter, clock: fixedClock, trigger: "transform", tagsVisible: true, window: ROOMY_WINDOW, fixedTokens: 0, now: fixedClock.now(), smartDrops: false, ...(owed ? { owed } : {}) })
