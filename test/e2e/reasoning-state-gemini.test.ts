@@ -16,7 +16,7 @@ import {
   type MockGeminiServer,
 } from "./harness/mock-gemini-server.js"
 import { createOpenCodeSandbox, type OpenCodeSandbox, type RunResult } from "./harness/opencode-harness.js"
-import { createPiSandbox, type PiSandbox } from "./harness/pi-harness.js"
+import { createPiSandbox, PI_HOSTS, type PiSandbox } from "./harness/pi-harness.js"
 import { fileToRead, LONG_TURN_READS, mockModel, providerConfig, READ_FILES, readPasses, READS_PER_TURN, runPiTurns, serveTurns, turnDone, TURNS, type PassDetail, type PassRow } from "./harness/reasoning-session.js"
 
 /**
@@ -190,7 +190,7 @@ describe("one long turn past the force band, Gemini 3 answering 400", () => {
  * in a 32k window the four turns reach the threshold once. A 24k window makes the passes execute inside the tool
  * loops, past the threshold, while the running turn's signed calls are in the prompt.
  */
-describe("thought signatures through execute passes in the real Pi, Gemini 3 answering 400", () => {
+describe.each(PI_HOSTS)("thought signatures through execute passes in the real $label, Gemini 3 answering 400", (host) => {
   let mock: MockGeminiServer
   let sandbox: PiSandbox
   let runs: RunResult[]
@@ -201,6 +201,7 @@ describe("thought signatures through execute passes in the real Pi, Gemini 3 ans
     mock = await startMockGeminiServer({ script: createScript(() => project, READS_PER_TURN, "path") })
     sandbox = createPiSandbox({
       mockUrl: mock.url,
+      host,
       files: READ_FILES,
       // Pi's small prompt: a 24k window reaches the threshold about as often as OpenCode's prompt does in 32k.
       contextWindow: 24_000,

@@ -6,7 +6,7 @@ import {
   type OpenAIReply,
 } from "./harness/mock-openai-responses-server.js"
 import { createOpenCodeSandbox, type OpenCodeSandbox, type RunResult } from "./harness/opencode-harness.js"
-import { createPiSandbox, type PiSandbox } from "./harness/pi-harness.js"
+import { createPiSandbox, PI_HOSTS, type PiSandbox } from "./harness/pi-harness.js"
 import {
   checkReasoning,
   isMessage,
@@ -140,7 +140,7 @@ describe("reasoning items through execute passes, OpenAI's Responses API answeri
  * the whole item it took from `response.output_item.done` (`rs_` id, encrypted content, summary), each call with its
  * `fc_` id and `call_id`, each answer as a message with its `msg_` id.
  */
-describe("reasoning items through execute passes in the real Pi, OpenAI's Responses API answering 400", () => {
+describe.each(PI_HOSTS)("reasoning items through execute passes in the real $label, OpenAI's Responses API answering 400", (host) => {
   let mock: MockOpenAIResponsesServer
   let sandbox: PiSandbox
   let runs: RunResult[]
@@ -151,6 +151,7 @@ describe("reasoning items through execute passes in the real Pi, OpenAI's Respon
     mock = await startMockOpenAIResponsesServer({ script: createScript(() => project, "path") })
     sandbox = createPiSandbox({
       mockUrl: mock.url,
+      host,
       files: READ_FILES,
       provider: { name: "openai-mock", api: "openai-responses", model: MODEL, reasoning: true, thinking: "low" },
     })

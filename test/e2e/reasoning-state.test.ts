@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { anthropicConfig, anthropicReadingScript, anthropicText, CLAUDE_MODEL } from "./harness/anthropic-reading-script.js"
 import { startMockAnthropicServer, type MockAnthropicServer } from "./harness/mock-anthropic-server.js"
 import { createOpenCodeSandbox, type OpenCodeSandbox, type RunResult } from "./harness/opencode-harness.js"
-import { createPiSandbox, type PiSandbox } from "./harness/pi-harness.js"
+import { createPiSandbox, PI_HOSTS, type PiSandbox } from "./harness/pi-harness.js"
 import { READ_FILES, readPasses, READS_PER_TURN, runPiTurns, serveTurns, turnDone, TURNS, type PassDetail, type PassRow } from "./harness/reasoning-session.js"
 
 /**
@@ -71,7 +71,7 @@ describe("thinking blocks through execute passes, Anthropic's prefix check answe
   })
 })
 
-describe("thinking blocks through execute passes in the real Pi, Anthropic's prefix check answering 400", () => {
+describe.each(PI_HOSTS)("thinking blocks through execute passes in the real $label, Anthropic's prefix check answering 400", (host) => {
   let mock: MockAnthropicServer
   let sandbox: PiSandbox
   let runs: RunResult[]
@@ -83,6 +83,7 @@ describe("thinking blocks through execute passes in the real Pi, Anthropic's pre
     // Pi asks Claude models it does not know as adaptive for budgeted thinking, with no "drop_block" binding.
     sandbox = createPiSandbox({
       mockUrl: mock.url.replace(/\/v1$/, ""),
+      host,
       files: READ_FILES,
       provider: { name: "claude-mock", api: "anthropic-messages", model: CLAUDE_MODEL, reasoning: true, thinking: "low" },
     })
