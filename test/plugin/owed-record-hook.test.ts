@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest"
 import { statusReport } from "../../src/host/status-report.js"
-import type { Database } from "../../src/store/driver.js"
 import { listPasses } from "../../src/store/pass-repository.js"
 import type { HostMessage } from "../../src/transcript/host-message.js"
 import { assistantMessage, freshCopy, text, userMessage } from "../helpers/host-messages.js"
 import { loopTurn, pluginHarnesses, transform, type PluginHarness } from "../helpers/plugin-harness.js"
+import { failTransactions } from "../helpers/fail-transactions.js"
 
 /**
  * A quiet pass (nothing but its own record to write) leaves its record to be stored a turn of the event loop after the
@@ -27,17 +27,6 @@ async function storedSeqs(plugin: PluginHarness): Promise<number[]> {
   return listPasses(await plugin.runtime.database(), SESSION)
     .map((pass) => pass.seq)
     .reverse()
-}
-
-/** Makes every transaction on `db` throw "store gone" until the returned function is called. */
-function failTransactions(db: Database): () => void {
-  const transaction = db.transaction
-  db.transaction = () => {
-    throw new Error("store gone")
-  }
-  return () => {
-    db.transaction = transaction
-  }
 }
 
 describe("a quiet pass's record", () => {

@@ -5,6 +5,7 @@ import type { Database } from "../../src/store/driver.js"
 import type { HostMessage } from "../../src/transcript/host-message.js"
 import { assistantMessage, completed, freshCopy, text, tool, userMessage } from "../helpers/host-messages.js"
 import { createPluginHarness, loopTurn, pluginHarnesses, transform, type PluginHarness } from "../helpers/plugin-harness.js"
+import { failTransactions } from "../helpers/fail-transactions.js"
 
 /**
  * A pass that reduces nothing leaves a call's new raw rows to be written a turn of the event loop after the transform
@@ -42,17 +43,6 @@ function shown(messages: readonly HostMessage[]): string[] {
   return messages.flatMap((message) =>
     message.parts.map((part) => (part.type === "text" ? part.text : part.type === "tool" && part.state.status === "completed" ? part.state.output : part.type)),
   )
-}
-
-/** Makes every transaction on `db` throw "store gone" until the returned function is called. */
-function failTransactions(db: Database): () => void {
-  const transaction = db.transaction
-  db.transaction = () => {
-    throw new Error("store gone")
-  }
-  return () => {
-    db.transaction = transaction
-  }
 }
 
 async function reduce(plugin: PluginHarness, drop: string): Promise<string> {
