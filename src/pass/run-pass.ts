@@ -274,14 +274,17 @@ export function runPass(options: PassOptions): PassResult {
   const usageAfter = estimateUsage({ promptTokens: after.total, calibrationTokens: planned.applied.calibrationTokens })
   // What the provider bills for this request, as far as our counts tell: the prefix shared with the previous request
   // read from the cache (while it is warm), the rest uncached or written.
-  const previousEstimate = session.recentEstimates[session.recentEstimates.length - 1]?.estimate ?? 0
+  const previousEstimate = session.recentEstimates[session.recentEstimates.length - 1] ?? { estimate: 0, fixed: 0 }
   const billed = main
     ? billedPrompt({
         promptTokens: usageAfter,
         sharedPrefixTokens: sharedPrefixTokens({
-          previousTokens: previous === null ? 0 : previousEstimate + planned.applied.calibrationTokens,
+          // The previous request's messages (with the provider's gap to our counts), then the system prompt and tools
+          // that come before them.
+          previousTokens: previous === null ? 0 : previousEstimate.estimate - previousEstimate.fixed + planned.applied.calibrationTokens,
           previousBytes: previous === null ? 0 : previous.totalBytes,
           divergence,
+          fixedTokens: previousEstimate.fixed,
         }),
         cacheWarm: !cold,
         prices: window.prices,

@@ -27,13 +27,16 @@ export function billedPrompt(options: { promptTokens: number; sharedPrefixTokens
 }
 
 /**
- * The tokens of a prompt's prefix shared with the previous prompt, from the byte where the two first differ (null:
- * none does, the previous prompt is a prefix of this one): the previous prompt's tokens in proportion to the bytes
- * before that point. An estimate (tokens are not spread evenly over bytes); 0 without a previous prompt.
+ * The tokens of a prompt's prefix shared with the previous prompt: what comes before the messages (`fixedTokens`: the
+ * system prompt and tools, the same from call to call as far as the plugin sees), then, from the messages' byte where
+ * the two first differ (null: none does, the previous messages are a prefix of these), the previous messages' tokens in
+ * proportion to the bytes before that point. An estimate (tokens are not spread evenly over bytes); 0 without a
+ * previous prompt.
  */
-export function sharedPrefixTokens(options: { previousTokens: number; previousBytes: number; divergence: number | null }): number {
+export function sharedPrefixTokens(options: { previousTokens: number; previousBytes: number; divergence: number | null; fixedTokens?: number }): number {
   const { previousTokens, previousBytes, divergence } = options
   if (previousTokens <= 0 || previousBytes <= 0) return 0
-  if (divergence === null) return previousTokens
-  return Math.round((previousTokens * Math.min(Math.max(0, divergence), previousBytes)) / previousBytes)
+  const fixed = Math.max(0, options.fixedTokens ?? 0)
+  if (divergence === null) return fixed + previousTokens
+  return fixed + Math.round((previousTokens * Math.min(Math.max(0, divergence), previousBytes)) / previousBytes)
 }

@@ -64,7 +64,7 @@ const read = (id: string, size: number): HostMessage =>
 /** One transform call at `now` (default: a second after the newest message, so the prompt cache is warm). */
 function pass(
   messages: HostMessage[],
-  options: { now?: number; trigger?: "transform" | "compaction"; tagsVisible?: boolean; smartDrops?: boolean; replyCreated?: ReplyCreated } = {},
+  options: { now?: number; trigger?: "transform" | "compaction"; tagsVisible?: boolean; smartDrops?: boolean; replyCreated?: ReplyCreated; fixedTokens?: number } = {},
 ) {
   const now = options.now ?? Math.max(...messages.map((message) => message.info.time.created)) + 1_000
   const { result, rendered } = passAndRender({
@@ -78,6 +78,7 @@ function pass(
     tagsVisible: options.tagsVisible ?? true,
     smartDrops: options.smartDrops ?? false,
     ...(options.replyCreated ? { replyCreated: options.replyCreated } : {}),
+    ...(options.fixedTokens !== undefined ? { fixedTokens: options.fixedTokens } : {}),
   })
   return { result, rendered, serialized: serializePrompt(rendered) }
 }
@@ -183,6 +184,18 @@ describe("runPass: execute passes", () => {
     expect(record?.detail["cost"]).toMatchObject({ dropCarriedCost: 20_500 * 0.1 * 25 / 2 })
     expect(before?.detail["cost"]).toMatchObject({ dropCarriedCost: 20_500 * 0.1 * 24 / 2, pays: false })
     expect(record?.detail["billed"]).toMatchObject({ readPrice: 0.1 })
+  })
+
+  it("bills an execute's system prompt and tools as read from the cache: they come before the messages it changes", () => {
+    const messages = [user("u1", 1_000), read("r1", 30_000), read("r2", 30_000), user("u2", 6_000)]
+    pass(messages, { fixedTokens: 5_000 })
+    queue("r1")
+    const executed = pass(messages, { fixedTokens: 5_000 })
+    expect(executed.result).toMatchObject({ decision: "execute", dropped: [tag("r1")] })
+    const billed = listPasses(db, state.sessionId, 1)[0]?.detail["billed"] as { cachedRead: number; cacheWrite: number; uncached: number }
+    // The drop changes the messages after u1 (about 1,000 tokens in); the 5,000 before the messages are unchanged.
+    expect(billed.cachedRead).toBeGreaterThanOrEqual(5_000 + 900)
+    expect(billed.cachedRead).toBeLessThan(5_000 + 1_500)
   })
 
   it("never changes a part's stored content, whatever it drops", () => {

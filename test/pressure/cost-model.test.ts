@@ -42,6 +42,14 @@ describe("billedPrompt and promptCost", () => {
 })
 
 describe("sharedPrefixTokens", () => {
+  it("counts what comes before the messages (system prompt, tools) as shared, wherever the messages first differ", () => {
+    expect(sharedPrefixTokens({ previousTokens: 12_000, previousBytes: 48_000, divergence: 0, fixedTokens: 7_000 })).toBe(7_000)
+    expect(sharedPrefixTokens({ previousTokens: 12_000, previousBytes: 48_000, divergence: 36_000, fixedTokens: 7_000 })).toBe(16_000)
+    expect(sharedPrefixTokens({ previousTokens: 12_000, previousBytes: 48_000, divergence: null, fixedTokens: 7_000 })).toBe(19_000)
+    expect(sharedPrefixTokens({ previousTokens: 12_000, previousBytes: 48_000, divergence: 0, fixedTokens: -300 })).toBe(0)
+    expect(sharedPrefixTokens({ previousTokens: 0, previousBytes: 0, divergence: null, fixedTokens: 7_000 })).toBe(0)
+  })
+
   it("is the previous prompt's tokens in proportion to the bytes before the first difference", () => {
     expect(sharedPrefixTokens({ previousTokens: 12_000, previousBytes: 48_000, divergence: 36_000 })).toBe(9_000)
   })
