@@ -69,17 +69,22 @@ export function isSettingLine(text: string, options: { typed: boolean } = { type
   return line.length > 0 && line.length <= MAX_SETTING_CHARS && (options.typed ? TYPED_SETTING : SETTING).test(line)
 }
 
+/** An Elixir module attribute with a literal: `@timeout 5000`. */
+const MODULE_ATTRIBUTE = String.raw`^(?:@[a-z_]\w*\s+(?:-?\d[\d_.]*|"[^"\n]{0,60}"|true|false)$)`
+
+/** `name[: type] (=|:) literal`, where the literal is a number (with an optional unit), a quoted string or a boolean. */
+const NAME_AND_LITERAL = String.raw`["']?[A-Za-z_][\w.-]*["']?(?:\s*:\s*[A-Za-z_][\w<>[\]]*)?\s*[=:]\s*(?:-?\d[\d_.]*(?:[a-zA-Z%]{1,3})?|"[^"\n]{0,60}"|'[^'\n]{0,60}'|true|false)$`
+
 /**
- * `[export|pub] [const|let|var|static|readonly] name[: type] (=|:) literal`, where the literal is a number (with an
- * optional unit), a quoted string or a boolean: a setting, not an expression; or an Elixir module attribute
- * `@name literal`.
+ * `[export|pub] [const|let|var|static|readonly] name[: type] (=|:) literal`: a setting, not an expression; or a module
+ * attribute.
  */
-const SETTING =
-  /^(?:@[a-z_]\w*\s+(?:-?\d[\d_.]*|"[^"\n]{0,60}"|true|false)$)|^(?:(?:export|pub(?:\(crate\))?)\s+)?(?:(?:const|let|var|static|readonly)\s+)?["']?[A-Za-z_][\w.-]*["']?(?:\s*:\s*[A-Za-z_][\w<>[\]]*)?\s*[=:]\s*(?:-?\d[\d_.]*(?:[a-zA-Z%]{1,3})?|"[^"\n]{0,60}"|'[^'\n]{0,60}'|true|false)$/
+const SETTING = new RegExp(String.raw`${MODULE_ATTRIBUTE}|^(?:(?:export|pub(?:\(crate\))?)\s+)?(?:(?:const|let|var|static|readonly)\s+)?${NAME_AND_LITERAL}`)
 
 /** SETTING with up to four modifiers and type names before the name (public, val, final, Int, String …). */
-const TYPED_SETTING =
-  /^(?:@[a-z_]\w*\s+(?:-?\d[\d_.]*|"[^"\n]{0,60}"|true|false)$)|^(?:(?:export|pub(?:\(crate\))?|public|private|protected|internal|const|let|var|val|static|readonly|final|def|int|long|double|float|bool|string|String|Int|Long|Double|Boolean)\s+){0,4}["']?[A-Za-z_][\w.-]*["']?(?:\s*:\s*[A-Za-z_][\w<>[\]]*)?\s*[=:]\s*(?:-?\d[\d_.]*(?:[a-zA-Z%]{1,3})?|"[^"\n]{0,60}"|'[^'\n]{0,60}'|true|false)$/
+const TYPED_SETTING = new RegExp(
+  String.raw`${MODULE_ATTRIBUTE}|^(?:(?:export|pub(?:\(crate\))?|public|private|protected|internal|const|let|var|val|static|readonly|final|def|int|long|double|float|bool|string|String|Int|Long|Double|Boolean)\s+){0,4}${NAME_AND_LITERAL}`,
+)
 
 /** How a constraint a document stated is told apart from the user's own words. */
 export const SPEC_PREFIX = "spec: "

@@ -6,7 +6,7 @@ import { tagPrefix } from "../transcript/tag-format.js"
 import type { HistoryPlanner } from "./history-planner.js"
 import { recordPass } from "../store/pass-repository.js"
 import { createOwedRecord, recordStored, type OwedRecord } from "./owed-record.js"
-import { createOwedRows, rowsStored, writeOwedRows, type OwedRows } from "./owed-rows.js"
+import { createOwedRows, rowsStored, storeOwedRows, writeOwedRows, type OwedRows } from "./owed-rows.js"
 import { createPassCaches, type PassCaches } from "./pass-caches.js"
 import { runPass, type PassOptions, type PassResult } from "./run-pass.js"
 
@@ -96,9 +96,7 @@ export function createSession(options: {
       return runPass({ ...input, db, state, caches, history: planner, ...(options.defersRecords ? { owed, owedRows } : {}) })
     },
     storeRows() {
-      if (forgotten || owedRows.plans.length === 0) return
-      const written = db.transaction(() => writeOwedRows(db, owedRows))
-      rowsStored(owedRows, written)
+      if (!forgotten) storeOwedRows(db, owedRows)
     },
     settle(limit) {
       storeOwed()

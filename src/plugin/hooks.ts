@@ -246,8 +246,9 @@ export function createHooks(context: HookContext): Hooks {
 
     event: async ({ event }) => {
       if (event.type === "message.part.updated") {
-        const part = event.properties.part as HostPart
-        await guard("event", part.sessionID, () => countedAhead.partUpdated(part))
+        // Read inside the guard: an event without its part is recorded, never thrown into the host.
+        const part = event.properties.part as HostPart | undefined
+        await guard("event", part?.sessionID ?? null, () => countedAhead.partUpdated(part as HostPart))
         return
       }
       if (event.type === "session.error") {

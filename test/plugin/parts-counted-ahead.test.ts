@@ -81,6 +81,15 @@ describe("parts counted when the host reports them finished", () => {
     expect(counter.answeredAhead - before).toBe(0)
   })
 
+  it("never throw into the host on an event without its part: the error is recorded, the next pass counts as ever", async () => {
+    const plugin = harness()
+    await transform(plugin.hooks, freshCopy([first]))
+    await expect(plugin.hooks.event?.({ event: { type: "message.part.updated", properties: {} } as unknown as Event })).resolves.toBeUndefined()
+    expect(plugin.errors.recent().length).toBe(1)
+    await transform(plugin.hooks, freshCopy([first, reply]))
+    expect((await storedTokens(plugin)).has("prt_2b")).toBe(true)
+  })
+
   it("are not counted for a session no pass ran for in this process", async () => {
     const plugin = harness()
     await partsUpdated(plugin, reply.parts)
