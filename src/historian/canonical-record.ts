@@ -15,7 +15,7 @@ import { outputOf, readToolCall, type ToolCallReading } from "./read-tool-call.j
 import { programOf } from "./shell-commands.js"
 import { recordEntities } from "./record-entities.js"
 import { outcomeOf, type EpisodeEvent } from "./record-outcome.js"
-import { settingLines, SPEC_PREFIX } from "./output-facts.js"
+import { settingLines, settingReading, SPEC_PREFIX } from "./output-facts.js"
 import { codeBlocks } from "./code-blocks.js"
 import { renderFullEpisode } from "./episode-full.js"
 import { documentConstraints, ruleReading } from "./document-rules.js"
@@ -216,7 +216,7 @@ function readAssistantText(state: State, text: string, ref: SourceRef): void {
     if (state.codeBlocks.length >= MAX_CODE_BLOCKS) break
     state.codeBlocks.push({ tag: ref.tag, text: block.text })
     if (state.recognizers.on("code-setting-lines")) {
-      for (const setting of settingLines(block.body, "", { typed: state.recognizers.on("typed-settings") })) state.collector.add("identifier", setting, [ref])
+      for (const setting of settingLines(block.body, "", settingReading(state.recognizers))) state.collector.add("identifier", setting, [ref])
     }
   }
 }
@@ -286,7 +286,7 @@ function readTool(state: State, reading: ToolCallReading, ref: SourceRef): void 
     const introduced = extractIdentifiers(newText, "code").filter((identifier) => !oldText.includes(identifier))
     for (const identifier of introduced.slice(0, MAX_EDIT_IDENTIFIERS)) collector.add("identifier", identifier, [ref])
     if (state.recognizers.on("edit-setting-lines")) {
-      for (const setting of settingLines(newText, oldText, { typed: state.recognizers.on("typed-settings") })) collector.add("identifier", setting, [ref])
+      for (const setting of settingLines(newText, oldText, settingReading(state.recognizers))) collector.add("identifier", setting, [ref])
     }
   }
   for (const commit of reading.commits) collector.add("identifier", commit, [ref])

@@ -1,3 +1,4 @@
+import type { Recognizers } from "../session/recognizers.js"
 import { extractLocations, type LocationMatch } from "./extract-locations.js"
 
 /** A search shows at most this many of its `path:line` hits as locations (the first ones, in output order). */
@@ -41,12 +42,19 @@ export function isDefinitionHit(line: string): boolean {
 const DEFINITION_HIT =
   /^(?:\S+?:)?\d+[:-]\s*(?:export\s+)?(?:default\s+)?(?:pub(?:\([a-z]+\))?\s+)?(?:async\s+)?(?:function\*?|class|interface|type|enum|struct|trait|impl|def|defp|defmodule|defmacro|fn|func|module|const|let|var|val)\s+[A-Za-z_$(]/
 
+/** Which setting shapes count, from the session's rules: `typed` with rule `typed-settings`. */
+export type SettingReading = { typed: boolean }
+
+export function settingReading(recognizers: Recognizers): SettingReading {
+  return { typed: recognizers.on("typed-settings") }
+}
+
 /**
  * The setting lines an edit added: lines of the new text, absent from the old, that assign a literal value to a
  * name (`PORT=3100`, `BATCH_SIZE = 200`, `metrics_addr: ":9464"`, `pub const X: u64 = 250;`), trimmed of
  * indentation and a trailing `,` or `;`. Values a later step needs exactly ("which port was it?").
  */
-export function settingLines(newText: string, oldText: string, options: { typed: boolean } = { typed: true }): string[] {
+export function settingLines(newText: string, oldText: string, options: SettingReading = { typed: true }): string[] {
   const setting = options.typed ? TYPED_SETTING : SETTING
   const old = new Set(oldText.split("\n").map((line) => line.trim()))
   const settings: string[] = []
@@ -64,7 +72,7 @@ export function settingLines(newText: string, oldText: string, options: { typed:
  * True for a line that assigns a literal to a name (`PORT=3100`, `timeout: 30`): a setting, not an expression. With
  * `typed` (rule `typed-settings`) also one declared with modifiers and types (`public val TIMEOUT: Int = 30`).
  */
-export function isSettingLine(text: string, options: { typed: boolean } = { typed: true }): boolean {
+export function isSettingLine(text: string, options: SettingReading = { typed: true }): boolean {
   const line = text.trim().replace(/[,;]$/, "")
   return line.length > 0 && line.length <= MAX_SETTING_CHARS && (options.typed ? TYPED_SETTING : SETTING).test(line)
 }

@@ -7,7 +7,7 @@ import type { OutputKeep } from "../session/host-tools.js"
 import type { Recognizers } from "../session/recognizers.js"
 import { isErrorLine } from "./error-lines.js"
 import { isLimit, isRuleLine, ruleReading, scanLines } from "./document-rules.js"
-import { isDefinitionHit, isSettingLine } from "./output-facts.js"
+import { isDefinitionHit, isSettingLine, settingReading } from "./output-facts.js"
 import { plainText } from "./plain-text.js"
 import { isHeading, isLongOutput, isReaderInstruction, isReferenceLine } from "./reference-lines.js"
 
@@ -156,7 +156,7 @@ function linePriority(line: string, keep: OutputKeep, recognizers: Recognizers):
     // A comment says what the code means (`// at most 5 retries: the gateway bans more`); code only sets values.
     const comment = COMMENT.exec(line)
     if (comment !== null) return linePriority(comment[1] ?? "", "document", recognizers)
-    return recognizers.on("code-setting-lines") && isSettingLine(line, { typed: recognizers.on("typed-settings") }) ? 2 : null
+    return recognizers.on("code-setting-lines") && isSettingLine(line, settingReading(recognizers)) ? 2 : null
   }
   const on = (name: string, pattern: RegExp): boolean => recognizers.on(name) && pattern.test(line)
   if (keep === "command" || keep === "generic") {
@@ -169,7 +169,7 @@ function linePriority(line: string, keep: OutputKeep, recognizers: Recognizers):
     if (recognizers.on("doc-limit-lines") && isLimit(line, reading)) return 1
     if (on("doc-version-lines", VERSION_LINE)) return 2
     if (on("doc-decision-lines", DECISION_LINE)) return 2
-    if (recognizers.on("code-setting-lines") && isSettingLine(line, { typed: recognizers.on("typed-settings") })) return 2
+    if (recognizers.on("code-setting-lines") && isSettingLine(line, settingReading(recognizers))) return 2
     if (recognizers.on("id-lines") && isIdLine(line, recognizers)) return 3
   }
   return null
