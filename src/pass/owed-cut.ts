@@ -185,7 +185,7 @@ export function writeCut(writer: CutWriter, owed: OwedCut, known: CompartmentOut
   })
   // What the session keeps of each compartment is copied here, apart from the garbage of making its tiers: Bun's
   // collector never moves an object, and outlines made amid that garbage (a first fold cuts thousands of episodes at
-  // once) each kept a block of it from being freed, ~70 MB at 10,000 messages (docs/performance.md).
+  // once) each kept a block of it from being freed, ~70 MB at 10,000 messages (`npm run bench:memory`).
   for (const compartment of written) known.push(keptOutline(compartment))
 }
 
