@@ -21,7 +21,7 @@ import { printReplayTable, turnJson } from "./replay-output.js"
 import { replaySummary, replayTotals } from "./replay-summary.js"
 import { createReplayPricer, pricedTurnJson, replayPriceLines } from "./replay-cost.js"
 import { unreducedReplay } from "./unreduced-replay.js"
-import { createPromptCostMeter, type CallCost } from "../lab/prompt-cost.js"
+import { createPromptCostMeter } from "../lab/prompt-cost.js"
 import { EXIT, type CliIo, type ExitCode } from "./cli-io.js"
 import { MIN_WINDOW_TOKENS, numberOrUndefined, parseNumberOption } from "./parse-number-option.js"
 import type { SelectionPolicy } from "../render/select-tiers.js"
@@ -142,23 +142,19 @@ export async function commandReplay(io: CliIo): Promise<ExitCode> {
     })
     const pricer = createReplayPricer({ unreduced, prices: { ...window.priceList, prices: window.prices }, usableTokens: window.usableTokens })
     const meter = createPromptCostMeter(counter)
-    const costs: CallCost[] = []
     const summary = run.replay((turn) => {
       progress.step(`turn ${turn.turn}`)
       const cost = meter.measure(turn)
       const priced = pricer.price({ row: turn, cost })
       if (parsed.values.json) io.stdout(JSON.stringify({ ...turnJson(turn), ...pricedTurnJson(window.priceList.list, priced) }))
-      else {
-        rows.push(turn)
-        costs.push(cost)
-      }
+      else rows.push(turn)
     })
     progress.finish()
     if (!parsed.values.json) {
       printReplayTable(io, rows, { file: spec, format: transcript.format, encoding: counter.encoding, window, sources: run.sources, ...summary })
-      const reduced = replayTotals(rows, costs)
+      const reduced = replayTotals(rows)
       io.stdout("")
-      const lines = replaySummary({ rows, window, reduced, unreduced: replayTotals(unreduced.map((turn) => turn.row), unreduced.map((turn) => turn.cost)) })
+      const lines = replaySummary({ rows, window, reduced, unreduced: replayTotals(unreduced.map((turn) => turn.row)) })
       // The price list's lines go after the comparison with the unreduced session, before where to look next.
       const next = lines.length - 1
       for (const line of [...lines.slice(0, next), ...replayPriceLines(pricer.finish()), ...lines.slice(next)]) io.stdout(line)

@@ -1,26 +1,21 @@
-import type { CallCost } from "../lab/prompt-cost.js"
 import type { ReplayTurn } from "../pass/replay-transcript.js"
 import type { WindowSettings } from "../pressure/model-window.js"
 import { TIERS } from "../historian/fidelity-types.js"
 import { EMERGENCY_PERCENT, forceBandStart } from "../pressure/bands.js"
 
 /** One replay's totals, for the comparison with the same session unreduced. */
-export type ReplayTotals = { calls: number; meanPromptTokens: number; costTokens: number }
+export type ReplayTotals = { calls: number; meanPromptTokens: number }
 
-/** Sums a replay's calls: mean prompt tokens and the estimated prompt cost (prompt-cost.ts). */
-export function replayTotals(rows: readonly Pick<ReplayTurn, "tokens">[], costs: readonly CallCost[]): ReplayTotals {
+/** Sums a replay's calls: their mean prompt tokens. */
+export function replayTotals(rows: readonly Pick<ReplayTurn, "tokens">[]): ReplayTotals {
   const tokens = rows.reduce((sum, row) => sum + row.tokens.total, 0)
-  return {
-    calls: rows.length,
-    meanPromptTokens: rows.length > 0 ? tokens / rows.length : 0,
-    costTokens: costs.reduce((sum, cost) => sum + cost.costTokens, 0),
-  }
+  return { calls: rows.length, meanPromptTokens: rows.length > 0 ? tokens / rows.length : 0 }
 }
 
 /**
  * The few lines a newcomer reads after the table: what the engine did (execute passes, the episodes folded into
- * history by tier at the last call, the tool outputs dropped), what it saved against the same session unreduced
- * (prompt tokens and estimated cost), and where to look next. A session that never reached the threshold says so and
+ * history by tier at the last call, the tool outputs dropped), the prompt tokens it saved against the same session
+ * unreduced (the cost under the price list in force follows, from replay-cost.ts), and where to look next. A session that never reached the threshold says so and
  * how to see the engine work. Pure.
  */
 export function replaySummary(options: { rows: readonly ReplayTurn[]; window: WindowSettings; reduced: ReplayTotals; unreduced: ReplayTotals }): string[] {
@@ -49,8 +44,7 @@ export function replaySummary(options: { rows: readonly ReplayTurn[]; window: Wi
   }
   lines.push(
     `Against the same session unreduced: mean prompt ${grouped(reduced.meanPromptTokens)} vs ${grouped(unreduced.meanPromptTokens)} tokens ` +
-      `(${change(reduced.meanPromptTokens, unreduced.meanPromptTokens)}); estimated prompt cost ${grouped(reduced.costTokens)} vs ` +
-      `${grouped(unreduced.costTokens)} token units (${change(reduced.costTokens, unreduced.costTokens)}; uncached + 0.1 × the prefix cached from the call before).`,
+      `(${change(reduced.meanPromptTokens, unreduced.meanPromptTokens)}).`,
   )
   lines.push(
     "Next: --json for one record per call; `magic-context show` with the same transcript and options for the prompt " +

@@ -160,7 +160,7 @@ describe("commandReplay", () => {
       // Then the newcomer's summary: nothing crossed the threshold in this window, so it says how to see the engine work.
       expect(after[1]).toBe("")
       expect(after[2]).toMatch(/^Nothing needed doing: usage peaked at \d+\.\d% of the 123,904-token window \(execute threshold 65%\).* e\.g\. --window \d+\.$/)
-      expect(after[3]).toMatch(/^Against the same session unreduced: mean prompt ([\d,]+) vs \1 tokens \(the same\)/)
+      expect(after[3]).toMatch(/^Against the same session unreduced: mean prompt ([\d,]+) vs \1 tokens \(the same\)\.$/)
       // The price list in force (the trajectory records no provider: the Lab's) and the same cost as unreduced: nothing
       // was changed.
       expect(after[4]).toBe(

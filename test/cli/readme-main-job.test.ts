@@ -29,13 +29,18 @@ describe("the README's main job", () => {
       const did = /^What the engine did: (\d+) execute passes; (\d+) settled episodes folded into history .*; (\d+) tool outputs dropped/.exec(
         io.out.find((line) => line.startsWith("What the engine did: ")) ?? "",
       )
-      const saved = /mean prompt ([\d,]+) vs ([\d,]+) tokens \(−(\d+)%\); estimated prompt cost .* \(−(\d+)%/.exec(
+      const saved = /mean prompt ([\d,]+) vs ([\d,]+) tokens \(−(\d+)%\)\.$/.exec(
         io.out.find((line) => line.startsWith("Against the same session unreduced: ")) ?? "",
+      )
+      const priced = /^Under it, estimated prompt cost [\d,]+ vs [\d,]+ without magic-context \(−(\d+)%\)\.$/.exec(
+        io.out.find((line) => line.startsWith("Under it, ")) ?? "",
       )
       expect(did).not.toBeNull()
       expect(saved).not.toBeNull()
+      expect(priced).not.toBeNull()
       const [, executes, episodes, outputs] = did ?? []
-      const [, mean, unreduced, tokens, cost] = saved ?? []
+      const [, mean, unreduced, tokens] = saved ?? []
+      const [, cost] = priced ?? []
       // The README says what the command prints.
       expect(readmeText()).toContain(
         `${executes} execute passes fold ${episodes} episodes into history and drop ${outputs} old tool outputs, and the mean ` +
