@@ -30,9 +30,9 @@ const traceOf = (probe: Probe): Trace => {
 }
 
 describe("fixtures/probes/synthetic.json", () => {
-  it("pins its probes: 81 over the six synthetic transcripts, every kind several times", () => {
+  it("pins its probes: 109 over the seven synthetic transcripts, every kind several times", () => {
     const count = (filter: (probe: Probe) => boolean): number => probes.filter(filter).length
-    expect(probes).toHaveLength(81)
+    expect(probes).toHaveLength(109)
     const traces = [...new Set(probes.map((probe) => probe.trace))]
     expect(Object.fromEntries(traces.map((trace) => [trace, count((probe) => probe.trace === trace)]))).toEqual({
       "../synthetic/pi-ledger-webhooks.jsonl": 17,
@@ -41,17 +41,18 @@ describe("fixtures/probes/synthetic.json", () => {
       "../synthetic/pi-kvgate-watch.jsonl": 14,
       "../synthetic/pi-1-oakmoor-retention.jsonl": 6,
       "../synthetic/claudecode-2-donorline-deferrals.jsonl": 11,
+      "../synthetic/pi-1-larchway-arrivals.jsonl": 28,
     })
     expect(Object.fromEntries(PROBE_KINDS.map((kind) => [kind, count((probe) => probe.kind === kind)]))).toEqual({
-      constraint: 20,
-      identifier: 15,
-      decision_rationale: 9,
-      rejected_alternative: 9,
-      bug_status: 10,
-      location: 6,
-      incidental: 12,
+      constraint: 27,
+      identifier: 21,
+      decision_rationale: 11,
+      rejected_alternative: 11,
+      bug_status: 17,
+      location: 8,
+      incidental: 14,
     })
-    expect(count((probe) => probe.need === null)).toBe(8)
+    expect(count((probe) => probe.need === null)).toBe(10)
   })
 
   // t and need are judged by the turn holding their record, as the Lab does (a Claude Code attachment or queued
