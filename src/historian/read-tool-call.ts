@@ -11,7 +11,7 @@ import { formatLocation, extractLocations, type LocationMatch } from "./extract-
 import { keptAddedLines, outputLines } from "./output-lines.js"
 import { outputConstraints, outputKeep } from "./output-reading.js"
 import { outputFacts } from "./output-facts.js"
-import { labelledIds, returnedIds, statedIdentifiers } from "./returned-ids.js"
+import { labelledIds, prefixedIds, returnedIds, statedIdentifiers } from "./returned-ids.js"
 import { negativeResult } from "./negative-result.js"
 import { questionAnswers } from "./question-answers.js"
 
@@ -126,7 +126,10 @@ function readPart(part: HostToolPart, rawOutput: string, recognizers: Recognizer
     answers,
     returnedIds: isSearch ? [] : [
       ...(succeeded && recognizers.on("tool-ids") ? returnedIds(output) : []),
-      ...(succeeded && row.shell && recognizers.on("stated-identifiers") ? statedIdentifiers(output) : []),
+      ...(succeeded && row.shell && recognizers.on("stated-identifiers")
+        ? statedIdentifiers(output, { wholeStamps: recognizers.on("whole-version-stamps") })
+        : []),
+      ...(succeeded && recognizers.on("prefixed-ids") ? prefixedIds(output) : []),
       // A failed call's labelled ids count too: the request id of a refused call is what a report names.
       ...(recognizers.on("labelled-ids") ? labelledIds(output) : []),
     ],

@@ -34,14 +34,17 @@ export function labelledIds(output: string): string[] {
 /**
  * What a command's output states as made or in use (`stated-identifiers`): a path it wrote or created (`wrote
  * /srv/out/a.m4a`), and a program's version stamp on a line of its own (`podhaven 3.8.2 (built …)`: the name and the
- * version). Later steps name them exactly. At most MAX_STATED_IDS, first found first.
+ * version). Later steps name them exactly. With `wholeStamps` (rule `whole-version-stamps`) a stamp line up to
+ * MAX_STAMP_LINE characters is kept whole: its build, commit and platform are what a report or a pin names with it.
+ * At most MAX_STATED_IDS, first found first.
  */
-export function statedIdentifiers(output: string): string[] {
+export function statedIdentifiers(output: string, options: { wholeStamps: boolean } = { wholeStamps: false }): string[] {
   const found: string[] = []
   for (const raw of documentText(output.slice(0, 100_000)).split("\n")) {
     const line = raw.trim()
     const written = WRITTEN_PATH.exec(line)?.[1]?.replace(/[.,;:)]+$/, "")
-    const version = VERSION_STAMP.exec(line)?.[0]
+    const stamp = VERSION_STAMP.exec(line)?.[0]
+    const version = stamp !== undefined && options.wholeStamps && line.length <= MAX_STAMP_LINE ? line : stamp
     for (const value of [written, version]) if (value !== undefined && !found.includes(value)) found.push(value)
     if (found.length >= MAX_STATED_IDS) return found.slice(0, MAX_STATED_IDS)
   }
@@ -49,6 +52,26 @@ export function statedIdentifiers(output: string): string[] {
 }
 
 const MAX_STATED_IDS = 3
+/** The longest version stamp line kept whole; a longer one is a banner or a log line, and keeps its name and version. */
+const MAX_STAMP_LINE = 100
+
+/**
+ * Type-prefixed ids an output prints (`prefixed-ids`): a short lowercase type, an underscore and an opaque key with a
+ * digit (`tn_7QH2M4`, `cus_NffrFeUfNV2Hib`, `ses_3d5f9a1bffe`), as APIs and CLIs list resources; later calls pass
+ * them back exactly. A key without a capital letter needs 10 characters, so `linux_amd64` and `test_case123` are
+ * words, not ids. At most MAX_PREFIXED_IDS, first found first.
+ */
+export function prefixedIds(output: string): string[] {
+  const found: string[] = []
+  for (const match of output.slice(0, 100_000).matchAll(PREFIXED_ID)) {
+    if (!found.includes(match[0])) found.push(match[0])
+    if (found.length >= MAX_PREFIXED_IDS) break
+  }
+  return found
+}
+
+const MAX_PREFIXED_IDS = 3
+const PREFIXED_ID = /\b[a-z]{2,8}_(?=[A-Za-z0-9]*\d)(?:(?=[A-Za-z0-9]*[A-Z])[A-Za-z0-9]{6,40}|[A-Za-z0-9]{10,40})\b/g
 
 /** A path after a verb of making: wrote, created, saved, generated, exported, written to, output. */
 const WRITTEN_PATH = /\b(?:wrote|written to|created|saved(?: to)?|generated|exported(?: to)?|output(?: written)?(?: to)?:?)\s+(\/[\w.@/+-]{2,200})/i

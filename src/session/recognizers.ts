@@ -134,6 +134,14 @@ export const RECOGNIZERS = {
     reason: "a path a command wrote and a program's version stamp in its output are named exactly by later steps",
     developedOn: ["opencode-wavecrest-episodes.json"],
   },
+  "whole-version-stamps": {
+    reason: "a short version stamp line is named whole later: its build, commit and platform go with the version",
+    developedOn: ["pi-1-larchway-arrivals.jsonl"],
+  },
+  "prefixed-ids": {
+    reason: "a type-prefixed id an API or CLI lists (tn_7QH2M4, cus_NffrFeUfNV2Hib) is passed back exactly by later calls",
+    developedOn: ["pi-1-larchway-arrivals.jsonl"],
+  },
   "hard-rules-first": {
     reason: "of more rule lines than a document may pin, those that bind with a value (must not exceed 250 MiB) go before advice",
     developedOn: ["opencode-wavecrest-episodes.json"],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { statedIdentifiers } from "../../src/historian/returned-ids.js"
+import { prefixedIds, statedIdentifiers } from "../../src/historian/returned-ids.js"
 
 describe("statedIdentifiers", () => {
   it("takes a program's version stamp and the paths a command wrote", () => {
@@ -21,4 +21,31 @@ describe("statedIdentifiers", () => {
     const output = ["wrote /a/1.txt", "wrote /a/2.txt", "wrote /a/3.txt", "wrote /a/4.txt"].join("\n")
     expect(statedIdentifiers(output)).toEqual(["/a/1.txt", "/a/2.txt", "/a/3.txt"])
   })
+
+  it("keeps a short stamp line whole with whole-version-stamps: its build and platform go with the version", () => {
+    const output = ["deployctl 2.14.0 (build 9f3e2a1, 2026-03-11) darwin/arm64, API v2", "Logged in as ops@example.test"].join("\n")
+    expect(statedIdentifiers(output, { wholeStamps: true })).toEqual(["deployctl 2.14.0 (build 9f3e2a1, 2026-03-11) darwin/arm64, API v2"])
+    expect(statedIdentifiers(output)).toEqual(["deployctl 2.14.0"])
+    // A long banner keeps its name and version only.
+    const banner = `rustc 1.83.0 (90b35a623 2024-11-26) ${"x".repeat(100)}`
+    expect(statedIdentifiers(banner, { wholeStamps: true })).toEqual(["rustc 1.83.0"])
+  })
 })
+
+describe("prefixedIds", () => {
+  it("takes the type-prefixed ids a CLI lists, at most three, first found first", () => {
+    const output = [
+      "ID              NAME          CREATED",
+      "cus_NffrFeUfNV2Hib  Ada Lovelace  2026-01-02",
+      "ws_8KD2PQ        staging       2026-01-03",
+      "ses_3d5f9a1bffe1  (idle)",
+      "prj_77ZZQ1A      archive       2026-01-04",
+    ].join("\n")
+    expect(prefixedIds(output)).toEqual(["cus_NffrFeUfNV2Hib", "ws_8KD2PQ", "ses_3d5f9a1bffe1"])
+  })
+
+  it("leaves snake_case words and short suffixes alone", () => {
+    expect(prefixedIds("target linux_amd64, python3_11, test_case123, max_retries=3, build_2024, snake_case_variable1234567890")).toEqual([])
+  })
+})
+
