@@ -5,7 +5,7 @@ import { isFinalPart, type HostToolPart } from "../transcript/host-message.js"
 import { isPrunedTool, toolResultText } from "../transcript/part-content.js"
 import { fallbackErrorLines, findErrorLines } from "./error-lines.js"
 import { failureHeaderLocation, firstStackFrame, lastTracebackFrame } from "./failure-locations.js"
-import { isSearchCommand, programOf } from "./shell-commands.js"
+import { isDocumentCommand, isSearchCommand, programOf } from "./shell-commands.js"
 import { createToolCallMemo } from "./tool-call-memo.js"
 import { formatLocation, extractLocations, type LocationMatch } from "./extract-locations.js"
 import { keptAddedLines, outputLines } from "./output-lines.js"
@@ -85,7 +85,10 @@ function readPart(part: HostToolPart, rawOutput: string, recognizers: Recognizer
   const opened = openedPath(part.tool, command)
   if (opened !== null && !paths.includes(opened)) paths.push(opened)
   const path = paths[0] ?? null
-  const isSearch = row.readOnly || (command !== null && isSearchCommand(command))
+  // A page, prose file or help text printed through the shell is content to read, as a read tool's is
+  // (`shell-documents`): the errors and exit codes it documents are not the call's.
+  const printsDocument = row.shell && command !== null && recognizers.on("shell-documents") && isDocumentCommand(command)
+  const isSearch = row.readOnly || (command !== null && isSearchCommand(command)) || printsDocument
   const scan = scanFailure(part, output, isSearch, recognizers)
   const succeeded = part.state.status === "completed" && scan.errorLines.length === 0
   const found = outputFacts(output, { isSearch, definitionsFirst: recognizers.on("definition-hits") })

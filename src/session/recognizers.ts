@@ -138,6 +138,10 @@ export const RECOGNIZERS = {
     reason: "a short version stamp line is named whole later: its build, commit and platform go with the version",
     developedOn: ["pi-1-larchway-arrivals.jsonl"],
   },
+  "shell-documents": {
+    reason: "a page fetched with curl, a prose file or a --help text printed is content: the errors it documents are not the call's",
+    developedOn: ["pi-1-larchway-arrivals.jsonl"],
+  },
   "prefixed-ids": {
     reason: "a type-prefixed id an API or CLI lists (tn_7QH2M4, cus_NffrFeUfNV2Hib) is passed back exactly by later calls",
     developedOn: ["pi-1-larchway-arrivals.jsonl"],

@@ -60,6 +60,29 @@ describe("readToolCall: a grep run through a shell", () => {
   })
 })
 
+describe("readToolCall: a document printed through a shell", () => {
+  const page = [
+    "# deployctl reference",
+    "## deployctl rollout",
+    "- `--wait <duration>` — block until the rollout settles (default `10m`).",
+    "Exit codes: 0 on success; a rollout that did not settle exits with code 3.",
+    "Error: E_LOCKED means another rollout holds the environment; retry after it finishes.",
+  ].join("\n")
+
+  it("reads a fetched page as content, not as a failed call, with shell-documents on", () => {
+    const reading = readToolCall(shellCall("curl -sL https://docs.example.test/deployctl/reference.md", page))
+    expect(reading.status).toBe("ok")
+    expect(reading.errorLines).toEqual([])
+    const without = readToolCall(shellCall("curl -sL https://docs.example.test/deployctl/reference.md", page), recognizersWithout(["shell-documents"]))
+    expect(without.status).toBe("error")
+  })
+
+  it("still judges an API request and a command's own output", () => {
+    expect(readToolCall(shellCall('curl -s https://api.example.test/v1/rollouts -H "Authorization: Bearer $T"', page)).status).toBe("error")
+    expect(readToolCall(shellCall("deployctl rollout --wait 5m", page)).status).toBe("error")
+  })
+})
+
 describe("readToolCall: a document whose rules bind the work", () => {
   const page = [
     "# Payouts API",
