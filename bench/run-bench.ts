@@ -128,11 +128,16 @@ async function measure(size: number): Promise<Row> {
   const state = await harness.state()
   const rawTokens = [...state.parts.values()].reduce((sum, part) => sum + part.tokens + part.callTokens, 0)
 
-  for (let call = 0; call < WARMUP; call += 1) await pass(harness, freshCopies(base))
+  const edits = itemEdits(base)
+  // The walk and the floor warm up with the replays: the ratios compare three settled measures.
+  for (let call = 0; call < WARMUP; call += 1) {
+    await pass(harness, freshCopies(base))
+    timedWalk(freshCopies(base))
+    timedFloor(freshCopies(base), edits)
+  }
   const replay: number[] = []
   const passthrough: number[] = []
   const floor: number[] = []
-  const edits = itemEdits(base)
   let counted = 0
   let cached = 0
   for (let round = 0; round < ROUNDS; round += 1) {
@@ -209,7 +214,7 @@ async function measure(size: number): Promise<Row> {
 /** The peak RSS of the harness's own work at `size` (the session and every call's fresh copy), without the plugin. */
 function harnessPeakRss(size: number): number | null {
   const script = join(dirname(fileURLToPath(import.meta.url)), "harness-rss.ts")
-  const env = { ...process.env, HARNESS_SIZE: String(size), HARNESS_CALLS: String(1 + WARMUP + 5 * ROUNDS), HARNESS_ROUNDS: String(ROUNDS) }
+  const env = { ...process.env, HARNESS_SIZE: String(size), HARNESS_CALLS: String(1 + 3 * WARMUP + 5 * ROUNDS), HARNESS_ROUNDS: String(ROUNDS) }
   const run = spawnSync(process.execPath, [...process.execArgv, script], { env, encoding: "utf8" })
   if (run.status !== 0) {
     process.stderr.write(`harness-rss at ${size} failed: ${run.stderr}\n`)
