@@ -18,9 +18,9 @@
  *   BENCH_SIZES=1000,10000 BENCH_ROUNDS=41 npm run bench:floor
  */
 import { applyEdits } from "../src/session/apply-edits.js"
-import type { Edit } from "../src/session/edit.js"
 import { beginPass, createMessageMemo } from "../src/session/message-memo.js"
-import type { HostMessage, HostPart } from "../src/transcript/host-message.js"
+import type { HostMessage } from "../src/transcript/host-message.js"
+import { compareIds, itemEdits, tagAndCheck, writeDirect } from "./floor-pass.js"
 import { freshCopies, syntheticSession, walkParts } from "./synthetic-session.js"
 
 const SIZES = (process.env["BENCH_SIZES"] ?? "1000,10000").split(",").map(Number)
@@ -28,70 +28,6 @@ const ROUNDS = Number(process.env["BENCH_ROUNDS"] ?? 31)
 const RUNTIME = typeof process.versions["bun"] === "string" ? `Bun ${process.versions["bun"]}` : `Node ${process.versions.node}`
 
 const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN
-
-/** The text an item's tag prefix gives a part, or null for a part that carries no item (the renderer's rule, simplified). */
-function taggedText(part: HostPart, tag: number): string | null {
-  if (part.type === "text") return `§${tag}§ ${part.text}`
-  if (part.type === "tool" && part.state.status === "completed") return `§${tag}§ ${part.state.output}`
-  return null
-}
-
-/** A set-text or set-tool-result edit per item, in list order, as a replay pass renders them. */
-function itemEdits(messages: readonly HostMessage[]): Edit[] {
-  const edits: Edit[] = []
-  for (const message of messages) {
-    for (const part of message.parts) {
-      const text = taggedText(part, edits.length + 1)
-      if (text === null) continue
-      const type = part.type === "text" ? "set-text" : "set-tool-result"
-      edits.push({ type, messageId: message.info.id, partId: part.id, text })
-    }
-  }
-  return edits
-}
-
-function writeDirect(messages: readonly HostMessage[], edits: readonly Edit[]): void {
-  let next = 0
-  for (const message of messages) {
-    for (const part of message.parts) {
-      const edit = edits[next]
-      if (edit === undefined || (edit.type !== "set-text" && edit.type !== "set-tool-result")) continue
-      if (part.type === "text") part.text = edit.text
-      else if (part.type === "tool" && part.state.status === "completed") part.state.output = edit.text
-      else continue
-      next += 1
-    }
-  }
-}
-
-function compareIds(messages: readonly HostMessage[], edits: readonly Edit[]): number {
-  let next = 0
-  for (const message of messages) {
-    for (const part of message.parts) {
-      const edit = edits[next]
-      if (edit === undefined || (edit.type !== "set-text" && edit.type !== "set-tool-result")) continue
-      if (edit.messageId === message.info.id && edit.partId === part.id) next += 1
-    }
-  }
-  return next
-}
-
-/** `compareIds` and `writeDirect` in one walk: each item's ids checked, then its text written. */
-function tagAndCheck(messages: readonly HostMessage[], edits: readonly Edit[]): number {
-  let next = 0
-  for (const message of messages) {
-    for (const part of message.parts) {
-      const edit = edits[next]
-      if (edit === undefined || (edit.type !== "set-text" && edit.type !== "set-tool-result")) continue
-      if (edit.messageId !== message.info.id || edit.partId !== part.id) continue
-      if (part.type === "text") part.text = edit.text
-      else if (part.type === "tool" && part.state.status === "completed") part.state.output = edit.text
-      else continue
-      next += 1
-    }
-  }
-  return next
-}
 
 console.log(`${RUNTIME}: medians of ${ROUNDS} rounds, each on a fresh copy; × = ratio to the walk`)
 console.log(["messages", "items", "walk ms", "write", "compare", "floor", "beginPass", "applyEdits"].join("\t"))

@@ -1,5 +1,6 @@
 import { reduceContextOf } from "../pass/queue-reduce-call.js"
 import type { PassResult } from "../pass/run-pass.js"
+import type { SessionPassInput } from "../pass/session.js"
 import { systemClock } from "../pass/system-clock.js"
 import type { ReplyCreated } from "../pass/calibrate.js"
 import type { ModelLimits } from "../pressure/model-window.js"
@@ -64,6 +65,7 @@ export function createHostPass(options: {
 }): HostPass {
   const { runtime, writes, guard, settleHook } = options
   const windowOf = hostWindows(runtime)
+  const reasoningRuleOf = hostReasoningRuleOf(runtime)
 
   const pass = async (request: HostPassRequest): Promise<PassResult> => {
     const sessionId = request.info.id
@@ -76,7 +78,8 @@ export function createHostPass(options: {
     const db = await runtime.database()
     historyPlannerFor(runtime, session, { db, counter })
     const main = host.trigger !== "compaction"
-    const result = session.pass({
+    // Built property by property: a spread into the literal cost more than the rest of this step under Node.
+    const input: SessionPassInput = {
       messages,
       counter,
       clock: systemClock,
@@ -86,11 +89,12 @@ export function createHostPass(options: {
       fixedTokens: runtime.facts.fixedTokens(sessionId),
       now: Date.now(),
       smartDrops: runtime.config.smart_drops,
-      ...(host.replyCreated ? { replyCreated: host.replyCreated } : {}),
-      loopThinkingRequired: host.loopThinkingRequired,
-      reasoningRuleOf: hostReasoningRuleOf(runtime),
-      ...(host.withholdAllReasoning ? { withholdAllReasoning: main && host.withholdAllReasoning(db) } : {}),
-    })
+    }
+    if (host.replyCreated) input.replyCreated = host.replyCreated
+    input.loopThinkingRequired = host.loopThinkingRequired
+    input.reasoningRuleOf = reasoningRuleOf
+    if (host.withholdAllReasoning) input.withholdAllReasoning = main && host.withholdAllReasoning(db)
+    const result = session.pass(input)
     if (main) {
       options.afterRecord?.(sessionId)
       runtime.lastPass.set(sessionId, { ...reduceContextOf(result, window, messages), tagsVisible: host.tagsVisible, model: `${providerID}/${modelID}` })

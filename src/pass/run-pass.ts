@@ -208,8 +208,17 @@ export function runPass(options: PassOptions): PassResult {
       ...(rule.signed ? { withoutReasoning: true } : {}),
     })
   }
+  // The options it reads, named (a spread of every pass option cost more than the step under Node).
   const { landable, smart, ready, estimate, decided } = decideWork({
-    ...options,
+    messages,
+    window,
+    now,
+    smartDrops: options.smartDrops,
+    history: options.history,
+    readyHistory: options.readyHistory,
+    loopThinkingRequired: options.loopThinkingRequired,
+    withholdAllReasoning: options.withholdAllReasoning,
+    caches,
     state,
     view,
     before,

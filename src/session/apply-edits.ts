@@ -38,13 +38,21 @@ export function applyRenderedEdits(messages: HostMessage[], rendered: RenderedLi
 /**
  * True when every part the placed edits write is in `messages` where the renderer recorded it, checked before anything
  * is written so that applying stays all or nothing. Each position was recorded from a message of the same part ids
- * in the same order, which `beginPass` verified for this very copy; this only reads two indexes an edit.
+ * in the same order, which `beginPass` verified for this very copy; this only reads how many parts each message with
+ * placed edits has (a message's edits come together: its count is read once, not its parts).
  */
 function placedWithin(placed: PlacedEdits, messages: readonly HostMessage[]): boolean {
   const { targets, liveFrom } = placed
+  let message = -1
+  let parts = 0
   for (let at = 0; at < targets.length; at += 2) {
     const part = targets[at + 1] as number
-    if (part >= 0 && messages[liveFrom + (targets[at] as number)]?.parts[part] === undefined) return false
+    if (part < 0) continue
+    if (targets[at] !== message) {
+      message = targets[at] as number
+      parts = messages[liveFrom + message]?.parts.length ?? 0
+    }
+    if (part >= parts) return false
   }
   return true
 }

@@ -49,12 +49,15 @@ export function sameSignature(a: MessageSignature, b: MessageSignature): boolean
 /**
  * A message whose parts are all final, by what a finished part can still change: its role, and per part its id and
  * type and its size (a text's length, a tool's output or error length) and a tool's state (completed, pruned, failed).
- * Null while a part is not final (a tool still running fills in its input and output).
+ * Null while a part is not final (a tool still running fills in its input and output). `parts` holds `PART_SLOTS`
+ * values per part, in a row: id, type, kind (which field `size` measures, read once the type is known to be the
+ * same), size and tool state. One array per message, not an object per part: every pass reads every message's shape,
+ * and under Node the reads of objects scattered over the heap cost more than the comparisons.
  */
-export type FinalShape = { role: string; parts: readonly FinalPart[] }
+export type FinalShape = { role: string; parts: readonly (string | number)[] }
 
-/** A part of a `FinalShape`: `kind` says which field `size` measures (read once the type is known to be the same). */
-type FinalPart = { id: string; type: string; kind: PartKind; size: number; state: ToolState }
+/** How many values of `FinalShape.parts` describe one part. */
+const PART_SLOTS = 5
 
 /** Which field of a part its size is: a text's (text, reasoning), a tool's result, a file's url, a subtask's prompt. */
 const PartKind = { Text: 0, Tool: 1, File: 2, Subtask: 3, Other: 4 } as const
@@ -66,7 +69,9 @@ type ToolState = (typeof ToolState)[keyof typeof ToolState]
 
 export function finalShape(message: HostMessage): FinalShape | null {
   if (!message.parts.every(isFinalPart)) return null
-  return { role: message.info.role, parts: message.parts.map(finalPart) }
+  const parts: (string | number)[] = []
+  for (const part of message.parts) parts.push(part.id, part.type, ...kindSizeState(part))
+  return { role: message.info.role, parts }
 }
 
 /**
@@ -75,48 +80,48 @@ export function finalShape(message: HostMessage): FinalShape | null {
  */
 export function sameFinalShape(shape: FinalShape, message: HostMessage): boolean {
   const parts = message.parts
-  if (message.info.role !== shape.role || parts.length !== shape.parts.length) return false
-  for (let index = 0; index < parts.length; index += 1) {
+  const known = shape.parts
+  if (message.info.role !== shape.role || parts.length * PART_SLOTS !== known.length) return false
+  for (let index = 0, at = 0; index < parts.length; index += 1, at += PART_SLOTS) {
     const part = parts[index] as HostPart
-    const known = shape.parts[index] as FinalPart
-    if (part.id !== known.id || part.type !== known.type) return false
-    switch (known.kind) {
+    if (part.id !== known[at] || part.type !== known[at + 1]) return false
+    const size = known[at + 3]
+    switch (known[at + 2]) {
       case PartKind.Text:
-        if ((part as Extract<HostPart, { type: "text" | "reasoning" }>).text.length !== known.size) return false
+        if ((part as Extract<HostPart, { type: "text" | "reasoning" }>).text.length !== size) return false
         break
       case PartKind.Tool: {
         const tool = part as HostToolPart
-        if (toolState(tool) !== known.state || toolSize(tool) !== known.size) return false
+        if (toolState(tool) !== known[at + 4] || toolSize(tool) !== size) return false
         break
       }
       case PartKind.File:
-        if ((part as Extract<HostPart, { type: "file" }>).url.length !== known.size) return false
+        if ((part as Extract<HostPart, { type: "file" }>).url.length !== size) return false
         break
       case PartKind.Subtask:
-        if ((part as Extract<HostPart, { type: "subtask" }>).prompt.length !== known.size) return false
+        if ((part as Extract<HostPart, { type: "subtask" }>).prompt.length !== size) return false
         break
-      case PartKind.Other:
+      default:
         break
     }
   }
   return true
 }
 
-function finalPart(part: HostPart): FinalPart {
-  // One object shape for every part: the comparison reads them all at one site.
-  const { id, type } = part
+/** A part's kind, size and tool state, the last three slots of its `FinalShape` entry. */
+function kindSizeState(part: HostPart): [PartKind, number, ToolState] {
   switch (part.type) {
     case "text":
     case "reasoning":
-      return { id, type, kind: PartKind.Text, size: part.text.length, state: ToolState.None }
+      return [PartKind.Text, part.text.length, ToolState.None]
     case "tool":
-      return { id, type, kind: PartKind.Tool, size: toolSize(part), state: toolState(part) }
+      return [PartKind.Tool, toolSize(part), toolState(part)]
     case "file":
-      return { id, type, kind: PartKind.File, size: part.url.length, state: ToolState.None }
+      return [PartKind.File, part.url.length, ToolState.None]
     case "subtask":
-      return { id, type, kind: PartKind.Subtask, size: part.prompt.length, state: ToolState.None }
+      return [PartKind.Subtask, part.prompt.length, ToolState.None]
     default:
-      return { id, type, kind: PartKind.Other, size: 0, state: ToolState.None }
+      return [PartKind.Other, 0, ToolState.None]
   }
 }
 
