@@ -15,8 +15,8 @@ export function replayTotals(rows: readonly Pick<ReplayTurn, "tokens">[]): Repla
 /**
  * The few lines a newcomer reads after the table: what the engine did (execute passes, the episodes folded into
  * history by tier at the last call, the tool outputs dropped), the prompt tokens it saved against the same session
- * unreduced (the cost under the price list in force follows, from replay-cost.ts), and where to look next. A session that never reached the threshold says so and
- * how to see the engine work. Pure.
+ * unreduced (the cost under the price list in force follows, from replay-cost.ts), and where to look next. A session
+ * that never reached the threshold says so and how to see the engine work. Pure.
  */
 export function replaySummary(options: { rows: readonly ReplayTurn[]; window: WindowSettings; reduced: ReplayTotals; unreduced: ReplayTotals }): string[] {
   const { rows, window, reduced, unreduced } = options

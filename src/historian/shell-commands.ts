@@ -20,10 +20,11 @@ export function isSearchCommand(command: string): boolean {
 }
 
 /**
- * True for a command line whose output is a document (rule `shell-documents`): a page fetched to the terminal (`curl -sL URL`,
- * `wget -qO- URL`; not an API request, `isPageFetch`), a prose file printed (`cat docs/guide.md`, `head -200 NOTES.txt`), a manual or a help text
- * (`man rsync`, `tool --help`, `tool help export`). A pipe into anything but a pager or `head`/`tail` (a filter, a JSON
- * tool) makes the output something else; a fetch written to a file prints nothing of the page.
+ * True for a command line whose output is a document (rule `shell-documents`): a page fetched to the terminal
+ * (`curl -sL URL`, `wget -qO- URL`; not an API request, `isPageFetch`), a prose file printed (`cat docs/guide.md`,
+ * `head -200 NOTES.txt`), a manual or a help text (`man rsync`, `tool --help`, `tool help export`). A pipe into
+ * anything but a pager or `head`/`tail` (a filter, a JSON tool) makes the output something else; a fetch written to a
+ * file prints nothing of the page.
  */
 export function isDocumentCommand(command: string): boolean {
   const [first = "", ...rest] = programOf(command).split(/\s*\|\s*/)
