@@ -55,7 +55,7 @@ export function hookHarness(options: { dbFile: string; sessionID: string }): Hoo
     projectId: "bench",
     directory: "/repo",
     loadProviderLimits: () => Promise.resolve(),
-    historian: { schedule: () => Promise.resolve(), isHistorianSession: () => false },
+    historian: { schedule: () => Promise.resolve(), isHistorianSession: () => false, forget: () => undefined },
     listMessages: () => Promise.resolve([]),
   })
   const failIfRecorded = (hook: string): void => {

@@ -10,6 +10,11 @@ export function compartmentStoreId(sessionId: string, seq: number): string {
   return `${sessionId}#${compartmentDisplayId(seq)}`
 }
 
+/** True when `storeId` (as `compartmentStoreId` writes it) names an episode of the session `sessionId`. */
+export function isCompartmentOf(storeId: string, sessionId: string): boolean {
+  return storeId.startsWith(`${sessionId}#`)
+}
+
 /**
  * The display id a text names, written as `compartmentDisplayId` writes it (`C012` is `c12`), or null when the text
  * is not one. Digits stay digits: an id past any episode number is still read, and found nowhere.

@@ -23,6 +23,8 @@ export type HostFacts = {
   loopThinkingRequired(sessionId: string): boolean
   /** System prompt (last seen for the session) plus tool definitions. */
   fixedTokens(sessionId: string): number
+  /** Drops what the facts hold for one session (its system prompt, how it thinks); models and tools stay. */
+  forgetSession(sessionId: string): void
   hostConfig: unknown
 }
 
@@ -66,6 +68,10 @@ export function createHostFacts(): HostFacts {
     fixedTokens(sessionId) {
       const toolTokens = [...tools.values()].reduce((sum, entry) => sum + entry.tokens, 0)
       return (systems.get(sessionId)?.tokens ?? 0) + toolTokens
+    },
+    forgetSession(sessionId) {
+      systems.delete(sessionId)
+      manualThinking.delete(sessionId)
     },
   }
 }

@@ -15,6 +15,7 @@ import { maybeFail } from "./fault-injection.js"
 import { createHostFacts, type HostFacts } from "./host-facts.js"
 import type { HistoryPlanner } from "../pass/history-planner.js"
 import { compilePinPatterns, type PinPattern } from "../historian/pin-patterns.js"
+import { isCompartmentOf } from "../historian/compartment-id.js"
 import { setBusyTimeout } from "../store/busy-timeout.js"
 import { isBusyError } from "../store/store-failure.js"
 import { createStoreGate, type StoreFailure } from "./store-gate.js"
@@ -85,6 +86,15 @@ export type HostRuntime = {
   settle(sessionId?: string, limit?: number): boolean
   /** Drops a session's in-memory state after a failed write, so the next pass loads it from the store as it is. */
   forgetSession(sessionId: string): void
+  /**
+   * A session the host ended (deleted): what it still owes is stored first (`Session.settle()`: its raw rows and a
+   * quiet pass's record, then every episode cut), then the session and every entry the runtime keeps for it (last
+   * pass, pending flags, host facts, expanded episodes) are let go. Its stored rows stay. A settle that fails throws
+   * and forgets nothing: the session stays held with what it owes (nothing seen is lost), and dispose settles it.
+   */
+  endSession(sessionId: string): void
+  /** How many sessions this runtime holds in memory (the status report shows it). */
+  heldSessions(): number
   dispose(): void
 }
 
@@ -150,6 +160,12 @@ export function createHostRuntime(options: {
   }
 
   const warned = new Set<string>()
+  const lastPass = new Map<string, LastPass>()
+  const compacting = new Set<string>()
+  const reasoningRejected = new Set<string>()
+  const mainStepPending = new Set<string>()
+  const expanded = new Set<string>()
+  const facts = createHostFacts()
 
   const settle = (sessionId?: string, limit?: number): boolean => {
     if (!opened || !registry || disposed) return false
@@ -172,13 +188,13 @@ export function createHostRuntime(options: {
     storeFailure: () => gate.failure(),
     schedule: options.schedule ?? unrefTimer,
     now: options.now,
-    facts: createHostFacts(),
-    lastPass: new Map(),
-    compacting: new Set(),
-    reasoningRejected: new Set(),
-    mainStepPending: new Set(),
+    facts,
+    lastPass,
+    compacting,
+    reasoningRejected,
+    mainStepPending,
     plannerOf: (sessionId) => registry?.held(sessionId)?.planner ?? undefined,
-    expanded: new Set(),
+    expanded,
     pinPatterns: compilePinPatterns(options.config.pins).matchers,
     async sessions() {
       if (registry) return registry
@@ -207,6 +223,18 @@ export function createHostRuntime(options: {
     forgetSession(sessionId) {
       registry?.forget(sessionId)
     },
+    endSession(sessionId) {
+      // Settled to the end (no slice limit): the session is not coming back to owe more.
+      if (opened && !disposed) registry?.held(sessionId)?.settle()
+      registry?.forget(sessionId)
+      lastPass.delete(sessionId)
+      compacting.delete(sessionId)
+      reasoningRejected.delete(sessionId)
+      mainStepPending.delete(sessionId)
+      facts.forgetSession(sessionId)
+      for (const id of expanded) if (isCompartmentOf(id, sessionId)) expanded.delete(id)
+    },
+    heldSessions: () => registry?.count() ?? 0,
     dispose() {
       // Records and cuts not stored yet go in while the store is open (a new process would cut those messages again).
       try {
@@ -222,6 +250,10 @@ export function createHostRuntime(options: {
         }
       }
       disposed = true
+      // What was settled is stored; what could not be stays in the hosts' own storage (a next pass re-stores it).
+      for (const session of registry?.sessions() ?? []) session.forget()
+      registry = null
+      lastPass.clear()
       pool?.dispose()
       pool = null
       counters.clear()

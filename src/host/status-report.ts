@@ -69,7 +69,7 @@ export async function statusReport(options: StatusReportOptions): Promise<string
     })
     // Errors the store could not take yet (it is busy) are shown from memory beside the stored ones.
     const errors = [...runtime.errors.unsaved().filter(forSession), ...status.errors].sort((a, b) => b.at - a.at)
-    return formatStatus({ ...status, errors, store: storeHealth(options, null), configProblems }, now)
+    return formatStatus({ ...status, errors, store: storeHealth(options, null), configProblems, sessionsHeld: runtime.heldSessions() }, now)
   } catch (error) {
     runtime.errors.record({ hook: "ctx-status", sessionId, error })
     return fromMemory(error)

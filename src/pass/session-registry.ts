@@ -20,6 +20,8 @@ export type SessionRegistry = {
   held(sessionId: string): Session | undefined
   /** Every session held. */
   sessions(): IterableIterator<Session>
+  /** How many sessions are held. */
+  count(): number
   forget(sessionId: string): void
 }
 
@@ -42,6 +44,7 @@ export function createSessionRegistry(options: { db: Database; now: () => number
     },
     held: (sessionId) => sessions.get(sessionId),
     sessions: () => sessions.values(),
+    count: () => sessions.size,
     forget(sessionId) {
       sessions.get(sessionId)?.forget()
       sessions.delete(sessionId)

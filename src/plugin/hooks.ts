@@ -30,6 +30,7 @@ import { createHostPass } from "../host/host-pass.js"
 import { REDUCE_TOOL } from "../reduce/agent-texts.js"
 import { noteProviderError, rejectedSinceLastPass, thinkingType } from "./provider-events.js"
 import { createPartsCountedAhead } from "./parts-counted-ahead.js"
+import { deletedSessionId } from "./deleted-session.js"
 
 export type HookContext = {
   runtime: HostRuntime
@@ -253,6 +254,21 @@ export function createHooks(context: HookContext): Hooks {
       }
       if (event.type === "session.error") {
         await guard("event", event.properties.sessionID ?? null, () => noteProviderError(runtime, event.properties))
+        return
+      }
+      if (event.type === "session.deleted") {
+        const sessionId = deletedSessionId(event.properties)
+        await guard("event", sessionId, async () => {
+          if (sessionId === null) return
+          // What the session still owes goes in first: a turn-end write under way, rows a busy store left waiting.
+          await Promise.all([...inFlight])
+          if (writes.waitingFor(sessionId)) await writes.flush()
+          runtime.endSession(sessionId)
+          statusReplies.delete(sessionId)
+          statusFree.delete(sessionId)
+          countedAhead.forget(sessionId)
+          context.historian.forget(sessionId)
+        })
         return
       }
       if (event.type !== "session.idle") return

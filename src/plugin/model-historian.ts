@@ -2,6 +2,7 @@ import type { PluginInput } from "@opencode-ai/plugin"
 import { renderEpisodeSource } from "../historian/episode-source.js"
 import { SURVIVAL_CONTRACTS, TIERS } from "../historian/fidelity-types.js"
 import { parseHistorianOutput, type HistorianEpisodeOutput } from "../historian/parse-historian-output.js"
+import { isCompartmentOf } from "../historian/compartment-id.js"
 import { HISTORIAN_PROMPT_VERSION, historianRepairRequest, historianRequest } from "../historian/prompt.js"
 import { parseDurationMs } from "../pressure/duration.js"
 import { insertRepresentations, listCompartments, type StoredCompartment } from "../store/compartment-repository.js"
@@ -27,6 +28,8 @@ export type ModelHistorian = {
   schedule(sessionId: string): Promise<void>
   /** Child sessions the historian created: the plugin leaves them alone. */
   isHistorianSession(sessionId: string): boolean
+  /** Lets go of a session the host ended: a run for it stops before its next batch; its episodes are not kept. */
+  forget(sessionId: string): void
 }
 
 export function createModelHistorian(options: { runtime: HostRuntime; client: Client }): ModelHistorian {
@@ -46,6 +49,8 @@ export function createModelHistorian(options: { runtime: HostRuntime; client: Cl
         !compartment.representations.some((representation) => representation.strategy === "source-grounded-model"),
     )
     for (let start = 0; start < waiting.length; start += runtime.config.historian.batch) {
+      // The host ended the session (`forget`): a batch would load it again.
+      if (!running.has(sessionId)) return
       const batch = waiting.slice(start, start + runtime.config.historian.batch)
       for (const compartment of batch) attempted.add(compartment.id)
       await writeBatch(sessionId, batch)
@@ -149,6 +154,11 @@ export function createModelHistorian(options: { runtime: HostRuntime; client: Cl
       return run
     },
     isHistorianSession: (sessionId) => childSessions.has(sessionId),
+    forget(sessionId) {
+      running.delete(sessionId)
+      childSessions.delete(sessionId)
+      for (const id of attempted) if (isCompartmentOf(id, sessionId)) attempted.delete(id)
+    },
   }
 }
 

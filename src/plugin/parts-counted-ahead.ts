@@ -13,6 +13,8 @@ export type PartsCountedAhead = {
   passRan(sessionId: string, counter: CountingAhead): void
   /** A part the host reports created or changed. */
   partUpdated(part: HostPart): void
+  /** Stops counting for a session the host ended. */
+  forget(sessionId: string): void
 }
 
 export function createPartsCountedAhead(): PartsCountedAhead {
@@ -27,6 +29,9 @@ export function createPartsCountedAhead(): PartsCountedAhead {
       const text = partText(part)
       counter.countAhead(text.content)
       counter.countAhead(text.call)
+    },
+    forget(sessionId) {
+      counters.delete(sessionId)
     },
   }
 }

@@ -146,7 +146,13 @@ export function hostAloneLine(estimate: CostEstimate): string {
 /** The config problems and the recent internal errors, which every report ends with. */
 function closingLines(status: StatusData, now: number): string[] {
   const config = configProblemLines(status.configProblems ?? [])
-  return [...(config.length > 0 ? ["", ...config] : []), "", ...errorLines(status.errors, now)]
+  const held = status.sessionsHeld === undefined ? [] : [sessionsHeldLine(status.sessionsHeld)]
+  return [...(config.length > 0 ? ["", ...config] : []), "", ...errorLines(status.errors, now), ...held]
+}
+
+/** What the host process holds in memory: a session the host deleted is let go (its stored rows stay). */
+export function sessionsHeldLine(count: number): string {
+  return `Held in memory by this process: ${plural(count, "session")} (a deleted session is let go; its stored rows stay)`
 }
 
 /**

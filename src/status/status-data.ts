@@ -68,6 +68,8 @@ export type StatusData = {
   reasoning?: ReasoningStatus | null
   /** The session's estimated cost under the price list in force, against the host alone (null: no price list known). */
   costEstimate?: CostEstimate | null
+  /** Sessions the reporting host process holds in memory (absent where no host process reports: the CLI, the TUI). */
+  sessionsHeld?: number
 }
 
 /** The prices a report estimates cost under: the list in force, the cache lifetime, the model they are for. */

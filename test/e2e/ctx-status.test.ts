@@ -326,6 +326,8 @@ describe("/ctx-status in the real OpenCode", () => {
       "OpenCode compaction: auto false, prune false [OpenCode's config as loaded]",
       "",
       "Recent internal errors: none",
+      // The report was made in a process of its own (`opencode run --command`), before any pass of it.
+      "Held in memory by this process: 0 sessions (a deleted session is let go; its stored rows stay)",
     ])
     expect(breakdown.reclaimable).toBe(0)
     // The passes recorded their requests under the list the report names: a write at 2×, a read at 0.1×.
@@ -397,14 +399,17 @@ describe("/ctx-status in the real OpenCode", () => {
     const { report } = session()
     expect(cli.exitCode, cli.stderr).toBe(0)
     expect(cli.stderr).toBe("")
-    // Two kinds of text differ by nature: how long ago the passes ran, and where the host's compaction settings were
-    // read (the plugin sees OpenCode's loaded config; the CLI reads the config files and names them).
+    // Three kinds of text differ by nature: how long ago the passes ran, where the host's compaction settings were
+    // read (the plugin sees OpenCode's loaded config; the CLI reads the config files and names them), and what the
+    // host process holds in memory (the CLI is no host process: it prints no such line).
     const normalise = (text: string): string =>
       text
         .trimEnd()
         .replace(AGO, "<ago>")
         .replace(/^(OpenCode compaction: auto \w+, prune \w+) \[.*\]$/m, "$1 [<source>]")
-    expect(normalise(cli.stdout)).toBe(normalise(report))
+    const heldLine = /\nHeld in memory by this process: [^\n]*$/
+    expect(report.trimEnd()).toMatch(heldLine)
+    expect(normalise(cli.stdout)).toBe(normalise(report.trimEnd().replace(heldLine, "")))
     const configFile = join(sandbox.project, "opencode.json")
     expect(cli.stdout).toContain(`OpenCode compaction: auto false, prune false [${configFile}; ${configFile}]`)
   })

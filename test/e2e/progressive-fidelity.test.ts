@@ -31,6 +31,7 @@ import { createOpenCodeSandbox, type OpenCodeSandbox } from "./harness/opencode-
 import { startOpenCodeServer, type OpenCodeServer } from "./harness/opencode-serve.js"
 import { keepRequests, prefixTag, TAG_PREFIX, toolMessages } from "./harness/prompt-inspection.js"
 import { createTurnScript, type ScriptedTurn } from "./harness/scripted-turns.js"
+import { runCommand } from "./harness/serve-session.js"
 import { queryStore } from "./harness/store-reader.js"
 import { expectEpisodeShown } from "./harness/episode-shown.js"
 
@@ -550,6 +551,30 @@ describe("compartments, the folded history, ctx_pin and ctx_expand in the real O
     const tagAnswer = toolMessages(expandTag).at(-1) as ChatMessage
     const original = `§${tagA}§:\nread ${JSON.stringify(stored.input)}\n${stored.output}`
     expect(messageText(tagAnswer).replace(TAG_PREFIX, "")).toBe(original)
+  })
+
+  // Last in this block: it deletes the session the tests above read, and its status commands are model calls.
+  it("lets go of a deleted session (OpenCode's session.deleted): the process holds one fewer, the stored rows stay", async () => {
+    session()
+    const stored = { passes: passesOf(sandbox.databaseFile, sessionId).length, compartments: compartmentsOf(sandbox.databaseFile, sessionId).length }
+    expect(stored.compartments).toBeGreaterThan(0)
+    // The report of another session of the same server says what the process holds.
+    const other = await createSession(server, "another")
+    const held = async (): Promise<string | undefined> => (await runCommand(server, other, "ctx-status")).split("\n").find((line) => line.startsWith("Held in memory"))
+    expect(await held()).toBe("Held in memory by this process: 1 session (a deleted session is let go; its stored rows stay)")
+    const removed = await server.client.session.delete({ path: { id: sessionId } })
+    expect(removed.data).toBe(true)
+    // The plugin hears of it as an event, after the server answered: asked again until it shows (each ask is a model call).
+    let line = await held()
+    for (let attempt = 0; attempt < 10 && !line?.includes(": 0 sessions"); attempt += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 200))
+      line = await held()
+    }
+    expect(line).toBe("Held in memory by this process: 0 sessions (a deleted session is let go; its stored rows stay)")
+    expect(passesOf(sandbox.databaseFile, sessionId)).toHaveLength(stored.passes)
+    expect(compartmentsOf(sandbox.databaseFile, sessionId)).toHaveLength(stored.compartments)
+    expect(errorsOf(sandbox.databaseFile, sessionId)).toEqual([])
+    expect(queryStore(sandbox.databaseFile, "SELECT hook, message FROM errors")).toEqual([])
   })
 })
 

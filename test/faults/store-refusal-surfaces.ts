@@ -67,7 +67,7 @@ async function pluginOutcome(file: string): Promise<SurfaceOutcome> {
     projectId: "proj",
     directory: "/work",
     loadProviderLimits: () => Promise.resolve(),
-    historian: { schedule: () => Promise.resolve(), isHistorianSession: () => false },
+    historian: { schedule: () => Promise.resolve(), isHistorianSession: () => false, forget: () => undefined },
     listMessages: () => Promise.resolve([]),
   })
   try {

@@ -54,7 +54,7 @@ export function createPluginHarness(options: { dbFile: string; config?: Partial<
     projectId: "proj",
     directory: "/work",
     loadProviderLimits: () => Promise.resolve(),
-    historian: { schedule: () => Promise.resolve(), isHistorianSession: () => false },
+    historian: { schedule: () => Promise.resolve(), isHistorianSession: () => false, forget: () => undefined },
     listMessages: (sessionId) => {
       listed.push(sessionId)
       return Promise.resolve(structuredClone(hostMessages.get(sessionId) ?? []))

@@ -96,3 +96,54 @@ describe("createHostRuntime: the store's busy timeout", () => {
     expect(timeout(await runtime.database())).toEqual({ timeout: 1234 })
   })
 })
+
+describe("createHostRuntime: a session the host ended", () => {
+  async function openRuntime(): Promise<HostRuntime> {
+    const config: Config = { ...defaultConfig(), database: { ...defaultConfig().database, path: join(dirs.make("ended"), "store.db") } }
+    const errors = createErrorLog({ now: () => 0, hostLog: () => undefined })
+    const runtime = createHostRuntime({ config, configDiagnostics: [], errors, faults: new Set(), env: {}, now: () => 0 })
+    runtimes.push(runtime)
+    await runtime.database()
+    return runtime
+  }
+  const info = (id: string) => ({ id, source: "opencode" as const, projectId: null, directory: null, title: null })
+
+  it("lets go of the session and every entry kept for it, and of nothing of another session's", async () => {
+    const runtime = await openRuntime()
+    const registry = await runtime.sessions()
+    const counter = runtime.counterFor(null)
+    for (const id of ["ses_gone", "ses_kept"]) {
+      registry.sessionFor(info(id), counter)
+      runtime.compacting.add(id)
+      runtime.reasoningRejected.add(id)
+      runtime.mainStepPending.add(id)
+      runtime.expanded.add(`${id}#c1`)
+      runtime.facts.rememberSystem(id, ["a system prompt of some length"], counter)
+      runtime.facts.rememberThinking(id, "enabled")
+    }
+    // An id that merely starts like the ended one is another session's.
+    runtime.expanded.add("ses_gone_too#c1")
+    const systemTokens = runtime.facts.fixedTokens("ses_kept")
+    expect(systemTokens).toBeGreaterThan(0)
+    runtime.endSession("ses_gone")
+    expect(runtime.heldSessions()).toBe(1)
+    expect(registry.held("ses_gone")).toBeUndefined()
+    expect(registry.held("ses_kept")).toBeDefined()
+    for (const set of [runtime.compacting, runtime.reasoningRejected, runtime.mainStepPending]) expect([...set]).toEqual(["ses_kept"])
+    expect([...runtime.expanded]).toEqual(["ses_kept#c1", "ses_gone_too#c1"])
+    expect(runtime.facts.fixedTokens("ses_gone")).toBe(0)
+    expect(runtime.facts.loopThinkingRequired("ses_gone")).toBe(false)
+    expect(runtime.facts.fixedTokens("ses_kept")).toBe(systemTokens)
+    expect(runtime.facts.loopThinkingRequired("ses_kept")).toBe(true)
+  })
+
+  it("dispose settles every session and then holds none", async () => {
+    const runtime = await openRuntime()
+    const registry = await runtime.sessions()
+    const session = registry.sessionFor(info("ses_open"), runtime.counterFor(null))
+    expect(runtime.heldSessions()).toBe(1)
+    runtime.dispose()
+    expect(runtime.heldSessions()).toBe(0)
+    expect(() => session.pass({} as never)).toThrow(/forgotten/)
+  })
+})

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from "vitest"
 import type { HostRuntime } from "../../src/host/host-runtime.js"
 import { registerMagicContext } from "../../src/pi/pi-extension.js"
 import type { PiMessage } from "../../src/pi/pi-messages.js"
+import { openDatabase } from "../../src/store/open-database.js"
 import { createTempDirs } from "../helpers/temp-dirs.js"
 
 const dirs = createTempDirs()
@@ -66,5 +67,21 @@ describe("registerMagicContext", () => {
     // A tool call then answers in words rather than throwing into Pi.
     const answer = await tools.get("ctx_reduce")?.execute("call_1", { drop: "1" }, undefined, undefined, ctx(project))
     expect(answer?.content[0]?.text).toMatch(/^Nothing was queued: magic-context has not seen this session's context yet/)
+  })
+
+  it("on session_shutdown (quit, or a new, resumed or forked session) stores what the pass owed and holds no session", async () => {
+    const { handlers, project, runtime } = extensionWith("store.db")
+    await handlers.get("context")?.({ type: "context", messages: structuredClone(context) }, ctx(project))
+    expect(runtime.heldSessions()).toBe(1)
+    // Pi tears the extension down right away: the pass's record and rows, owed a turn of the loop later, go in first.
+    await handlers.get("session_shutdown")?.({ type: "session_shutdown", reason: "new" }, ctx(project))
+    expect(runtime.heldSessions()).toBe(0)
+    const db = await openDatabase(join(project, "store.db"))
+    try {
+      expect(db.prepare("SELECT tag FROM tags WHERE session_id = 'pi-unit'").all()).toEqual([{ tag: 1 }])
+      expect(db.prepare("SELECT seq FROM passes WHERE session_id = 'pi-unit'").all()).toEqual([{ seq: 1 }])
+    } finally {
+      db.close()
+    }
   })
 })

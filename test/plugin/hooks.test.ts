@@ -87,6 +87,7 @@ const harness = (options: { dbFile?: string; faults?: string[]; enabled?: boolea
       return Promise.resolve()
     },
     isHistorianSession: (sessionId: string): boolean => sessionId === "ses_historian_child",
+    forget: (): void => undefined,
   }
   const hooks = createHooks({
     runtime,

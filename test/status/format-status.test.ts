@@ -71,6 +71,16 @@ describe("formatStatus", () => {
     expect(formatStatus(status({}), NOW)).not.toContain("Protected window")
   })
 
+  it("ends with the sessions the host process holds in memory, only where a host process reports them", () => {
+    expect(formatStatus({ ...status({}), sessionsHeld: 2 }, NOW).split("\n").at(-1)).toBe(
+      "Held in memory by this process: 2 sessions (a deleted session is let go; its stored rows stay)",
+    )
+    expect(formatStatus({ ...status({}), lastPass: null, sessionsHeld: 1 }, NOW).split("\n").at(-1)).toBe(
+      "Held in memory by this process: 1 session (a deleted session is let go; its stored rows stay)",
+    )
+    expect(formatStatus(status({}), NOW)).not.toContain("Held in memory")
+  })
+
   it("still lists the errors for a session no pass has run for (its passes met a busy store)", () => {
     const error = { sessionId: "ses_format", at: NOW - 2_000, hook: "event", code: null, message: "database is locked", stack: null }
     const report = formatStatus({ ...status({}), lastPass: null, tags: { total: 4, dropped: 0 }, errors: [error] }, NOW)
