@@ -9,7 +9,7 @@ import { createHistoryPlanner, type HistoryPlanner } from "../../src/pass/histor
 import { runPass, type PassResult } from "../../src/pass/run-pass.js"
 import type { SessionState } from "../../src/session/session-state.js"
 import { createErrorLog, type ErrorLog } from "../../src/host/error-log.js"
-import { createModelHistorian, HISTORIAN_AGENT } from "../../src/plugin/model-historian.js"
+import { createModelHistorian, HISTORIAN_AGENT, type ModelHistorian } from "../../src/plugin/model-historian.js"
 import { createHostRuntime, type HostRuntime } from "../../src/host/host-runtime.js"
 import { fixedWindow } from "../../src/pressure/model-window.js"
 import { listCompartments } from "../../src/store/compartment-repository.js"
@@ -243,6 +243,23 @@ describe("createModelHistorian", () => {
       })
     }
     expect(invalidate).toHaveBeenCalled()
+    expect(historianErrors(db, sessionId)).toEqual([])
+  })
+
+  it("stops before its next batch once the host ended the session, keeping the batch it had asked for", async () => {
+    const { sessionId } = await prepared()
+    let historian: ModelHistorian | null = null
+    // The session is deleted while the first batch's request is out.
+    const ended = (request: string): string => {
+      historian?.forget(sessionId)
+      return validAnswer(request)
+    }
+    const fake = fakeClient([ended, validAnswer])
+    historian = createModelHistorian({ runtime, client: fake.client })
+    await historian.schedule(sessionId)
+    expect(fake.create).toHaveBeenCalledTimes(1)
+    const tiered = new Set(modelRows(db, sessionId).map((row) => row["compartment_id"]))
+    expect([...tiered]).toEqual([`${sessionId}#c1`, `${sessionId}#c2`])
     expect(historianErrors(db, sessionId)).toEqual([])
   })
 
