@@ -28,7 +28,7 @@ export type ModelHistorian = {
   schedule(sessionId: string): Promise<void>
   /** Child sessions the historian created: the plugin leaves them alone. */
   isHistorianSession(sessionId: string): boolean
-  /** Lets go of a session the host ended: a run for it stops before its next batch; its episodes are not kept. */
+  /** Lets go of a session the host ended: a run for it stops before its next batch; its tried episodes are dropped. */
   forget(sessionId: string): void
 }
 

@@ -143,7 +143,10 @@ export function hostAloneLine(estimate: CostEstimate): string {
   )
 }
 
-/** The config problems and the recent internal errors, which every report ends with. */
+/**
+ * The config problems and the recent internal errors, which every report ends with, then what the reporting host
+ * process holds in memory (a live report only).
+ */
 function closingLines(status: StatusData, now: number): string[] {
   const config = configProblemLines(status.configProblems ?? [])
   const held = status.sessionsHeld === undefined ? [] : [sessionsHeldLine(status.sessionsHeld)]
@@ -151,7 +154,7 @@ function closingLines(status: StatusData, now: number): string[] {
 }
 
 /** What the host process holds in memory: a session the host deleted is let go (its stored rows stay). */
-export function sessionsHeldLine(count: number): string {
+function sessionsHeldLine(count: number): string {
   return `Held in memory by this process: ${plural(count, "session")} (a deleted session is let go; its stored rows stay)`
 }
 

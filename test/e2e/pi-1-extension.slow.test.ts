@@ -59,6 +59,40 @@ describe("magic-context in Pi 1.6 where no SQLite driver loads", () => {
   })
 })
 
+describe("magic-context in Pi 1.6 across a new session (RPC new_session, as /new)", () => {
+  // Pi 1.x tears the extension down at a session switch (`session_shutdown`, reason "new") and loads it afresh for the
+  // new session: the first instance stores what its session owes and lets it go, the second starts from nothing.
+  let mock: MockModelServer
+  let sandbox: PiSandbox
+  let run: RunResult
+
+  beforeAll(async () => {
+    mock = await startMockModelServer((_request, n) => ({ kind: "text", text: `REPLY-${n}` }))
+    sandbox = createPiSandbox({ mockUrl: mock.url, host: PI_1 })
+    run = await sandbox.rpc([{ type: "prompt", message: "First session." }, { type: "new_session" }, { type: "prompt", message: "Second session." }])
+  })
+
+  afterAll(async () => {
+    await mock?.close()
+    sandbox?.cleanup()
+  })
+
+  it("stores each session whole under its own id, and tags the second from 1 in a fresh extension", () => {
+    expect(run.exitCode, run.stderr.slice(-3000)).toBe(0)
+    expect(mock.requests).toHaveLength(2)
+    const firstUser = (index: number): string => messageText(mock.requests[index]!.body.messages.find((message) => message.role === "user")!)
+    expect([firstUser(0), firstUser(1)]).toEqual(["§1§ First session.", "§1§ Second session."])
+    const sessions = queryStore<{ id: string }>(sandbox.databaseFile, "SELECT id FROM sessions ORDER BY created_at, rowid")
+    expect(sessions).toHaveLength(2)
+    // The user's message and the final reply (stored at agent_end), and one pass, for each.
+    for (const { id } of sessions) {
+      expect(queryStore(sandbox.databaseFile, "SELECT role FROM messages WHERE session_id = ? ORDER BY seq", id)).toEqual([{ role: "user" }, { role: "assistant" }])
+      expect(queryStore(sandbox.databaseFile, "SELECT seq FROM passes WHERE session_id = ?", id)).toEqual([{ seq: 1 }])
+    }
+    expect(queryStore(sandbox.databaseFile, "SELECT hook, message FROM errors")).toEqual([])
+  })
+})
+
 describe("magic-context in Pi 1.6 beside another extension's context_edit entries", () => {
   // test/pi/fixtures/context-edit-extension.ts replaces the result of the read of a.txt, omits that of b.txt and adds
   // a custom_message, through Pi's turn_end entries; the agent then drops c.txt's output (§5§) with ctx_reduce. The

@@ -1,8 +1,14 @@
 import { spawn } from "node:child_process"
 import type { RunResult } from "./opencode-harness.js"
 
-/** One command of Pi's RPC mode (`docs/rpc-commands.md`): `bash` runs a shell command as the user's `!` would. */
-export type PiRpcCommand = { type: "bash"; command: string; excludeFromContext?: boolean } | { type: "prompt"; message: string }
+/**
+ * One command of Pi's RPC mode (`docs/rpc-commands.md`): `bash` runs a shell command as the user's `!` would;
+ * `new_session` starts a new session as `/new` does (Pi 1.x).
+ */
+export type PiRpcCommand =
+  | { type: "bash"; command: string; excludeFromContext?: boolean }
+  | { type: "prompt"; message: string }
+  | { type: "new_session" }
 
 /**
  * Runs Pi in RPC mode (`pi --mode rpc`, the binary and arguments given): sends the commands one at a time, each
