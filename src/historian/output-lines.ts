@@ -9,6 +9,7 @@ import { isErrorLine } from "./error-lines.js"
 import { isLimit, isRuleLine, ruleReading, scanLines } from "./document-rules.js"
 import { isDefinitionHit, isSettingLine, settingReading } from "./output-facts.js"
 import { plainText } from "./plain-text.js"
+import { repeatedShapes } from "./line-shapes.js"
 import { isHeading, isLongOutput, isReaderInstruction, isReferenceLine } from "./reference-lines.js"
 
 /** The most lines DENSE keeps of one output, by what the row says the output is. */
@@ -116,9 +117,14 @@ function scoredOutputLines(options: OutputOptions): { text: string; priority: nu
     nonEmpty.filter(({ line }) => !STACK_FRAME.test(line)).slice(-2).forEach(({ index }) => add(index, 3))
     if (keep === "generic") nonEmpty.slice(0, 2).forEach(({ index }) => add(index, 3))
   }
+  const cap = Math.max(limit, options.failed ? ERROR_CAUSE_LINES + 1 : 0)
+  // Past a few lines of one shape, a line of another shape goes first within its priority (`varied-shapes`); only
+  // an output with more candidates than places has a choice to make.
+  const varied = recognizers.on("varied-shapes") && candidates.size > cap
+  const repeated = varied ? repeatedShapes([...candidates.values()].sort((a, b) => a.index - b.index)) : NONE_REPEATED
   const chosen = [...candidates.values()]
-    .sort((a, b) => a.priority - b.priority || a.index - b.index)
-    .slice(0, Math.max(limit, options.failed ? ERROR_CAUSE_LINES + 1 : 0))
+    .sort((a, b) => a.priority - b.priority || Number(repeated.has(a.index)) - Number(repeated.has(b.index)) || a.index - b.index)
+    .slice(0, cap)
     .sort((a, b) => a.index - b.index)
   const kept: { text: string; priority: number }[] = []
   for (const candidate of chosen) {
@@ -127,6 +133,8 @@ function scoredOutputLines(options: OutputOptions): { text: string; priority: nu
   }
   return kept
 }
+
+const NONE_REPEATED: ReadonlySet<number> = new Set()
 
 /** A line telling its reader what to keep (`reader-instructions`). */
 function isInstruction(line: string, recognizers: Recognizers): boolean {
