@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { lineShape, repeatedShapes, SAME_SHAPE_LINES } from "../../src/historian/line-shapes.js"
+import { lineShape, SAME_SHAPE_LINES, SHAPED_CANDIDATES, takeVaried } from "../../src/historian/line-shapes.js"
 import { keptOutputLines } from "../../src/historian/output-lines.js"
 import { ALL_RECOGNIZERS, recognizersWithout } from "../../src/session/recognizers.js"
 
@@ -42,16 +42,25 @@ describe("lineShape", () => {
   })
 })
 
-describe("repeatedShapes", () => {
-  it("marks the lines past the first few of one shape at one priority, not those of other shapes", () => {
-    const rows = ["veh_2001  4471  parked", "veh_2002  4472  moving", "veh_2003  4473  parked", "veh_2004  4474  moving"]
-    const candidates = [...rows, "4 vehicles, 1 stale"].map((text, index) => ({ index: index + 10, text, priority: 2 }))
-    expect([...repeatedShapes(candidates)]).toEqual([10 + SAME_SHAPE_LINES])
+describe("takeVaried", () => {
+  const rows = ["veh_2001  4471  parked", "veh_2002  4472  moving", "veh_2003  4473  parked", "veh_2004  4474  moving", "veh_2005  4475  parked"]
+
+  it("takes a line of another shape before the rows past the first few of one shape, at one priority", () => {
+    const candidates = [...rows, "5 vehicles, 1 stale"].map((text) => ({ text, priority: 2 }))
+    expect(takeVaried(candidates, SAME_SHAPE_LINES + 1).map((line) => line.text)).toEqual([...rows.slice(0, SAME_SHAPE_LINES), "5 vehicles, 1 stale"])
   })
 
-  it("counts each priority on its own", () => {
-    const candidates = ["a = 1", "b = 2", "c = 3", "d = 4"].map((text, index) => ({ index, text, priority: index % 2 }))
-    expect(repeatedShapes(candidates).size).toBe(0)
+  it("takes a better priority whole, repeated shapes or not, and fills what is left in line order", () => {
+    const better = ["a = 1", "b = 2", "c = 3", "d = 4"].map((text) => ({ text, priority: 1 }))
+    const worse = rows.map((text) => ({ text, priority: 2 }))
+    expect(takeVaried([...better, ...worse], 6).map((line) => line.text)).toEqual([...better.map((line) => line.text), ...rows.slice(0, 2)])
+  })
+
+  it("shapes at most SHAPED_CANDIDATES of one priority, the rest in line order", () => {
+    const many = Array.from({ length: SHAPED_CANDIDATES + 5 }, (_, index) => ({ text: `row ${index}`, priority: 1 }))
+    const odd = { text: "total: 1005 rows, 0 rejected", priority: 1 }
+    const taken = takeVaried([...many, odd], 5)
+    expect(taken.map((line) => line.text)).toEqual(["row 0", "row 1", "row 2", "row 3", "row 4"])
   })
 })
 
