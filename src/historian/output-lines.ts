@@ -9,6 +9,7 @@ import { isErrorLine } from "./error-lines.js"
 import { isLimit, isRuleLine, ruleReading, scanLines } from "./document-rules.js"
 import { isDefinitionHit, isSettingLine, settingReading } from "./output-facts.js"
 import { plainText } from "./plain-text.js"
+import { takeVaried } from "./line-shapes.js"
 import { isHeading, isLongOutput, isReaderInstruction, isReferenceLine } from "./reference-lines.js"
 
 /** The most lines DENSE keeps of one output, by what the row says the output is. */
@@ -33,7 +34,8 @@ export const ERROR_CAUSE_LINES = 3
 
 type Candidate = { index: number; text: string; priority: number }
 
-type OutputOptions = { keep: OutputKeep; output: string; failed: boolean; recognizers: Recognizers }
+/** `places`: how many lines DENSE keeps, when not what the row's kind of output keeps (MAX_KEPT_LINES). */
+type OutputOptions = { keep: OutputKeep; output: string; failed: boolean; recognizers: Recognizers; places?: number }
 
 /** The lines DENSE keeps of one output. */
 export function keptOutputLines(options: OutputOptions): string[] {
@@ -67,7 +69,8 @@ export function outputLines(options: OutputOptions): { kept: string[]; key: stri
 
 function scoredOutputLines(options: OutputOptions): { text: string; priority: number }[] {
   const { keep, recognizers } = options
-  const limit = keep === "document" && !recognizers.on("more-document-lines") ? BLIND_DOCUMENT_LINES : MAX_KEPT_LINES[keep]
+  const blindDocument = keep === "document" && !recognizers.on("more-document-lines")
+  const limit = options.places ?? (blindDocument ? BLIND_DOCUMENT_LINES : MAX_KEPT_LINES[keep])
   if (limit === 0 && !options.failed) return []
   const lines = scanLines(options.output)
   // By line index: an output where every line is a candidate stays linear.
@@ -116,10 +119,11 @@ function scoredOutputLines(options: OutputOptions): { text: string; priority: nu
     nonEmpty.filter(({ line }) => !STACK_FRAME.test(line)).slice(-2).forEach(({ index }) => add(index, 3))
     if (keep === "generic") nonEmpty.slice(0, 2).forEach(({ index }) => add(index, 3))
   }
-  const chosen = [...candidates.values()]
-    .sort((a, b) => a.priority - b.priority || a.index - b.index)
-    .slice(0, Math.max(limit, options.failed ? ERROR_CAUSE_LINES + 1 : 0))
-    .sort((a, b) => a.index - b.index)
+  const cap = Math.max(limit, options.failed ? ERROR_CAUSE_LINES + 1 : 0)
+  const sorted = [...candidates.values()].sort((a, b) => a.priority - b.priority || a.index - b.index)
+  // Past a few lines of one shape, a line of another shape goes first within its priority (`varied-shapes`).
+  const taken = recognizers.on("varied-shapes") ? takeVaried(sorted, cap) : sorted.slice(0, cap)
+  const chosen = taken.sort((a, b) => a.index - b.index)
   const kept: { text: string; priority: number }[] = []
   for (const candidate of chosen) {
     const line = cutLine(candidate.text)

@@ -8,7 +8,7 @@ import { failureHeaderLocation, firstStackFrame, lastTracebackFrame } from "./fa
 import { isDocumentCommand, isSearchCommand, programOf } from "./shell-commands.js"
 import { createToolCallMemo } from "./tool-call-memo.js"
 import { formatLocation, extractLocations, type LocationMatch } from "./extract-locations.js"
-import { keptAddedLines, outputLines } from "./output-lines.js"
+import { keptAddedLines, MAX_KEPT_LINES, outputLines } from "./output-lines.js"
 import { outputConstraints, outputKeep } from "./output-reading.js"
 import { outputFacts } from "./output-facts.js"
 import { labelledIds, prefixedIds, returnedIds, statedIdentifiers } from "./returned-ids.js"
@@ -97,7 +97,10 @@ function readPart(part: HostToolPart, rawOutput: string, recognizers: Recognizer
   const keep = outputKeep(row, command, path, recognizers)
   // A search's exit note is no line worth keeping: its "no matches" is the absence below.
   const answers = succeeded && row.userWords === true && recognizers.on("question-answers") ? questionAnswers(output) : []
-  const lines = scan.interrupted || scan.noMatches ? { kept: [], key: [] } : outputLines({ keep, output, failed: !succeeded, recognizers })
+  // A printed page keeps a read page's count of lines, chosen by its row's rules (`printed-page-lines`).
+  const places = printsDocument && recognizers.on("printed-page-lines") ? { places: MAX_KEPT_LINES.document } : {}
+  const lines =
+    scan.interrupted || scan.noMatches ? { kept: [], key: [] } : outputLines({ keep, output, failed: !succeeded, recognizers, ...places })
   return {
     tool: part.tool,
     summary: summarize(part.tool, input, command, paths),

@@ -150,6 +150,14 @@ export const RECOGNIZERS = {
     reason: "of more rule lines than a document may pin, those that bind with a value (must not exceed 250 MiB) go before advice",
     developedOn: ["opencode-wavecrest-episodes.json"],
   },
+  "varied-shapes": {
+    reason: "past three lines of one shape (a manifest's requires, a listing's rows), a line of another shape is kept first",
+    developedOn: ["pi-kvgate-watch.jsonl", "pi-1-larchway-arrivals.jsonl", "opencode-wavecrest-episodes.json"],
+  },
+  "printed-page-lines": {
+    reason: "a page printed through the shell is a document: it keeps as many DENSE lines as a read page, not a command's four",
+    developedOn: ["pi-1-larchway-arrivals.jsonl"],
+  },
   "negative-results": {
     reason: "an empty file, a search with no match or a status command that printed nothing is a fact the agent acts on",
     developedOn: UNSEEN,

@@ -83,6 +83,38 @@ describe("readToolCall: a document printed through a shell", () => {
   })
 })
 
+describe("readToolCall: the lines DENSE keeps of a page printed through a shell", () => {
+  const reference = [
+    "# snapctl reference",
+    "## snapctl export",
+    "- `--since <time>` — start of the range; a range older than 30 days fails with exit code 5.",
+    "- `--until <time>` — end of the range, at most 12 hours after `--since`; a longer range fails with exit code 4.",
+    "- `--format <csv|ndjson>` — output format, default `ndjson`.",
+    "## snapctl restore",
+    "- `--target <db>` — the database to restore into; it must be empty, or the restore stops with exit code 7.",
+    "- `--verify` — compare row counts after the restore; a mismatch gives exit code 8.",
+    "## snapctl prune",
+    "- `--keep <n>` — snapshots kept per database; `--keep 0` is refused with exit code 2.",
+    "- `--dry-run` — list what would be pruned; exit code 0 even when nothing matches.",
+    "Downloads: https://dl.snapctl.example.test/3.1/snapctl-linux-amd64",
+  ].join("\n")
+  const url = "https://docs.snapctl.example.test/cli/reference.md"
+
+  it("keeps as many lines as a read page with printed-page-lines on, a command's four without", () => {
+    const on = readToolCall(shellCall(`curl -sL ${url}`, reference)).keptLines
+    const off = readToolCall(shellCall(`curl -sL ${url}`, reference), recognizersWithout(["printed-page-lines"])).keptLines
+    expect(off.length).toBeLessThanOrEqual(4)
+    expect(on.length).toBeGreaterThan(4)
+    expect(on.length).toBeLessThanOrEqual(10)
+    expect(on).toContain("- `--keep <n>` — snapshots kept per database; `--keep 0` is refused with exit code 2.")
+    expect(off).not.toContain("- `--keep <n>` — snapshots kept per database; `--keep 0` is refused with exit code 2.")
+  })
+
+  it("leaves a command's own output at a command's four lines", () => {
+    expect(readToolCall(shellCall("snapctl export --since 2026-01-01", reference)).keptLines.length).toBeLessThanOrEqual(4)
+  })
+})
+
 describe("readToolCall: a document whose rules bind the work", () => {
   const page = [
     "# Payouts API",

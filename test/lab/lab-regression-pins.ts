@@ -2,7 +2,7 @@
  * The non-incidental probes the default policy kept over every probe fixture, by window, when last measured. The full
  * gate (lab-regression.full.test.ts) reads them: an improvement raises them, a regression fails the gate.
  */
-export const PINNED_DEFAULT_SURVIVED: Readonly<Record<number, number>> = { 16_000: 207, 32_000: 231, 64_000: 240 }
+export const PINNED_DEFAULT_SURVIVED: Readonly<Record<number, number>> = { 16_000: 207, 32_000: 234, 64_000: 244 }
 
 /**
  * The gate in `npm test` (lab-regression.test.ts): two OpenCode-shaped synthetic sessions, the cheapest fixtures in
