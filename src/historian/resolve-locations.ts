@@ -1,5 +1,5 @@
 /**
- * Rule `resolved-locations`: an agent names a place by its file name ("`loop` sits at watch.go:113") after a call of
+ * Rule `resolved-locations`: an agent names a place by its file name ("the retry loop at client.py:88") after a call of
  * the episode gave the file's path; a later step (an edit, a jump to the line) needs the path. A location whose path
  * is a bare name or a partial path is written with the one path of the episode that ends in it.
  */

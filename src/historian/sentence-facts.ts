@@ -116,8 +116,8 @@ const DECLINED =
   /\b(?:i|we) (?:don't|do not|wouldn't|would not) (?:want|like) to (?:rely|depend|lean|build) on\b|\b(?:i'd|i would|we'd|we would) rather not\b|\bbetter not to (?:rely|depend) on\b/i
 
 /**
- * A sentence that grants an option its merit and turns it down in the same breath ("A Kalman filter would help on
- * long segments, but it needs tuning nobody would own", "Redis would be faster, but it can't join the transaction")
+ * A sentence that grants an option its merit and turns it down in the same breath ("A read replica would help the
+ * reports, but nobody here runs Postgres replication", "Redis would be faster, but it can't join the transaction")
  * weighs an alternative and rejects it for the reason after "but".
  */
 function isConceded(sentence: string): boolean {
@@ -128,19 +128,23 @@ const CONCEDED =
   /\b(?:would|could|might)\s+(?:(?:probably|certainly|also|still|arguably)\s+)?(?:help|work|beat|save|simplify|be (?:better|faster|simpler|cleaner|easier|nicer|cheaper|more \w+))\b[^.;?]{0,160}?,\s*but\b/i
 
 /**
- * A sentence that announces a discovery and then states it after a colon ("That's it: the ghost arrivals came from
- * buses out of service", "Found it: the cache key omits the tenant") says what the cause turned out to be.
+ * A sentence that announces a discovery and then states it after a colon ("That's it: the duplicate invoices
+ * came from the retry of a timed-out POST", "Found it: the cache key omits the tenant") says what the cause turned out to be.
  */
 function isAnnouncedFinding(sentence: string): boolean {
-  return ANNOUNCED_FINDING.test(sentence.trim())
+  const announced = ANNOUNCED_FINDING.exec(sentence.trim())
+  // A wrap-up ("That's it: nothing else to change") closes the work and names no cause.
+  return announced?.[1] !== undefined && !WRAP_UP.test(announced[1])
 }
 
+const WRAP_UP = /^(?:nothing|no (?:more|other|further)|all (?:done|good|set)|done|everything|we're done|that's all)\b/i
+
 const ANNOUNCED_FINDING =
-  /^(?:that's it|that is it|that's the (?:bug|culprit|cause|problem)|found it|found the (?:bug|culprit|cause|problem)|there it is|there's the (?:bug|culprit|cause|problem)|bingo)\s*[:—–]\s*\S.{15,}/i
+  /^(?:that's it|that is it|that's the (?:bug|culprit|cause|problem)|found it|found the (?:bug|culprit|cause|problem)|there it is|there's the (?:bug|culprit|cause|problem)|bingo)\s*[:—–]\s*(\S.{15,})/i
 
 /**
- * A sentence that names what a decision costs and then states it after a colon ("The flip side is at-least-once
- * delivery: a crash re-ships unacked batches", "The trade-off: reads may lag a second") is part of the decision's
+ * A sentence that names what a decision costs and then states it after a colon ("The downside is a slower cold
+ * start: the index is rebuilt on boot", "The trade-off: reads may lag the primary by a second") is part of the decision's
  * rationale: the consequence it accepted.
  */
 function isTradeOff(sentence: string): boolean {

@@ -131,16 +131,20 @@ export const RECOGNIZERS = {
     developedOn: ["pi-1-larchway-arrivals.jsonl"],
   },
   "stated-trade-offs": {
-    reason: "'The flip side is …: …', 'The trade-off: …' state the consequence a decision accepted, part of its reason",
+    reason: "'The downside is …: …', 'The trade-off: …' state the consequence a decision accepted, part of its reason",
     developedOn: ["claudecode-logship-leak.jsonl"],
   },
   "resolved-locations": {
-    reason: "a place the agent names by file name (watch.go:113) is the file a call of the episode gave the path of",
+    reason: "a place the agent names by file name (client.py:88) is the file a call of the episode gave the path of",
     developedOn: ["pi-kvgate-watch.jsonl"],
   },
   "dotnet-locations": {
     reason: ".NET prints a frame's place as `in path:line 36`; it is a location, named in that spelling",
     developedOn: ["opencode-shelfwise-notices.json"],
+  },
+  "whole-reasons": {
+    reason: "a decision that gives its own reason is quoted whole in COMPACT up to 280 characters: a cut lands in the clause it justifies",
+    developedOn: ["opencode-quayside-berths.json"],
   },
   "reasoning-plans": {
     reason: "a plan the agent lays out only in its reasoning is what it then carries out; the answer does not repeat it",
