@@ -14,37 +14,40 @@ import type { Fact } from "./fidelity-types.js"
  * existing location is merged into it.
  */
 export function resolveLocations(facts: readonly Fact[]): Fact[] {
-  const known = [
-    ...new Set(
-      facts.flatMap((fact) => {
-        if (fact.kind === "identifier" && isPathLike(fact.text)) return [fact.text]
-        if (fact.kind === "location") return [locationPath(fact.text)]
-        return []
-      }),
-    ),
-  ]
+  // Each known path with the sources that give it: a resolved location cites them too (it quotes the path).
+  const known = new Map<string, Fact["source"]>()
+  for (const fact of facts) {
+    const path = fact.kind === "location" ? locationPath(fact.text) : fact.kind === "identifier" && isPathLike(fact.text) ? fact.text : null
+    if (path === null) continue
+    const source = known.get(path)
+    known.set(path, source === undefined ? fact.source : mergedSource(source, fact.source))
+  }
   const resolved: Fact[] = []
   for (const fact of facts) {
-    const text = fact.kind === "location" ? resolvedText(fact.text, known) : fact.text
-    const same = resolved.find((other) => other.kind === fact.kind && other.text === text)
-    if (same === undefined) resolved.push(text === fact.text ? fact : { ...fact, text })
-    else same.source = mergedSource(same, fact)
+    const path = fact.kind === "location" ? resolvedPath(locationPath(fact.text), [...known.keys()]) : null
+    const pathSource = path === null ? undefined : known.get(path)
+    const located =
+      path === null || pathSource === undefined
+        ? fact
+        : { ...fact, text: `${path}${fact.text.slice(locationPath(fact.text).length)}`, source: mergedSource(fact.source, pathSource) }
+    const same = resolved.find((other) => other.kind === located.kind && other.text === located.text)
+    if (same === undefined) resolved.push(located)
+    else same.source = mergedSource(same.source, located.source)
   }
   return resolved
 }
 
-function resolvedText(location: string, known: readonly string[]): string {
-  const path = locationPath(location)
-  if (/^(?:\/|~\/|\.\.?\/)/.test(path)) return location
+/** The one longer path that ends in `path` (the longest spelling of it), or null: whole already, unknown or ambiguous. */
+function resolvedPath(path: string, known: readonly string[]): string | null {
+  if (/^(?:\/|~\/|\.\.?\/)/.test(path)) return null
   const longer = known.filter((other) => other.length > path.length && other.endsWith(`/${path}`))
   const longest = longer.reduce<string | null>((best, other) => (best === null || other.length > best.length ? other : best), null)
-  if (longest === null) return location
+  if (longest === null) return null
   // Every candidate is the same file named from a different directory, or the name is ambiguous.
-  if (!longer.every((other) => longest === other || longest.endsWith(`/${other}`))) return location
-  return `${longest}${location.slice(path.length)}`
+  return longer.every((other) => longest === other || longest.endsWith(`/${other}`)) ? longest : null
 }
 
-function mergedSource(left: Fact, right: Fact): Fact["source"] {
-  const tags = [...new Set([...left.source.tags, ...right.source.tags])].sort((a, b) => a - b)
-  return { tags, messageIds: [...new Set([...left.source.messageIds, ...right.source.messageIds])] }
+function mergedSource(left: Fact["source"], right: Fact["source"]): Fact["source"] {
+  const tags = [...new Set([...left.tags, ...right.tags])].sort((a, b) => a - b)
+  return { tags, messageIds: [...new Set([...left.messageIds, ...right.messageIds])] }
 }
