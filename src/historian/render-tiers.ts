@@ -36,8 +36,10 @@ export type TierTexts = Record<Tier, string | null> & { anchor: string }
  * text), following SURVIVAL_CONTRACTS: full is the episode's source (record.full); dense drops the raw tool output
  * and the user's words (they live in the pinned ledger) and keeps the assistant's narrative, the facts and what
  * tool output, attachments and edits said; compact drops the narrative and the output facts, shortens decisions
- * (keeping their reason), rejections and failures and keeps paths without line numbers; anchor is one honest line. A tier that adds nothing to the next less detailed one is
- * null; the anchor never is. Deterministic: fixed labels, facts ordered by first tag then text, no clock.
+ * (keeping their reason; a reasoned one up to WHOLE_REASON_CHARS stays whole, rule `whole-reasons`), rejections and
+ * failures and keeps paths without line numbers; anchor is one honest line. A tier that adds nothing to the next less
+ * detailed one is null; the anchor never is. Deterministic: fixed labels, facts ordered by first tag then text, no
+ * clock. `recognizers` are the named rules in use (the Lab switches some off).
  */
 export function renderTiers(record: CanonicalRecord, recognizers: Recognizers = ALL_RECOGNIZERS): TierTexts {
   const invariant = criticalInvariant(record)

@@ -37,7 +37,7 @@ export function resolveLocations(facts: readonly Fact[]): Fact[] {
   return resolved
 }
 
-/** The one longer path that ends in `path` (the longest spelling of it), or null: whole already, unknown or ambiguous. */
+/** The one longer path ending in `path` (its longest spelling), or null: whole already, unknown or ambiguous. */
 function resolvedPath(path: string, known: readonly string[]): string | null {
   if (/^(?:\/|~\/|\.\.?\/)/.test(path)) return null
   const longer = known.filter((other) => other.length > path.length && other.endsWith(`/${path}`))

@@ -128,8 +128,9 @@ const CONCEDED =
   /\b(?:would|could|might)\s+(?:(?:probably|certainly|also|still|arguably)\s+)?(?:help|work|beat|save|simplify|be (?:better|faster|simpler|cleaner|easier|nicer|cheaper|more \w+))\b[^.;?]{0,160}?,\s*but\b/i
 
 /**
- * A sentence that announces a discovery and then states it after a colon ("That's it: the duplicate invoices
- * came from the retry of a timed-out POST", "Found it: the cache key omits the tenant") says what the cause turned out to be.
+ * A sentence that announces a discovery and then states it after a colon ("That's it: the duplicate invoices came
+ * from the retry of a timed-out POST", "Found it: the cache key omits the tenant") says what the cause turned out to
+ * be.
  */
 function isAnnouncedFinding(sentence: string): boolean {
   const announced = ANNOUNCED_FINDING.exec(sentence.trim())
@@ -143,8 +144,8 @@ const ANNOUNCED_FINDING =
   /^(?:that's it|that is it|that's the (?:bug|culprit|cause|problem)|found it|found the (?:bug|culprit|cause|problem)|there it is|there's the (?:bug|culprit|cause|problem)|bingo)\s*[:—–]\s*(\S.{15,})/i
 
 /**
- * A sentence that names what a decision costs and then states it after a colon ("The downside is a slower cold
- * start: the index is rebuilt on boot", "The trade-off: reads may lag the primary by a second") is part of the decision's
+ * A sentence that names what a decision costs and then states it after a colon ("The downside is a slower cold start:
+ * the index is rebuilt on boot", "The trade-off: reads may lag the primary by a second") is part of the decision's
  * rationale: the consequence it accepted.
  */
 function isTradeOff(sentence: string): boolean {
