@@ -24,6 +24,7 @@ import { rankByEcho } from "./echoed-lines.js"
 import { reasoningPlans, REASONING_MARK } from "./reasoning-plans.js"
 import { reasoningDesigns, workOf, type CallText } from "./reasoning-design.js"
 import { sentenceFacts, type SentenceSource } from "./sentence-facts.js"
+import { resolveLocations } from "./resolve-locations.js"
 import { MAX_DIRECTIVE_CHARS, quote, userTextFacts } from "./user-text-facts.js"
 
 /**
@@ -350,7 +351,7 @@ function finish(state: State, options: { compartmentId: string; messages: readon
   if (lastEvent?.type === "user" && !lastEvent.trivial && lastEvent.text.length <= MAX_DIRECTIVE_CHARS) {
     collector.add("open_work", `unanswered: ${quote(lastEvent.text, OBJECTIVE_CHARS)}`, [lastEvent.ref])
   }
-  const facts = collector.facts()
+  const facts = state.recognizers.on("resolved-locations") ? resolveLocations(collector.facts()) : collector.facts()
   const spoken = [...state.texts, ...state.reasoning].map((source) => source.text).join("\n")
   // A line a fact already quotes (a failure's cause) takes no second place.
   const unsaid = state.keyLines.filter((line) => !facts.some((fact) => fact.text.includes(line)))

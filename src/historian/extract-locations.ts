@@ -8,15 +8,17 @@ export type LocationMatch = { text: string; path: string }
 
 /**
  * Finds `path:line[:col]`, `path(line,col)` (TypeScript), `File "path", line N` (Python), `line N of path` and
- * `path, line N` in text. Each location is reported once, in order of appearance.
+ * `path, line N` in text, and with `dotnet` (rule `dotnet-locations`) a .NET frame's `path:line N`, kept in that
+ * spelling. Each location is reported once, in order of appearance.
  */
-export function extractLocations(text: string): LocationMatch[] {
+export function extractLocations(text: string, options: { dotnet?: boolean } = {}): LocationMatch[] {
   const found: LocationMatch[] = []
   const seen = new Set<string>()
   for (const span of findPathSpans(text)) {
     const after = text.slice(span.end, span.end + 40)
     const before = text.slice(Math.max(0, span.start - 40), span.start)
-    const lines = linesAfter(after) ?? linesBefore(before)
+    const dotnet = options.dotnet === true ? AFTER_DOTNET.exec(after) : null
+    const lines = dotnet === null ? (linesAfter(after) ?? linesBefore(before)) : { line: Number(dotnet[1]), dotnet: true }
     if (lines === null) continue
     const location = formatLocation(span.text, lines)
     if (seen.has(location.text)) continue
@@ -31,18 +33,21 @@ export function formatLocation(path: string, lines: LineRef): LocationMatch {
   if (lines.endLine !== undefined && lines.endLine > lines.line) {
     return { text: `${path}:${lines.line}-${lines.endLine}`, path }
   }
+  if (lines.dotnet === true) return { text: `${path}:line ${lines.line}`, path }
   const column = lines.column === undefined ? "" : `:${lines.column}`
   return { text: `${path}:${lines.line}${column}`, path }
 }
 
 /** The path of a normalized location (its line numbers removed). */
 export function locationPath(location: string): string {
-  return location.replace(/:\d+(?::\d+|-\d+)?$/, "")
+  return location.replace(/:(?:\d+(?::\d+|-\d+)?|line \d+)$/, "")
 }
 
-/** A line, with an optional column or end line. */
-export type LineRef = { line: number; column?: number; endLine?: number }
+/** A line, with an optional column or end line; `dotnet` spells it as .NET does (`path:line 36`). */
+export type LineRef = { line: number; column?: number; endLine?: number; dotnet?: boolean }
 
+/** .NET's stack frame place: `in /src/App/Program.cs:line 36`. */
+const AFTER_DOTNET = /^:line (\d+)(?!\d)/
 const AFTER_COLON = /^:(\d+)(?::(\d+))?(?!\d)/
 const AFTER_PARENS = /^\((\d+),(\d+)\)/
 const AFTER_WORDS = /^"?,?\s+(?:at\s+|on\s+)?lines?\s+(\d+)(?:\s*[-–]\s*(\d+))?\b/

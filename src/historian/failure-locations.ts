@@ -31,11 +31,16 @@ export function lastTracebackFrame(output: string): LocationMatch[] {
   return [formatLocation(last[1], { line: Number(last[2]) })]
 }
 
-/** The throw site of a JavaScript stack: its first `at …path:line:col` frame outside node_modules. */
-export function firstStackFrame(output: string): LocationMatch[] {
+/**
+ * The throw site of a JavaScript stack: its first `at …path:line:col` frame outside node_modules. With `dotnet` (rule
+ * `dotnet-locations`) also .NET's first frame with a file (`at Program.<Main>$(…) in /src/Program.cs:line 36`: the
+ * framework's frames above it have none), behind a reader's line-number gutter (`00020|`) too.
+ */
+export function firstStackFrame(output: string, options: { dotnet?: boolean } = {}): LocationMatch[] {
+  const frame = options.dotnet === true ? /^(?:\s*\d+\|)?\s+at\s/ : /^\s+at\s/
   for (const line of output.split("\n")) {
-    if (!/^\s+at\s/.test(line)) continue
-    const location = extractLocations(line.replace(/file:\/\//g, ""))[0]
+    if (!frame.test(line)) continue
+    const location = extractLocations(line.replace(/file:\/\//g, ""), options)[0]
     if (location !== undefined && !location.path.includes("node_modules")) return [location]
   }
   return []

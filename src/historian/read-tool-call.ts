@@ -195,7 +195,7 @@ function scanFailure(part: HostToolPart, output: string, isSearch: boolean, reco
   const scan = findErrorLines(output, { cause: recognizers.on("error-cause"), answers: recognizers.on("error-answer") })
   if (!scan.failed && !errored) return NO_FAILURE
   const errorLines = scan.lines.length > 0 ? scan.lines : fallbackErrorLines(output)
-  const locations = [...errorLines.flatMap(extractLocations), ...lastTracebackFrame(output), ...firstStackFrame(output)]
+  const locations = [...errorLines.flatMap((line) => extractLocations(line)), ...lastTracebackFrame(output), ...firstStackFrame(output, { dotnet: recognizers.on("dotnet-locations") })]
   return { ...NO_FAILURE, errorLines: errorLines.length > 0 ? errorLines : ["(no error text)"], locations }
 }
 

@@ -2,10 +2,17 @@ import type { CanonicalRecord } from "./canonical-record.js"
 import { criticalInvariant } from "./critical-invariant.js"
 import { locationPath } from "./extract-locations.js"
 import type { Fact, FactKind, Tier } from "./fidelity-types.js"
-import { shortenKeepingReason, shortenText } from "./shorten-text.js"
+import { hasReasonClause, shortenKeepingReason, shortenText } from "./shorten-text.js"
+import { ALL_RECOGNIZERS, type Recognizers } from "../session/recognizers.js"
 
 /** Decisions, rejections, failures and open work are shortened to about this length in the compact tier. */
 export const COMPACT_FACT_CHARS = 200
+
+/**
+ * A decision that gives its own reason stays whole in COMPACT up to this length (rule `whole-reasons`): shortened,
+ * the cut lands inside the clause the reason is about.
+ */
+export const WHOLE_REASON_CHARS = 280
 
 /** DENSE keeps the first this many narrative sentences of the assistant, each shortened to about this length. */
 export const DENSE_NARRATIVE_SENTENCES = 16
@@ -29,15 +36,17 @@ export type TierTexts = Record<Tier, string | null> & { anchor: string }
  * text), following SURVIVAL_CONTRACTS: full is the episode's source (record.full); dense drops the raw tool output
  * and the user's words (they live in the pinned ledger) and keeps the assistant's narrative, the facts and what
  * tool output, attachments and edits said; compact drops the narrative and the output facts, shortens decisions
- * (keeping their reason), rejections and failures and keeps paths without line numbers; anchor is one honest line. A tier that adds nothing to the next less detailed one is
- * null; the anchor never is. Deterministic: fixed labels, facts ordered by first tag then text, no clock.
+ * (keeping their reason; a reasoned one up to WHOLE_REASON_CHARS stays whole, rule `whole-reasons`), rejections and
+ * failures and keeps paths without line numbers; anchor is one honest line. A tier that adds nothing to the next less
+ * detailed one is null; the anchor never is. Deterministic: fixed labels, facts ordered by first tag then text, no
+ * clock. `recognizers` are the named rules in use (the Lab switches some off).
  */
-export function renderTiers(record: CanonicalRecord): TierTexts {
+export function renderTiers(record: CanonicalRecord, recognizers: Recognizers = ALL_RECOGNIZERS): TierTexts {
   const invariant = criticalInvariant(record)
   const fromSource = record.full !== null && record.full.trim() !== ""
   const full = fromSource ? `${tierHeader(record)}\n${record.full}` : render(record, fullSections(record))
   const dense = render(record, denseSections(record, invariant))
-  const compactSections = compactBody(record)
+  const compactSections = compactBody(record, recognizers.on("whole-reasons"))
   const compact = render(record, withOutcome(record, [invariantSection(invariant), ...compactSections]))
   // A tier no shorter than the source itself is pointless: FULL is the cheaper, complete view.
   const shorter = (text: string): boolean => !fromSource || text.length < full.length
@@ -132,9 +141,12 @@ function withOutcome(record: CanonicalRecord, sections: readonly Section[]): Sec
 }
 
 /** The compact tier's body: shortened texts, identifiers, paths of locations not already listed, open work. */
-function compactBody(record: CanonicalRecord): Section[] {
+function compactBody(record: CanonicalRecord, wholeReasons: boolean): Section[] {
   const shorten = (text: string): string => shortenText(text, COMPACT_FACT_CHARS)
-  const keepReason = (text: string): string => shortenKeepingReason(text, COMPACT_FACT_CHARS)
+  const keepReason = (text: string, kind: FactKind): string =>
+    wholeReasons && kind === "decision" && text.length <= WHOLE_REASON_CHARS && hasReasonClause(text)
+      ? oneLine(text)
+      : shortenKeepingReason(text, COMPACT_FACT_CHARS)
   const identifiers = new Set(texts(record, "identifier"))
   const paths = [...new Set(texts(record, "location").map(locationPath))].filter((path) => !identifiers.has(path))
   const written = detailSections(record, keepReason)
@@ -152,11 +164,11 @@ function compactBody(record: CanonicalRecord): Section[] {
  * identifier already written out verbatim in one of the tier's other lines, or inside a longer identifier of the
  * list, is not listed again: the tier still contains it word for word, at no cost.
  */
-function detailSections(record: CanonicalRecord, format: (text: string) => string): Section[] {
+function detailSections(record: CanonicalRecord, format: (text: string, kind: FactKind) => string): Section[] {
   const sections = [
-    { label: "Failures", lines: texts(record, "failure").map(format) },
-    { label: "Decisions", lines: texts(record, "decision").map(format) },
-    { label: "Rejected alternatives", lines: texts(record, "rejected_alternative").map(format) },
+    { label: "Failures", lines: texts(record, "failure").map((text) => format(text, "failure")) },
+    { label: "Decisions", lines: texts(record, "decision").map((text) => format(text, "decision")) },
+    { label: "Rejected alternatives", lines: texts(record, "rejected_alternative").map((text) => format(text, "rejected_alternative")) },
   ]
   const written = sections.flatMap((section) => section.lines)
   const identifiers = texts(record, "identifier")

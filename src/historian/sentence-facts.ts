@@ -81,6 +81,9 @@ const SO_REASON = new RegExp(`,\\s+${SO_CONSEQUENCE}`, "i")
 function weakKind(sentence: string, context: { recognizers: Recognizers; reasons: (sentence: string) => boolean }): SentenceKind | null {
   if (context.recognizers.on("located-findings") && isLocatedFinding(sentence)) return "failure"
   if (context.recognizers.on("declined-approaches") && isDeclined(sentence)) return "rejected_alternative"
+  if (context.recognizers.on("conceded-alternatives") && isConceded(sentence)) return "rejected_alternative"
+  if (context.recognizers.on("announced-findings") && isAnnouncedFinding(sentence)) return "failure"
+  if (context.recognizers.on("stated-trade-offs") && isTradeOff(sentence)) return "decision"
   if (context.recognizers.on("reasoned-sentences") && isReasoned(sentence, context.reasons)) return "decision"
   return null
 }
@@ -111,6 +114,46 @@ function isDeclined(sentence: string): boolean {
 
 const DECLINED =
   /\b(?:i|we) (?:don't|do not|wouldn't|would not) (?:want|like) to (?:rely|depend|lean|build) on\b|\b(?:i'd|i would|we'd|we would) rather not\b|\bbetter not to (?:rely|depend) on\b/i
+
+/**
+ * A sentence that grants an option its merit and turns it down in the same breath ("A read replica would help the
+ * reports, but nobody here runs Postgres replication", "Redis would be faster, but it can't join the transaction")
+ * weighs an alternative and rejects it for the reason after "but".
+ */
+function isConceded(sentence: string): boolean {
+  return !isQuestionOrConditional(sentence) && CONCEDED.test(sentence)
+}
+
+const CONCEDED =
+  /\b(?:would|could|might)\s+(?:(?:probably|certainly|also|still|arguably)\s+)?(?:help|work|beat|save|simplify|be (?:better|faster|simpler|cleaner|easier|nicer|cheaper|more \w+))\b[^.;?]{0,160}?,\s*but\b/i
+
+/**
+ * A sentence that announces a discovery and then states it after a colon ("That's it: the duplicate invoices came
+ * from the retry of a timed-out POST", "Found it: the cache key omits the tenant") says what the cause turned out to
+ * be.
+ */
+function isAnnouncedFinding(sentence: string): boolean {
+  const announced = ANNOUNCED_FINDING.exec(sentence.trim())
+  // A wrap-up ("That's it: nothing else to change") closes the work and names no cause.
+  return announced?.[1] !== undefined && !WRAP_UP.test(announced[1])
+}
+
+const WRAP_UP = /^(?:nothing|no (?:more|other|further)|all (?:done|good|set)|done|everything|we're done|that's all)\b/i
+
+const ANNOUNCED_FINDING =
+  /^(?:that's it|that is it|that's the (?:bug|culprit|cause|problem)|found it|found the (?:bug|culprit|cause|problem)|there it is|there's the (?:bug|culprit|cause|problem)|bingo)\s*[:—–]\s*(\S.{15,})/i
+
+/**
+ * A sentence that names what a decision costs and then states it after a colon ("The downside is a slower cold start:
+ * the index is rebuilt on boot", "The trade-off: reads may lag the primary by a second") is part of the decision's
+ * rationale: the consequence it accepted.
+ */
+function isTradeOff(sentence: string): boolean {
+  return !isQuestionOrConditional(sentence) && TRADE_OFF.test(sentence.trim())
+}
+
+const TRADE_OFF =
+  /^(?:the |one |the one |the only |a )?(?:flip side|other side of (?:that|this|the coin)|trade-?off|downside|catch|caveat|drawback|price)\b[^:.?]{0,80}:\s*\S.{15,}/i
 
 /** Words that name a defect besides the problem words (`fails`, `missing`, `doesn't`). */
 const DEFECT = /\b(?:fix(?:es|ed)?|bug(?:gy|s)?|wrong(?:ly)?|incorrect(?:ly)?|drops?|ignores?|loses?|leaks?)\b/i

@@ -72,6 +72,11 @@ const REASON_START = new RegExp(
   "i",
 )
 
+/** True when a decision or rejection has a clause that opens its reason (", because …", ", so the …", " — …"). */
+export function hasReasonClause(text: string): boolean {
+  return REASON_START.test(text.replace(/\s+/g, " "))
+}
+
 /**
  * Shortens a decision or rejection to about `maxChars` keeping both halves of its contract: the start of what was
  * decided and the whole reason (up to 60% of the budget), joined by an ellipsis. Without a reason, or when the text

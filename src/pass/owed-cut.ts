@@ -146,7 +146,7 @@ export function writeCut(writer: CutWriter, owed: OwedCut, known: CompartmentOut
         droppedOf: (partId) => owed.tags.get(partId)?.dropped === true,
       })
       const record = { ...extracted, facts: applyPinPatterns(extracted.facts, writer.pinPatterns) }
-      const tiers = renderTiers(record)
+      const tiers = renderTiers(record, writer.recognizers)
       const representations = TIERS.flatMap((tier) => {
         const content = tiers[tier]
         if (content === null) return []

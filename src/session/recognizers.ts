@@ -122,6 +122,30 @@ export const RECOGNIZERS = {
     reason: "'I don't want to rely on X', 'I'd rather not …' turns an approach down as surely as a rejection verb",
     developedOn: ["opencode-hollybank-reminders.json"],
   },
+  "conceded-alternatives": {
+    reason: "'X would help …, but …' grants an option its merit and turns it down for the reason after 'but'",
+    developedOn: ["pi-1-larchway-arrivals.jsonl"],
+  },
+  "announced-findings": {
+    reason: "'That's it: …', 'Found it: …' announce what the cause turned out to be and state it after the colon",
+    developedOn: ["pi-1-larchway-arrivals.jsonl"],
+  },
+  "stated-trade-offs": {
+    reason: "'The downside is …: …', 'The trade-off: …' state the consequence a decision accepted, part of its reason",
+    developedOn: ["claudecode-logship-leak.jsonl"],
+  },
+  "resolved-locations": {
+    reason: "a place the agent names by file name (client.py:88) is the file a call of the episode gave the path of",
+    developedOn: ["pi-kvgate-watch.jsonl"],
+  },
+  "dotnet-locations": {
+    reason: ".NET prints a frame's place as `in path:line 36`; it is a location, named in that spelling",
+    developedOn: ["opencode-shelfwise-notices.json"],
+  },
+  "whole-reasons": {
+    reason: "a decision that gives its own reason is quoted whole in COMPACT up to 280 characters: a cut lands in the clause it justifies",
+    developedOn: ["opencode-quayside-berths.json"],
+  },
   "reasoning-plans": {
     reason: "a plan the agent lays out only in its reasoning is what it then carries out; the answer does not repeat it",
     developedOn: UNSEEN,

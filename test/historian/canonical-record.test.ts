@@ -219,6 +219,50 @@ describe("extractCanonicalRecord: decisions and rejected alternatives", () => {
     expect(texts(without, "rejected_alternative")).toEqual([])
   })
 
+  it("reads an option granted its merit and turned down with 'but' as a rejected alternative, only with its rule on", () => {
+    const body =
+      "Not worth it here. A read replica would help the monthly reports, but nobody on the team runs Postgres replication " +
+      "and the reports take four minutes today. Would a cache be simpler?"
+    const messages = [user("should we add a replica for the reports?"), said("a1", body)]
+    expect(texts(record(messages), "rejected_alternative")).toEqual([
+      "A read replica would help the monthly reports, but nobody on the team runs Postgres replication and the reports take four minutes today.",
+    ])
+    const off = { on: (name: string) => name !== "conceded-alternatives" }
+    const without = extractCanonicalRecord({ compartmentId: "c1", messages, tagOf: tagMessages(messages), recognizers: off })
+    expect(texts(without, "rejected_alternative")).toEqual([])
+  })
+
+  it("does not read a 'would …, but' about what already happened as a rejection", () => {
+    const body = "The cron job would normally rotate the logs, and it did."
+    expect(texts(record([user("go"), said("a1", body)]), "rejected_alternative")).toEqual([])
+  })
+
+  it("reads a discovery announced before a colon as a finding, only with its rule on", () => {
+    const body =
+      "Found it: the duplicate invoices came from the client retrying a POST that had timed out on our side. " +
+      "That's it: nothing else to change."
+    const messages = [user("why are invoices doubled?"), said("a1", body)]
+    expect(texts(record(messages), "failure")).toEqual([
+      "Found it: the duplicate invoices came from the client retrying a POST that had timed out on our side.",
+    ])
+    const off = { on: (name: string) => name !== "announced-findings" }
+    const without = extractCanonicalRecord({ compartmentId: "c1", messages, tagOf: tagMessages(messages), recognizers: off })
+    expect(texts(without, "failure")).toEqual([])
+  })
+
+  it("reads the consequence a decision accepted, stated after a colon, as a decision, only with its rule on", () => {
+    const body =
+      "The search index now lives on local disk. The downside is a slower cold start: every boot rebuilds the index " +
+      "from the database, about forty seconds on production data. Catch: none."
+    const messages = [user("move the index off S3"), said("a1", body)]
+    expect(texts(record(messages), "decision")).toEqual([
+      "The downside is a slower cold start: every boot rebuilds the index from the database, about forty seconds on production data.",
+    ])
+    const off = { on: (name: string) => name !== "stated-trade-offs" }
+    const without = extractCanonicalRecord({ compartmentId: "c1", messages, tagOf: tagMessages(messages), recognizers: off })
+    expect(texts(without, "decision")).toEqual([])
+  })
+
   it("does not read a question as a decision", () => {
     const result = record([user("go"), said("a1", "Should I use the dark theme? I'll read the docs first.")])
     expect(texts(result, "decision")).toEqual([])

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { extractLocations, formatLocation, locationPath } from "../../src/historian/extract-locations.js"
+import { firstStackFrame } from "../../src/historian/failure-locations.js"
 
 describe("extractLocations", () => {
   it.each([
@@ -29,12 +30,33 @@ describe("extractLocations", () => {
   })
 })
 
+describe("dotnet-locations", () => {
+  const frame = "   at Ledger.Api.Startup.Configure(IApplicationBuilder app) in /srv/ledger/src/Ledger.Api/Startup.cs:line 58"
+
+  it("reads a .NET frame's `path:line N` in that spelling, only when asked", () => {
+    expect(extractLocations(frame, { dotnet: true }).map((location) => location.text)).toEqual(["/srv/ledger/src/Ledger.Api/Startup.cs:line 58"])
+    expect(extractLocations(frame)).toEqual([])
+  })
+
+  it("takes a .NET stack's first frame with a file, past the framework's frames and a reader's gutter", () => {
+    const output = [
+      "00011| Unhandled exception. System.InvalidOperationException: No service for type 'Ledger.Api.IClock' has been registered.",
+      "00012|    at Microsoft.Extensions.DependencyInjection.ServiceProviderServiceExtensions.GetRequiredService(IServiceProvider provider, Type serviceType)",
+      `00013| ${frame}`,
+      "00014|    at Ledger.Api.Program.Main(String[] args) in /srv/ledger/src/Ledger.Api/Program.cs:line 12",
+    ].join("\n")
+    expect(firstStackFrame(output, { dotnet: true }).map((location) => location.text)).toEqual(["/srv/ledger/src/Ledger.Api/Startup.cs:line 58"])
+    expect(firstStackFrame(output)).toEqual([])
+  })
+})
+
 describe("locationPath", () => {
   it.each([
     ["src/a.ts:12", "src/a.ts"],
     ["src/a.ts:12:3", "src/a.ts"],
     ["src/a.ts:12-20", "src/a.ts"],
     ["src/a.ts", "src/a.ts"],
+    ["src/A.cs:line 58", "src/A.cs"],
   ])("locationPath(%j) is %j", (location, path) => {
     expect(locationPath(location)).toBe(path)
   })

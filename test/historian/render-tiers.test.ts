@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest"
 import { extractCanonicalRecord, type CanonicalRecord } from "../../src/historian/canonical-record.js"
 import { TIERS, type Tier } from "../../src/historian/fidelity-types.js"
-import { ANCHOR_OUTCOME_CHARS, COMPACT_FACT_CHARS, renderTiers } from "../../src/historian/render-tiers.js"
+import { ANCHOR_OUTCOME_CHARS, COMPACT_FACT_CHARS, renderTiers, WHOLE_REASON_CHARS } from "../../src/historian/render-tiers.js"
 import type { HostMessage } from "../../src/transcript/host-message.js"
 import { assistantMessage, completed, failed, reasoning, text, tool, userMessage } from "../helpers/host-messages.js"
 import { tagMessages } from "./trace-episodes.js"
@@ -145,13 +145,40 @@ describe("renderTiers", () => {
   })
 
   it("shortens long decisions in compact without cutting through an identifier", () => {
-    const tiers = renderTiers(record(richEpisode()))
+    // Under 280 characters with its reason, the decision stays whole while `whole-reasons` is on (tested below).
+    const tiers = renderTiers(record(richEpisode()), { on: (name) => name !== "whole-reasons" })
     expect(tiers.dense).toContain(LONG_DECISION)
     const line = tiers.compact?.split("\n").find((candidate) => candidate.startsWith("- I'll use NFKD"))
     expect(line).toBeDefined()
     expect(line?.length ?? 0).toBeLessThanOrEqual(COMPACT_FACT_CHARS + 3)
     expect(line).toMatch(/…$/)
     expect(line).toContain("src/slugify.js")
+  })
+
+  it("quotes a decision with its own reason whole in compact up to WHOLE_REASON_CHARS, and only a decision", () => {
+    const reasoned =
+      "The export job reads from the replica inside a REPEATABLE READ transaction opened once per run, so every " +
+      "table in one archive shows the same moment and a long export never blocks writers on the primary."
+    const rejected =
+      "I considered dumping with pg_dump per table, but rejected it: each table would come from a different " +
+      "snapshot, so the archive could hold an order whose customer row was written after the dump of customers began."
+    const messages = [
+      userMessage({ id: "u1", parts: [text("u1-t", "make the nightly export consistent")] }),
+      assistantMessage({
+        id: "a1",
+        parts: [tool("a1-r", "read", completed({ filePath: "jobs/export.py" }, SLUGIFY_SOURCE)), text("a1-t", `${reasoned} ${rejected}`)],
+      }),
+      assistantMessage({ id: "a2", parts: [text("a2-t", "The nightly export runs at 02:00 as before.")] }),
+    ]
+    expect(reasoned.length).toBeGreaterThan(COMPACT_FACT_CHARS)
+    expect(reasoned.length).toBeLessThanOrEqual(WHOLE_REASON_CHARS)
+    const tiers = renderTiers(record(messages))
+    expect(tiers.compact).toContain(`- ${reasoned}`)
+    // A rejection is still shortened to the compact length, keeping its reason.
+    const rejection = tiers.compact?.split("\n").find((line) => line.startsWith("- I considered"))
+    expect(rejection?.length ?? 0).toBeLessThanOrEqual(COMPACT_FACT_CHARS + 3)
+    const off = renderTiers(record(messages), { on: (name) => name !== "whole-reasons" })
+    expect(off.compact).not.toContain(reasoned)
   })
 
   it("gives the anchor exactly its contract: id, tag range, outcome, invariant, entities", () => {

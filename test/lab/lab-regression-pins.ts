@@ -2,7 +2,7 @@
  * The non-incidental probes the default policy kept over every probe fixture, by window, when last measured. The full
  * gate (lab-regression.full.test.ts) reads them: an improvement raises them, a regression fails the gate.
  */
-export const PINNED_DEFAULT_SURVIVED: Readonly<Record<number, number>> = { 16_000: 207, 32_000: 234, 64_000: 244 }
+export const PINNED_DEFAULT_SURVIVED: Readonly<Record<number, number>> = { 16_000: 210, 32_000: 240, 64_000: 246 }
 
 /**
  * The gate in `npm test` (lab-regression.test.ts): two OpenCode-shaped synthetic sessions, the cheapest fixtures in
@@ -12,5 +12,5 @@ export const PINNED_DEFAULT_SURVIVED: Readonly<Record<number, number>> = { 16_00
  */
 export const GATE_TRACES: readonly string[] = ["opencode-verdant-irrigation.json", "opencode-shelfwise-notices.json"]
 
-/** The non-incidental probes of GATE_TRACES the default kept at 32k when last measured (22 + 20). */
-export const PINNED_GATE_SURVIVED = 42
+/** The non-incidental probes of GATE_TRACES the default kept at 32k when last measured (22 + 21). */
+export const PINNED_GATE_SURVIVED = 43
