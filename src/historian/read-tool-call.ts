@@ -8,11 +8,12 @@ import { failureHeaderLocation, firstStackFrame, lastTracebackFrame } from "./fa
 import { isDocumentCommand, isSearchCommand, programOf } from "./shell-commands.js"
 import { createToolCallMemo } from "./tool-call-memo.js"
 import { formatLocation, extractLocations, type LocationMatch } from "./extract-locations.js"
-import { keptAddedLines, MAX_KEPT_LINES, outputLines } from "./output-lines.js"
+import { MAX_KEPT_LINES, outputLines } from "./output-lines.js"
 import { outputConstraints, outputKeep } from "./output-reading.js"
 import { outputFacts } from "./output-facts.js"
 import { labelledIds, prefixedIds, returnedIds, statedIdentifiers } from "./returned-ids.js"
 import { negativeResult } from "./negative-result.js"
+import { addedLines, editTexts, firstString } from "./edit-texts.js"
 import { questionAnswers } from "./question-answers.js"
 
 /** What the canonical record needs from one tool part. */
@@ -60,10 +61,6 @@ export type ToolCallReading = {
   /** What DENSE keeps of an edit: each file's path and some of the lines it added. */
   added: { path: string; lines: string[] }[]
 }
-
-/** An edit keeps at most this many added lines per file in DENSE, and a call at most EDIT_FILES files. */
-export const ADDED_LINES_PER_FILE = 4
-export const EDIT_FILES = 4
 
 const remembered = createToolCallMemo<ToolCallReading>()
 
@@ -235,54 +232,6 @@ function lineRangeOf(command: string | null): { start: number; end: number } | n
   return { start: Number(match[1]), end: Number(match[2]) }
 }
 
-function editTexts(
-  row: HostToolRow,
-  patch: readonly PatchFile[],
-  tool: string,
-  input: Record<string, unknown>,
-  command: string | null,
-): { newText: string; oldText: string } | null {
-  const newText = firstString(input, ["newText", "new_string", "newString", "new_str"])
-  if (newText !== null) {
-    return { newText, oldText: firstString(input, ["oldText", "old_string", "oldString", "old_str"]) ?? "" }
-  }
-  const edits = input["edits"]
-  if (Array.isArray(edits)) {
-    const pairs = edits.filter((edit): edit is Record<string, unknown> => edit !== null && typeof edit === "object")
-    // OpenCode's multiedit spells the keys `newString`, Claude Code's MultiEdit `new_string`.
-    const joined = (keys: readonly string[]): string => pairs.map((edit) => firstString(edit, keys) ?? "").join("\n")
-    if (pairs.length > 0) return { newText: joined(["newString", "new_string"]), oldText: joined(["oldString", "old_string"]) }
-  }
-  if (patch.length > 0) {
-    return { newText: patch.flatMap((file) => file.added).join("\n"), oldText: patch.flatMap((file) => file.removed).join("\n") }
-  }
-  const content = row.writes ? firstString(input, ["content", "new_source", "file_text"]) : null
-  if (content !== null) return { newText: content, oldText: "" }
-  if (tool === "edit" && command !== null && typeof input["command"] === "string") {
-    const body = input["command"].split("\n").slice(1).join("\n").replace(/\nend_of_edit\s*$/, "")
-    return body.trim() === "" ? null : { newText: body, oldText: "" }
-  }
-  return null
-}
-
-/** Each file an edit changed with the lines DENSE keeps of what it added. */
-function addedLines(
-  row: HostToolRow,
-  patch: readonly PatchFile[],
-  paths: readonly string[],
-  edit: { newText: string; oldText: string } | null,
-  recognizers: Recognizers,
-): { path: string; lines: string[] }[] {
-  if (!row.writes) return []
-  if (patch.length > 0) {
-    return patch.slice(0, EDIT_FILES).map((file) => ({ path: file.path, lines: keptAddedLines(file.added, ADDED_LINES_PER_FILE, recognizers) }))
-  }
-  if (edit === null || paths[0] === undefined) return []
-  const old = new Set(edit.oldText.split("\n").map((line) => line.trim()))
-  const added = edit.newText.split("\n").filter((line) => !old.has(line.trim()))
-  return [{ path: paths[0], lines: keptAddedLines(added, ADDED_LINES_PER_FILE, recognizers) }]
-}
-
 function todosOf(input: Record<string, unknown>): { content: string; status: string }[] | null {
   const todos = input["todos"]
   if (!Array.isArray(todos)) return null
@@ -292,12 +241,4 @@ function todosOf(input: Record<string, unknown>): { content: string; status: str
     const status = (todo as Record<string, unknown>)["status"]
     return typeof content === "string" ? [{ content, status: typeof status === "string" ? status : "pending" }] : []
   })
-}
-
-function firstString(input: Record<string, unknown>, keys: readonly string[]): string | null {
-  for (const key of keys) {
-    const value = input[key]
-    if (typeof value === "string" && value.trim() !== "") return value
-  }
-  return null
 }
