@@ -61,7 +61,7 @@ export function ruleLines(
 }
 
 /**
- * A hard rule binds with a value: an obligation or prohibition (`must`, `never`, `do not`, `required`) that states a
+ * A hard rule binds with a value: an obligation or prohibition (`must`, `never`, `cannot`, `required`) that states a
  * number (`must not exceed 250 MiB`, `must be at least 10 minutes`). Advice (`should`, `avoid`), a word like `only`,
  * a description (`exit codes do not change`) and a bare quantity (sample output, a size in a table) bind less.
  */
@@ -78,7 +78,7 @@ function hardOnesFirst(lines: readonly string[], limit: number): string[] {
 }
 
 const HARD_RULE =
-  /\b(?:must(?:n't| not)?|never|shall(?: not)?|required|mandatory|forbidden|not allowed|not permitted|prohibited|cannot|can't|may not|do not|don't)\b/i
+  /\b(?:must(?:n't| not)?|never|shall(?: not)?|required|mandatory|forbidden|not allowed|not permitted|prohibited|cannot|can't|may not)\b/i
 
 /** A number: what makes a rule checkable (a size, a duration, a count). */
 const HAS_VALUE = /\d/
@@ -112,11 +112,6 @@ const LIST_ITEM = /^(?:>\s*)*(?:[-*•]|\d{1,2}[.)])\s+/
 /** A limit or default with its value: a number (with a unit), a quoted value or a boolean. */
 export function isLimit(line: string, reading: RuleReading = WIDE_RULE_READING): boolean {
   return (LIMIT_LINE.test(line) && /\d|\btrue\b|\bfalse\b|["'`]/.test(line)) || (reading.quantities && QUANTITY.test(line))
-}
-
-/** A clause that names a limit or default (`limits are enforced on the client`), with its value or without. */
-export function namesLimit(text: string): boolean {
-  return LIMIT_LINE.test(text)
 }
 
 /** A line that states a rule (`must`, `never`, `only`; with `wideWords` also `cannot`, `may not`, `no new`). */

@@ -6,7 +6,7 @@
 import type { OutputKeep } from "../session/host-tools.js"
 import type { Recognizers } from "../session/recognizers.js"
 import { isErrorLine } from "./error-lines.js"
-import { isHardRule, isLimit, isRuleLine, namesLimit, ruleReading, scanLines } from "./document-rules.js"
+import { isLimit, isRuleLine, ruleReading, scanLines } from "./document-rules.js"
 import { isDefinitionHit, isSettingLine, settingReading } from "./output-facts.js"
 import { plainText } from "./plain-text.js"
 import { takeVaried } from "./line-shapes.js"
@@ -28,12 +28,6 @@ const BLIND_DOCUMENT_LINES = 6
 
 /** A kept line is cut to about this many characters (at a word boundary). */
 export const MAX_KEPT_LINE_CHARS = 200
-
-/**
- * With `whole-rule-lines`, a kept line that states a rule or a limit stays whole up to this length: its binding clause
- * (what to do about the value) often comes after the value, past MAX_KEPT_LINE_CHARS.
- */
-export const MAX_KEPT_RULE_CHARS = 320
 
 /** An error block keeps its first line and up to this many lines after it (the cause is often a few lines below). */
 export const ERROR_CAUSE_LINES = 3
@@ -130,26 +124,12 @@ function scoredOutputLines(options: OutputOptions): { text: string; priority: nu
   // Past a few lines of one shape, a line of another shape goes first within its priority (`varied-shapes`).
   const taken = recognizers.on("varied-shapes") ? takeVaried(sorted, cap) : sorted.slice(0, cap)
   const chosen = taken.sort((a, b) => a.index - b.index)
-  const wholeRules = recognizers.on("whole-rule-lines") && (keep === "document" || keep === "generic")
   const kept: { text: string; priority: number }[] = []
   for (const candidate of chosen) {
-    const whole = wholeRules && candidate.priority <= 1 && bindsPastCut(candidate.text, recognizers)
-    const line = cutLine(candidate.text, whole ? MAX_KEPT_RULE_CHARS : MAX_KEPT_LINE_CHARS)
+    const line = cutLine(candidate.text)
     if (!kept.some((known) => known.text === line)) kept.push({ text: line, priority: candidate.priority })
   }
   return kept
-}
-
-/**
- * A rule or limit line up to MAX_KEPT_RULE_CHARS whose part past MAX_KEPT_LINE_CHARS still states a rule or names a
- * limit (`…; limits are enforced on the client, so send them with every insert`): cut, it would lose what binds.
- */
-function bindsPastCut(line: string, recognizers: Recognizers): boolean {
-  if (line.length <= MAX_KEPT_LINE_CHARS || line.length > MAX_KEPT_RULE_CHARS) return false
-  const reading = ruleReading(recognizers)
-  if (!((recognizers.on("doc-rule-lines") && isRuleLine(line, reading)) || (recognizers.on("doc-limit-lines") && isLimit(line, reading)))) return false
-  const tail = line.slice(cutLine(line).length - 1)
-  return isRuleLine(tail, reading) || namesLimit(tail)
 }
 
 /** A line telling its reader what to keep (`reader-instructions`). */
@@ -189,8 +169,6 @@ function linePriority(line: string, keep: OutputKeep, recognizers: Recognizers):
   }
   if (keep === "document" || keep === "generic") {
     const reading = ruleReading(recognizers)
-    // A rule that binds with a value (`do not exceed 5 MB`) goes before the document's softer rules and limits.
-    if (keep === "document" && recognizers.on("hard-doc-lines-first") && recognizers.on("doc-rule-lines") && isHardRule(line)) return 0
     if (recognizers.on("doc-rule-lines") && isRuleLine(line, reading)) return 1
     if (recognizers.on("doc-limit-lines") && isLimit(line, reading)) return 1
     if (on("doc-version-lines", VERSION_LINE)) return 2
@@ -221,11 +199,10 @@ function errorBlock(lines: readonly string[], firstFrame: boolean): number[] {
   return block
 }
 
-/** The line cut to about `max` characters, at a word boundary in its second half when there is one. */
-function cutLine(line: string, max: number = MAX_KEPT_LINE_CHARS): string {
-  if (line.length <= max) return line
-  const cut = line.lastIndexOf(" ", max)
-  return `${line.slice(0, cut > max / 2 ? cut : max)}…`
+function cutLine(line: string): string {
+  if (line.length <= MAX_KEPT_LINE_CHARS) return line
+  const cut = line.lastIndexOf(" ", MAX_KEPT_LINE_CHARS)
+  return `${line.slice(0, cut > MAX_KEPT_LINE_CHARS / 2 ? cut : MAX_KEPT_LINE_CHARS)}…`
 }
 
 const VERSION_LINE = /\b(?:v?\d+\.\d+\.\d+(?:-[\w.]+)?|version\s*:?\s*v?\d+(?:\.\d+)*|(?:>=|<=|\^|~>?)\s*v?\d+\.\d+)\b/i

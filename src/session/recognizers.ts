@@ -146,14 +146,6 @@ export const RECOGNIZERS = {
     reason: "a decision that gives its own reason is quoted whole in COMPACT up to 280 characters: a cut lands in the clause it justifies",
     developedOn: ["opencode-quayside-berths.json"],
   },
-  "whole-rule-lines": {
-    reason: "a document's rule or limit line stays whole in DENSE up to 320 characters: its binding clause often follows the value",
-    developedOn: ["opencode-verdant-irrigation.json"],
-  },
-  "hard-doc-lines-first": {
-    reason: "a document's rule that binds with a value (must not, do not, never … 900) takes DENSE's places before softer rule lines",
-    developedOn: ["opencode-wavecrest-episodes.json"],
-  },
   "reasoning-plans": {
     reason: "a plan the agent lays out only in its reasoning is what it then carries out; the answer does not repeat it",
     developedOn: UNSEEN,

@@ -5,7 +5,6 @@ import {
   keptAddedLines,
   keptOutputLines,
   MAX_KEPT_LINE_CHARS,
-  MAX_KEPT_RULE_CHARS,
   MAX_KEPT_LINES,
   outputLines,
 } from "../../src/historian/output-lines.js"
@@ -346,66 +345,5 @@ describe("outputLines: key lines (COMPACT's Noted)", () => {
       "| `days` | no | Number of days, default 1. Max range per request: 7 days. |",
       "| Free | 20 requests per rolling 24 h per API key | 1/s |",
     ])
-  })
-})
-
-describe("keptOutputLines: whole rule lines (`whole-rule-lines`)", () => {
-  // A fetched library page whose limit line states its value first and what the caller must do about it last.
-  const QUEUE_DOC = [
-    "TITLE: Batching publishes",
-    "DESCRIPTION: `publish_batch/3` takes a `:max_batch` option. With `max_batch: 500` the client splits larger lists into chunks of 500 and sends them in order. The broker applies no limit of its own; the batch limit lives in the client, so pass it on every call.",
-    "SOURCE: https://docs.example.org/queue/batching",
-  ].join("\n")
-  const binding = "the batch limit lives in the client, so pass it on every call."
-
-  it("keeps a rule or limit line whole when its part past the usual cut still binds", () => {
-    const line = QUEUE_DOC.split("\n")[1] ?? ""
-    expect(line.length).toBeGreaterThan(MAX_KEPT_LINE_CHARS)
-    expect(line.length).toBeLessThanOrEqual(MAX_KEPT_RULE_CHARS)
-    expect(kept("document", QUEUE_DOC)).toContain(line)
-  })
-
-  it("cuts the same line at the usual length without the rule", () => {
-    const lines = kept("document", QUEUE_DOC, { recognizers: recognizersWithout(["whole-rule-lines"]) })
-    expect(lines.some((line) => line.includes(binding))).toBe(false)
-    expect(lines.every((line) => line.length <= MAX_KEPT_LINE_CHARS + 1)).toBe(true)
-  })
-
-  it("still cuts a rule line whose tail only describes, and one longer than the bound", () => {
-    const describing = `Retries default to 3 attempts with a backoff of 2 s. ${"The dashboard shows each attempt with its timestamp and status code. ".repeat(3)}`.trim()
-    const tooLong = `Uploads must stay under 25 MB per file. ${"Each part is checked against its checksum before the next one starts. ".repeat(5)}at most 4 parts run at once.`
-    const lines = kept("document", [describing, tooLong].join("\n"))
-    expect(lines).toHaveLength(2)
-    expect(lines.every((line) => line.endsWith("…") && line.length <= MAX_KEPT_LINE_CHARS + 1)).toBe(true)
-  })
-})
-
-describe("keptOutputLines: hard rules first (`hard-doc-lines-first`)", () => {
-  // A service contract with more rule lines than DENSE keeps; the one prohibition with a value sits near the end.
-  const CONTRACT = readOutput("/srv/billing/docs/contract.md", [
-    "# Billing exports: what the exporter must produce",
-    "- Amounts are always written in minor units.",
-    "- Currency codes must be upper case.",
-    "Only closed invoices are exported.",
-    "- A refund should reference the invoice it reverses.",
-    "Never export a customer's card number, not even masked.",
-    "- Rows are sorted by invoice id; avoid resorting them downstream.",
-    "Make sure the header row names every column.",
-    "- Timestamps must carry their offset.",
-    "Dates should use the ISO calendar week.",
-    "- Only the finance role may trigger a manual export.",
-    "Ensure the file ends with a newline.",
-    "- Deleted customers are required to stay in old exports.",
-    "- Exports are written to the bucket nightly and kept for 400 days. Do not shorten the retention: auditors ask for a year back.",
-  ])
-
-  it("keeps the prohibition with a value among a document's many softer rule lines", () => {
-    expect(kept("document", CONTRACT).some((line) => line.includes("kept for 400 days"))).toBe(true)
-  })
-
-  it("leaves it out without the rule: the softer lines come first in document order", () => {
-    const lines = kept("document", CONTRACT, { recognizers: recognizersWithout(["hard-doc-lines-first"]) })
-    expect(lines).toHaveLength(MAX_KEPT_LINES.document)
-    expect(lines.some((line) => line.includes("kept for 400 days"))).toBe(false)
   })
 })
