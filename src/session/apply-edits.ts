@@ -27,14 +27,34 @@ export type RenderedList = { messages: readonly HostMessage[]; edits: readonly E
  * content edit of the pass's live messages is written into the part at the position the renderer recorded for it,
  * without comparing ids (the pass compared every part's id this call, `beginPass`, and the positions were recorded
  * from a message of those ids in that order). Any other edit, and every edit when the messages are others, is looked
- * up by id. A position that names a part its message lacks is found as it is written: the content written so far is
- * put back and every edit is looked up by id instead, so applying stays all or nothing without a walk of its own
- * before the writes. Returns how many content edits were written by position.
+ * up by id. Returns how many content edits were written by position.
  */
 export function applyRenderedEdits(messages: HostMessage[], rendered: RenderedList, ...lists: EditLists): number {
   const placed = rendered.placed
-  const own = placed !== null && sameMessages(rendered.messages, messages)
+  const own = placed !== null && sameMessages(rendered.messages, messages) && placedWithin(placed, messages)
   return apply(messages, lists, own ? { edits: rendered.edits, placed } : null)
+}
+
+/**
+ * True when every part the placed edits write is in `messages` where the renderer recorded it, checked before anything
+ * is written so that applying stays all or nothing. Each position was recorded from a message of the same part ids
+ * in the same order, which `beginPass` verified for this very copy; this only reads how many parts each message with
+ * placed edits has (a message's edits come together: its count is read once, not its parts).
+ */
+function placedWithin(placed: PlacedEdits, messages: readonly HostMessage[]): boolean {
+  const { targets, liveFrom } = placed
+  let message = -1
+  let parts = 0
+  for (let at = 0; at < targets.length; at += 2) {
+    const part = targets[at + 1] as number
+    if (part < 0) continue
+    if (targets[at] !== message) {
+      message = targets[at] as number
+      parts = messages[liveFrom + message]?.parts.length ?? 0
+    }
+    if (part >= parts) return false
+  }
+  return true
 }
 
 type EditLists = readonly (readonly Edit[])[]
@@ -105,9 +125,8 @@ function apply(messages: HostMessage[], lists: EditLists, rendered: PlacedList |
     if (anchor !== null && (!found || gone)) throw new Error(`edit inserts after message ${anchor}, which is missing`)
     if (byId.listed(edit.message.info.id)) throw new Error(`edit inserts message ${edit.message.info.id}, which already exists`)
   }
-  // A placed position the messages do not have: nothing is left written, and every edit is looked up by id.
-  if (byPosition > 0 && !writePlacedContent(messages, lists, rendered, contentEdits, contentParts)) return apply(messages, lists, null)
-  if (byPosition === 0) for (let index = 0; index < contentEdits.length; index += 1) writeContent(contentEdits[index] as Edit, contentParts[index] as HostPart)
+  if (byPosition > 0) writePlacedContent(messages, lists, rendered, contentEdits, contentParts)
+  else for (let index = 0; index < contentEdits.length; index += 1) writeContent(contentEdits[index] as Edit, contentParts[index] as HostPart)
   for (const { edit, message } of partInserts) {
     const first = message.parts[0]
     const inserted: HostPart = {
@@ -155,8 +174,7 @@ function sameMessages(a: readonly HostMessage[], b: readonly HostMessage[]): boo
 
 /**
  * Writes the content edits in list order: a placed one into its part, the others into the parts they were looked up
- * in (`looked`, in the same order). Returns false, with every content it wrote put back, when a placed edit names a
- * part the messages do not have (a copy changed since the pass); the value each write replaced is kept until then.
+ * in (`looked`, in the same order).
  */
 function writePlacedContent(
   messages: readonly HostMessage[],
@@ -164,78 +182,17 @@ function writePlacedContent(
   rendered: PlacedList | null,
   looked: readonly Edit[],
   lookedParts: readonly HostPart[],
-): boolean {
-  const replaced: unknown[] = []
+): void {
   let next = 0
   for (const edits of lists) {
     const placed = rendered !== null && edits === rendered.edits ? rendered.placed : null
     for (let index = 0; index < edits.length; index += 1) {
       const edit = edits[index] as Edit
-      if (placed !== null && placedPosition(placed, index) >= 0) {
-        const part = placedPart(messages, placed, index)
-        if (part === undefined) {
-          restoreContent(messages, lists, rendered, lookedParts, replaced)
-          return false
-        }
-        replaced.push(writtenContent(edit, part))
-        writeContent(edit, part)
-      } else if (isContentEdit(edit)) {
-        const part = lookedParts[next] as HostPart
-        replaced.push(writtenContent(edit, part))
-        writeContent(looked[next] as Edit, part)
+      if (placed !== null && placedPosition(placed, index) >= 0) writeContent(edit, placedPart(messages, placed, index))
+      else if (isContentEdit(edit)) {
+        writeContent(looked[next] as Edit, lookedParts[next] as HostPart)
         next += 1
       }
-    }
-  }
-  return true
-}
-
-/** What a content edit overwrites in its part: a text, a tool's output or error, or the tool's state object. */
-function writtenContent(edit: Edit, target: HostPart): unknown {
-  switch (edit.type) {
-    case "set-text":
-      return (target as Extract<HostPart, { type: "text" }>).text
-    case "set-tool-result": {
-      const state = (target as HostToolPart).state
-      return state.status === "completed" ? state.output : state.status === "error" ? state.error : undefined
-    }
-    case "set-tool-input":
-      return (target as HostToolPart).state
-    default:
-      return undefined
-  }
-}
-
-/**
- * Puts back what the first `replaced.length` content writes of `writePlacedContent` overwrote, the latest first (a
- * tool's input replaces its state object, which a result written before it wrote into).
- */
-function restoreContent(
-  messages: readonly HostMessage[],
-  lists: EditLists,
-  rendered: PlacedList | null,
-  lookedParts: readonly HostPart[],
-  replaced: readonly unknown[],
-): void {
-  const written: { edit: Edit; part: HostPart }[] = []
-  let next = 0
-  for (const edits of lists) {
-    const placed = rendered !== null && edits === rendered.edits ? rendered.placed : null
-    for (let index = 0; index < edits.length && written.length < replaced.length; index += 1) {
-      const edit = edits[index] as Edit
-      if (placed !== null && placedPosition(placed, index) >= 0) written.push({ edit, part: placedPart(messages, placed, index) as HostPart })
-      else if (isContentEdit(edit)) written.push({ edit, part: lookedParts[next++] as HostPart })
-    }
-  }
-  for (let at = written.length - 1; at >= 0; at -= 1) {
-    const { edit, part } = written[at] as { edit: Edit; part: HostPart }
-    const previous = replaced[at]
-    if (edit.type === "set-text") (part as Extract<HostPart, { type: "text" }>).text = previous as string
-    else if (edit.type === "set-tool-input") (part as HostToolPart).state = previous as HostToolPart["state"]
-    else if (edit.type === "set-tool-result") {
-      const state = (part as HostToolPart).state
-      if (state.status === "completed") state.output = previous as string
-      if (state.status === "error") state.error = previous as string
     }
   }
 }
@@ -246,10 +203,12 @@ function placedPosition(placed: PlacedEdits, index: number): number {
   return at < 0 || at >= placed.targets.length ? -1 : (placed.targets[at + 1] as number)
 }
 
-/** The part the `index`-th edit writes by `placed`'s record (`placedPosition` is not -1), or undefined when it is not there. */
-function placedPart(messages: readonly HostMessage[], placed: PlacedEdits, index: number): HostPart | undefined {
+/** The part the `index`-th edit writes by `placed`'s record (`placedPosition` is not -1). */
+function placedPart(messages: readonly HostMessage[], placed: PlacedEdits, index: number): HostPart {
   const at = (index - placed.offset) * 2
-  return messages[placed.liveFrom + (placed.targets[at] as number)]?.parts[placed.targets[at + 1] as number]
+  const part = messages[placed.liveFrom + (placed.targets[at] as number)]?.parts[placed.targets[at + 1] as number]
+  if (part === undefined) throw new Error(`placed edit ${index} names a part the messages do not have`)
+  return part
 }
 
 /** Finds the message of an id in the list the edits are applied to. */
