@@ -450,6 +450,20 @@ describe("applyRenderedEdits", () => {
     expect(messages).toEqual(before)
   })
 
+  it("writes nothing when a placed part is gone from the copy and its id is too", () => {
+    const messages = session()
+    const pass = rendered(messages)
+    // The host's copy changed after the pass: the last message lost its part, whose edit the pass placed last.
+    ;(messages[2] as HostMessage).parts.length = 0
+    const before = freshCopy(messages)
+    const state = toolPart(messages, "t1").state
+    // First in list order, and written by replacing the tool's state object.
+    const input: Edit = { type: "set-tool-input", messageId: "msg_a1", partId: "t1", input: { path: "b.txt" } }
+    expect(() => applyRenderedEdits(messages, pass, [input], pass.edits)).toThrow(/part u2 of message msg_u2, which is missing/)
+    expect(messages).toEqual(before)
+    expect(toolPart(messages, "t1").state).toBe(state)
+  })
+
   it("writes nothing when an edit of another list does not fit", () => {
     const messages = session()
     const pass = rendered(messages)
