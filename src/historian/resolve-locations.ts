@@ -30,9 +30,11 @@ export function resolveLocations(facts: readonly Fact[]): Fact[] {
       path === null || pathSource === undefined
         ? fact
         : { ...fact, text: `${path}${fact.text.slice(locationPath(fact.text).length)}`, source: mergedSource(fact.source, pathSource) }
-    const same = resolved.find((other) => other.kind === located.kind && other.text === located.text)
+    // A repeat is merged into a new fact: the facts given may be shared (memoized readings), never changed in place.
+    const at = resolved.findIndex((other) => other.kind === located.kind && other.text === located.text)
+    const same = resolved[at]
     if (same === undefined) resolved.push(located)
-    else same.source = mergedSource(same.source, located.source)
+    else resolved[at] = { ...same, source: mergedSource(same.source, located.source) }
   }
   return resolved
 }

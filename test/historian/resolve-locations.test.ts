@@ -3,6 +3,8 @@ import { extractCanonicalRecord, type CanonicalRecord } from "../../src/historia
 import { assistantMessage, completed, text, tool, userMessage } from "../helpers/host-messages.js"
 import type { HostMessage } from "../../src/transcript/host-message.js"
 import { tagMessages } from "./trace-episodes.js"
+import { resolveLocations } from "../../src/historian/resolve-locations.js"
+import type { Fact } from "../../src/historian/fidelity-types.js"
 
 function record(messages: HostMessage[], off?: string): CanonicalRecord {
   const recognizers = { on: (name: string) => name !== off }
@@ -44,5 +46,19 @@ describe("resolved-locations", () => {
   it("merges a resolved place into the same place already named whole", () => {
     const result = record(episode("See src/sync/client.py:88; client.py:88 is the loop.", "src/sync/client.py"))
     expect(locations(result)).toEqual(["src/sync/client.py:88"])
+  })
+})
+
+describe("resolveLocations", () => {
+  it("merges a resolved place into the same place already listed without changing the facts it was given", () => {
+    const source = (tag: number, id: string) => ({ tags: [tag], messageIds: [id] })
+    const facts: Fact[] = [
+      { kind: "location", text: "src/sync/client.py:88", source: source(2, "a1") } as Fact,
+      { kind: "location", text: "client.py:88", source: source(5, "a2") } as Fact,
+    ]
+    const given = structuredClone(facts)
+    const resolved = resolveLocations(facts)
+    expect(resolved.map((fact) => [fact.text, fact.source.tags])).toEqual([["src/sync/client.py:88", [2, 5]]])
+    expect(facts).toEqual(given)
   })
 })
